@@ -1,0 +1,15 @@
+// Wires configuration, the store and the Kubernetes API surface.
+import { DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { KubeApiModule } from './kube-api/kube-api.module';
+import type { Clock } from './shared/clock';
+import type { IdFactory } from './shared/ids';
+import { StoreModule } from './store/store.module';
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig, clock: Clock, ids: IdFactory): DynamicModule {
+    return { module: AppModule, imports: [ConfigModule.register(config, clock, ids), StoreModule, KubeApiModule] };
+  }
+}

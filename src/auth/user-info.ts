@@ -1,0 +1,12 @@
+// The authenticated identity, shaped like k8s.io/apiserver user.Info (name, uid, groups).
+export interface UserInfo {
+  name: string;
+  uid?: string;
+  groups: string[];
+}
+
+/** Added to every authenticated user (k8s.io/apiserver pkg/authentication/user). */
+export const ALL_AUTHENTICATED_GROUP = 'system:authenticated';
+export const ALL_UNAUTHENTICATED_GROUP = 'system:unauthenticated';
+/** Members bypass authorization in kube-apiserver's RBAC setup. */
+export const SYSTEM_MASTERS_GROUP = 'system:masters';

@@ -1,0 +1,54 @@
+// `svctrail issue-credentials --user alice [--group devs]... [--token] [--data-dir ./data]
+//  [--server URL] [--out FILE]`
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL, issueCredentials } from '../auth/issue-credentials';
+
+export const ISSUE_CREDENTIALS_USAGE = `usage: svctrail issue-credentials --user NAME [--group GROUP]... [--token]
+                                  [--data-dir DIR] [--server URL] [--out FILE]
+  Issues a client certificate signed by the data directory's CA (CN=user, O=group), or with
+  --token a bearer token appended to tokens.csv (restart the server to load it), and writes a
+  kubeconfig for that user (default DIR/users/NAME.kubeconfig).`;
+
+/** The server URL of the admin kubeconfig the server wrote, so a port-0 server is found too. */
+function serverFromAdminKubeconfig(dataDir: string): string | undefined {
+  const path = join(dataDir, 'kubeconfig');
+  if (!existsSync(path)) return undefined;
+  const doc = parseYaml(readFileSync(path, 'utf8')) as { clusters?: { cluster?: { server?: string } }[] };
+  return doc.clusters?.[0]?.cluster?.server;
+}
+
+export async function runIssueCredentials(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      user: { type: 'string' },
+      group: { type: 'string', multiple: true },
+      token: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      server: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help || !values.user) {
+    out(ISSUE_CREDENTIALS_USAGE);
+    return values.help ? 0 : 2;
+  }
+  const dataDir = values['data-dir'] ?? DEFAULT_DATA_DIR;
+  const issued = await issueCredentials({
+    user: values.user,
+    groups: values.group ?? [],
+    dataDir,
+    server: values.server ?? serverFromAdminKubeconfig(dataDir) ?? DEFAULT_SERVER_URL,
+    out: values.out,
+    method: values.token ? 'token' : 'certificate',
+    now: () => new Date(),
+  });
+  for (const warning of issued.warnings) out(`warning: ${warning}`);
+  out(`wrote ${issued.kubeconfigPath} for user "${issued.user}"${issued.groups.length ? ` in groups ${issued.groups.join(', ')}` : ''} (${issued.method})`);
+  return 0;
+}

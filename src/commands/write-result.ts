@@ -1,0 +1,17 @@
+import type { Service } from '../domain/service.types';
+
+/** What a write answers: the object to return and whether it was created (HTTP 201). */
+export interface WriteResult {
+  object: Service;
+  created: boolean;
+}
+
+/** Who is writing and how; the request layer fills it, the log records it. */
+export interface WriteRequestContext {
+  user: string;
+  groups: string[];
+  userAgent: string;
+  fieldManager: string;
+  requestId: string;
+  dryRun: boolean;
+}

@@ -1,0 +1,82 @@
+// The typed configuration: flags (`--port 0`) with SVCTRAIL_* environment twins, validated once.
+// Nothing else reads process.env or process.argv.
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** The project root: both src/config and dist/config sit two levels below it. */
+export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+export class AppConfig {
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 6443;
+
+  @IsString()
+  @MinLength(1)
+  host = '127.0.0.1';
+
+  @IsString()
+  @MinLength(1)
+  dataDir = './data';
+
+  @Matches(/^[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)?$/, { message: 'service-cluster-ip-range must be one CIDR or two comma-separated CIDRs' })
+  serviceClusterIpRange = '10.96.0.0/12';
+
+  @Matches(/^\d+-\d+$|^\d+\+\d+$/, { message: 'service-node-port-range must look like 30000-32767' })
+  serviceNodePortRange = '30000-32767';
+
+  /** FULL (default): acknowledged writes survive power loss. NORMAL: only a process crash. */
+  @IsIn(['FULL', 'NORMAL'])
+  sqliteSynchronous: 'FULL' | 'NORMAL' = 'FULL';
+
+  @IsString()
+  migrationsFolder = join(PROJECT_ROOT, 'migrations');
+
+  get databasePath(): string {
+    return join(this.dataDir, 'svctrail.db');
+  }
+}
+
+/** Flag name -> config key; each flag also reads SVCTRAIL_<FLAG_IN_UPPER_SNAKE>. */
+const FLAGS = {
+  port: 'port',
+  host: 'host',
+  'data-dir': 'dataDir',
+  'service-cluster-ip-range': 'serviceClusterIpRange',
+  'service-node-port-range': 'serviceNodePortRange',
+  'sqlite-synchronous': 'sqliteSynchronous',
+} as const;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+    strict: true,
+    allowPositionals: false,
+  });
+  const raw: Record<string, string> = {};
+  for (const [flag, key] of Object.entries(FLAGS)) {
+    const envName = `SVCTRAIL_${flag.toUpperCase().replace(/-/g, '_')}`;
+    const value = (values as Record<string, string | undefined>)[flag] ?? env[envName];
+    if (value !== undefined) raw[key] = value;
+  }
+  return validateConfig(raw);
+}
+
+export function validateConfig(raw: Record<string, unknown>): AppConfig {
+  const config = plainToInstance(AppConfig, raw);
+  const errors = validateSync(config, { forbidUnknownValues: true });
+  if (errors.length) {
+    throw new ConfigError(errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; '));
+  }
+  config.dataDir = resolve(config.dataDir);
+  return config;
+}

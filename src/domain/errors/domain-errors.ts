@@ -1,0 +1,123 @@
+// Typed errors thrown by pure code. They carry the Kubernetes meaning (reason, details) but no
+// HTTP: the kube-api layer maps each class to a metav1.Status in one place.
+import { aggregateMessage, FieldError } from './field-error';
+
+export interface ErrorDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: { reason?: string; message?: string; field?: string }[];
+  retryAfterSeconds?: number;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly reason: string;
+  constructor(
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** `services "web" not found` */
+export class NotFoundError extends DomainError {
+  readonly reason = 'NotFound';
+  constructor(resource: string, name: string, group?: string) {
+    super(`${group ? `${resource}.${group}` : resource} "${name}" not found`, { name, ...(group ? { group } : {}), kind: resource });
+  }
+}
+
+/** `services "web" already exists` */
+export class AlreadyExistsError extends DomainError {
+  readonly reason = 'AlreadyExists';
+  constructor(resource: string, name: string, message?: string, retryAfterSeconds?: number) {
+    super(message ?? `${resource} "${name}" already exists`, {
+      name,
+      kind: resource,
+      ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+    });
+  }
+}
+
+/** 409 Conflict, e.g. a stale resourceVersion or a failed uid precondition. */
+export class ConflictError extends DomainError {
+  readonly reason = 'Conflict';
+  constructor(resourceOrKind: string, name: string, detail: string) {
+    super(`Operation cannot be fulfilled on ${resourceOrKind} "${name}": ${detail}`, { name, kind: resourceOrKind });
+  }
+  static staleResourceVersion(resource: string, name: string): ConflictError {
+    return new ConflictError(
+      resource,
+      name,
+      'the object has been modified; please apply your changes to the latest version and try again',
+    );
+  }
+}
+
+/** 422 Invalid: `Service "web" is invalid: <aggregate>` with one cause per field error. */
+export class InvalidError extends DomainError {
+  readonly reason = 'Invalid';
+  constructor(
+    kind: string,
+    name: string,
+    readonly fieldErrors: readonly FieldError[],
+    group?: string,
+  ) {
+    super(`${group ? `${kind}.${group}` : kind} ${JSON.stringify(name)} is invalid: ${aggregateMessage(fieldErrors)}`, {
+      name: name || undefined,
+      ...(group ? { group } : {}),
+      kind,
+      causes: fieldErrors.map((e) => ({ reason: e.reason, message: e.message, field: e.field })),
+    });
+  }
+}
+
+/** 400 BadRequest: malformed input that never reached validation. */
+export class BadRequestError extends DomainError {
+  readonly reason = 'BadRequest';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** 410 Expired: a resourceVersion or continue token older than what is kept. */
+export class ExpiredError extends DomainError {
+  readonly reason = 'Expired';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** 500 InternalError: `Internal error occurred: <err>`. */
+export class InternalServerError extends DomainError {
+  readonly reason = 'InternalError';
+  constructor(detail: string) {
+    super(`Internal error occurred: ${detail}`, { causes: [{ message: detail }] });
+  }
+}
+
+/** A raw (non-status) error that kube-apiserver returns as a reason-less 500 with the raw text. */
+export class RawServerError extends DomainError {
+  readonly reason = '';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+
+/**
+ * 504 Timeout for a resourceVersion newer than the log: kube-apiserver waits for it briefly,
+ * then answers storage.NewTooLargeResourceVersionError.
+ */
+export class TooLargeResourceVersionError extends DomainError {
+  readonly reason = 'Timeout';
+  constructor(requested: number, current: number) {
+    super(`Too large resource version: ${requested}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    });
+  }
+}

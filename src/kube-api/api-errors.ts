@@ -1,0 +1,24 @@
+// Errors that belong to the HTTP surface rather than the domain: routing, media types,
+// credentials. Each already knows its Status code, reason and details.
+import type { ErrorDetails } from '../domain/errors/domain-errors';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+  }
+}
+
+export const apiErrors = {
+  unauthorized: () => new ApiError(401, 'Unauthorized', 'Unauthorized'),
+  notFoundRoute: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
+  methodNotAllowed: () => new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
+  notAcceptable: (available: string) =>
+    new ApiError(406, 'NotAcceptable', `406: Not Acceptable\n\nAvailable representations: ${available}`, {}),
+  unsupportedMediaType: () => new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}),
+  entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
+};

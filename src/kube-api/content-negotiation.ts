@@ -1,0 +1,44 @@
+// Accept negotiation for responses. svctrail answers JSON or YAML; a client that accepts
+// neither gets kube-apiserver's 406.
+import { apiErrors } from './api-errors';
+
+export type ResponseFormat = 'json' | 'yaml';
+
+const AVAILABLE = 'application/json, application/yaml';
+
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header
+    .split(',')
+    .map((part) => {
+      const [type, ...rawParams] = part.trim().split(';');
+      const params: Record<string, string> = {};
+      for (const p of rawParams) {
+        const [k, v = ''] = p.split('=');
+        params[k.trim().toLowerCase()] = v.trim();
+      }
+      const q = params.q === undefined ? 1 : Number(params.q);
+      return { type: type.trim().toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((m) => m.type && m.q > 0);
+}
+
+/**
+ * Picks the response format. Ranges that ask for a conversion svctrail does not offer (`as=`
+ * other than what the caller supports, protobuf) are skipped, as the apiserver skips them.
+ */
+export function negotiateFormat(accept: string | undefined): ResponseFormat {
+  if (!accept || !accept.trim()) return 'json';
+  const ranges = parseAccept(accept).sort((a, b) => b.q - a.q);
+  for (const range of ranges) {
+    if (range.params.as !== undefined) continue;
+    if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return 'json';
+    if (range.type === 'application/yaml') return 'yaml';
+  }
+  throw apiErrors.notAcceptable(AVAILABLE);
+}

@@ -1,0 +1,21 @@
+// Request bodies reach the decoders as text: the Service decoder needs the raw JSON to report
+// duplicate fields and Go-style type errors. Media types without a parser answer 415.
+import type { FastifyInstance } from 'fastify';
+import { parse as parseYaml } from 'yaml';
+import { BadRequestError } from '../domain/errors/domain-errors';
+
+export const JSON_MEDIA_TYPES = ['application/json'];
+
+export function registerContentTypeParsers(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // kube-apiserver also accepts YAML bodies; they are converted to JSON text for the decoder.
+  fastify.addContentTypeParser('application/yaml', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      const text = String(body);
+      done(null, text.trim() === '' ? '' : JSON.stringify(parseYaml(text, { maxAliasCount: 100 })));
+    } catch (error) {
+      done(new BadRequestError(`yaml: ${(error as Error).message.split('\n')[0]}`), undefined);
+    }
+  });
+}

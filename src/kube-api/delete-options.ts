@@ -1,0 +1,81 @@
+// DeleteOptions from the body (kubectl sends one) or, when the body is empty, the query.
+import type { FastifyRequest } from 'fastify';
+import type { DeletePreconditions } from '../domain/service.commands';
+import { BadRequestError, InvalidError } from '../domain/errors/domain-errors';
+import { validateDeleteOptions } from '../domain/validation/options.validation';
+import { QueryParams, queryValue, queryValues } from './write-options';
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  preconditions?: DeletePreconditions;
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  dryRun?: string[];
+}
+
+const cannotDecode = (detail: string) =>
+  new BadRequestError(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: ${detail}`);
+
+function fromBody(text: string): DeleteOptions {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw cannotDecode((error as Error).message);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw cannotDecode('json: cannot unmarshal into Go value of type v1.DeleteOptions');
+  const body = raw as Record<string, unknown>;
+  if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
+    throw new BadRequestError(`the object provided is unrecognized (must be of type DeleteOptions)`);
+  }
+  const options: DeleteOptions = {};
+  const typed = <T>(key: string, type: string, goType: string): T | undefined => {
+    const v = body[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== type || (type === 'number' && !Number.isInteger(v))) {
+      throw cannotDecode(`json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go struct field DeleteOptions.${key} of type ${goType}`);
+    }
+    return v as T;
+  };
+  options.gracePeriodSeconds = typed<number>('gracePeriodSeconds', 'number', 'int64');
+  options.propagationPolicy = typed<string>('propagationPolicy', 'string', 'v1.DeletionPropagation');
+  options.orphanDependents = typed<boolean>('orphanDependents', 'boolean', 'bool');
+  if (body.dryRun !== undefined && body.dryRun !== null) {
+    if (!Array.isArray(body.dryRun) || body.dryRun.some((v) => typeof v !== 'string')) {
+      throw cannotDecode('json: cannot unmarshal into Go struct field DeleteOptions.dryRun of type []string');
+    }
+    options.dryRun = body.dryRun as string[];
+  }
+  const pre = body.preconditions;
+  if (pre !== undefined && pre !== null) {
+    if (typeof pre !== 'object' || Array.isArray(pre)) throw cannotDecode('json: cannot unmarshal into Go struct field DeleteOptions.preconditions of type v1.Preconditions');
+    const p = pre as Record<string, unknown>;
+    options.preconditions = {};
+    if (typeof p.uid === 'string') options.preconditions.uid = p.uid;
+    if (typeof p.resourceVersion === 'string') options.preconditions.resourceVersion = p.resourceVersion;
+  }
+  return options;
+}
+
+function fromQuery(query: QueryParams): DeleteOptions {
+  const grace = queryValue(query, 'gracePeriodSeconds');
+  const orphan = queryValue(query, 'orphanDependents');
+  const options: DeleteOptions = {
+    propagationPolicy: queryValue(query, 'propagationPolicy'),
+    dryRun: queryValues(query, 'dryRun'),
+  };
+  if (grace !== undefined) {
+    if (!/^-?\d+$/.test(grace)) throw new BadRequestError(`strconv.ParseInt: parsing ${JSON.stringify(grace)}: invalid syntax`);
+    options.gracePeriodSeconds = Number(grace);
+  }
+  if (orphan !== undefined) options.orphanDependents = orphan === 'true';
+  return options;
+}
+
+export function parseDeleteOptions(request: FastifyRequest): DeleteOptions {
+  const body = typeof request.body === 'string' ? request.body.trim() : '';
+  const options = body ? fromBody(body) : fromQuery(request.query as QueryParams);
+  const errors = validateDeleteOptions(options);
+  if (errors.length) throw new InvalidError('DeleteOptions', '', errors, 'meta.k8s.io');
+  return options;
+}

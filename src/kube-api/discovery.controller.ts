@@ -1,0 +1,65 @@
+// Legacy discovery (/api, /apis, /api/v1) and /version, shaped like kube-apiserver's so kubectl
+// resolves `svc`, `service`, `services` and `all` (client-protocol.md §2.6, §3.2).
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig, APP_CONFIG } from '../config/app-config';
+import { sendObject } from './kube-response';
+
+export const SERVER_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-svctrail',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-29T00:00:00Z',
+  goVersion: 'go1.23.0',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+const SERVICE_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update'];
+
+@Controller()
+export class DiscoveryController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  @Get('version')
+  version(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    sendObject(request, reply, 200, SERVER_VERSION);
+  }
+
+  @Get('api')
+  api(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const serverAddress = request.headers.host ?? `${this.config.host}:${this.config.port}`;
+    sendObject(request, reply, 200, {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    });
+  }
+
+  @Get('apis')
+  apis(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    sendObject(request, reply, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
+  }
+
+  @Get('api/v1')
+  coreV1(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    sendObject(request, reply, 200, {
+      kind: 'APIResourceList',
+      groupVersion: 'v1',
+      resources: [
+        {
+          name: 'services',
+          singularName: 'service',
+          namespaced: true,
+          kind: 'Service',
+          verbs: SERVICE_VERBS,
+          shortNames: ['svc'],
+          categories: ['all'],
+        },
+        { name: 'services/status', singularName: '', namespaced: true, kind: 'Service', verbs: ['get', 'patch', 'update'] },
+      ],
+    });
+  }
+}

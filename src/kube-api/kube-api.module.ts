@@ -1,0 +1,18 @@
+// The Kubernetes-compatible REST surface and the CQRS handlers behind it.
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { CommandHandlers } from '../commands';
+import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.bootstrap';
+import { ServiceCommandExecutor } from '../commands/service-command-executor';
+import { QueryHandlers } from '../queries';
+import { DiscoveryController } from './discovery.controller';
+import { HealthController } from './health.controller';
+import { ServiceStatusController } from './service-status.controller';
+import { ServicesController } from './services.controller';
+
+@Module({
+  imports: [CqrsModule.forRoot()],
+  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController],
+  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ...CommandHandlers, ...QueryHandlers],
+})
+export class KubeApiModule {}

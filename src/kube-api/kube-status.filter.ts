@@ -1,0 +1,50 @@
+// The one place where errors become HTTP: every error, from the domain, Fastify or Nest, is
+// answered with a metav1.Status.
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiErrors } from './api-errors';
+import { MAX_BODY_BYTES } from './body-limits';
+import { internalErrorStatus, KubeStatus, statusForError } from './kube-status';
+import { sendStatus } from './kube-response';
+import { isMethodNotAllowed } from './resource-routes';
+
+const FASTIFY_ERRORS: Record<string, () => Error> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: apiErrors.unsupportedMediaType,
+  FST_ERR_CTP_BODY_TOO_LARGE: () => apiErrors.entityTooLarge(MAX_BODY_BYTES),
+};
+
+@Catch()
+export class KubeStatusFilter implements ExceptionFilter {
+  private readonly logger = new Logger('KubeStatusFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (reply.sent) return;
+    sendStatus(request, reply, this.toStatus(exception, request));
+  }
+
+  private toStatus(exception: unknown, request: FastifyRequest): KubeStatus {
+    const code = (exception as { code?: unknown }).code;
+    const fastify = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
+    const mapped = statusForError(fastify ? fastify() : exception);
+    if (mapped) return mapped;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) {
+        return statusForError(isMethodNotAllowed(request.method, request.url) ? apiErrors.methodNotAllowed() : apiErrors.notFoundRoute())!;
+      }
+      if (status === 413) return statusForError(apiErrors.entityTooLarge(MAX_BODY_BYTES))!;
+      if (status === 415) return statusForError(apiErrors.unsupportedMediaType())!;
+    }
+    const fastifyStatus = (exception as { statusCode?: unknown }).statusCode;
+    if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+      return statusForError(
+        fastifyStatus === 415 ? apiErrors.unsupportedMediaType() : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute(),
+      )!;
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    return internalErrorStatus(exception instanceof Error ? exception.message : String(exception));
+  }
+}

@@ -1,0 +1,17 @@
+// The Kubernetes paths svctrail serves and the methods each allows, so that a known path with
+// an unrouted method answers 405 MethodNotAllowed (as go-restful does) instead of 404.
+const SEGMENT = '[^/]+';
+
+const ROUTES: { pattern: RegExp; methods: readonly string[] }[] = [
+  { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services$`), methods: ['GET', 'POST'] },
+  { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services/${SEGMENT}$`), methods: ['GET', 'PUT', 'PATCH', 'DELETE'] },
+  { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services/${SEGMENT}/status$`), methods: ['GET', 'PUT', 'PATCH'] },
+  { pattern: /^\/api\/v1\/services$/, methods: ['GET'] },
+];
+
+/** True when the path is a served resource but `method` is not one of its verbs. */
+export function isMethodNotAllowed(method: string, url: string): boolean {
+  const path = url.split('?')[0];
+  const route = ROUTES.find((r) => r.pattern.test(path));
+  return route !== undefined && !route.methods.includes(method.toUpperCase());
+}

@@ -1,0 +1,42 @@
+// /api/v1/namespaces/{namespace}/services/{name}/status: what load-balancer controllers write.
+import { Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ReplaceServiceStatusCommand } from '../commands/service.commands';
+import { GetServiceQuery } from '../queries/service.queries';
+import { sendObject } from './kube-response';
+import { decodeServiceBody } from './service-body';
+import { parseWriteOptions } from './write-options';
+
+@Controller('api/v1/namespaces/:namespace/services/:name/status')
+export class ServiceStatusController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  async get(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    sendObject(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)));
+  }
+
+  @Put()
+  async replace(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const options = parseWriteOptions(request, 'UpdateOptions');
+    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
+    const result = await this.commands.execute(
+      new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, { ...options.context }),
+    );
+    sendObject(request, reply, 200, result.object, warnings);
+  }
+}

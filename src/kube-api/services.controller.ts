@@ -1,0 +1,83 @@
+// /api/v1/namespaces/{namespace}/services[/{name}] and /api/v1/services. Thin: parse, build a
+// command or query, dispatch, answer.
+import { Controller, Delete, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CreateServiceCommand, DeleteServiceCommand, ReplaceServiceCommand } from '../commands/service.commands';
+import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
+import { parseDeleteOptions } from './delete-options';
+import { sendObject } from './kube-response';
+import { parseListOptions } from './list-options';
+import { decodeServiceBody } from './service-body';
+import { parseWriteOptions, requestContext } from './write-options';
+
+@Controller('api/v1')
+export class ServicesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get('services')
+  async listAll(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const list = await this.queries.execute(new ListServicesQuery(parseListOptions(request, undefined)));
+    sendObject(request, reply, 200, list);
+  }
+
+  @Get('namespaces/:namespace/services')
+  async list(@Param('namespace') namespace: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const list = await this.queries.execute(new ListServicesQuery(parseListOptions(request, namespace)));
+    sendObject(request, reply, 200, list);
+  }
+
+  @Post('namespaces/:namespace/services')
+  async create(@Param('namespace') namespace: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const options = parseWriteOptions(request, 'CreateOptions');
+    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
+    const result = await this.commands.execute(new CreateServiceCommand({ kind: 'CreateService', namespace, object }, options.context));
+    sendObject(request, reply, 201, result.object, warnings);
+  }
+
+  @Get('namespaces/:namespace/services/:name')
+  async get(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    sendObject(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)));
+  }
+
+  @Put('namespaces/:namespace/services/:name')
+  async replace(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const options = parseWriteOptions(request, 'UpdateOptions');
+    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
+    const result = await this.commands.execute(
+      new ReplaceServiceCommand({ kind: 'ReplaceService', namespace, name, object }, options.context),
+    );
+    sendObject(request, reply, result.created ? 201 : 200, result.object, warnings);
+  }
+
+  @Delete('namespaces/:namespace/services/:name')
+  async delete(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const options = parseDeleteOptions(request);
+    const dryRun = (options.dryRun ?? []).includes('All');
+    const result = await this.commands.execute(
+      new DeleteServiceCommand(
+        { kind: 'DeleteService', namespace, name, preconditions: options.preconditions, propagationPolicy: options.propagationPolicy },
+        requestContext(request, dryRun),
+      ),
+    );
+    sendObject(request, reply, 200, result.object);
+  }
+}

@@ -1,0 +1,76 @@
+// One row per condition transition: type, from -> to status, reason, message, when, who.
+import type { Condition } from '../domain/service.types';
+import type { DatabaseHandle } from '../store/database';
+import type { CommittedWrite, Projection } from './projection';
+
+interface Transition {
+  conditionType: string;
+  from: Condition | null;
+  to: Condition | null;
+}
+
+/** Keyed transitions between two condition lists (first occurrence of a type wins). */
+export function conditionTransitions(previous: readonly Condition[], next: readonly Condition[]): Transition[] {
+  const byType = (list: readonly Condition[]) => {
+    const map = new Map<string, Condition>();
+    for (const c of list) if (!map.has(c.type)) map.set(c.type, c);
+    return map;
+  };
+  const before = byType(previous);
+  const after = byType(next);
+  const out: Transition[] = [];
+  for (const [type, from] of before) if (!after.has(type)) out.push({ conditionType: type, from, to: null });
+  for (const [type, to] of after) {
+    const from = before.get(type) ?? null;
+    if (!from || JSON.stringify(from) !== JSON.stringify(to)) out.push({ conditionType: type, from, to });
+  }
+  return out;
+}
+
+export class ConditionAuditProjection implements Projection {
+  readonly name = 'condition-audit';
+  readonly tables = ['condition_transitions'];
+  private readonly insert;
+
+  constructor(handle: DatabaseHandle) {
+    this.insert = handle.sqlite.prepare(
+      `INSERT INTO condition_transitions (resource_version, uid, namespace, name, condition_type, from_status, to_status,
+         reason, message, observed_generation, last_transition_time, recorded_at, actor_user)
+       VALUES (@resourceVersion, @uid, @namespace, @name, @conditionType, @fromStatus, @toStatus,
+         @reason, @message, @observedGeneration, @lastTransitionTime, @recordedAt, @actorUser)`,
+    );
+  }
+
+  apply(write: CommittedWrite): void {
+    for (const { event } of write.events) {
+      let transitions: Transition[] = [];
+      if (event.type === 'ServiceConditionChanged') {
+        transitions = [{ conditionType: event.data.condition.type, from: event.data.previous, to: event.data.condition }];
+      } else if (event.type === 'ServiceConditionRemoved') {
+        transitions = [{ conditionType: event.data.conditionType, from: event.data.previous, to: null }];
+      } else if (event.type === 'ServiceConditionsReplaced') {
+        transitions = conditionTransitions(event.data.previous, event.data.conditions);
+      }
+      for (const t of transitions) this.record(write, t);
+    }
+  }
+
+  private record(write: CommittedWrite, t: Transition): void {
+    const current = t.to ?? t.from!;
+    this.insert.run({
+      resourceVersion: write.resourceVersion,
+      uid: write.streamId,
+      namespace: write.namespace,
+      name: write.name,
+      conditionType: t.conditionType,
+      fromStatus: t.from?.status ?? null,
+      toStatus: t.to?.status ?? null,
+      reason: t.to ? t.to.reason : '',
+      message: t.to ? t.to.message : '',
+      observedGeneration: current.observedGeneration ?? null,
+      lastTransitionTime: t.to?.lastTransitionTime ?? null,
+      recordedAt: write.metadata.recordedAt,
+      actorUser: write.metadata.user,
+    });
+  }
+}

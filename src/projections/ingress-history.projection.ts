@@ -1,0 +1,66 @@
+// Load-balancer ingress addresses (IPs and hostnames) as intervals: who set an address on which
+// Service, from which resourceVersion until which. "Who held IP X at T" is an index lookup.
+import type { LoadBalancerIngress } from '../domain/service.types';
+import type { DatabaseHandle } from '../store/database';
+import type { CommittedWrite, Projection } from './projection';
+
+interface Address {
+  address: string;
+  addressType: 'ip' | 'hostname';
+}
+
+export function ingressAddresses(ingress: readonly LoadBalancerIngress[]): Address[] {
+  const out = new Map<string, Address>();
+  for (const entry of ingress) {
+    if (entry.ip) out.set(`ip:${entry.ip}`, { address: entry.ip, addressType: 'ip' });
+    if (entry.hostname) out.set(`hostname:${entry.hostname}`, { address: entry.hostname, addressType: 'hostname' });
+  }
+  return [...out.values()];
+}
+
+export class IngressHistoryProjection implements Projection {
+  readonly name = 'ingress-history';
+  readonly tables = ['ingress_intervals'];
+  private readonly open;
+  private readonly closeOne;
+  private readonly closeAll;
+
+  constructor(handle: DatabaseHandle) {
+    this.open = handle.sqlite.prepare(
+      `INSERT INTO ingress_intervals (address, address_type, uid, namespace, name, from_resource_version, from_time, set_by)
+       VALUES (@address, @addressType, @uid, @namespace, @name, @resourceVersion, @recordedAt, @user)`,
+    );
+    this.closeOne = handle.sqlite.prepare(
+      `UPDATE ingress_intervals SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
+       WHERE uid = @uid AND address = @address AND address_type = @addressType AND to_resource_version IS NULL`,
+    );
+    this.closeAll = handle.sqlite.prepare(
+      `UPDATE ingress_intervals SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
+       WHERE uid = @uid AND to_resource_version IS NULL`,
+    );
+  }
+
+  apply(write: CommittedWrite): void {
+    const base = {
+      uid: write.streamId,
+      namespace: write.namespace,
+      name: write.name,
+      resourceVersion: write.resourceVersion,
+      recordedAt: write.metadata.recordedAt,
+      user: write.metadata.user,
+    };
+    for (const { event } of write.events) {
+      if (event.type === 'ServiceDeleted') {
+        this.closeAll.run(base);
+      } else if (event.type === 'LoadBalancerIngressChanged') {
+        const key = (a: Address) => `${a.addressType}:${a.address}`;
+        const before = ingressAddresses(event.data.previous);
+        const after = ingressAddresses(event.data.ingress);
+        const beforeKeys = new Set(before.map(key));
+        const afterKeys = new Set(after.map(key));
+        for (const a of before) if (!afterKeys.has(key(a))) this.closeOne.run({ ...base, ...a });
+        for (const a of after) if (!beforeKeys.has(key(a))) this.open.run({ ...base, ...a });
+      }
+    }
+  }
+}

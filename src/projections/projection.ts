@@ -1,0 +1,23 @@
+// A projection folds committed writes into its own tables. The live path applies it inside the
+// append transaction; replay applies the same code to the whole log.
+import type { ServiceState } from '../domain/service.evolve';
+import type { RecordedEvent, WriteMetadata } from '../store/recorded-event';
+
+/** One accepted write: its events and the stream state before and after them. */
+export interface CommittedWrite {
+  resourceVersion: number;
+  streamId: string;
+  namespace: string;
+  name: string;
+  events: readonly RecordedEvent[];
+  metadata: WriteMetadata;
+  before: ServiceState;
+  after: ServiceState;
+}
+
+export interface Projection {
+  readonly name: string;
+  /** Tables this projection owns (replay empties and refills them). */
+  readonly tables: readonly string[];
+  apply(write: CommittedWrite): void;
+}

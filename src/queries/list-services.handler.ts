@@ -1,0 +1,82 @@
+// LIST with label and field selectors and limit/continue over one snapshot of the log.
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { encodeServiceForList } from '../domain/codec/service-encoder';
+import { InvalidError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { fieldErrors, FieldError } from '../domain/errors/field-error';
+import { matchesFields, parseFieldSelector, SERVICE_SELECTABLE_FIELDS, serviceFieldSet } from '../domain/selectors/field-selector';
+import { matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
+import type { Service } from '../domain/service.types';
+import { SqliteEventStore } from '../store/event-store';
+import { ServiceRepository } from '../store/service-repository';
+import { decodeContinue, encodeContinue } from './continue-token';
+import { ListServicesOptions, ListServicesQuery, ServiceList } from './service.queries';
+
+/** Rows read per round while filling a page whose items a selector may reject. */
+const SCAN_BATCH = 500;
+
+@QueryHandler(ListServicesQuery)
+export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
+  constructor(
+    private readonly repository: ServiceRepository,
+    private readonly eventStore: SqliteEventStore,
+  ) {}
+
+  async execute({ options }: ListServicesQuery): Promise<ServiceList> {
+    const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
+    const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector, SERVICE_SELECTABLE_FIELDS) : undefined;
+    const matches = (s: Service) =>
+      (!labels || matchesLabels(labels, s.metadata.labels)) && (!fields || matchesFields(fields, serviceFieldSet(s)));
+    const point = this.startingPoint(options);
+
+    return this.repository.snapshot(() => {
+      const head = this.eventStore.head();
+      if (point.minimum !== undefined && point.minimum > head) throw new TooLargeResourceVersionError(point.minimum, head);
+      // The first page of a live LIST reads the current table; later pages read the same snapshot.
+      const snapshotRv = point.asOf ?? head;
+      const asOf = point.asOf;
+      const limit = options.limit && options.limit > 0 ? options.limit : undefined;
+      const items: Service[] = [];
+      let after = point.after;
+      let more = false;
+      for (;;) {
+        const batch = this.repository.listPage({ namespace: options.namespace, after, asOf, limit: SCAN_BATCH });
+        for (const row of batch) {
+          if (limit !== undefined && items.length === limit) {
+            more = true;
+            break;
+          }
+          after = { namespace: row.namespace, name: row.name };
+          if (matches(row.object)) items.push(encodeServiceForList(row.object));
+        }
+        if (more || batch.length < SCAN_BATCH) break;
+      }
+      const metadata: ServiceList['metadata'] = { resourceVersion: String(snapshotRv) };
+      if (more && after) metadata.continue = encodeContinue({ resourceVersion: snapshotRv, after });
+      return { kind: 'ServiceList', apiVersion: 'v1', metadata, items };
+    });
+  }
+
+  private startingPoint(options: ListServicesOptions): { asOf?: number; minimum?: number; after?: { namespace: string; name: string } } {
+    const errors: FieldError[] = [];
+    const rv = options.resourceVersion ?? '';
+    const match = options.resourceVersionMatch ?? '';
+    if (match && !['Exact', 'NotOlderThan'].includes(match)) {
+      errors.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    }
+    if (match && rv === '') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (match === 'Exact' && rv === '0') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (options.continue && rv !== '' && rv !== '0') {
+      errors.push(fieldErrors.forbidden('resourceVersion', 'specifying resource version is not allowed when using continue'));
+    }
+    if (match && options.continue) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (rv !== '' && !/^\d+$/.test(rv)) errors.push(fieldErrors.invalid('resourceVersion', rv, 'must be a non-negative integer'));
+    if (errors.length) throw new InvalidError('ListOptions', '', errors, 'meta.k8s.io');
+    if (options.continue) {
+      const point = decodeContinue(options.continue);
+      return { asOf: point.resourceVersion, after: point.after };
+    }
+    // Exact reads that snapshot; NotOlderThan (or no match) is served from the newest state.
+    if (match === 'Exact') return { asOf: Number(rv), minimum: Number(rv) };
+    return rv && rv !== '0' ? { minimum: Number(rv) } : {};
+  }
+}

@@ -1,0 +1,136 @@
+// The narrow port to the log: append with an expected stream version, read a stream, read
+// everything after a position. Must be called inside the write transaction for append.
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { ServiceEvent } from '../domain/service.events';
+import type { DatabaseHandle } from './database';
+import type { RecordedEvent, WriteMetadata } from './recorded-event';
+import { events } from './schema';
+
+export class StreamVersionConflictError extends Error {}
+
+export interface AppendRequest {
+  streamId: string;
+  namespace: string;
+  name: string;
+  expectedVersion: number;
+  events: readonly ServiceEvent[];
+  metadata: WriteMetadata;
+}
+
+export class SqliteEventStore {
+  private readonly insert;
+  private readonly maxPosition;
+  private readonly streamVersionOf;
+
+  constructor(private readonly handle: DatabaseHandle) {
+    this.insert = handle.sqlite.prepare(
+      `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
+         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
+       VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, @data,
+         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource)`,
+    );
+    this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
+    this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
+  }
+
+  /** The newest position in the log (the current global resourceVersion). */
+  head(): number {
+    return this.maxPosition.get() as number;
+  }
+
+  /**
+   * Appends one write. All its events share the resourceVersion of the last one. Throws
+   * StreamVersionConflictError when the stream moved on (the UNIQUE index is the last guard).
+   */
+  append(request: AppendRequest): RecordedEvent[] {
+    const actual = this.streamVersionOf.get(request.streamId) as number;
+    if (actual !== request.expectedVersion) {
+      throw new StreamVersionConflictError(`stream ${request.streamId} is at ${actual}, expected ${request.expectedVersion}`);
+    }
+    const first = this.head() + 1;
+    const resourceVersion = first + request.events.length - 1;
+    const m = request.metadata;
+    return request.events.map((event, i) => {
+      const recorded: RecordedEvent = {
+        position: first + i,
+        resourceVersion,
+        streamId: request.streamId,
+        streamVersion: request.expectedVersion + i + 1,
+        namespace: request.namespace,
+        name: request.name,
+        event,
+        metadata: m,
+      };
+      try {
+        this.insert.run({
+          position: recorded.position,
+          resourceVersion,
+          streamId: recorded.streamId,
+          streamVersion: recorded.streamVersion,
+          namespace: recorded.namespace,
+          name: recorded.name,
+          type: event.type,
+          data: JSON.stringify(event.data),
+          recordedAt: m.recordedAt,
+          actorUser: m.user,
+          actorGroups: JSON.stringify(m.groups),
+          userAgent: m.userAgent,
+          fieldManager: m.fieldManager,
+          requestId: m.requestId,
+          verb: m.verb,
+          subresource: m.subresource,
+        });
+      } catch (error) {
+        if (String(error).includes('UNIQUE constraint failed: events.stream_id')) {
+          throw new StreamVersionConflictError(`stream ${request.streamId} version ${recorded.streamVersion} already exists`);
+        }
+        throw error;
+      }
+      return recorded;
+    });
+  }
+
+  readStream(streamId: string): RecordedEvent[] {
+    return this.handle.db
+      .select()
+      .from(events)
+      .where(eq(events.streamId, streamId))
+      .orderBy(asc(events.position))
+      .all()
+      .map(toRecorded);
+  }
+
+  /** Events with position > afterPosition, oldest first, at most `limit`. */
+  readAll(afterPosition: number, limit: number): RecordedEvent[] {
+    return this.handle.db
+      .select()
+      .from(events)
+      .where(and(gt(events.position, afterPosition)))
+      .orderBy(asc(events.position))
+      .limit(limit)
+      .all()
+      .map(toRecorded);
+  }
+}
+
+export function toRecorded(row: typeof events.$inferSelect): RecordedEvent {
+  return {
+    position: row.position,
+    resourceVersion: row.resourceVersion,
+    streamId: row.streamId,
+    streamVersion: row.streamVersion,
+    namespace: row.namespace,
+    name: row.name,
+    event: { type: row.type, data: JSON.parse(row.data) } as ServiceEvent,
+    metadata: {
+      user: row.actorUser,
+      groups: JSON.parse(row.actorGroups) as string[],
+      userAgent: row.userAgent,
+      fieldManager: row.fieldManager,
+      requestId: row.requestId,
+      verb: row.verb,
+      subresource: row.subresource,
+      recordedAt: row.recordedAt,
+    },
+  };
+}

@@ -1,0 +1,135 @@
+// The SQLite schema. `events` is the truth; every other table is a projection that replay can
+// rebuild from it. Generate migrations with `npm run db:generate -- --name <what>`.
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Append-only log. `position` is the global order; `resourceVersion` is the position of the last
+ * event of the write that appended it, so every event of one write shares it (an etcd revision).
+ */
+export const events = sqliteTable(
+  'events',
+  {
+    position: integer('position').primaryKey(),
+    resourceVersion: integer('resource_version').notNull(),
+    streamId: text('stream_id').notNull(),
+    streamVersion: integer('stream_version').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    data: text('data').notNull(),
+    recordedAt: text('recorded_at').notNull(),
+    actorUser: text('actor_user').notNull(),
+    actorGroups: text('actor_groups').notNull(),
+    userAgent: text('user_agent').notNull(),
+    fieldManager: text('field_manager').notNull(),
+    requestId: text('request_id').notNull(),
+    verb: text('verb').notNull(),
+    subresource: text('subresource').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
+    index('events_name_position').on(t.namespace, t.name, t.position),
+    index('events_recorded_at').on(t.recordedAt),
+  ],
+);
+
+/** Projection: the live object per (namespace, name), exactly as GET serves it. */
+export const services = sqliteTable(
+  'services',
+  {
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    uid: text('uid').notNull(),
+    resourceVersion: integer('resource_version').notNull(),
+    streamVersion: integer('stream_version').notNull(),
+    object: text('object').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.namespace, t.name] }), uniqueIndex('services_uid_unique').on(t.uid)],
+);
+
+/**
+ * Projection: every revision of every Service, valid from `resourceVersion` until `validUntil`
+ * (the resourceVersion of the next write to it, or of its deletion; null while current).
+ * Answers "the object as of resourceVersion R" and consistent paginated LISTs.
+ */
+export const serviceRevisions = sqliteTable(
+  'service_revisions',
+  {
+    uid: text('uid').notNull(),
+    resourceVersion: integer('resource_version').notNull(),
+    validUntil: integer('valid_until'),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    recordedAt: text('recorded_at').notNull(),
+    object: text('object').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.uid, t.resourceVersion] }),
+    index('service_revisions_name_rv').on(t.namespace, t.name, t.resourceVersion),
+    index('service_revisions_valid_until').on(t.validUntil),
+  ],
+);
+
+/** Projection: one row per condition transition (keyed by condition `type`). */
+export const conditionTransitions = sqliteTable(
+  'condition_transitions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    resourceVersion: integer('resource_version').notNull(),
+    uid: text('uid').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    conditionType: text('condition_type').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    reason: text('reason').notNull(),
+    message: text('message').notNull(),
+    observedGeneration: integer('observed_generation'),
+    lastTransitionTime: text('last_transition_time'),
+    recordedAt: text('recorded_at').notNull(),
+    actorUser: text('actor_user').notNull(),
+  },
+  (t) => [
+    index('condition_transitions_uid_type_rv').on(t.uid, t.conditionType, t.resourceVersion),
+    index('condition_transitions_name_rv').on(t.namespace, t.name, t.resourceVersion),
+  ],
+);
+
+/** Projection: load-balancer ingress addresses as intervals [from, to) of resourceVersions. */
+export const ingressIntervals = sqliteTable(
+  'ingress_intervals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    address: text('address').notNull(),
+    addressType: text('address_type', { enum: ['ip', 'hostname'] }).notNull(),
+    uid: text('uid').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    fromResourceVersion: integer('from_resource_version').notNull(),
+    fromTime: text('from_time').notNull(),
+    setBy: text('set_by').notNull(),
+    toResourceVersion: integer('to_resource_version'),
+    toTime: text('to_time'),
+    clearedBy: text('cleared_by'),
+  },
+  (t) => [
+    index('ingress_intervals_address_from').on(t.address, t.fromResourceVersion),
+    index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
+    index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
+  ],
+);
+
+/**
+ * Projection: cluster IPs and node ports held by live Services. The primary key is what
+ * guarantees that no two live Services ever share one.
+ */
+export const allocations = sqliteTable(
+  'allocations',
+  {
+    kind: text('kind', { enum: ['cluster-ip', 'node-port'] }).notNull(),
+    value: text('value').notNull(),
+    uid: text('uid').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.value] }), index('allocations_uid').on(t.uid)],
+);

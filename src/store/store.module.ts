@@ -1,0 +1,36 @@
+// The SQLite store, the projections that run inside its transactions and the change feed.
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, APP_CONFIG } from '../config/app-config';
+import { ChangeFeed } from '../feed/change-feed';
+import { Projector } from '../projections/projector';
+import { openDatabase } from './database';
+import type { DatabaseHandle } from './database';
+import { SqliteEventStore } from './event-store';
+import { ServiceRepository } from './service-repository';
+import { DATABASE } from './store.tokens';
+
+class DatabaseLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(DATABASE) private readonly handle: DatabaseHandle) {}
+  onApplicationShutdown(): void {
+    if (this.handle.sqlite.open) this.handle.close();
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: DATABASE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        openDatabase({ path: config.databasePath, migrationsFolder: config.migrationsFolder, synchronous: config.sqliteSynchronous }),
+    },
+    { provide: SqliteEventStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteEventStore(h) },
+    { provide: ServiceRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceRepository(h) },
+    { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
+    ChangeFeed,
+    DatabaseLifecycle,
+  ],
+  exports: [DATABASE, SqliteEventStore, ServiceRepository, Projector, ChangeFeed],
+})
+export class StoreModule {}

@@ -1,0 +1,2 @@
+/** DI token of the open DatabaseHandle. */
+export const DATABASE = Symbol('DATABASE');
