@@ -1,5 +1,6 @@
 // The typed configuration: flags (`--port 0`) with SVCTRAIL_* environment twins, validated once.
 // Nothing else reads process.env or process.argv.
+import 'reflect-metadata';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plainToInstance, Type } from 'class-transformer';

@@ -1,0 +1,106 @@
+// Writes plain objects the way Go's encoding/json marshals the schema's structs: keys in struct
+// order, `omitempty` dropping "", 0, false, nil and empty slices/maps (never structs), pointer
+// fields kept whenever non-nil, map keys sorted by byte order, metav1.Time as whole-second UTC
+// (zero → null), IntOrString never omitted (zero → 0), FieldsV1 copied verbatim.
+import { FieldSchema, GoType, StructSchema } from './go-schema';
+import { canonicalTime } from './go-time';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Go sorts map keys as byte strings; for UTF-8 that is code point order. */
+function compareCodePoints(a: string, b: string): number {
+  const ca = Array.from(a);
+  const cb = Array.from(b);
+  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
+    const d = ca[i].codePointAt(0)! - cb[i].codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return ca.length - cb.length;
+}
+
+/** A deep copy of free-form JSON data (FieldsV1) with null-prototype objects. */
+function copyRaw(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyRaw);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = copyRaw(value[key]);
+    return out;
+  }
+  return value;
+}
+
+function isEmptyForOmit(type: GoType, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  switch (type.kind) {
+    case 'string':
+      return v === '';
+    case 'bool':
+      return v === false;
+    case 'int':
+      return v === 0;
+    case 'slice':
+      return Array.isArray(v) && v.length === 0;
+    case 'stringMap':
+      return isPlainObject(v) && Object.keys(v).length === 0;
+    default:
+      // Structs (incl. Time and IntOrString) are never empty for omitempty.
+      return false;
+  }
+}
+
+function encodeValue(type: GoType, v: unknown): unknown {
+  switch (type.kind) {
+    case 'string':
+      return v ?? '';
+    case 'bool':
+      return v ?? false;
+    case 'int':
+      return v ?? 0;
+    case 'stringMap': {
+      if (!isPlainObject(v)) return null;
+      const out: Record<string, string> = Object.create(null);
+      for (const key of Object.keys(v).sort(compareCodePoints)) out[key] = (v[key] ?? '') as string;
+      return out;
+    }
+    case 'slice':
+      return Array.isArray(v) ? v.map((item) => encodeValue(type.elem, item)) : null;
+    case 'struct':
+      return encodeStruct(type.struct, isPlainObject(v) ? v : {});
+    case 'intOrString':
+      return v === undefined || v === null || v === '' ? (v === '' ? '' : 0) : v;
+    case 'time': {
+      if (typeof v !== 'string') return null;
+      const canonical = canonicalTime(v);
+      return canonical === undefined ? v : canonical;
+    }
+    case 'rawJson':
+      return copyRaw(v);
+  }
+}
+
+function encodeField(f: FieldSchema, v: unknown): { present: boolean; value?: unknown } {
+  if (f.pointer) {
+    if (v === undefined || v === null) return { present: false };
+    // A pointer to the zero time would render null and decode back as nil: the decoder stores
+    // it as nil, and so does the encoder, to keep encode∘decode a fixed point.
+    if (f.type.kind === 'time' && typeof v === 'string' && canonicalTime(v) === null) return { present: false };
+    return { present: true, value: encodeValue(f.type, v) };
+  }
+  if (f.omitempty && isEmptyForOmit(f.type, v)) {
+    // Value structs are never omitted: a nil map/slice would, a struct renders (possibly as null).
+    if (f.type.kind !== 'struct' && f.type.kind !== 'time' && f.type.kind !== 'intOrString') return { present: false };
+  }
+  return { present: true, value: encodeValue(f.type, v) };
+}
+
+/** A new object with the struct's keys in Go order and Go's omitempty applied. */
+export function encodeStruct(schema: StructSchema, obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of schema.fields) {
+    const encoded = encodeField(f, obj[f.json]);
+    if (encoded.present) out[f.json] = encoded.value;
+  }
+  return out;
+}

@@ -1,0 +1,13 @@
+// A 400 from decoding a Service body. `decoderMessage` is the bare decoder error (e.g.
+// `json: cannot unmarshal ...` or `strict decoding error: unknown field "spec.foo"`): the PATCH
+// path needs it to build its own 422 (`patch: Invalid value: "<patched json>": <decoder error>`).
+import { BadRequestError } from '../errors/domain-errors';
+
+export class ServiceDecodeError extends BadRequestError {
+  constructor(
+    message: string,
+    readonly decoderMessage: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,133 @@
+// Decoding a Service request body the way kube-apiserver v1.32 does (handlers/create.go and
+// update.go → versioning codec → json.Serializer.Decode → sigs.k8s.io/json), including the
+// BadRequest texts built by transformDecodeError (handlers/rest.go):
+//   - kind known:   `Service in version "v1" cannot be handled as a Service: <decoder error>`
+//   - kind unknown: `the object provided is unrecognized (must be of type Service): <err> (<first 30 bytes>)`
+// Defaulting is NOT applied here: call applyServiceDefaults on the result (§1.1).
+import { Service } from '../service.types';
+import { BadRequestError } from '../errors/domain-errors';
+import { strconvQuote } from './go-quote';
+import { JsonSyntaxError } from './json-syntax-error';
+import { readJson } from './json-reader';
+import { fromPlainJson, JsonValue } from './json-value';
+import { notRegisteredMessage, registeredGoType, groupVersionString } from './registered-kinds';
+import { decodeWithSchema, GoUnmarshalError } from './schema-decoder';
+import { ServiceDecodeError } from './service-decode-error';
+import { serviceSchema } from './service-schema';
+import { GroupVersionKind, interpretTypeMeta } from './type-meta-interpreter';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface DecodeServiceOptions {
+  fieldValidation: FieldValidation;
+  /** Maximum JSON nesting depth (default 100). */
+  maxDepth?: number;
+}
+
+export interface DecodeServiceResult {
+  object: Service;
+  /** Warning texts for `Warning: 299 - "<text>"` headers (fieldValidation=Warn only). */
+  warnings: string[];
+}
+
+/** handlers/rest.go summarizeData(body, 30). */
+export function summarizeBody(body: Buffer, maxLength = 30): string {
+  if (body.length === 0) return '<empty>';
+  if (body[0] === 0x7b) {
+    if (body.length <= maxLength) return body.toString('utf8');
+    // Go cuts bytes; a split character becomes one U+FFFD per byte when JSON-encoded.
+    let end = maxLength;
+    while (end > 0 && (body[end] & 0xc0) === 0x80) end--;
+    return body.toString('utf8', 0, end) + '\ufffd'.repeat(maxLength - end) + ' ...';
+  }
+  if (body.length > maxLength) return body.subarray(0, maxLength).toString('hex') + ' ...';
+  return body.toString('hex');
+}
+
+function unrecognized(error: string, body: Buffer): ServiceDecodeError {
+  return new ServiceDecodeError(
+    `the object provided is unrecognized (must be of type Service): ${error} (${summarizeBody(body)})`,
+    error,
+  );
+}
+
+function cannotBeHandled(gvk: GroupVersionKind, error: string): ServiceDecodeError {
+  return new ServiceDecodeError(`${gvk.kind} in version ${strconvQuote(gvk.version)} cannot be handled as a Service: ${error}`, error);
+}
+
+/** json.gvkWithDefaults */
+function withDefaults(actual: GroupVersionKind, defaults: GroupVersionKind): GroupVersionKind {
+  const out = { ...actual };
+  if (!out.kind) out.kind = defaults.kind;
+  if (!out.version && !out.group) {
+    out.group = defaults.group;
+    out.version = defaults.version;
+  }
+  if (!out.version && out.group === defaults.group) out.version = defaults.version;
+  return out;
+}
+
+function decodeParsed(json: JsonValue, body: Buffer, opts: DecodeServiceOptions): DecodeServiceResult {
+  const interpreted = interpretTypeMeta(json);
+  if (!interpreted.ok) throw unrecognized(interpreted.error, body);
+  // The request's default GVK (v1 Service), then the `into` object's internal kind.
+  let gvk = withDefaults(interpreted.gvk, { group: '', version: 'v1', kind: 'Service' });
+  gvk = withDefaults(gvk, { group: '', version: '__internal', kind: 'Service' });
+  if (!gvk.version) {
+    // runtime.NewMissingVersionErr carries the whole body.
+    throw cannotBeHandled(gvk, `Object 'apiVersion' is missing in '${body.toString('utf8')}'`);
+  }
+  const isV1Service = gvk.group === '' && gvk.version === 'v1' && gvk.kind === 'Service';
+  if (!isV1Service) {
+    if (gvk.group === '' && gvk.version === '__internal' && gvk.kind === 'Service') {
+      // Decodes into the internal type itself; create.go then rejects the group/version.
+      throw new BadRequestError(
+        `the API version in the data (${groupVersionString(gvk.group, gvk.version)}) does not match the expected API version (v1)`,
+      );
+    }
+    const goType = registeredGoType(gvk.group, gvk.version, gvk.kind);
+    const error = goType
+      ? `converting (${goType}) to (core.Service): unknown conversion`
+      : notRegisteredMessage(gvk.group, gvk.version, gvk.kind, strconvQuote);
+    throw cannotBeHandled(gvk, error);
+  }
+
+  let decoded;
+  try {
+    decoded = decodeWithSchema(json, serviceSchema, { strict: opts.fieldValidation !== 'Ignore' });
+  } catch (e) {
+    if (e instanceof GoUnmarshalError) throw cannotBeHandled(gvk, e.message);
+    throw e;
+  }
+  const warnings: string[] = [];
+  if (decoded.strictErrors.length > 0) {
+    if (opts.fieldValidation === 'Strict') {
+      throw cannotBeHandled(gvk, `strict decoding error: ${decoded.strictErrors.join(', ')}`);
+    }
+    warnings.push(...decoded.strictErrors);
+  }
+  const object = { ...decoded.value, kind: 'Service', apiVersion: 'v1' } as unknown as Service;
+  return { object, warnings };
+}
+
+/** Decodes a request body (text as received). Throws ServiceDecodeError / BadRequestError. */
+export function decodeService(text: string, opts: DecodeServiceOptions): DecodeServiceResult {
+  const body = Buffer.from(text, 'utf8');
+  let json: JsonValue;
+  try {
+    json = readJson(text, { maxDepth: opts.maxDepth });
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`, body);
+    throw e;
+  }
+  return decodeParsed(json, body, opts);
+}
+
+/**
+ * Decodes an already-parsed JS value (e.g. a patched object) with the same semantics, as if it
+ * had been serialised with JSON.stringify. Numbers lose their literal text: pass text to
+ * decodeService when the exact Go number errors matter.
+ */
+export function decodeServiceValue(value: unknown, opts: DecodeServiceOptions): DecodeServiceResult {
+  return decodeParsed(fromPlainJson(value), Buffer.from(JSON.stringify(value) ?? '', 'utf8'), opts);
+}

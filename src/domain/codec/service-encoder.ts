@@ -1,0 +1,20 @@
+// The canonical JSON form of a Service, as kube-apiserver writes it: `kind`, `apiVersion`, then
+// metadata/spec/status in Go struct order with Go's omitempty. JSON.stringify of the result is
+// the byte form used for no-op detection (§4.5) and for the stored event payloads.
+// Note: Go's encoder additionally escapes <, >, & and U+2028/U+2029 in strings; that is a
+// concern of the HTTP writer, not of this object form.
+import { Service } from '../service.types';
+import { encodeStruct } from './schema-encoder';
+import { serviceSchema } from './service-schema';
+
+/** A new plain Service object in canonical key order, `kind: "Service"` and `apiVersion: "v1"` first. */
+export function encodeService(obj: Service): Service {
+  const body = encodeStruct(serviceSchema, { ...obj, kind: 'Service', apiVersion: 'v1' } as unknown as Record<string, unknown>);
+  return body as unknown as Service;
+}
+
+/** The form of a ServiceList item: the same, without `kind`/`apiVersion`. */
+export function encodeServiceForList(obj: Service): Service {
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = encodeService(obj);
+  return rest as Service;
+}
