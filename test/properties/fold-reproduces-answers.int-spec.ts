@@ -22,6 +22,7 @@ type Step =
   | { op: 'replace'; name: string; labels: Record<string, string>; type: string; stale: boolean }
   | { op: 'status'; name: string; ips: string[]; conditions: [string, string][]; stale: boolean; finalizers: boolean | null }
   | { op: 'delete'; name: string }
+  | { op: 'resend'; name: string; subresource: boolean }
   | { op: 'dryRun'; inner: 'create' | 'status'; name: string };
 
 const labelsArb = fc.dictionary(fc.constantFrom('tier', 'env', 'team'), fc.constantFrom('web', 'db', 'x'), { maxKeys: 2 });
@@ -37,6 +38,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     finalizers: fc.option(fc.boolean(), { nil: null }),
   }),
   fc.record({ op: fc.constant('delete' as const), name: fc.constantFrom(...NAMES) }),
+  fc.record({ op: fc.constant('resend' as const), name: fc.constantFrom(...NAMES), subresource: fc.boolean() }),
   fc.record({ op: fc.constant('dryRun' as const), inner: fc.constantFrom('create' as const, 'status' as const), name: fc.constantFrom(...NAMES) }),
 );
 
@@ -90,6 +92,12 @@ describe('folding the log reproduces every answer', () => {
               }
               case 'delete':
                 command = { kind: 'DeleteService', namespace: 'default', name: step.name };
+                break;
+              case 'resend':
+                if (!current) break;
+                command = step.subresource
+                  ? { kind: 'ReplaceServiceStatus', namespace: 'default', name: step.name, object: structuredClone(current) }
+                  : { kind: 'ReplaceService', namespace: 'default', name: step.name, object: structuredClone(current) };
                 break;
               case 'dryRun':
                 dryRun = true;

@@ -104,6 +104,7 @@ describe('readJson', () => {
   });
 
   it('reports the byte offset of the error', () => {
+    expect.assertions(1);
     try {
       readJson('{"é":x}');
     } catch (e) {

@@ -15,6 +15,18 @@ export const DEFAULT_MAX_JSON_DEPTH = 100;
 
 const SPACE = 0x20;
 
+/** The one-character escapes JSON allows, by the byte after the backslash. */
+const SIMPLE_ESCAPES: Readonly<Record<number, string>> = {
+  0x22: '"',
+  0x5c: '\\',
+  0x2f: '/',
+  0x62: '\b',
+  0x66: '\f',
+  0x6e: '\n',
+  0x72: '\r',
+  0x74: '\t',
+};
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
@@ -208,9 +220,8 @@ class Reader {
       out += this.bytes.toString('utf8', runStart, this.pos);
       this.pos++;
       const e = this.peekOrSpace();
-      const simple: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
-      if (simple[e] !== undefined) {
-        out += simple[e];
+      if (SIMPLE_ESCAPES[e] !== undefined) {
+        out += SIMPLE_ESCAPES[e];
         this.pos++;
       } else if (e === 0x75) {
         this.pos++;

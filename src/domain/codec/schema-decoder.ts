@@ -274,7 +274,7 @@ export function canonicalStruct(schema: StructSchema, obj: Record<string, unknow
   const out: Record<string, unknown> = {};
   for (const f of schema.fields) {
     let v = obj[f.json];
-    if (v === null && f.type.kind !== 'time') v = undefined;
+    if (v === null && (f.pointer || f.type.kind !== 'time')) v = undefined;
     if (!f.pointer) {
       if (f.type.kind === 'struct') v = canonicalStruct(f.type.struct, isPlainObject(v) ? v : {});
       else if (f.type.kind === 'time') v = v ?? (f.omitempty ? undefined : null);

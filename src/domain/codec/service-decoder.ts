@@ -129,5 +129,7 @@ export function decodeService(text: string, opts: DecodeServiceOptions): DecodeS
  * decodeService when the exact Go number errors matter.
  */
 export function decodeServiceValue(value: unknown, opts: DecodeServiceOptions): DecodeServiceResult {
-  return decodeParsed(fromPlainJson(value), Buffer.from(JSON.stringify(value) ?? '', 'utf8'), opts);
+  // `undefined` serialises to nothing: the empty body.
+  if (value === undefined) return decodeService('', opts);
+  return decodeParsed(fromPlainJson(value), Buffer.from(JSON.stringify(value), 'utf8'), opts);
 }
