@@ -37,7 +37,8 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
   const tokens = TokenIndex.fromRecords(material.tokens);
 
-  const adapter = new FastifyAdapter({ https: httpsServerOptions(material), bodyLimit: MAX_BODY_BYTES });
+  // Requests already accepted when SIGTERM arrives are served to the end, not answered 503.
+  const adapter = new FastifyAdapter({ https: httpsServerOptions(material), bodyLimit: MAX_BODY_BYTES, return503OnClosing: false });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
   fastify.addHook('onRequest', authenticationHook(() => tokens, ids));

@@ -2,48 +2,20 @@
 // writes, is killed at a random moment, restarted on the same data directory, and every write it
 // acknowledged must be in the log with exactly the object it answered; the projections must equal
 // a fold of the log.
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpsClient } from '../helpers/https-client';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { seededRandom } from '../helpers/decider-harness';
+import { buildDist, startServerProcess } from '../helpers/server-process';
 
-const ROOT = join(__dirname, '..', '..');
 const CYCLES = 6;
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 30000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /serving (https:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${err}`));
-    });
-  });
-}
 
 describe('durability under kill -9', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svctrail-kill9-'));
 
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build'], { cwd: ROOT, stdio: 'inherit' });
-  }, 120000);
+  beforeAll(() => buildDist(), 120000);
 
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -51,7 +23,7 @@ describe('durability under kill -9', () => {
     const random = seededRandom(7);
     const acknowledged: { rv: number; text: string }[] = [];
     for (let cycle = 0; cycle < CYCLES; cycle++) {
-      const { child, url } = await startServer(dataDir);
+      const { child, url, exited } = await startServerProcess(['--data-dir', dataDir]);
       const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
       const token = readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0];
       const client = new HttpsClient(url, { ca, token });
@@ -85,14 +57,14 @@ describe('durability under kill -9', () => {
       child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
-      await new Promise((r) => child.once('exit', r));
+      await exited;
     }
     expect(acknowledged.length).toBeGreaterThan(CYCLES * 4);
 
     // A restart must open the database cleanly (integrity check, migrations) and serve it.
-    const { child } = await startServer(dataDir);
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    const restarted = await startServerProcess(['--data-dir', dataDir]);
+    restarted.child.kill('SIGTERM');
+    await restarted.exited;
 
     const report = foldLogAndCompare(join(dataDir, 'svctrail.db'));
     expect(report.differences).toEqual([]);

@@ -1,0 +1,115 @@
+// The server as an operator runs it: `node dist/main.js` with flags and environment twins,
+// clean shutdown on SIGTERM, refusal to serve a damaged database, and the svctrail CLI.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { HttpsClient } from '../helpers/https-client';
+import { foldLogAndCompare } from '../helpers/log-fold';
+import { buildDist, ROOT, startServerProcess } from '../helpers/server-process';
+
+const run = promisify(execFile);
+const adminClient = (dataDir: string, url: string) =>
+  new HttpsClient(url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });
+
+describe('server process', () => {
+  let dataDir: string;
+  beforeAll(() => buildDist(), 120000);
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svctrail-proc-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates the data directory and a kubeconfig for the bound port, and says how to use it', async () => {
+    const server = await startServerProcess(['--data-dir', dataDir]);
+    try {
+      for (const file of ['svctrail.db', 'ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'kubeconfig']) {
+        expect(existsSync(join(dataDir, file))).toBe(true);
+      }
+      expect(server.stdout()).toContain(`KUBECONFIG=${join(dataDir, 'kubeconfig')} kubectl get svc`);
+      const kubeconfig = parseYaml(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'));
+      expect(kubeconfig.clusters[0].cluster.server).toBe(server.url);
+      expect(readFileSync(join(dataDir, 'tokens.csv'), 'utf8')).toMatch(/^[A-Za-z0-9_-]+,admin,admin,"system:masters"\n$/);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('finishes in-flight requests and closes the database on SIGTERM', async () => {
+    const server = await startServerProcess(['--data-dir', dataDir]);
+    const client = adminClient(dataDir, server.url);
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      client.post('/api/v1/namespaces/term/services', { metadata: { name: `s${i}` }, spec: { ports: [{ port: 80 }] } }).then(
+        (res) => ({ res }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    server.child.kill('SIGTERM');
+    const results = await Promise.all(writes);
+    const exit = await server.exited;
+    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    // Requests the closing server no longer took fail before any response (refused or reset).
+    for (const r of results) if ('error' in r) expect(String(r.error)).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
+    const answered = results.flatMap((r) => ('res' in r ? [r.res] : []));
+    expect(answered.length).toBeGreaterThan(0);
+    for (const res of answered) expect(res.status).toBe(201);
+    // Closing the last connection checkpoints the WAL into the database and removes it.
+    expect(existsSync(join(dataDir, 'svctrail.db-wal'))).toBe(false);
+    const report = foldLogAndCompare(join(dataDir, 'svctrail.db'));
+    expect(report.differences).toEqual([]);
+    for (const res of answered) expect(report.revisions.get(Number(res.json.metadata.resourceVersion))).toBe(JSON.stringify(res.json));
+  });
+
+  it('reads flags from SVCTRAIL_* environment twins', async () => {
+    const child = execFile(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, SVCTRAIL_PORT: '0', SVCTRAIL_DATA_DIR: dataDir, SVCTRAIL_SERVICE_CLUSTER_IP_RANGE: '10.100.0.0/16' },
+    });
+    const url = await new Promise<string>((resolve) => child.stdout!.on('data', (c: Buffer) => /serving (\S+)/.test(c.toString()) && resolve(/serving (\S+)/.exec(c.toString())![1])));
+    const res = await adminClient(dataDir, url).get('/api/v1/namespaces/default/services/kubernetes');
+    expect(res.json.spec.clusterIP).toBe('10.100.0.1');
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  });
+
+  it('rejects bad flags with a clear message', async () => {
+    const failure = await run(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', 'abc', '--data-dir', dataDir]).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toMatch(/^svctrail: port must/);
+  });
+
+  it('refuses to serve a damaged database', async () => {
+    writeFileSync(join(dataDir, 'svctrail.db'), Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(8192, 0x5a)]));
+    const failure = await run(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', '0', '--data-dir', dataDir]).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toMatch(/damaged and will not be served|failed its integrity check/);
+  });
+
+  it('svctrail issue-credentials writes a kubeconfig whose certificate the server accepts', async () => {
+    const server = await startServerProcess(['--data-dir', dataDir]);
+    try {
+      const { stdout } = await run(process.execPath, [join(ROOT, 'bin', 'svctrail.js'), 'issue-credentials', '--user', 'carol', '--group', 'ops', '--data-dir', dataDir]);
+      const path = join(dataDir, 'users', 'carol.kubeconfig');
+      expect(stdout).toContain(`wrote ${path} for user "carol" in groups ops (certificate)`);
+      const kubeconfig = parseYaml(readFileSync(path, 'utf8'));
+      expect(kubeconfig.clusters[0].cluster.server).toBe(server.url);
+      const user = kubeconfig.users[0].user;
+      const client = new HttpsClient(server.url, {
+        ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'),
+        cert: Buffer.from(user['client-certificate-data'], 'base64').toString(),
+        key: Buffer.from(user['client-key-data'], 'base64').toString(),
+      });
+      expect((await client.get('/api/v1/services')).status).toBe(200);
+      const usage = await run(process.execPath, [join(ROOT, 'bin', 'svctrail.js'), 'nonsense']).catch((e) => e);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain('usage: svctrail <command>');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
