@@ -5,6 +5,7 @@ import { CommandHandlers } from '../commands';
 import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.bootstrap';
 import { ServiceCommandExecutor } from '../commands/service-command-executor';
 import { QueryHandlers } from '../queries';
+import { ServiceWatchService } from '../watch/service-watch.service';
 import { DiscoveryController } from './discovery.controller';
 import { HealthController } from './health.controller';
 import { ServiceStatusController } from './service-status.controller';
@@ -13,6 +14,7 @@ import { ServicesController } from './services.controller';
 @Module({
   imports: [CqrsModule.forRoot()],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController],
-  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ...CommandHandlers, ...QueryHandlers],
+  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, ...CommandHandlers, ...QueryHandlers],
+  exports: [ServiceWatchService],
 })
 export class KubeApiModule {}

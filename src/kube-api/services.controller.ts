@@ -5,6 +5,9 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateServiceCommand, DeleteServiceCommand, ReplaceServiceCommand } from '../commands/service.commands';
 import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
+import { ServiceWatchService } from '../watch/service-watch.service';
+import { formatFor } from './kube-response';
+import { isWatchRequest, parseWatchOptions } from './watch-options';
 import { parseDeleteOptions } from './delete-options';
 import { sendObject } from './kube-response';
 import { parseListOptions } from './list-options';
@@ -16,16 +19,19 @@ export class ServicesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly watches: ServiceWatchService,
   ) {}
 
   @Get('services')
   async listAll(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (isWatchRequest(request)) return this.watch(request, reply, undefined);
     const list = await this.queries.execute(new ListServicesQuery(parseListOptions(request, undefined)));
     sendObject(request, reply, 200, list);
   }
 
   @Get('namespaces/:namespace/services')
   async list(@Param('namespace') namespace: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (isWatchRequest(request)) return this.watch(request, reply, namespace);
     const list = await this.queries.execute(new ListServicesQuery(parseListOptions(request, namespace)));
     sendObject(request, reply, 200, list);
   }
@@ -79,5 +85,13 @@ export class ServicesController {
       ),
     );
     sendObject(request, reply, 200, result.object);
+  }
+
+  /** Errors before the first byte are ordinary Status responses; then the stream owns the socket. */
+  private async watch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
+    formatFor(request);
+    const start = this.watches.prepare(parseWatchOptions(request, namespace, (object) => object));
+    reply.hijack();
+    await start(reply.raw);
   }
 }

@@ -6,6 +6,7 @@ import { Projector } from '../projections/projector';
 import { openDatabase } from './database';
 import type { DatabaseHandle } from './database';
 import { SqliteEventStore } from './event-store';
+import { ServiceChangeLog } from './service-change-log';
 import { ServiceRepository } from './service-repository';
 import { DATABASE } from './store.tokens';
 
@@ -28,9 +29,10 @@ class DatabaseLifecycle implements OnApplicationShutdown {
     { provide: SqliteEventStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteEventStore(h) },
     { provide: ServiceRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceRepository(h) },
     { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
+    { provide: ServiceChangeLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceChangeLog(h) },
     ChangeFeed,
     DatabaseLifecycle,
   ],
-  exports: [DATABASE, SqliteEventStore, ServiceRepository, Projector, ChangeFeed],
+  exports: [DATABASE, SqliteEventStore, ServiceRepository, ServiceChangeLog, Projector, ChangeFeed],
 })
 export class StoreModule {}

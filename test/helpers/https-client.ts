@@ -1,5 +1,6 @@
 // A minimal HTTPS client for end-to-end tests: real TLS against the server's CA, bearer token
 // or client certificate, raw bodies in and out (so byte-exact assertions are possible).
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 export interface ClientCredentials {
@@ -83,5 +84,81 @@ export class HttpsClient {
       if (body !== undefined) req.write(body);
       req.end();
     });
+  }
+
+  /** Opens a streaming GET (a watch) and yields parsed lines as they arrive. */
+  stream(path: string, options: { accept?: string } = {}): Promise<WatchStream> {
+    const url = new URL(path, this.baseUrl);
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    if (this.credentials.token) headers.authorization = `Bearer ${this.credentials.token}`;
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(url, { method: 'GET', headers, ca: this.credentials.ca, agent: false }, (res) => resolve(new WatchStream(res)));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+}
+
+/** Lines of a watch response, readable one at a time with a timeout. */
+export class WatchStream {
+  private buffer = '';
+  private readonly lines: any[] = [];
+  private waiting?: () => void;
+  ended = false;
+
+  constructor(readonly response: IncomingMessage) {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        if (line.trim()) this.lines.push(JSON.parse(line));
+      }
+      this.waiting?.();
+    });
+    const end = () => {
+      this.ended = true;
+      this.waiting?.();
+    };
+    response.on('end', end);
+    response.on('close', end);
+    response.on('error', end);
+  }
+
+  get status(): number {
+    return this.response.statusCode ?? 0;
+  }
+
+  /** The next event, or undefined if the stream ended or nothing came within `ms`. */
+  async next(ms = 5000): Promise<any> {
+    const deadline = Date.now() + ms;
+    while (this.lines.length === 0 && !this.ended) {
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    return this.lines.shift();
+  }
+
+  async take(count: number, ms = 5000): Promise<any[]> {
+    const out: any[] = [];
+    for (let i = 0; i < count; i++) {
+      const event = await this.next(ms);
+      if (event === undefined) break;
+      out.push(event);
+    }
+    return out;
+  }
+
+  close(): void {
+    this.response.destroy();
   }
 }

@@ -1,0 +1,151 @@
+// One watch stream: catch up from the event log (or from the current objects for
+// resourceVersion 0), then follow the change feed. Writers never wait for watchers: a watcher
+// whose socket backlog grows past its limit is closed, and it can resume from its last
+// resourceVersion because the log still has everything.
+import type { ServerResponse } from 'node:http';
+import type { Subscription } from 'rxjs';
+import type { Service } from '../domain/service.types';
+import type { KubeStatus } from '../kube-api/kube-status';
+import type { ServiceChange } from './service-change';
+import type { WatchFilter } from './watch-filter';
+import { eventFor } from './watch-filter';
+
+export interface WatchSources {
+  head(): number;
+  /** Current objects matching the filter, for the synthetic ADDED events of a resourceVersion-0 watch. */
+  currentObjects(filter: WatchFilter): Service[];
+  changesAfter(resourceVersion: number, limit: number): ServiceChange[];
+  subscribe(listener: (change: ServiceChange) => void): Subscription;
+}
+
+/** Turns an object into the event's `object` (a Service, or a one-row Table for kubectl get -w). */
+export type WatchObjectEncoder = (object: Service, first: boolean) => unknown;
+
+export interface WatchOptions {
+  filter: WatchFilter;
+  /** undefined (or 0): start with ADDED for the current objects. */
+  resourceVersion?: number;
+  bookmarks: boolean;
+  bookmarkIntervalMs: number;
+  timeoutMs: number;
+  maxBacklogBytes: number;
+  encode: WatchObjectEncoder;
+}
+
+const CATCH_UP_PAGE = 500;
+
+export class WatchSession {
+  private subscription?: Subscription;
+  private timers: NodeJS.Timeout[] = [];
+  private lastResourceVersion = 0;
+  private first = true;
+  private closed = false;
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly sources: WatchSources,
+    private readonly options: WatchOptions,
+  ) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    res.on('close', () => this.close());
+  }
+
+  /** Sends the headers at once: clients wait for them before they can time out (client-protocol §7.1). */
+  async start(): Promise<void> {
+    this.res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
+    this.res.flushHeaders();
+    this.timers.push(setTimeout(() => this.close(), this.options.timeoutMs));
+    if (this.options.resourceVersion === undefined || this.options.resourceVersion === 0) {
+      this.lastResourceVersion = this.sources.head();
+      for (const object of this.sources.currentObjects(this.options.filter)) {
+        if (!(await this.send('ADDED', object))) return;
+      }
+    } else {
+      this.lastResourceVersion = this.options.resourceVersion;
+    }
+    await this.catchUpAndFollow();
+    if (this.options.bookmarks) {
+      this.timers.push(setInterval(() => this.bookmark(), this.options.bookmarkIntervalMs));
+    }
+  }
+
+  /** Ends the stream with an ERROR event carrying a Status (e.g. 410 Expired). */
+  fail(status: KubeStatus): void {
+    this.res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    this.res.end(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+    this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscription?.unsubscribe();
+    for (const timer of this.timers) clearTimeout(timer);
+    if (!this.res.writableEnded) this.res.end();
+    this.resolveDone();
+  }
+
+  /**
+   * Pages through the log until a page comes back short; the last read and the subscription
+   * happen in one synchronous step, so no write can fall between them.
+   */
+  private async catchUpAndFollow(): Promise<void> {
+    for (;;) {
+      if (this.closed) return;
+      const page = this.sources.changesAfter(this.lastResourceVersion, CATCH_UP_PAGE);
+      for (const change of page) if (!this.deliver(change)) return;
+      if (page.length < CATCH_UP_PAGE) break;
+      await this.drained();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.subscription = this.sources.subscribe((change) => {
+      if (change.resourceVersion > this.lastResourceVersion) this.deliver(change);
+    });
+  }
+
+  private deliver(change: ServiceChange): boolean {
+    this.lastResourceVersion = change.resourceVersion;
+    const event = eventFor(this.options.filter, change);
+    return event ? this.write(event.type, event.object) : !this.closed;
+  }
+
+  private async send(type: string, object: Service): Promise<boolean> {
+    if (!this.write(type, object)) return false;
+    await this.drained();
+    return !this.closed;
+  }
+
+  private write(type: string, object: unknown): boolean {
+    if (this.closed) return false;
+    const encoded = type === 'BOOKMARK' ? object : this.options.encode(object as Service, this.first);
+    this.first = false;
+    this.res.write(`${JSON.stringify({ type, object: encoded })}\n`);
+    if (this.res.writableLength > this.options.maxBacklogBytes) {
+      // Too slow: drop it rather than buffer without bound; it resumes from its last resourceVersion.
+      this.res.destroy();
+      this.close();
+      return false;
+    }
+    return true;
+  }
+
+  private bookmark(): void {
+    // Every committed write reaches deliver(), filtered or not, so this is the watcher's true position.
+    this.write('BOOKMARK', { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: String(this.lastResourceVersion) } });
+  }
+
+  private drained(): Promise<void> {
+    if (this.closed || this.res.writableLength === 0 || !this.res.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.res.once('close', done);
+    });
+  }
+}

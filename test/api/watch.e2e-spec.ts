@@ -1,0 +1,146 @@
+// Watch over real HTTPS: synthetic ADDED for resourceVersion 0, replay from any resourceVersion
+// the log holds, live events, DELETED with the deletion's resourceVersion, selector transitions,
+// bookmarks only on request, timeouts, and slow watchers dropped instead of buffered.
+import { ServiceWatchService } from '../../src/watch/service-watch.service';
+import { startTestServer, TestServer } from '../helpers/test-server';
+
+const NS = '/api/v1/namespaces/watch/services';
+const svc = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+
+describe('watch', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => t.stop());
+
+  it('resourceVersion 0: ADDED for current objects, then live changes; every object has kind and apiVersion', async () => {
+    const ns = '/api/v1/namespaces/w0/services';
+    await t.client.post(ns, svc('a'));
+    await t.client.post(ns, svc('b'));
+    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=0`);
+    expect(watch.status).toBe(200);
+    expect(watch.response.headers['content-type']).toBe('application/json');
+    const initial = await watch.take(2);
+    expect(initial.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'a'],
+      ['ADDED', 'b'],
+    ]);
+    expect(initial[0].object.kind).toBe('Service');
+    expect(initial[0].object.apiVersion).toBe('v1');
+    const current = (await t.client.get(`${ns}/a`)).json;
+    const updated = await t.client.put(`${ns}/a/status`, { ...current, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } } });
+    const modified = await watch.next();
+    expect(modified.type).toBe('MODIFIED');
+    expect(JSON.stringify(modified.object)).toBe(updated.text);
+    watch.close();
+  });
+
+  it('headers arrive at once even when no event follows', async () => {
+    const started = Date.now();
+    const watch = await t.client.stream(`${NS}?watch=true&fieldSelector=metadata.name=nothing-here&resourceVersion=0`);
+    expect(watch.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await watch.next(300)).toBeUndefined();
+    watch.close();
+  });
+
+  it('a resourceVersion from a list replays every later change from the log, then follows live', async () => {
+    const ns = '/api/v1/namespaces/w1/services';
+    const list = await t.client.get(ns);
+    const from = list.json.metadata.resourceVersion;
+    const created = await t.client.post(ns, svc('web'));
+    const patched = await t.client.put(`${ns}/web`, { ...created.json, metadata: { ...created.json.metadata, labels: { v: '2' } } });
+    const deleted = await t.client.delete(`${ns}/web`);
+    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=${from}`);
+    const replay = await watch.take(3);
+    expect(replay.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    expect(JSON.stringify(replay[0].object)).toBe(created.text);
+    expect(JSON.stringify(replay[1].object)).toBe(patched.text);
+    expect(replay[2].object.metadata.uid).toBe(created.json.metadata.uid);
+    expect(Number(replay[2].object.metadata.resourceVersion)).toBeGreaterThan(Number(deleted.json.metadata.resourceVersion));
+    const again = await t.client.post(ns, svc('web'));
+    const live = await watch.next();
+    expect(live.type).toBe('ADDED');
+    expect(live.object.metadata.uid).toBe(again.json.metadata.uid);
+    watch.close();
+  });
+
+  it('resumes from resourceVersions far older than kube-apiserver keeps', async () => {
+    const watch = await t.client.stream(`/api/v1/services?watch=true&resourceVersion=1`);
+    const first = await watch.next();
+    expect(first).toBeDefined();
+    expect(Number(first.object.metadata.resourceVersion)).toBeGreaterThan(1);
+    watch.close();
+  });
+
+  it('label selectors: entering is ADDED, leaving is DELETED', async () => {
+    const ns = '/api/v1/namespaces/w2/services';
+    const created = await t.client.post(ns, svc('s', { tier: 'a' }));
+    const watch = await t.client.stream(`${ns}?watch=true&labelSelector=tier%3Db&resourceVersion=${created.json.metadata.resourceVersion}`);
+    const moved = await t.client.put(`${ns}/s`, { ...created.json, metadata: { ...created.json.metadata, labels: { tier: 'b' } } });
+    expect(await watch.next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 's', labels: { tier: 'b' } } } });
+    const back = await t.client.put(`${ns}/s`, { ...moved.json, metadata: { ...moved.json.metadata, labels: { tier: 'a' } } });
+    const left = await watch.next();
+    expect(left.type).toBe('DELETED');
+    expect(left.object.metadata.resourceVersion).toBe(back.json.metadata.resourceVersion);
+    watch.close();
+  });
+
+  it('sends BOOKMARK only when asked', async () => {
+    t.server.app.get(ServiceWatchService).bookmarkIntervalMs = 100;
+    const head = (await t.client.get(NS)).json.metadata.resourceVersion;
+    const plain = await t.client.stream(`${NS}?watch=true&resourceVersion=${head}`);
+    const withBookmarks = await t.client.stream(`${NS}?watch=true&resourceVersion=${head}&allowWatchBookmarks=true`);
+    const bookmark = await withBookmarks.next(2000);
+    expect(bookmark).toEqual({ type: 'BOOKMARK', object: { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: head } } });
+    expect(await plain.next(400)).toBeUndefined();
+    plain.close();
+    withBookmarks.close();
+  });
+
+  it('timeoutSeconds ends the stream', async () => {
+    const watch = await t.client.stream(`${NS}?watch=true&timeoutSeconds=1`);
+    const started = Date.now();
+    while (!watch.ended && Date.now() - started < 5000) await watch.next(500);
+    expect(watch.ended).toBe(true);
+  });
+
+  it('a resourceVersion beyond the newest is 504 Timeout before any stream starts', async () => {
+    const res = await t.client.get(`${NS}?watch=true&resourceVersion=99999999`);
+    expect(res.status).toBe(504);
+    expect(res.json.reason).toBe('Timeout');
+    expect(res.json.message).toMatch(/^Too large resource version: 99999999, current: \d+$/);
+  });
+
+  it('bad watch parameters are Status errors', async () => {
+    const match = await t.client.get(`${NS}?watch=true&resourceVersion=1&resourceVersionMatch=Exact`);
+    expect(match.status).toBe(422);
+    expect(match.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch');
+    const timeout = await t.client.get(`${NS}?watch=true&timeoutSeconds=soon`);
+    expect(timeout.status).toBe(400);
+    const selector = await t.client.get(`${NS}?watch=true&fieldSelector=spec.foo%3Dx`);
+    expect(selector.status).toBe(400);
+    expect(selector.json.message).toBe('field label not supported: spec.foo');
+  });
+
+  it('a watcher that stops reading is closed instead of buffering without bound, and writers are not held up', async () => {
+    const service = t.server.app.get(ServiceWatchService);
+    const previous = service.maxBacklogBytes;
+    service.maxBacklogBytes = 64 * 1024;
+    const ns = '/api/v1/namespaces/w3/services';
+    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=0`);
+    watch.response.pause();
+    // Enough to fill the kernel's socket buffers too, which absorb several MiB on loopback.
+    const big = 'x'.repeat(200000);
+    for (let i = 0; i < 100; i++) {
+      const res = await t.client.post(ns, { metadata: { name: `big${i}`, annotations: { blob: big } }, spec: { ports: [{ port: 80 }] } });
+      expect(res.status).toBe(201);
+    }
+    watch.response.resume();
+    const started = Date.now();
+    while (!watch.ended && Date.now() - started < 5000) await watch.next(200);
+    expect(watch.ended).toBe(true);
+    service.maxBacklogBytes = previous;
+  });
+});
