@@ -6,6 +6,7 @@ import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.boots
 import { ServiceCommandExecutor } from '../commands/service-command-executor';
 import { QueryHandlers } from '../queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
+import { WatchRegistry } from '../watch/watch-registry';
 import { DiscoveryController } from './discovery.controller';
 import { HealthController } from './health.controller';
 import { ServiceStatusController } from './service-status.controller';
@@ -14,7 +15,7 @@ import { ServicesController } from './services.controller';
 @Module({
   imports: [CqrsModule.forRoot()],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController],
-  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, ...CommandHandlers, ...QueryHandlers],
-  exports: [ServiceWatchService],
+  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, ...CommandHandlers, ...QueryHandlers],
+  exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

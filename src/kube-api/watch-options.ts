@@ -5,7 +5,8 @@ import { BadRequestError, InvalidError } from '../domain/errors/domain-errors';
 import { FieldError, fieldErrors } from '../domain/errors/field-error';
 import { parseFieldSelector, SERVICE_SELECTABLE_FIELDS } from '../domain/selectors/field-selector';
 import { parseLabelSelector } from '../domain/selectors/label-selector';
-import type { OpenWatchRequest } from '../watch/service-watch.service';
+import type { ServiceWatchRequest } from '../watch/service-watch.service';
+import type { Service } from '../domain/service.types';
 import type { WatchObjectEncoder } from '../watch/watch-session';
 import { QueryParams, queryValue } from './write-options';
 
@@ -15,7 +16,7 @@ export function isWatchRequest(request: FastifyRequest): boolean {
   return TRUE_VALUES.includes(queryValue(request.query as QueryParams, 'watch') ?? '');
 }
 
-export function parseWatchOptions(request: FastifyRequest, namespace: string | undefined, encode: WatchObjectEncoder): OpenWatchRequest {
+export function parseWatchOptions(request: FastifyRequest, namespace: string | undefined, encode: WatchObjectEncoder<Service>): ServiceWatchRequest {
   const query = request.query as QueryParams;
   const errors: FieldError[] = [];
   const rvText = queryValue(query, 'resourceVersion') ?? '';

@@ -4,37 +4,44 @@
 // resourceVersion because the log still has everything.
 import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
-import type { Service } from '../domain/service.types';
 import type { KubeStatus } from '../kube-api/kube-status';
-import type { ServiceChange } from './service-change';
-import type { WatchFilter } from './watch-filter';
-import { eventFor } from './watch-filter';
 
-export interface WatchSources {
-  head(): number;
-  /** Current objects matching the filter, for the synthetic ADDED events of a resourceVersion-0 watch. */
-  currentObjects(filter: WatchFilter): Service[];
-  changesAfter(resourceVersion: number, limit: number): ServiceChange[];
-  subscribe(listener: (change: ServiceChange) => void): Subscription;
+/**
+ * One committed write as this watcher sees it: its resourceVersion, and the event it produces
+ * for this watcher's selectors (none when the write does not concern it).
+ */
+export interface WatchChange<T> {
+  resourceVersion: number;
+  event?: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T };
 }
 
-/** Turns an object into the event's `object` (a Service, or a one-row Table for kubectl get -w). */
-export type WatchObjectEncoder = (object: Service, first: boolean) => unknown;
+/** Where one watch reads from; the resource (Services, Events) and the selectors are bound in. */
+export interface WatchSources<T> {
+  head(): number;
+  /** Current matching objects, for the synthetic ADDED events of a resourceVersion-0 watch. */
+  currentObjects(): T[];
+  changesAfter(resourceVersion: number, limit: number): WatchChange<T>[];
+  subscribe(listener: (change: WatchChange<T>) => void): Subscription;
+  /** The object of a BOOKMARK event at a resourceVersion. */
+  bookmark(resourceVersion: number): unknown;
+}
 
-export interface WatchOptions {
-  filter: WatchFilter;
+/** Turns an object into the event's `object` (the object, or a one-row Table for kubectl get -w). */
+export type WatchObjectEncoder<T> = (object: T, first: boolean) => unknown;
+
+export interface WatchOptions<T> {
   /** undefined (or 0): start with ADDED for the current objects. */
   resourceVersion?: number;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
   timeoutMs: number;
   maxBacklogBytes: number;
-  encode: WatchObjectEncoder;
+  encode: WatchObjectEncoder<T>;
 }
 
 const CATCH_UP_PAGE = 500;
 
-export class WatchSession {
+export class WatchSession<T> {
   private subscription?: Subscription;
   private timers: NodeJS.Timeout[] = [];
   private lastResourceVersion = 0;
@@ -45,8 +52,8 @@ export class WatchSession {
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly sources: WatchSources,
-    private readonly options: WatchOptions,
+    private readonly sources: WatchSources<T>,
+    private readonly options: WatchOptions<T>,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     res.on('close', () => this.close());
@@ -59,7 +66,7 @@ export class WatchSession {
     this.timers.push(setTimeout(() => this.close(), this.options.timeoutMs));
     if (this.options.resourceVersion === undefined || this.options.resourceVersion === 0) {
       this.lastResourceVersion = this.sources.head();
-      for (const object of this.sources.currentObjects(this.options.filter)) {
+      for (const object of this.sources.currentObjects()) {
         if (!(await this.send('ADDED', object))) return;
       }
     } else {
@@ -105,13 +112,12 @@ export class WatchSession {
     });
   }
 
-  private deliver(change: ServiceChange): boolean {
+  private deliver(change: WatchChange<T>): boolean {
     this.lastResourceVersion = change.resourceVersion;
-    const event = eventFor(this.options.filter, change);
-    return event ? this.write(event.type, event.object) : !this.closed;
+    return change.event ? this.write(change.event.type, change.event.object) : !this.closed;
   }
 
-  private async send(type: string, object: Service): Promise<boolean> {
+  private async send(type: string, object: T): Promise<boolean> {
     if (!this.write(type, object)) return false;
     await this.drained();
     return !this.closed;
@@ -119,7 +125,7 @@ export class WatchSession {
 
   private write(type: string, object: unknown): boolean {
     if (this.closed) return false;
-    const encoded = type === 'BOOKMARK' ? object : this.options.encode(object as Service, this.first);
+    const encoded = type === 'BOOKMARK' ? object : this.options.encode(object as T, this.first);
     this.first = false;
     this.res.write(`${JSON.stringify({ type, object: encoded })}\n`);
     if (this.res.writableLength > this.options.maxBacklogBytes) {
@@ -133,7 +139,7 @@ export class WatchSession {
 
   private bookmark(): void {
     // Every committed write reaches deliver(), filtered or not, so this is the watcher's true position.
-    this.write('BOOKMARK', { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: String(this.lastResourceVersion) } });
+    this.write('BOOKMARK', this.sources.bookmark(this.lastResourceVersion));
   }
 
   private drained(): Promise<void> {

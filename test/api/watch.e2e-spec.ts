@@ -1,7 +1,7 @@
 // Watch over real HTTPS: synthetic ADDED for resourceVersion 0, replay from any resourceVersion
 // the log holds, live events, DELETED with the deletion's resourceVersion, selector transitions,
 // bookmarks only on request, timeouts, and slow watchers dropped instead of buffered.
-import { ServiceWatchService } from '../../src/watch/service-watch.service';
+import { WatchRegistry } from '../../src/watch/watch-registry';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/watch/services';
@@ -88,7 +88,7 @@ describe('watch', () => {
   });
 
   it('sends BOOKMARK only when asked', async () => {
-    t.server.app.get(ServiceWatchService).bookmarkIntervalMs = 100;
+    t.server.app.get(WatchRegistry).bookmarkIntervalMs = 100;
     const head = (await t.client.get(NS)).json.metadata.resourceVersion;
     const plain = await t.client.stream(`${NS}?watch=true&resourceVersion=${head}`);
     const withBookmarks = await t.client.stream(`${NS}?watch=true&resourceVersion=${head}&allowWatchBookmarks=true`);
@@ -125,7 +125,7 @@ describe('watch', () => {
   });
 
   it('a watcher that stops reading is closed instead of buffering without bound, and writers are not held up', async () => {
-    const service = t.server.app.get(ServiceWatchService);
+    const service = t.server.app.get(WatchRegistry);
     const previous = service.maxBacklogBytes;
     service.maxBacklogBytes = 64 * 1024;
     const ns = '/api/v1/namespaces/w3/services';

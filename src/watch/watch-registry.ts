@@ -1,0 +1,61 @@
+// Every open watch stream, whatever it watches: the limits they share, and shutdown, which must
+// end them (an open stream would otherwise hold the HTTP server open forever).
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { ExpiredError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { statusForError } from '../kube-api/kube-status';
+import { WatchObjectEncoder, WatchSession, WatchSources } from './watch-session';
+
+/** kube-apiserver's default: a random duration in [MinRequestTimeout, 2 × MinRequestTimeout), 30 min. */
+const MIN_REQUEST_TIMEOUT_MS = 30 * 60 * 1000;
+
+export interface WatchRequest<T> {
+  /** undefined or 0: start with ADDED for the current objects. */
+  resourceVersion?: number;
+  bookmarks: boolean;
+  timeoutSeconds?: number;
+  encode: WatchObjectEncoder<T>;
+}
+
+@Injectable()
+export class WatchRegistry implements BeforeApplicationShutdown {
+  private readonly sessions = new Set<WatchSession<unknown>>();
+  bookmarkIntervalMs = 60_000;
+  maxBacklogBytes = 16 * 1024 * 1024;
+
+  get openWatches(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Checks the starting point before any byte is sent (a too-new resourceVersion is an HTTP
+   * error, not a stream) and returns the function that streams until the watch ends.
+   */
+  prepare<T>(request: WatchRequest<T>, sources: WatchSources<T>, oldestResumable: number): (res: ServerResponse) => Promise<void> {
+    const rv = request.resourceVersion;
+    const head = sources.head();
+    if (rv !== undefined && rv > head) throw new TooLargeResourceVersionError(rv, head);
+    const expired = rv !== undefined && rv > 0 && rv < oldestResumable;
+    return async (res) => {
+      const session = new WatchSession<T>(res, sources, {
+        resourceVersion: rv,
+        bookmarks: request.bookmarks,
+        encode: request.encode,
+        timeoutMs: request.timeoutSeconds ? request.timeoutSeconds * 1000 : MIN_REQUEST_TIMEOUT_MS * (1 + Math.random()),
+        maxBacklogBytes: this.maxBacklogBytes,
+        bookmarkIntervalMs: this.bookmarkIntervalMs,
+      });
+      this.sessions.add(session as WatchSession<unknown>);
+      void session.done.then(() => this.sessions.delete(session as WatchSession<unknown>));
+      if (expired) {
+        session.fail(statusForError(new ExpiredError(`too old resource version: ${rv} (${oldestResumable})`))!);
+        return;
+      }
+      await session.start();
+    };
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const session of this.sessions) session.close();
+  }
+}
