@@ -3,6 +3,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
+import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDiscovery, legacyResourceList } from './api-resources';
 import { sendObject } from './kube-response';
 
 export const SERVER_VERSION = {
@@ -17,7 +18,13 @@ export const SERVER_VERSION = {
   platform: 'linux/amd64',
 };
 
-const SERVICE_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update'];
+/** The exact Content-Type kubectl requires for aggregated discovery (client-protocol.md §3.3). */
+const discoveryContentType = (version: 'v2' | 'v2beta1') => `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+
+function sendAggregated(reply: FastifyReply, version: 'v2' | 'v2beta1', body: unknown): void {
+  // A Buffer, so Fastify does not rewrite the media type (it would quote the parameters and add a charset).
+  reply.code(200).header('content-type', discoveryContentType(version)).header('vary', 'Accept').send(Buffer.from(JSON.stringify(body)));
+}
 
 @Controller()
 export class DiscoveryController {
@@ -30,6 +37,9 @@ export class DiscoveryController {
 
   @Get('api')
   api(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const aggregated = aggregatedDiscoveryVersion(request.headers.accept);
+    if (aggregated) return sendAggregated(reply, aggregated, aggregatedCoreDiscovery(`apidiscovery.k8s.io/${aggregated}`));
+    reply.header('vary', 'Accept');
     const serverAddress = request.headers.host ?? `${this.config.host}:${this.config.port}`;
     sendObject(request, reply, 200, {
       kind: 'APIVersions',
@@ -40,26 +50,14 @@ export class DiscoveryController {
 
   @Get('apis')
   apis(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const aggregated = aggregatedDiscoveryVersion(request.headers.accept);
+    if (aggregated) return sendAggregated(reply, aggregated, aggregatedGroupsDiscovery(`apidiscovery.k8s.io/${aggregated}`));
+    reply.header('vary', 'Accept');
     sendObject(request, reply, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
   }
 
   @Get('api/v1')
   coreV1(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    sendObject(request, reply, 200, {
-      kind: 'APIResourceList',
-      groupVersion: 'v1',
-      resources: [
-        {
-          name: 'services',
-          singularName: 'service',
-          namespaced: true,
-          kind: 'Service',
-          verbs: SERVICE_VERBS,
-          shortNames: ['svc'],
-          categories: ['all'],
-        },
-        { name: 'services/status', singularName: '', namespaced: true, kind: 'Service', verbs: ['get', 'patch', 'update'] },
-      ],
-    });
+    sendObject(request, reply, 200, legacyResourceList());
   }
 }

@@ -7,15 +7,17 @@ import { ServiceCommandExecutor } from '../commands/service-command-executor';
 import { QueryHandlers } from '../queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { WatchRegistry } from '../watch/watch-registry';
+import { KubeEventsService } from '../events/kube-events.service';
 import { DiscoveryController } from './discovery.controller';
+import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
 import { ServiceStatusController } from './service-status.controller';
 import { ServicesController } from './services.controller';
 
 @Module({
   imports: [CqrsModule.forRoot()],
-  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController],
-  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, ...CommandHandlers, ...QueryHandlers],
+  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController],
+  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

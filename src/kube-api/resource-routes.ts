@@ -7,6 +7,8 @@ const ROUTES: { pattern: RegExp; methods: readonly string[] }[] = [
   { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services/${SEGMENT}$`), methods: ['GET', 'PUT', 'PATCH', 'DELETE'] },
   { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services/${SEGMENT}/status$`), methods: ['GET', 'PUT', 'PATCH'] },
   { pattern: /^\/api\/v1\/services$/, methods: ['GET'] },
+  { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/events(/${SEGMENT})?$`), methods: ['GET'] },
+  { pattern: /^\/api\/v1\/events$/, methods: ['GET'] },
 ];
 
 /** True when the path is a served resource but `method` is not one of its verbs. */

@@ -7,7 +7,7 @@ import { CreateServiceCommand, DeleteServiceCommand, ReplaceServiceCommand } fro
 import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { formatFor } from './kube-response';
-import { isWatchRequest, parseWatchOptions } from './watch-options';
+import { isWatchRequest, parseServiceWatch } from './watch-options';
 import { parseDeleteOptions } from './delete-options';
 import { sendObject } from './kube-response';
 import { parseListOptions } from './list-options';
@@ -90,7 +90,7 @@ export class ServicesController {
   /** Errors before the first byte are ordinary Status responses; then the stream owns the socket. */
   private async watch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
     formatFor(request);
-    const start = this.watches.prepare(parseWatchOptions(request, namespace, (object) => object));
+    const start = this.watches.prepare(parseServiceWatch(request, namespace, (object) => object));
     reply.hijack();
     await start(reply.raw);
   }

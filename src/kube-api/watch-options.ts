@@ -16,7 +16,8 @@ export function isWatchRequest(request: FastifyRequest): boolean {
   return TRUE_VALUES.includes(queryValue(request.query as QueryParams, 'watch') ?? '');
 }
 
-export function parseWatchOptions(request: FastifyRequest, namespace: string | undefined, encode: WatchObjectEncoder<Service>): ServiceWatchRequest {
+/** The watch parameters common to every resource (selectors are parsed by the resource). */
+export function parseWatchParams(request: FastifyRequest): { resourceVersion?: number; bookmarks: boolean; timeoutSeconds?: number } {
   const query = request.query as QueryParams;
   const errors: FieldError[] = [];
   const rvText = queryValue(query, 'resourceVersion') ?? '';
@@ -29,17 +30,25 @@ export function parseWatchOptions(request: FastifyRequest, namespace: string | u
     throw new BadRequestError(`strconv.ParseInt: parsing ${JSON.stringify(timeoutText)}: invalid syntax`);
   }
   if (errors.length) throw new InvalidError('ListOptions', '', errors, 'meta.k8s.io');
+  return {
+    resourceVersion: rvText === '' ? undefined : Number(rvText),
+    bookmarks: TRUE_VALUES.includes(queryValue(query, 'allowWatchBookmarks') ?? ''),
+    timeoutSeconds: timeoutText === undefined ? undefined : Number(timeoutText),
+  };
+}
+
+export function parseServiceWatch(request: FastifyRequest, namespace: string | undefined, encode: WatchObjectEncoder<Service>): ServiceWatchRequest {
+  const params = parseWatchParams(request);
+  const query = request.query as QueryParams;
   const labelSelector = queryValue(query, 'labelSelector');
   const fieldSelector = queryValue(query, 'fieldSelector');
   return {
+    ...params,
     filter: {
       namespace,
       labels: labelSelector ? parseLabelSelector(labelSelector) : undefined,
       fields: fieldSelector ? parseFieldSelector(fieldSelector, SERVICE_SELECTABLE_FIELDS) : undefined,
     },
-    resourceVersion: rvText === '' ? undefined : Number(rvText),
-    bookmarks: TRUE_VALUES.includes(queryValue(query, 'allowWatchBookmarks') ?? ''),
-    timeoutSeconds: timeoutText === undefined ? undefined : Number(timeoutText),
     encode,
   };
 }

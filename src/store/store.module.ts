@@ -6,6 +6,7 @@ import { Projector } from '../projections/projector';
 import { openDatabase } from './database';
 import type { DatabaseHandle } from './database';
 import { SqliteEventStore } from './event-store';
+import { KubeEventLog } from './kube-event-log';
 import { ServiceChangeLog } from './service-change-log';
 import { ServiceRepository } from './service-repository';
 import { DATABASE } from './store.tokens';
@@ -30,9 +31,10 @@ class DatabaseLifecycle implements OnApplicationShutdown {
     { provide: ServiceRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceRepository(h) },
     { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
     { provide: ServiceChangeLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceChangeLog(h) },
+    { provide: KubeEventLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new KubeEventLog(h) },
     ChangeFeed,
     DatabaseLifecycle,
   ],
-  exports: [DATABASE, SqliteEventStore, ServiceRepository, ServiceChangeLog, Projector, ChangeFeed],
+  exports: [DATABASE, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed],
 })
 export class StoreModule {}

@@ -36,7 +36,10 @@ export class ServiceWatchService {
     const sources: WatchSources<Service> = {
       head: () => this.eventStore.head(),
       currentObjects: () => this.currentObjects(filter),
-      changesAfter: (rv, limit) => this.changeLog.changesAfter(rv, limit).map(toWatchChange),
+      changesAfter: (rv, limit) => {
+        const changes = this.changeLog.changesAfter(rv, limit);
+        return { changes: changes.map(toWatchChange), complete: changes.length < limit };
+      },
       subscribe: (listener) => this.feed.writes.pipe(map((write) => toWatchChange(changeFromWrite(write)))).subscribe(listener),
       bookmark: (rv) => ({ kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
     };

@@ -39,7 +39,10 @@ function sources(head: number, history: WatchChange<string>[] = []) {
   const src: WatchSources<string> = {
     head: () => head,
     currentObjects: () => ['current'],
-    changesAfter: (rv, limit) => history.filter((c) => c.resourceVersion > rv).slice(0, limit),
+    changesAfter: (rv, limit) => {
+      const changes = history.filter((c) => c.resourceVersion > rv).slice(0, limit);
+      return { changes, complete: changes.length < limit };
+    },
     subscribe: (listener) => live.subscribe(listener),
     bookmark: (rv) => ({ rv }),
   };

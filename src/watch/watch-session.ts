@@ -20,7 +20,8 @@ export interface WatchSources<T> {
   head(): number;
   /** Current matching objects, for the synthetic ADDED events of a resourceVersion-0 watch. */
   currentObjects(): T[];
-  changesAfter(resourceVersion: number, limit: number): WatchChange<T>[];
+  /** Changes after a resourceVersion, whole writes only; `complete` when the log's end was reached. */
+  changesAfter(resourceVersion: number, limit: number): { changes: WatchChange<T>[]; complete: boolean };
   subscribe(listener: (change: WatchChange<T>) => void): Subscription;
   /** The object of a BOOKMARK event at a resourceVersion. */
   bookmark(resourceVersion: number): unknown;
@@ -102,13 +103,15 @@ export class WatchSession<T> {
     for (;;) {
       if (this.closed) return;
       const page = this.sources.changesAfter(this.lastResourceVersion, CATCH_UP_PAGE);
-      for (const change of page) if (!this.deliver(change)) return;
-      if (page.length < CATCH_UP_PAGE) break;
+      for (const change of page.changes) if (!this.deliver(change)) return;
+      if (page.complete) break;
       await this.drained();
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // Several changes may share one write's resourceVersion, so compare with the catch-up point.
+    const caughtUpTo = this.lastResourceVersion;
     this.subscription = this.sources.subscribe((change) => {
-      if (change.resourceVersion > this.lastResourceVersion) this.deliver(change);
+      if (change.resourceVersion > caughtUpTo) this.deliver(change);
     });
   }
 

@@ -1,0 +1,128 @@
+// core/v1 Events over the log: LIST (selectors, limit/continue over a snapshot), GET, WATCH.
+import { Injectable } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { from, mergeMap } from 'rxjs';
+import { NotFoundError } from '../domain/errors/domain-errors';
+import { FieldSelector, matchesFields, parseFieldSelector, requiredFieldValue } from '../domain/selectors/field-selector';
+import { LabelSelector, matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
+import { ChangeFeed } from '../feed/change-feed';
+import { decodeContinue, encodeContinue } from '../queries/continue-token';
+import { SqliteEventStore } from '../store/event-store';
+import { KubeEventLog } from '../store/kube-event-log';
+import type { RecordedEvent } from '../store/recorded-event';
+import { WatchRegistry, WatchRequest } from '../watch/watch-registry';
+import type { WatchChange, WatchSources } from '../watch/watch-session';
+import { deriveKubeEvent, EVENT_SELECTABLE_FIELDS, eventFieldSet } from './kube-event-derivation';
+import type { KubeEvent } from './kube-event.types';
+
+export interface EventSelection {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface EventList {
+  kind: 'EventList';
+  apiVersion: 'v1';
+  metadata: { resourceVersion: string; continue?: string };
+  items: KubeEvent[];
+}
+
+interface CompiledSelection {
+  namespace?: string;
+  labels?: LabelSelector;
+  fields?: FieldSelector;
+  name?: string;
+  uid?: string;
+}
+
+const SCAN = 500;
+
+@Injectable()
+export class KubeEventsService {
+  constructor(
+    private readonly log: KubeEventLog,
+    private readonly eventStore: SqliteEventStore,
+    private readonly feed: ChangeFeed,
+    private readonly registry: WatchRegistry,
+  ) {}
+
+  list(selection: EventSelection, limit?: number, continueToken?: string): EventList {
+    const s = this.compile(selection);
+    const start = continueToken ? decodeContinue(continueToken) : undefined;
+    const until = start?.resourceVersion ?? this.eventStore.head();
+    let after = start ? Number(start.after.name) : 0;
+    const items: KubeEvent[] = [];
+    let more = false;
+    for (;;) {
+      const page = this.log.page({ namespace: s.namespace, name: s.name, uid: s.uid, afterPosition: after, untilPosition: until, limit: SCAN });
+      for (const recorded of page) {
+        if (limit && items.length === limit) {
+          more = true;
+          break;
+        }
+        after = recorded.position;
+        const event = this.matching(s, recorded);
+        if (event) items.push(withoutTypeMeta(event));
+      }
+      if (more || page.length < SCAN) break;
+    }
+    const metadata: EventList['metadata'] = { resourceVersion: String(until) };
+    if (more) metadata.continue = encodeContinue({ resourceVersion: until, after: { namespace: s.namespace ?? '', name: String(after) } });
+    return { kind: 'EventList', apiVersion: 'v1', metadata, items };
+  }
+
+  get(namespace: string, name: string): KubeEvent {
+    const match = /^(.+)\.([0-9a-f]{16})$/.exec(name);
+    const recorded = match ? this.log.at(parseInt(match[2], 16)) : undefined;
+    if (!recorded || recorded.namespace !== namespace || recorded.name !== match![1]) throw new NotFoundError('events', name);
+    return deriveKubeEvent(recorded);
+  }
+
+  prepareWatch(selection: EventSelection, request: WatchRequest<KubeEvent>): (res: ServerResponse) => Promise<void> {
+    const s = this.compile(selection);
+    const toChange = (recorded: RecordedEvent): WatchChange<KubeEvent> => {
+      const event = this.matching(s, recorded);
+      return { resourceVersion: recorded.resourceVersion, event: event ? { type: 'ADDED', object: event } : undefined };
+    };
+    const sources: WatchSources<KubeEvent> = {
+      head: () => this.eventStore.head(),
+      currentObjects: () => this.list(selection).items.map((e) => ({ kind: 'Event', apiVersion: 'v1', ...e }) as KubeEvent),
+      changesAfter: (rv, limit) => {
+        const page = this.log.writesAfter(rv, limit);
+        return { changes: page.events.map(toChange), complete: page.complete };
+      },
+      subscribe: (listener) => this.feed.writes.pipe(mergeMap((write) => from(write.events.map(toChange)))).subscribe(listener),
+      bookmark: (rv) => ({ kind: 'Event', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
+    };
+    return this.registry.prepare(request, sources, 0);
+  }
+
+  private compile(selection: EventSelection): CompiledSelection {
+    const fields = selection.fieldSelector ? parseFieldSelector(selection.fieldSelector, EVENT_SELECTABLE_FIELDS) : undefined;
+    return {
+      namespace: selection.namespace,
+      labels: selection.labelSelector ? parseLabelSelector(selection.labelSelector) : undefined,
+      fields,
+      // Pinned involved objects narrow the scan to an index range.
+      name: fields ? requiredFieldValue(fields, 'involvedObject.name') : undefined,
+      uid: fields ? requiredFieldValue(fields, 'involvedObject.uid') : undefined,
+    };
+  }
+
+  private matching(s: CompiledSelection, recorded: RecordedEvent): KubeEvent | undefined {
+    if (s.namespace !== undefined && recorded.namespace !== s.namespace) return undefined;
+    const event = deriveKubeEvent(recorded);
+    if (s.labels && !matchesLabels(s.labels, undefined)) return undefined;
+    if (s.fields && !matchesFields(s.fields, eventFieldSet(event))) return undefined;
+    return event;
+  }
+}
+
+/** List items carry no kind/apiVersion, as in every kube-apiserver list. */
+function withoutTypeMeta(event: KubeEvent): KubeEvent {
+  const { kind, apiVersion, ...rest } = event;
+  void kind;
+  void apiVersion;
+  return rest as KubeEvent;
+}

@@ -1,0 +1,95 @@
+// The resources svctrail serves, described once for legacy discovery (APIResourceList) and
+// aggregated discovery (apidiscovery.k8s.io APIGroupDiscoveryList).
+export interface ServedResource {
+  name: string;
+  singularName: string;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources: { name: string; verbs: string[] }[];
+}
+
+export const SERVED_RESOURCES: readonly ServedResource[] = [
+  {
+    name: 'services',
+    singularName: 'service',
+    kind: 'Service',
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    shortNames: ['svc'],
+    categories: ['all'],
+    subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
+  },
+  { name: 'events', singularName: 'event', kind: 'Event', verbs: ['get', 'list', 'watch'], shortNames: ['ev'], subresources: [] },
+];
+
+/** GET /api/v1 */
+export function legacyResourceList() {
+  return {
+    kind: 'APIResourceList',
+    groupVersion: 'v1',
+    resources: SERVED_RESOURCES.flatMap((r) => [
+      {
+        name: r.name,
+        singularName: r.singularName,
+        namespaced: true,
+        kind: r.kind,
+        verbs: r.verbs,
+        ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+        ...(r.categories ? { categories: r.categories } : {}),
+      },
+      ...r.subresources.map((sub) => ({ name: `${r.name}/${sub.name}`, singularName: '', namespaced: true, kind: r.kind, verbs: sub.verbs })),
+    ]),
+  };
+}
+
+/** GET /api with an aggregated-discovery Accept (client-protocol.md §3.3). */
+export function aggregatedCoreDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | 'apidiscovery.k8s.io/v2beta1') {
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion,
+    metadata: {},
+    items: [
+      {
+        metadata: { creationTimestamp: null },
+        versions: [
+          {
+            version: 'v1',
+            resources: SERVED_RESOURCES.map((r) => ({
+              resource: r.name,
+              responseKind: { group: '', version: 'v1', kind: r.kind },
+              scope: 'Namespaced',
+              singularResource: r.singularName,
+              verbs: r.verbs,
+              ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+              ...(r.categories ? { categories: r.categories } : {}),
+              ...(r.subresources.length
+                ? { subresources: r.subresources.map((s) => ({ subresource: s.name, responseKind: { group: '', version: 'v1', kind: r.kind }, verbs: s.verbs })) }
+                : {}),
+            })),
+            freshness: 'Current',
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function aggregatedGroupsDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | 'apidiscovery.k8s.io/v2beta1') {
+  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [] as unknown[] };
+}
+
+/**
+ * Which aggregated discovery version the Accept header asks for, if any. kubectl 1.27 asks for
+ * v2beta1 only; later versions list v2 first.
+ */
+export function aggregatedDiscoveryVersion(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  if (!accept) return undefined;
+  const ranges = accept.split(',').map((r) => r.replace(/\s+/g, ''));
+  for (const range of ranges) {
+    if (!range.includes('g=apidiscovery.k8s.io') || !range.includes('as=APIGroupDiscoveryList')) continue;
+    if (range.includes('v=v2beta1')) return 'v2beta1';
+    if (/(^|;)v=v2(;|$)/.test(range)) return 'v2';
+  }
+  return undefined;
+}

@@ -1,0 +1,56 @@
+// Reads the event log as core/v1 Events: filtered by namespace and involved object, in log
+// order, consistent up to a snapshot position.
+import type { DatabaseHandle } from './database';
+import { toRecorded } from './event-store';
+import type { RecordedEvent } from './recorded-event';
+import { events } from './schema';
+
+export interface KubeEventQuery {
+  namespace?: string;
+  /** involvedObject.name / uid when a field selector pins them (index lookups). */
+  name?: string;
+  uid?: string;
+  afterPosition: number;
+  /** Snapshot: nothing after this position. */
+  untilPosition: number;
+  limit: number;
+}
+
+type EventRow = typeof events.$inferSelect;
+
+const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS streamId, stream_version AS streamVersion, namespace, name, type, data,
+  recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
+  request_id AS requestId, verb, subresource`;
+
+export class KubeEventLog {
+  private readonly byPosition;
+
+  constructor(private readonly handle: DatabaseHandle) {
+    this.byPosition = handle.sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position = ?`);
+  }
+
+  page(query: KubeEventQuery): RecordedEvent[] {
+    const where = ['position > @afterPosition', 'position <= @untilPosition'];
+    if (query.namespace !== undefined) where.push('namespace = @namespace');
+    if (query.name !== undefined) where.push('name = @name');
+    if (query.uid !== undefined) where.push('stream_id = @uid');
+    const rows = this.handle.sqlite
+      .prepare(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT @limit`)
+      .all(query) as EventRow[];
+    return rows.map(toRecorded);
+  }
+
+  at(position: number): RecordedEvent | undefined {
+    const row = this.byPosition.get(position) as EventRow | undefined;
+    return row ? toRecorded(row) : undefined;
+  }
+
+  /** Events of whole writes after a resourceVersion (a page never splits a write). */
+  writesAfter(resourceVersion: number, limit: number): { events: RecordedEvent[]; complete: boolean } {
+    const page = this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit });
+    if (page.length < limit) return { events: page, complete: true };
+    const last = page[page.length - 1].resourceVersion;
+    const whole = page.filter((e) => e.resourceVersion !== last);
+    return { events: whole.length ? whole : page, complete: false };
+  }
+}
