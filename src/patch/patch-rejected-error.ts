@@ -10,7 +10,7 @@ export class PatchRejectedError extends DomainError {
   readonly reason = 'Invalid';
   constructor(
     /** The upstream error text, for logs only: it never reaches the client. */
-    readonly cause: string,
+    readonly patchError: string,
   ) {
     super(PATCH_REJECTED_MESSAGE, {});
   }
