@@ -1,13 +1,17 @@
 // `svctrail issue-credentials --user alice --group devs [--group ops] [--data-dir ./data]
-//  [--server https://127.0.0.1:6443] [--out path] [--token]`: mints credentials for a user and
-// writes a kubeconfig for them. By default a client certificate signed by the data dir's CA
-// (CN=user, O=group...); with --token a new line in tokens.csv instead.
+//  [--server https://127.0.0.1:6443] [--out path] [--token] [--policy readonly|status-writer|admin
+//  [--namespace ns]]`: mints credentials for a user and writes a kubeconfig for them. By default a
+// client certificate signed by the data dir's CA (CN=user, O=group...); with --token a new line in
+// tokens.csv instead. --policy also appends the user's ABAC lines to policy.jsonl.
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically } from '../tls/atomic-file-writer';
 import { issueClientCertificate, loadCertificateAuthority } from '../tls/certificates';
 import { ensureDataDir } from '../tls/data-dir';
 import { renderKubeconfig } from '../kubeconfig/kubeconfig';
+import type { PolicySpec } from '../authz/abac-policy';
+import { appendPolicyLines, policyFilePath } from '../authz/policy-file';
+import { policyFor, type PolicyPreset } from '../authz/policy-presets';
 import { appendTokenRecord, generateToken, type TokenRecord } from './token-file';
 
 export const DEFAULT_SERVER_URL = 'https://127.0.0.1:6443';
@@ -23,6 +27,10 @@ export interface IssueCredentialsOptions {
   method?: 'certificate' | 'token';
   /** Token method only: the uid column; defaults to the user name. */
   uid?: string;
+  /** Appends this preset's policy lines for the user to `<dataDir>/policy.jsonl`. */
+  policy?: PolicyPreset;
+  /** With `policy` readonly or status-writer: the namespace it covers (default every one). */
+  namespace?: string;
   now: () => Date;
 }
 
@@ -33,6 +41,8 @@ export interface IssuedCredentials {
   kubeconfigPath: string;
   certPem?: string;
   token?: string;
+  /** The policy lines appended to policy.jsonl, if any. */
+  policyLines?: PolicySpec[];
   /** Things the operator should know: an uncovered server name, a token needing a restart. */
   warnings: string[];
 }
@@ -47,6 +57,12 @@ export async function issueCredentials(options: IssueCredentialsOptions): Promis
     // The token file's groups column is split on ",".
     if (method === 'token' && group.includes(',')) throw new Error(`group "${group}" must not contain ","`);
   }
+  if (options.namespace !== undefined) {
+    if (options.policy === undefined) throw new Error('a namespace applies only together with a policy');
+    validateName(options.namespace, 'namespace');
+  }
+  // Before anything is written, so a bad combination leaves no half-issued user behind.
+  const policyLines = options.policy ? policyFor(options.policy, user, options.namespace) : undefined;
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   const server = options.server ?? DEFAULT_SERVER_URL;
   const contents = await ensureDataDir({ dataDir, now: options.now, serverUrl: server });
@@ -73,7 +89,12 @@ export async function issueCredentials(options: IssueCredentialsOptions): Promis
 
   await mkdir(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
   await writeFileAtomically(kubeconfigPath, kubeconfig, 0o600);
-  return { method, user, groups, kubeconfigPath, ...issued, warnings };
+  if (policyLines) {
+    const policyPath = policyFilePath(dataDir);
+    await appendPolicyLines(policyPath, policyLines);
+    warnings.push(`${policyPath} is read at startup: restart svctrail for the new policy to apply`);
+  }
+  return { method, user, groups, kubeconfigPath, ...issued, ...(policyLines ? { policyLines } : {}), warnings };
 }
 
 function validateName(value: string, what: string): void {

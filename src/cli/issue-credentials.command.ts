@@ -1,16 +1,21 @@
 // `svctrail issue-credentials --user alice [--group devs]... [--token] [--data-dir ./data]
-//  [--server URL] [--out FILE]`
+//  [--server URL] [--out FILE] [--policy readonly|status-writer|admin [--namespace NS]]`
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL, issueCredentials } from '../auth/issue-credentials';
+import { isPolicyPreset, POLICY_PRESETS } from '../authz/policy-presets';
 
 export const ISSUE_CREDENTIALS_USAGE = `usage: svctrail issue-credentials --user NAME [--group GROUP]... [--token]
                                   [--data-dir DIR] [--server URL] [--out FILE]
+                                  [--policy readonly|status-writer|admin [--namespace NS]]
   Issues a client certificate signed by the data directory's CA (CN=user, O=group), or with
   --token a bearer token appended to tokens.csv (restart the server to load it), and writes a
-  kubeconfig for that user (default DIR/users/NAME.kubeconfig).`;
+  kubeconfig for that user (default DIR/users/NAME.kubeconfig).
+  --policy appends ABAC lines for the user to DIR/policy.jsonl (restart the server to load them):
+  readonly reads everything in NS (default all namespaces), status-writer also writes
+  services/status there, admin may do anything.`;
 
 /** The server URL of the admin kubeconfig the server wrote, so a port-0 server is found too. */
 function serverFromAdminKubeconfig(dataDir: string): string | undefined {
@@ -30,6 +35,8 @@ export async function runIssueCredentials(argv: string[], out: (line: string) =>
       'data-dir': { type: 'string' },
       server: { type: 'string' },
       out: { type: 'string' },
+      policy: { type: 'string' },
+      namespace: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -37,6 +44,15 @@ export async function runIssueCredentials(argv: string[], out: (line: string) =>
   if (values.help || !values.user) {
     out(ISSUE_CREDENTIALS_USAGE);
     return values.help ? 0 : 2;
+  }
+  const policy = values.policy;
+  if (policy !== undefined && !isPolicyPreset(policy)) {
+    out(`error: --policy must be one of ${POLICY_PRESETS.join(', ')}, not "${policy}"`);
+    return 2;
+  }
+  if (values.namespace !== undefined && policy === undefined) {
+    out('error: --namespace needs --policy readonly or --policy status-writer');
+    return 2;
   }
   const dataDir = values['data-dir'] ?? DEFAULT_DATA_DIR;
   const issued = await issueCredentials({
@@ -46,9 +62,12 @@ export async function runIssueCredentials(argv: string[], out: (line: string) =>
     server: values.server ?? serverFromAdminKubeconfig(dataDir) ?? DEFAULT_SERVER_URL,
     out: values.out,
     method: values.token ? 'token' : 'certificate',
+    policy,
+    namespace: values.namespace,
     now: () => new Date(),
   });
   for (const warning of issued.warnings) out(`warning: ${warning}`);
   out(`wrote ${issued.kubeconfigPath} for user "${issued.user}"${issued.groups.length ? ` in groups ${issued.groups.join(', ')}` : ''} (${issued.method})`);
+  if (issued.policyLines) out(`appended ${issued.policyLines.length} policy line(s) for "${issued.user}" (${policy}${values.namespace ? ` in namespace ${values.namespace}` : ''})`);
   return 0;
 }

@@ -23,7 +23,7 @@ export class CreateServiceHandler implements ICommandHandler<CreateServiceComman
       const object = structuredClone(command.object);
       object.metadata.name = generateName(prefix, () => this.ids.random());
       try {
-        return this.executor.execute({ ...command, object, nameGenerated: true }, request);
+        return await this.executor.execute({ ...command, object, nameGenerated: true }, request);
       } catch (error) {
         if (!(error instanceof AlreadyExistsError) || attempt >= GENERATE_NAME_ATTEMPTS) throw error;
       }

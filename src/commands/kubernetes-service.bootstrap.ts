@@ -16,7 +16,7 @@ export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (this.repository.loadLive('default', 'kubernetes').object) return;
     const object = applyServiceDefaults({
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
@@ -28,7 +28,7 @@ export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
       },
       status: { loadBalancer: {} },
     });
-    this.executor.execute(
+    await this.executor.execute(
       { kind: 'CreateService', namespace: 'default', object },
       { user: 'system:apiserver', groups: ['system:masters'], userAgent: 'svctrail', fieldManager: 'kube-apiserver', requestId: 'bootstrap', dryRun: false },
     );

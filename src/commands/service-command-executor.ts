@@ -1,11 +1,12 @@
-// The shared write pipeline of every Service command: one IMMEDIATE transaction that loads the
-// live state from the current-object projection, runs the pure decider, appends the events and
-// applies the inline projections; the change feed hears of it only after commit.
+// The shared write pipeline of every Service command: inside the group-committed transaction
+// (its own savepoint) it loads the live state from the current-object projection, runs the pure
+// decider, appends the events and applies the inline projections; the caller and the change feed
+// hear of it only after the COMMIT that holds it.
 import { Inject, Injectable } from '@nestjs/common';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
 import type { ServiceCommand } from '../domain/service.commands';
-import { evolveAll, ServiceState } from '../domain/service.evolve';
+import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { ChangeFeed } from '../feed/change-feed';
 import type { CommittedWrite } from '../projections/projection';
 import { Projector } from '../projections/projector';
@@ -15,9 +16,8 @@ import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { ClusterNetwork } from '../config/cluster-network';
 import { SqliteEventStore } from '../store/event-store';
-import type { DatabaseHandle } from '../store/database';
+import { GroupCommitter } from '../store/group-commit';
 import { ServiceRepository } from '../store/service-repository';
-import { DATABASE } from '../store/store.tokens';
 import type { WriteRequestContext, WriteResult } from './write-result';
 
 const VERBS: Record<ServiceCommand['kind'], string> = {
@@ -30,7 +30,7 @@ const VERBS: Record<ServiceCommand['kind'], string> = {
 @Injectable()
 export class ServiceCommandExecutor {
   constructor(
-    @Inject(DATABASE) private readonly handle: DatabaseHandle,
+    private readonly committer: GroupCommitter,
     private readonly eventStore: SqliteEventStore,
     private readonly repository: ServiceRepository,
     private readonly projector: Projector,
@@ -43,55 +43,60 @@ export class ServiceCommandExecutor {
   /**
    * Runs one command. `verb`/`subresource` override the recorded verb (a PATCH records "patch").
    */
-  execute(command: ServiceCommand, request: WriteRequestContext, verb = VERBS[command.kind]): WriteResult {
+  execute(command: ServiceCommand, request: WriteRequestContext, verb = VERBS[command.kind]): Promise<WriteResult> {
+    return this.committer
+      .run(() => this.apply(command, request, verb))
+      .then(({ result, committed }) => {
+        // Only now is the write durable; only now may watchers hear of it.
+        if (committed) this.feed.publish(committed);
+        return result;
+      });
+  }
+
+  /** Runs inside the shared transaction, in its own savepoint: load, decide, append, project. */
+  private apply(command: ServiceCommand, request: WriteRequestContext, verb: string): { result: WriteResult; committed?: CommittedWrite } {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
-    let committed: CommittedWrite | undefined;
-    const result = this.handle.sqlite
-      .transaction((): WriteResult => {
-        const state = this.repository.loadLive(command.namespace, name);
-        const now = this.clock.now();
-        const decision = decide(command, state, this.decisionContext(now));
-        if (decision.events.length === 0 || request.dryRun) return this.answer(decision, state, 0);
-        const streamId = decision.created
-          ? (decision.events[0].type === 'ServiceCreated' ? decision.events[0].data.object.metadata.uid! : '')
-          : state.object!.metadata.uid!;
-        const expectedVersion = decision.created ? 0 : state.streamVersion;
-        const before: ServiceState = decision.created ? { object: null, streamVersion: 0, deleted: false } : state;
-        const recorded = this.eventStore.append({
-          streamId,
-          namespace: command.namespace,
-          name,
-          expectedVersion,
-          events: decision.events,
-          metadata: {
-            user: request.user,
-            groups: request.groups,
-            userAgent: request.userAgent,
-            fieldManager: request.fieldManager,
-            requestId: request.requestId,
-            verb,
-            subresource: command.kind === 'ReplaceServiceStatus' ? 'status' : '',
-            recordedAt: now.toISOString(),
-          },
-        });
-        const resourceVersion = recorded[0].resourceVersion;
-        const after = evolveAll(before, decision.events, resourceVersion);
-        committed = {
-          resourceVersion,
-          streamId,
-          namespace: command.namespace,
-          name,
-          events: recorded,
-          metadata: recorded[0].metadata,
-          before,
-          after,
-        };
-        this.projector.apply(committed);
-        return this.answer(decision, before, resourceVersion, after);
-      })
-      .immediate();
-    if (committed) this.feed.publish(committed);
-    return result;
+    const state = this.repository.loadLive(command.namespace, name);
+    const now = this.clock.now();
+    const decision = decide(command, state, this.decisionContext(now));
+    if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };
+    const streamId = decision.created
+      ? decision.events[0].type === 'ServiceCreated'
+        ? decision.events[0].data.object.metadata.uid!
+        : ''
+      : state.object!.metadata.uid!;
+    const before: ServiceState = decision.created ? initialServiceState : state;
+    const recorded = this.eventStore.append({
+      streamId,
+      namespace: command.namespace,
+      name,
+      expectedVersion: before.streamVersion,
+      events: decision.events,
+      metadata: {
+        user: request.user,
+        groups: request.groups,
+        userAgent: request.userAgent,
+        fieldManager: request.fieldManager,
+        requestId: request.requestId,
+        verb,
+        subresource: command.kind === 'ReplaceServiceStatus' ? 'status' : '',
+        recordedAt: now.toISOString(),
+      },
+    });
+    const resourceVersion = recorded[0].resourceVersion;
+    const after = evolveAll(before, decision.events, resourceVersion);
+    const committed: CommittedWrite = {
+      resourceVersion,
+      streamId,
+      namespace: command.namespace,
+      name,
+      events: recorded,
+      metadata: recorded[0].metadata,
+      before,
+      after,
+    };
+    this.projector.apply(committed);
+    return { result: this.answer(decision, before, resourceVersion, after), committed };
   }
 
   private answer(decision: Decision, before: ServiceState, resourceVersion: number, after?: ServiceState): WriteResult {

@@ -1,6 +1,7 @@
 // The Kubernetes-compatible REST surface and the CQRS handlers behind it.
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { OpenApiModule } from '../openapi/openapi.module';
 import { CommandHandlers } from '../commands';
 import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.bootstrap';
 import { ServiceCommandExecutor } from '../commands/service-command-executor';
@@ -15,7 +16,7 @@ import { ServiceStatusController } from './service-status.controller';
 import { ServicesController } from './services.controller';
 
 @Module({
-  imports: [CqrsModule.forRoot()],
+  imports: [CqrsModule.forRoot(), OpenApiModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController],
   providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],

@@ -1,6 +1,8 @@
 // The in-memory JSON value every patch algorithm works on: what Go decodes into interface{}.
 // Objects are null-prototype records, so `__proto__`, `constructor` and friends are ordinary keys
 // (a label may legitimately be called `constructor`) and can never reach Object.prototype.
+import { JsonValue } from '../domain/codec/json-value';
+
 export type JsonTree = null | boolean | number | string | JsonTree[] | JsonMap;
 export interface JsonMap {
   [key: string]: JsonTree;
@@ -68,4 +70,24 @@ export function goScalarEqual(a: JsonTree, b: JsonTree): boolean {
   if (a === null || b === null) return a === b;
   if (typeof a === 'object' || typeof b === 'object') return false;
   return goTypeOf(a) === goTypeOf(b) && a === b;
+}
+
+/** The codec's parsed JSON as a tree (Go's interface{} decoding: the last duplicate key wins). */
+export function treeOf(json: JsonValue): JsonTree {
+  switch (json.kind) {
+    case 'null':
+      return null;
+    case 'bool':
+    case 'string':
+      return json.value;
+    case 'number':
+      return Number(json.text);
+    case 'array':
+      return json.items.map(treeOf);
+    case 'object': {
+      const out = newMap();
+      for (const member of json.members) out[member.key] = treeOf(member.value);
+      return out;
+    }
+  }
 }

@@ -6,15 +6,21 @@ import { Projector } from '../projections/projector';
 import { openDatabase } from './database';
 import type { DatabaseHandle } from './database';
 import { SqliteEventStore } from './event-store';
+import { GroupCommitter } from './group-commit';
 import { KubeEventLog } from './kube-event-log';
 import { ServiceChangeLog } from './service-change-log';
 import { ServiceRepository } from './service-repository';
 import { DATABASE } from './store.tokens';
 
 class DatabaseLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(DATABASE) private readonly handle: DatabaseHandle) {}
+  constructor(
+    @Inject(DATABASE) private readonly handle: DatabaseHandle,
+    private readonly committer: GroupCommitter,
+  ) {}
   onApplicationShutdown(): void {
-    if (this.handle.sqlite.open) this.handle.close();
+    if (!this.handle.sqlite.open) return;
+    this.committer.flush();
+    this.handle.close();
   }
 }
 
@@ -32,9 +38,10 @@ class DatabaseLifecycle implements OnApplicationShutdown {
     { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
     { provide: ServiceChangeLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceChangeLog(h) },
     { provide: KubeEventLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new KubeEventLog(h) },
+    { provide: GroupCommitter, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new GroupCommitter(h) },
     ChangeFeed,
     DatabaseLifecycle,
   ],
-  exports: [DATABASE, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed],
+  exports: [DATABASE, GroupCommitter, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed],
 })
 export class StoreModule {}

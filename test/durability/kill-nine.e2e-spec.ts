@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { HttpsClient } from '../helpers/https-client';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { seededRandom } from '../helpers/decider-harness';
-import { buildDist, startServerProcess } from '../helpers/server-process';
+import { buildDist, removeBuild, startServerProcess } from '../helpers/server-process';
 
 const CYCLES = 6;
 
@@ -17,7 +17,10 @@ describe('durability under kill -9', () => {
 
   beforeAll(() => buildDist(), 120000);
 
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    removeBuild();
+  });
 
   it(`loses no acknowledged write over ${CYCLES} kill/restart cycles`, async () => {
     const random = seededRandom(7);

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { HttpsClient } from '../helpers/https-client';
 import { foldLogAndCompare } from '../helpers/log-fold';
-import { buildDist, ROOT, startServerProcess } from '../helpers/server-process';
+import { buildDist, built, removeBuild, ROOT, startServerProcess } from '../helpers/server-process';
 
 const run = promisify(execFile);
 const adminClient = (dataDir: string, url: string) =>
@@ -17,6 +17,7 @@ const adminClient = (dataDir: string, url: string) =>
 describe('server process', () => {
   let dataDir: string;
   beforeAll(() => buildDist(), 120000);
+  afterAll(() => removeBuild());
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'svctrail-proc-'));
   });
@@ -65,7 +66,7 @@ describe('server process', () => {
   });
 
   it('reads flags from SVCTRAIL_* environment twins', async () => {
-    const child = execFile(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    const child = execFile(process.execPath, [built('main.js')], {
       cwd: ROOT,
       env: { ...process.env, SVCTRAIL_PORT: '0', SVCTRAIL_DATA_DIR: dataDir, SVCTRAIL_SERVICE_CLUSTER_IP_RANGE: '10.100.0.0/16' },
     });
@@ -77,14 +78,14 @@ describe('server process', () => {
   });
 
   it('rejects bad flags with a clear message', async () => {
-    const failure = await run(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', 'abc', '--data-dir', dataDir]).catch((e) => e);
+    const failure = await run(process.execPath, [built('main.js'), '--port', 'abc', '--data-dir', dataDir]).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(/^svctrail: port must/);
   });
 
   it('refuses to serve a damaged database', async () => {
     writeFileSync(join(dataDir, 'svctrail.db'), Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(8192, 0x5a)]));
-    const failure = await run(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', '0', '--data-dir', dataDir]).catch((e) => e);
+    const failure = await run(process.execPath, [built('main.js'), '--port', '0', '--data-dir', dataDir]).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(/damaged and will not be served|failed its integrity check/);
   });
@@ -92,7 +93,7 @@ describe('server process', () => {
   it('svctrail issue-credentials writes a kubeconfig whose certificate the server accepts', async () => {
     const server = await startServerProcess(['--data-dir', dataDir]);
     try {
-      const { stdout } = await run(process.execPath, [join(ROOT, 'bin', 'svctrail.js'), 'issue-credentials', '--user', 'carol', '--group', 'ops', '--data-dir', dataDir]);
+      const { stdout } = await run(process.execPath, [built('cli.js'), 'issue-credentials', '--user', 'carol', '--group', 'ops', '--data-dir', dataDir]);
       const path = join(dataDir, 'users', 'carol.kubeconfig');
       expect(stdout).toContain(`wrote ${path} for user "carol" in groups ops (certificate)`);
       const kubeconfig = parseYaml(readFileSync(path, 'utf8'));
@@ -104,7 +105,7 @@ describe('server process', () => {
         key: Buffer.from(user['client-key-data'], 'base64').toString(),
       });
       expect((await client.get('/api/v1/services')).status).toBe(200);
-      const usage = await run(process.execPath, [join(ROOT, 'bin', 'svctrail.js'), 'nonsense']).catch((e) => e);
+      const usage = await run(process.execPath, [built('cli.js'), 'nonsense']).catch((e) => e);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('usage: svctrail <command>');
     } finally {

@@ -1,12 +1,37 @@
 // The real server as a child process (`node dist/main.js`), for tests that kill, signal or
 // restart it. The build runs once per test file.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
-export function buildDist(): void {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build'], { cwd: ROOT, stdio: 'inherit' });
+/**
+ * Compiles the app into a private folder under .test-dist/ (node_modules and migrations are
+ * found by walking up), so parallel test runs never rebuild each other's dist/ mid-run.
+ */
+export function buildDist(): string {
+  mkdirSync(join(ROOT, '.test-dist'), { recursive: true });
+  const outDir = mkdtempSync(join(ROOT, '.test-dist', 'build-'));
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json'), '--outDir', outDir, '--incremental', 'false', '--sourceMap', 'false'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  builtDir = outDir;
+  return outDir;
+}
+
+let builtDir: string | undefined;
+
+export function removeBuild(): void {
+  if (builtDir) rmSync(builtDir, { recursive: true, force: true });
+  builtDir = undefined;
+}
+
+/** The compiled entry point of the last buildDist() (dist/ when none was made). */
+export function built(file: 'main.js' | 'cli.js'): string {
+  return join(builtDir ?? join(ROOT, 'dist'), file);
 }
 
 export interface ServerProcess {
@@ -18,7 +43,7 @@ export interface ServerProcess {
 }
 
 export function startServerProcess(args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [built('main.js'), '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

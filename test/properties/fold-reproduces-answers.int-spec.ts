@@ -112,7 +112,7 @@ describe('folding the log reproduces every answer', () => {
             if (!command) continue;
             let result;
             try {
-              result = executor.execute(command, { ...request, dryRun });
+              result = await executor.execute(command, { ...request, dryRun });
             } catch (error) {
               if (!(error instanceof DomainError)) throw error;
               totals.rejected++;

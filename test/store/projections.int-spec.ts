@@ -22,7 +22,7 @@ describe('projections', () => {
   let repository: ServiceRepository;
   let handle: DatabaseHandle;
 
-  const status = (name: string, user: string, ips: string[], conditions: Condition[] = []) => {
+  const status = async (name: string, user: string, ips: string[], conditions: Condition[] = []) => {
     const current = repository.loadLive('default', name).object!;
     return executor.execute(
       {
@@ -42,18 +42,18 @@ describe('projections', () => {
     repository = ctx.app.get(ServiceRepository);
     handle = ctx.app.get<DatabaseHandle>(DATABASE);
 
-    executor.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
+    await executor.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
     ctx.clock.advance(1000);
-    status('web', 'lb-controller', ['203.0.113.7'], [condition('Ready', 'False', 'Provisioning')]);
+    await status('web', 'lb-controller', ['203.0.113.7'], [condition('Ready', 'False', 'Provisioning')]);
     ctx.clock.advance(1000);
-    status('web', 'lb-controller', ['203.0.113.7', '203.0.113.8'], [condition('Ready', 'True', 'Provisioned')]);
+    await status('web', 'lb-controller', ['203.0.113.7', '203.0.113.8'], [condition('Ready', 'True', 'Provisioned')]);
     ctx.clock.advance(1000);
-    status('web', 'operator', ['203.0.113.8'], []);
+    await status('web', 'operator', ['203.0.113.8'], []);
     ctx.clock.advance(1000);
-    executor.execute({ kind: 'DeleteService', namespace: 'default', name: 'web' }, as('operator'));
+    await executor.execute({ kind: 'DeleteService', namespace: 'default', name: 'web' }, as('operator'));
     ctx.clock.advance(1000);
-    executor.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
-    status('web', 'lb-controller', ['203.0.113.7']);
+    await executor.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
+    await status('web', 'lb-controller', ['203.0.113.7']);
   });
   afterAll(async () => ctx.close());
 

@@ -1,0 +1,46 @@
+// The server's own code, loaded from the compiled dist/ (what `node dist/main.js` runs), typed
+// from src/. The generator and the replay measurement use it in-process so that what they
+// write and fold is byte for byte what the server writes and folds.
+import { join } from 'node:path';
+import type * as ClusterIPRangeModule from '../src/domain/allocation/cluster-ip-range';
+import type * as NodePortRangeModule from '../src/domain/allocation/node-port-range';
+import type * as DeciderModule from '../src/domain/service.decider';
+import type * as EvolveModule from '../src/domain/service.evolve';
+import type * as ServiceBodyModule from '../src/kube-api/service-body';
+import type * as ProjectionRebuildModule from '../src/projections/projection-rebuild';
+import type * as ProjectorModule from '../src/projections/projector';
+import type * as DatabaseModule from '../src/store/database';
+import type * as EventStoreModule from '../src/store/event-store';
+import type * as ServiceRepositoryModule from '../src/store/service-repository';
+import type * as DataDirModule from '../src/tls/data-dir';
+
+/** The project root (bench/dist/ → ../..). */
+export const ROOT = join(__dirname, '..', '..');
+export const MIGRATIONS = join(ROOT, 'migrations');
+
+function load<T>(relative: string): T {
+  try {
+    return require(join(ROOT, 'dist', relative)) as T;
+  } catch (error) {
+    throw new Error(`cannot load dist/${relative} (run \`npx nest build\` first): ${(error as Error).message}`);
+  }
+}
+
+export const real = {
+  database: () => load<typeof DatabaseModule>('store/database.js'),
+  eventStore: () => load<typeof EventStoreModule>('store/event-store.js'),
+  repository: () => load<typeof ServiceRepositoryModule>('store/service-repository.js'),
+  projector: () => load<typeof ProjectorModule>('projections/projector.js'),
+  rebuild: () => load<typeof ProjectionRebuildModule>('projections/projection-rebuild.js'),
+  decider: () => load<typeof DeciderModule>('domain/service.decider.js'),
+  evolve: () => load<typeof EvolveModule>('domain/service.evolve.js'),
+  serviceBody: () => load<typeof ServiceBodyModule>('kube-api/service-body.js'),
+  clusterIPRange: () => load<typeof ClusterIPRangeModule>('domain/allocation/cluster-ip-range.js'),
+  nodePortRange: () => load<typeof NodePortRangeModule>('domain/allocation/node-port-range.js'),
+  dataDir: () => load<typeof DataDirModule>('tls/data-dir.js'),
+};
+
+export type { DatabaseHandle } from '../src/store/database';
+export type { Service } from '../src/domain/service.types';
+export type { ServiceCommand } from '../src/domain/service.commands';
+export type { CommittedWrite } from '../src/projections/projection';

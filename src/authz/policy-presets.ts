@@ -1,0 +1,29 @@
+// The policy lines `svctrail issue-credentials --policy` appends for a new user.
+import type { PolicySpec } from './abac-policy';
+
+export const POLICY_PRESETS = ['readonly', 'status-writer', 'admin'] as const;
+export type PolicyPreset = (typeof POLICY_PRESETS)[number];
+
+export function isPolicyPreset(value: string): value is PolicyPreset {
+  return (POLICY_PRESETS as readonly string[]).includes(value);
+}
+
+/**
+ * readonly: get/list/watch every resource in the namespace ("*" when none is given, which also
+ * allows listing across namespaces). status-writer: that, plus writing services/status there,
+ * as a load-balancer controller needs. admin: everything, resources and paths alike.
+ */
+export function policyFor(preset: PolicyPreset, user: string, namespace?: string): PolicySpec[] {
+  if (preset === 'admin') {
+    if (namespace !== undefined) throw new Error('--namespace does not apply to --policy admin');
+    return adminPolicy(user);
+  }
+  const ns = namespace ?? '*';
+  const read: PolicySpec = { user, readonly: true, apiGroup: '*', resource: '*', namespace: ns };
+  if (preset === 'readonly') return [read];
+  return [read, { user, apiGroup: '', resource: 'services/status', namespace: ns }];
+}
+
+export function adminPolicy(user: string): PolicySpec[] {
+  return [{ user, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' }];
+}

@@ -1,0 +1,57 @@
+// Go's json.Marshal text of a patched document, as kube-apiserver builds it for the BadValue of
+// `patch: Invalid value: "<patched JSON>"`. evanphx/json-patch keeps untouched subtrees as raw
+// bytes (compacted, original key order) and re-marshals every container it had to decode into a
+// Go map (partialDoc), whose keys then come out sorted. Callers pass the set of such maps.
+import { isMap, JsonTree } from './json-tree';
+
+const HTML_SAFE: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/** encoding/json encodeState.string with escapeHTML (Go ≥ 1.22 writes \b and \f short). */
+export function goJsonString(value: string): string {
+  let out = '"';
+  for (const ch of value) {
+    const escaped = HTML_SAFE[ch];
+    if (escaped !== undefined) out += escaped;
+    else if (ch < ' ') out += '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+function goNumber(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) >= 1e21) return BigInt(value).toString();
+  // JS and Go switch to exponent form at the same thresholds (< 1e-6, >= 1e21).
+  return String(value);
+}
+
+/** Compact JSON; maps in `sortedMaps` print their keys in byte order, the others in insertion order. */
+export function encodeGoJson(value: JsonTree, sortedMaps: { has(value: object): boolean }): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'string') return goJsonString(value);
+  if (Array.isArray(value)) return `[${value.map((item) => encodeGoJson(item, sortedMaps)).join(',')}]`;
+  if (isMap(value)) {
+    const keys = Object.keys(value);
+    if (sortedMaps.has(value)) keys.sort(byteOrder);
+    return `{${keys.map((k) => `${goJsonString(k)}:${encodeGoJson(value[k], sortedMaps)}`).join(',')}}`;
+  }
+  return 'null';
+}

@@ -1,0 +1,74 @@
+// Group commit on a real database: writes queued in one turn share one transaction (one fsync),
+// a failing write is rolled back to its savepoint without failing its neighbours, order is
+// arrival order, and callers hear back only after COMMIT.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../src/config/app-config';
+import { DatabaseHandle, openDatabase } from '../../src/store/database';
+import { GroupCommitter } from '../../src/store/group-commit';
+
+describe('GroupCommitter', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svctrail-gc-'));
+    handle = openDatabase({ path: join(dir, 'db'), migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'FULL' });
+    handle.sqlite.exec('CREATE TABLE t (n INTEGER PRIMARY KEY)');
+  });
+  afterEach(() => {
+    handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shares one commit among the writes of one turn and isolates failures in savepoints', async () => {
+    const batches: number[] = [];
+    const committer = new GroupCommitter(handle, { committed: (size) => batches.push(size) });
+    const insert = handle.sqlite.prepare('INSERT INTO t (n) VALUES (?)');
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        committer.run(() => {
+          insert.run(i);
+          if (i % 10 === 3) throw new Error(`write ${i} fails after its insert`);
+          return i;
+        }),
+      ),
+    );
+    expect(batches).toEqual([50]);
+    const kept = handle.sqlite.prepare('SELECT n FROM t ORDER BY n').pluck().all();
+    expect(kept).toEqual(Array.from({ length: 50 }, (_, i) => i).filter((i) => i % 10 !== 3));
+    results.forEach((r, i) => expect(r.status).toBe(i % 10 === 3 ? 'rejected' : 'fulfilled'));
+  });
+
+  it('runs writes in arrival order, each seeing the ones before it', async () => {
+    const committer = new GroupCommitter(handle);
+    const seen = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        committer.run(() => {
+          handle.sqlite.prepare('INSERT INTO t (n) VALUES (?)').run(i);
+          return handle.sqlite.prepare('SELECT count(*) FROM t').pluck().get();
+        }),
+      ),
+    );
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('answers only after the commit: nothing is resolved while the transaction is open', async () => {
+    const committer = new GroupCommitter(handle);
+    let inTransactionWhenResolved: boolean | undefined;
+    await committer.run(() => 1).then(() => (inTransactionWhenResolved = handle.sqlite.inTransaction));
+    expect(inTransactionWhenResolved).toBe(false);
+  });
+
+  it('fails every write of a batch whose COMMIT fails, leaving nothing behind', async () => {
+    const committer = new GroupCommitter(handle);
+    handle.sqlite.exec('PRAGMA foreign_keys = ON; CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    const results = await Promise.allSettled([
+      committer.run(() => handle.sqlite.prepare('INSERT INTO t (n) VALUES (1)').run()),
+      committer.run(() => handle.sqlite.prepare('INSERT INTO child (p) VALUES (42)').run()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(handle.sqlite.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
+    expect(handle.sqlite.inTransaction).toBe(false);
+  });
+});
