@@ -1,15 +1,24 @@
 // core/v1 Events derived from the Service history: /api/v1/namespaces/{ns}/events[/{name}] and
 // /api/v1/events, list and watch. Read-only: the log is their only source.
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KubeEventsService } from '../events/kube-events.service';
+import type { KubeEvent } from '../events/kube-event.types';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
+import { buildEventTable } from './table/event-table';
+import { parseIncludeObject, parseTableRequest } from './table/table-request';
+import { QueryParams, queryValue } from './write-options';
 import { formatFor, sendObject } from './kube-response';
 import { parseListOptions } from './list-options';
 import { isWatchRequest, parseWatchParams } from './watch-options';
 
 @Controller('api/v1')
 export class EventsController {
-  constructor(private readonly events: KubeEventsService) {}
+  constructor(
+    private readonly events: KubeEventsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get('events')
   async listAll(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -23,19 +32,39 @@ export class EventsController {
 
   @Get('namespaces/:namespace/events/:name')
   get(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    sendObject(request, reply, 200, this.events.get(namespace, name));
+    const event = this.events.get(namespace, name);
+    this.send(request, reply, [event], event.metadata.resourceVersion) ?? sendObject(request, reply, 200, event);
   }
 
   private async listOrWatch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
     const options = parseListOptions(request, namespace);
     const selection = { namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
     if (!isWatchRequest(request)) {
-      sendObject(request, reply, 200, this.events.list(selection, options.limit, options.continue));
+      const list = this.events.list(selection, options.limit, options.continue);
+      this.send(request, reply, list.items, list.metadata.resourceVersion, list.metadata.continue) ?? sendObject(request, reply, 200, list);
       return;
     }
-    formatFor(request);
-    const start = this.events.prepareWatch(selection, { ...parseWatchParams(request), encode: (event) => event });
+    const table = this.tableOptions(request);
+    if (!table) formatFor(request);
+    const encode = (event: KubeEvent, first: boolean) =>
+      table ? buildEventTable([event], { ...table, now: this.clock.now(), resourceVersion: event.metadata.resourceVersion, noHeaders: !first }) : event;
+    const start = this.events.prepareWatch(selection, { ...parseWatchParams(request), encode });
     reply.hijack();
     await start(reply.raw);
+  }
+
+  private tableOptions(request: FastifyRequest) {
+    const conversion = parseTableRequest(request.headers.accept);
+    if (conversion?.as !== 'Table') return undefined;
+    return { apiVersion: `meta.k8s.io/${conversion.version}` as const, includeObject: parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject')) };
+  }
+
+  /** Answers with a Table when kubectl asks for one; undefined otherwise. */
+  private send(request: FastifyRequest, reply: FastifyReply, items: KubeEvent[], resourceVersion: string, continueToken?: string): true | undefined {
+    const table = this.tableOptions(request);
+    if (!table) return undefined;
+    const body = buildEventTable(items, { ...table, now: this.clock.now(), resourceVersion, continue: continueToken });
+    reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
+    return true;
   }
 }

@@ -1,10 +1,12 @@
 // /api/v1/namespaces/{namespace}/services/{name}/status: what load-balancer controllers write.
-import { Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Put, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReplaceServiceStatusCommand } from '../commands/service.commands';
 import { GetServiceQuery } from '../queries/service.queries';
-import { sendObject } from './kube-response';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
+import { sendService } from './service-representation';
 import { decodeServiceBody } from './service-body';
 import { parseWriteOptions } from './write-options';
 
@@ -13,6 +15,7 @@ export class ServiceStatusController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -22,7 +25,7 @@ export class ServiceStatusController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    sendObject(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)));
+    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)), this.clock.now());
   }
 
   @Put()
@@ -37,6 +40,6 @@ export class ServiceStatusController {
     const result = await this.commands.execute(
       new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, { ...options.context }),
     );
-    sendObject(request, reply, 200, result.object, warnings);
+    sendService(request, reply, 200, result.object, this.clock.now(), warnings);
   }
 }

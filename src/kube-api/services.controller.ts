@@ -1,15 +1,18 @@
 // /api/v1/namespaces/{namespace}/services[/{name}] and /api/v1/services. Thin: parse, build a
 // command or query, dispatch, answer.
-import { Controller, Delete, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateServiceCommand, DeleteServiceCommand, ReplaceServiceCommand } from '../commands/service.commands';
 import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
 import { ServiceWatchService } from '../watch/service-watch.service';
+import { sendService, sendServiceList, serviceWatchEncoder } from './service-representation';
+import { parseTableRequest } from './table/table-request';
 import { formatFor } from './kube-response';
 import { isWatchRequest, parseServiceWatch } from './watch-options';
 import { parseDeleteOptions } from './delete-options';
-import { sendObject } from './kube-response';
 import { parseListOptions } from './list-options';
 import { decodeServiceBody } from './service-body';
 import { parseWriteOptions, requestContext } from './write-options';
@@ -20,20 +23,21 @@ export class ServicesController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly watches: ServiceWatchService,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('services')
   async listAll(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (isWatchRequest(request)) return this.watch(request, reply, undefined);
     const list = await this.queries.execute(new ListServicesQuery(parseListOptions(request, undefined)));
-    sendObject(request, reply, 200, list);
+    sendServiceList(request, reply, list, this.clock.now());
   }
 
   @Get('namespaces/:namespace/services')
   async list(@Param('namespace') namespace: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (isWatchRequest(request)) return this.watch(request, reply, namespace);
     const list = await this.queries.execute(new ListServicesQuery(parseListOptions(request, namespace)));
-    sendObject(request, reply, 200, list);
+    sendServiceList(request, reply, list, this.clock.now());
   }
 
   @Post('namespaces/:namespace/services')
@@ -41,7 +45,7 @@ export class ServicesController {
     const options = parseWriteOptions(request, 'CreateOptions');
     const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
     const result = await this.commands.execute(new CreateServiceCommand({ kind: 'CreateService', namespace, object }, options.context));
-    sendObject(request, reply, 201, result.object, warnings);
+    sendService(request, reply, 201, result.object, this.clock.now(), warnings);
   }
 
   @Get('namespaces/:namespace/services/:name')
@@ -51,7 +55,7 @@ export class ServicesController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    sendObject(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)));
+    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)), this.clock.now());
   }
 
   @Put('namespaces/:namespace/services/:name')
@@ -66,7 +70,7 @@ export class ServicesController {
     const result = await this.commands.execute(
       new ReplaceServiceCommand({ kind: 'ReplaceService', namespace, name, object }, options.context),
     );
-    sendObject(request, reply, result.created ? 201 : 200, result.object, warnings);
+    sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), warnings);
   }
 
   @Delete('namespaces/:namespace/services/:name')
@@ -84,13 +88,14 @@ export class ServicesController {
         requestContext(request, dryRun),
       ),
     );
-    sendObject(request, reply, 200, result.object);
+    sendService(request, reply, 200, result.object, this.clock.now());
   }
 
   /** Errors before the first byte are ordinary Status responses; then the stream owns the socket. */
   private async watch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
-    formatFor(request);
-    const start = this.watches.prepare(parseServiceWatch(request, namespace, (object) => object));
+    const encode = serviceWatchEncoder(request, () => this.clock.now());
+    if (!parseTableRequest(request.headers.accept)) formatFor(request);
+    const start = this.watches.prepare(parseServiceWatch(request, namespace, encode));
     reply.hijack();
     await start(reply.raw);
   }

@@ -1,6 +1,7 @@
 // Which patch mechanism a PATCH request asks for, from its Content-Type. Mirrors
 // apiserver handlers/patch.go PatchResource: the `; charset=…` suffix is cut at the first ';',
-// then the media type must be one of the installer's patch types (else 415).
+// then the media type must be exactly one of the installer's patch types (else 415). The match is
+// case-sensitive, as are go-restful's route match and the handler's sets.String lookup.
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
@@ -16,6 +17,5 @@ export function patchTypeOf(contentType: string | undefined): PatchType | undefi
   const semicolon = contentType.indexOf(';');
   // Go only cuts when ';' is not the first byte (`idx > 0`).
   const mediaType = semicolon > 0 ? contentType.slice(0, semicolon) : contentType;
-  const key = mediaType.trim().toLowerCase();
-  return Object.prototype.hasOwnProperty.call(PATCH_TYPES, key) ? PATCH_TYPES[key] : undefined;
+  return Object.prototype.hasOwnProperty.call(PATCH_TYPES, mediaType) ? PATCH_TYPES[mediaType] : undefined;
 }

@@ -1,0 +1,100 @@
+// Replay throughput, one mode per process (so each reports its own peak RSS):
+//   --mode raw       the floor: read every event row in order, JSON.parse it and fold it into a
+//                    plain object per stream (in place, no copies, no encoding, no writes)
+//   --mode svctrail  svctrail's own rebuild (projections/projection-rebuild.ts): empty every
+//                    projection and refill it from the log, in one transaction
+// Prints one JSON line: { mode, events, writes?, ms, eventsPerSecond, peakRssBytes }.
+//
+// usage: node bench/dist/replay.js --db PATH --mode raw|svctrail
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { MIGRATIONS, real } from './real';
+
+type Obj = Record<string, any>;
+
+function peakRss(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) * 1024 : process.memoryUsage().rss;
+}
+
+function rawFold(path: string): { events: number; streams: number } {
+  const db = new Database(path, { readonly: true });
+  const rows = db.prepare('SELECT stream_id, resource_version, type, data FROM events ORDER BY position').raw().iterate() as IterableIterator<
+    [string, number, string, string]
+  >;
+  const live = new Map<string, Obj>();
+  let events = 0;
+  for (const [stream, rv, type, text] of rows) {
+    const data = JSON.parse(text);
+    events++;
+    let o = live.get(stream);
+    switch (type) {
+      case 'ServiceCreated':
+        o = data.object;
+        live.set(stream, o!);
+        break;
+      case 'ServiceSpecChanged':
+        o!.spec = data.spec;
+        break;
+      case 'ServiceMetadataChanged':
+        for (const k of ['generation', 'labels', 'annotations', 'ownerReferences', 'finalizers']) delete o!.metadata[k];
+        Object.assign(o!.metadata, data.metadata);
+        break;
+      case 'LoadBalancerIngressChanged':
+        o!.status.loadBalancer = data.ingress.length ? { ingress: data.ingress } : {};
+        break;
+      case 'ServiceConditionChanged': {
+        const list: Obj[] = o!.status.conditions ?? (o!.status.conditions = []);
+        const at = list.findIndex((c) => c.type === data.condition.type);
+        if (at >= 0) list[at] = data.condition;
+        else list.push(data.condition);
+        break;
+      }
+      case 'ServiceConditionRemoved':
+        o!.status.conditions = (o!.status.conditions ?? []).filter((c: Obj) => c.type !== data.conditionType);
+        break;
+      case 'ServiceConditionsReplaced':
+        o!.status.conditions = data.conditions;
+        break;
+      case 'ServiceDeletionRequested':
+        o!.metadata.deletionTimestamp = data.deletionTimestamp;
+        break;
+      case 'ServiceDeleted':
+        live.delete(stream);
+        o = undefined;
+        break;
+    }
+    if (o) o.metadata.resourceVersion = String(rv);
+  }
+  db.close();
+  return { events, streams: live.size };
+}
+
+function main(): void {
+  const { values } = parseArgs({ options: { db: { type: 'string' }, mode: { type: 'string' } } });
+  if (!values.db || !['raw', 'svctrail'].includes(values.mode ?? '')) throw new Error('usage: replay.js --db PATH --mode raw|svctrail');
+  if (values.mode === 'raw') {
+    const started = performance.now();
+    const { events, streams } = rawFold(values.db);
+    const ms = performance.now() - started;
+    process.stdout.write(`${JSON.stringify({ mode: 'raw', events, streams, ms, eventsPerSecond: events / (ms / 1000), peakRssBytes: peakRss() })}\n`);
+    return;
+  }
+  const handle = real.database().openDatabase({ path: values.db, migrationsFolder: MIGRATIONS, synchronous: 'FULL' });
+  const projector = new (real.projector().Projector)(handle);
+  const started = performance.now();
+  const report = real.rebuild().rebuildProjections(handle, projector);
+  const ms = performance.now() - started;
+  handle.close();
+  process.stdout.write(
+    `${JSON.stringify({ mode: 'svctrail', events: report.events, writes: report.writes, ms, eventsPerSecond: report.events / (ms / 1000), peakRssBytes: peakRss() })}\n`,
+  );
+}
+
+try {
+  main();
+} catch (error) {
+  process.stderr.write(`replay: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,67 @@
+// What a Service response looks like for this client: the object itself, or the conversion the
+// Accept header asks for (a meta.k8s.io Table for kubectl get, PartialObjectMetadata), as
+// kube-apiserver's handlers/response.go transformObject does.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringify as toYaml } from 'yaml';
+import type { Service } from '../domain/service.types';
+import type { ServiceList } from '../queries/service.queries';
+import type { WatchObjectEncoder } from '../watch/watch-session';
+import { sendObject } from './kube-response';
+import {
+  buildPartialObjectMetadataList,
+  partialObjectMetadataListOfObjectError,
+  partialObjectMetadataOfListError,
+  toPartialObjectMetadata,
+} from './table/partial-object-metadata';
+import { buildTable } from './table/table-builder';
+import { ConversionRequest, parseIncludeObject, parseTableRequest } from './table/table-request';
+import type { MetaApiVersion } from './table/table.types';
+import { QueryParams, queryValue } from './write-options';
+
+function conversionOf(request: FastifyRequest): ConversionRequest | undefined {
+  return parseTableRequest(request.headers.accept);
+}
+
+function send(reply: FastifyReply, code: number, conversion: ConversionRequest, body: unknown, warnings: readonly string[]): void {
+  for (const w of warnings) reply.header('warning', `299 - ${JSON.stringify(w)}`);
+  reply
+    .code(code)
+    .header('content-type', conversion.format === 'yaml' ? 'application/yaml' : 'application/json')
+    .send(conversion.format === 'yaml' ? toYaml(body) : JSON.stringify(body));
+}
+
+const metaVersion = (c: ConversionRequest): MetaApiVersion => `meta.k8s.io/${c.version}`;
+
+export function sendService(request: FastifyRequest, reply: FastifyReply, code: number, svc: Service, now: Date, warnings: readonly string[] = []): void {
+  const conversion = conversionOf(request);
+  if (!conversion) return sendObject(request, reply, code, svc, warnings);
+  if (conversion.as === 'PartialObjectMetadataList') throw partialObjectMetadataListOfObjectError();
+  if (conversion.as === 'PartialObjectMetadata') return send(reply, code, conversion, toPartialObjectMetadata(svc, metaVersion(conversion)), warnings);
+  const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
+  const table = buildTable([svc], { now, includeObject, apiVersion: metaVersion(conversion), resourceVersion: svc.metadata.resourceVersion });
+  send(reply, code, conversion, table, warnings);
+}
+
+export function sendServiceList(request: FastifyRequest, reply: FastifyReply, list: ServiceList, now: Date): void {
+  const conversion = conversionOf(request);
+  if (!conversion) return sendObject(request, reply, 200, list);
+  if (conversion.as === 'PartialObjectMetadata') throw partialObjectMetadataOfListError();
+  const meta = { resourceVersion: list.metadata.resourceVersion, continue: list.metadata.continue };
+  if (conversion.as === 'PartialObjectMetadataList') {
+    return send(reply, 200, conversion, buildPartialObjectMetadataList(list.items, { ...meta, apiVersion: metaVersion(conversion) }), []);
+  }
+  const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
+  send(reply, 200, conversion, buildTable(list.items, { ...meta, now, includeObject, apiVersion: metaVersion(conversion) }), []);
+}
+
+/** Watch events carry one-row Tables for kubectl get -w; headers only in the first (NoHeaders). */
+export function serviceWatchEncoder(request: FastifyRequest, now: () => Date): WatchObjectEncoder<Service> {
+  const conversion = conversionOf(request);
+  if (!conversion || conversion.as !== 'Table') {
+    if (conversion?.as === 'PartialObjectMetadata') return (svc) => toPartialObjectMetadata(svc, metaVersion(conversion));
+    return (svc) => svc;
+  }
+  const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
+  return (svc, first) =>
+    buildTable([svc], { now: now(), includeObject, apiVersion: metaVersion(conversion), resourceVersion: svc.metadata.resourceVersion, noHeaders: !first });
+}

@@ -1,0 +1,194 @@
+// Who may do what, over real HTTPS: every route svctrail serves, for the system:masters admin, a
+// read-only user and a status writer for namespace team-a, an authenticated user with no policy,
+// and a request without credentials.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { issueCredentials } from '../../src/auth/issue-credentials';
+import { policyFor } from '../../src/authz/policy-presets';
+import { HttpsClient, RawResponse } from '../helpers/https-client';
+import { AuthzTestServer, startAuthzTestServer } from './authz-test-server';
+
+// Remove once create-server.ts registers authorizationHook (see authz-test-server.ts).
+jest.mock('../../src/kube-api/authentication.hook', () => jest.requireActual('./authz-test-server').authorizingAuthenticationHookModule());
+
+type Who = 'admin' | 'ro' | 'sw' | 'nobody' | 'anonymous';
+const NS = '/api/v1/namespaces/team-a';
+const MERGE_PATCH = 'application/merge-patch+json';
+
+interface Route {
+  name: string;
+  method: string;
+  path: string;
+  body?: () => object;
+  contentType?: string;
+  /** The answer when allowed; undefined where it depends on work outside authorization (PATCH, openapi). */
+  ok?: number;
+  watch?: boolean;
+  /** Who is allowed; anonymous requests get 401 unless listed. */
+  allowed: Who[];
+}
+
+const READERS: Who[] = ['admin', 'ro', 'sw'];
+const AUTHENTICATED: Who[] = ['admin', 'ro', 'sw', 'nobody'];
+const EVERYONE: Who[] = [...AUTHENTICATED, 'anonymous'];
+
+let web: any;
+let eventName: string;
+const withoutVersion = () => ({ ...web, metadata: { ...web.metadata, resourceVersion: undefined } });
+
+const ROUTES: Route[] = [
+  { name: 'list services in team-a', method: 'GET', path: `${NS}/services`, ok: 200, allowed: READERS },
+  { name: 'list services across namespaces', method: 'GET', path: '/api/v1/services', ok: 200, allowed: ['admin'] },
+  { name: 'watch services in team-a', method: 'GET', path: `${NS}/services?watch=true`, ok: 200, watch: true, allowed: READERS },
+  { name: 'watch services across namespaces', method: 'GET', path: '/api/v1/services?watch=true', ok: 200, watch: true, allowed: ['admin'] },
+  { name: 'get a service', method: 'GET', path: `${NS}/services/web`, ok: 200, allowed: READERS },
+  { name: 'create a service', method: 'POST', path: `${NS}/services?dryRun=All`, body: () => ({ metadata: { name: 'new' }, spec: { ports: [{ port: 80 }] } }), ok: 201, allowed: ['admin'] },
+  { name: 'replace a service', method: 'PUT', path: `${NS}/services/web?dryRun=All`, body: withoutVersion, ok: 200, allowed: ['admin'] },
+  { name: 'patch a service', method: 'PATCH', path: `${NS}/services/web?dryRun=All`, body: () => ({ metadata: { labels: { a: 'b' } } }), contentType: MERGE_PATCH, allowed: ['admin'] },
+  { name: 'delete a service', method: 'DELETE', path: `${NS}/services/web?dryRun=All`, ok: 200, allowed: ['admin'] },
+  { name: 'delete the collection (unrouted: 405)', method: 'DELETE', path: `${NS}/services`, ok: 405, allowed: ['admin'] },
+  { name: 'get status', method: 'GET', path: `${NS}/services/web/status`, ok: 200, allowed: READERS },
+  { name: 'replace status', method: 'PUT', path: `${NS}/services/web/status`, body: withoutVersion, ok: 200, allowed: ['admin', 'sw'] },
+  { name: 'patch status', method: 'PATCH', path: `${NS}/services/web/status`, body: () => ({ status: { loadBalancer: {} } }), contentType: MERGE_PATCH, allowed: ['admin', 'sw'] },
+  { name: 'get a service in team-b', method: 'GET', path: '/api/v1/namespaces/team-b/services/other', ok: 200, allowed: ['admin'] },
+  { name: 'list services in team-b', method: 'GET', path: '/api/v1/namespaces/team-b/services', ok: 200, allowed: ['admin'] },
+  { name: 'replace status in team-b', method: 'PUT', path: '/api/v1/namespaces/team-b/services/other/status', body: () => ({ metadata: { name: 'other' }, spec: { ports: [{ port: 80 }] } }), allowed: ['admin'] },
+  { name: 'list events in team-a', method: 'GET', path: `${NS}/events`, ok: 200, allowed: READERS },
+  { name: 'list events across namespaces', method: 'GET', path: '/api/v1/events', ok: 200, allowed: ['admin'] },
+  { name: 'get an event', method: 'GET', path: `${NS}/events/EVENT`, ok: 200, allowed: READERS },
+  { name: 'watch events in team-a', method: 'GET', path: `${NS}/events?watch=1`, ok: 200, watch: true, allowed: READERS },
+  { name: 'watch events across namespaces', method: 'GET', path: '/api/v1/events?watch=1', ok: 200, watch: true, allowed: ['admin'] },
+  { name: 'discovery /api', method: 'GET', path: '/api', ok: 200, allowed: AUTHENTICATED },
+  { name: 'discovery /apis', method: 'GET', path: '/apis', ok: 200, allowed: AUTHENTICATED },
+  { name: 'discovery /api/v1', method: 'GET', path: '/api/v1', ok: 200, allowed: AUTHENTICATED },
+  { name: 'openapi v2', method: 'GET', path: '/openapi/v2', allowed: AUTHENTICATED },
+  { name: 'openapi v3', method: 'GET', path: '/openapi/v3', allowed: AUTHENTICATED },
+  { name: 'POST to discovery', method: 'POST', path: '/api', body: () => ({}), ok: 404, allowed: ['admin'] },
+  { name: 'version', method: 'GET', path: '/version', ok: 200, allowed: EVERYONE },
+  { name: 'healthz', method: 'GET', path: '/healthz', ok: 200, allowed: EVERYONE },
+  { name: 'livez', method: 'GET', path: '/livez', ok: 200, allowed: EVERYONE },
+  { name: 'readyz', method: 'GET', path: '/readyz', ok: 200, allowed: EVERYONE },
+  { name: 'an unknown path', method: 'GET', path: '/no/such/path', ok: 404, allowed: ['admin'] },
+];
+
+const WHO: Who[] = ['admin', 'ro', 'sw', 'nobody', 'anonymous'];
+const CASES = ROUTES.flatMap((route) => WHO.map((who) => [who, route.method, route.path, route] as const));
+
+describe('authorization', () => {
+  let t: AuthzTestServer;
+  beforeAll(async () => {
+    t = await startAuthzTestServer(
+      [
+        { name: 'ro', groups: ['viewers'], policy: policyFor('readonly', 'ro', 'team-a') },
+        { name: 'sw', groups: ['controllers'], policy: policyFor('status-writer', 'sw', 'team-a') },
+        { name: 'nobody', groups: ['devs'] },
+      ],
+      async (dataDir) => {
+        // Issued through issue-credentials itself, before the server reads the policy.
+        await issueCredentials({ dataDir, user: 'certro', groups: ['viewers'], policy: 'readonly', namespace: 'team-a', now: () => new Date() });
+        await issueCredentials({ dataDir, user: 'tokensw', method: 'token', policy: 'status-writer', namespace: 'team-a', now: () => new Date() });
+      },
+    );
+    const created = await t.client.post(`${NS}/services`, { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+    expect(created.status).toBe(201);
+    web = created.json;
+    expect((await t.client.post('/api/v1/namespaces/team-b/services', { metadata: { name: 'other' }, spec: { ports: [{ port: 80 }] } })).status).toBe(201);
+    eventName = (await t.client.get(`${NS}/events`)).json.items[0].metadata.name;
+  });
+  afterAll(async () => t.stop());
+
+  async function call(client: HttpsClient, route: Route): Promise<RawResponse> {
+    const path = route.path.replace('EVENT', eventName);
+    if (route.watch) {
+      const stream = await client.stream(path);
+      // An allowed watch stays open; a denied one is a complete Status response.
+      const status = stream.status;
+      let text = '';
+      if (status !== 200) {
+        stream.response.setEncoding('utf8');
+        text = await new Promise<string>((resolve) => {
+          let buffered = '';
+          stream.response.removeAllListeners('data');
+          stream.response.on('data', (chunk: string) => (buffered += chunk));
+          stream.response.on('end', () => resolve(buffered));
+        });
+      }
+      stream.close();
+      return { status, headers: stream.response.headers, text, json: text ? JSON.parse(text) : undefined };
+    }
+    return client.request(route.method, path, { body: route.body?.(), contentType: route.contentType });
+  }
+
+  it.each(CASES)('%s: %s %s', async (who, _method, _path, route) => {
+    const res = await call(t.as(who), route);
+    if (route.allowed.includes(who)) {
+      expect([401, 403]).not.toContain(res.status);
+      if (route.ok !== undefined) expect({ status: res.status, text: res.text.slice(0, 300) }).toMatchObject({ status: route.ok });
+    } else if (who === 'anonymous') {
+      expect(res.status).toBe(401);
+    } else {
+      expect(res.status).toBe(403);
+      expect(res.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403 });
+    }
+  });
+
+  describe('exact 403 bodies', () => {
+    const status = (message: string, details: object) =>
+      JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details, code: 403 });
+
+    it.each([
+      ['ro', 'PUT', `${NS}/services/web/status`, 'services "web" is forbidden: User "ro" cannot update resource "services/status" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
+      ['ro', 'PATCH', `${NS}/services/web/status`, 'services "web" is forbidden: User "ro" cannot patch resource "services/status" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
+      ['sw', 'POST', `${NS}/services`, 'services is forbidden: User "sw" cannot create resource "services" in API group "" in the namespace "team-a"', { kind: 'services' }],
+      ['sw', 'PUT', `${NS}/services/web`, 'services "web" is forbidden: User "sw" cannot update resource "services" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
+      ['ro', 'GET', '/api/v1/services', 'services is forbidden: User "ro" cannot list resource "services" in API group "" at the cluster scope', { kind: 'services' }],
+      ['ro', 'GET', '/api/v1/namespaces/team-b/services/other', 'services "other" is forbidden: User "ro" cannot get resource "services" in API group "" in the namespace "team-b"', { name: 'other', kind: 'services' }],
+      ['nobody', 'GET', `${NS}/services?watch=true&fieldSelector=metadata.name%3Dweb`, 'services "web" is forbidden: User "nobody" cannot watch resource "services" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
+      ['nobody', 'DELETE', `${NS}/services`, 'services is forbidden: User "nobody" cannot deletecollection resource "services" in API group "" in the namespace "team-a"', { kind: 'services' }],
+      ['nobody', 'GET', '/api/v1/events', 'events is forbidden: User "nobody" cannot list resource "events" in API group "" at the cluster scope', { kind: 'events' }],
+      ['nobody', 'GET', '/no/such/path', 'forbidden: User "nobody" cannot get path "/no/such/path"', {}],
+      ['nobody', 'POST', '/api', 'forbidden: User "nobody" cannot post path "/api"', {}],
+    ])('%s %s %s', async (who, method, path, message, details) => {
+      const res = await t.as(who).request(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
+      expect(res.status).toBe(403);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['audit-id']).toBeDefined();
+      expect(res.text).toBe(status(message, details));
+    });
+
+    it('a YAML client gets the Status in YAML', async () => {
+      const res = await t.as('nobody').get(`${NS}/services`, { accept: 'application/yaml' });
+      expect(res.status).toBe(403);
+      expect(res.headers['content-type']).toBe('application/yaml');
+      expect(res.text).toContain('reason: Forbidden');
+    });
+  });
+
+  describe('credentials issued with --policy', () => {
+    it('a client certificate user with the readonly preset reads team-a and nothing more', async () => {
+      const kubeconfig = parseYaml(readFileSync(`${t.dataDir}/users/certro.kubeconfig`, 'utf8'));
+      const user = kubeconfig.users[0].user;
+      const client = new HttpsClient(t.server.url, {
+        ca: t.ca,
+        cert: Buffer.from(user['client-certificate-data'], 'base64').toString(),
+        key: Buffer.from(user['client-key-data'], 'base64').toString(),
+      });
+      expect((await client.get(`${NS}/services/web`)).status).toBe(200);
+      const denied = await client.delete(`${NS}/services/web`);
+      expect(denied.status).toBe(403);
+      expect(denied.json.message).toBe('services "web" is forbidden: User "certro" cannot delete resource "services" in API group "" in the namespace "team-a"');
+    });
+
+    it('a token user with the status-writer preset writes status in team-a only', async () => {
+      const kubeconfig = parseYaml(readFileSync(`${t.dataDir}/users/tokensw.kubeconfig`, 'utf8'));
+      const client = t.client.withToken(kubeconfig.users[0].user.token);
+      const current = (await client.get(`${NS}/services/web`)).json;
+      const written = await client.put(`${NS}/services/web/status`, { ...current, status: { loadBalancer: { ingress: [{ ip: '203.0.113.9' }] } } });
+      expect(written.status).toBe(200);
+      expect(written.json.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.9' }]);
+      expect((await client.put(`${NS}/services/web`, written.json)).status).toBe(403);
+      expect((await client.get('/api/v1/namespaces/team-b/services/other/status')).status).toBe(403);
+    });
+  });
+});
