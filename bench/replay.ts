@@ -3,9 +3,12 @@
 //                    plain object per stream (in place, no copies, no encoding, no writes)
 //   --mode svctrail  svctrail's own rebuild (projections/projection-rebuild.ts): empty every
 //                    projection and refill it from the log, in one transaction
+//   --mode prefix    writes --out: a fresh svctrail database (the migrations) holding the first
+//                    --limit events of --db, so a long log can be replayed in bounded time
 // Prints one JSON line: { mode, events, writes?, ms, eventsPerSecond, peakRssBytes }.
 //
 // usage: node bench/dist/replay.js --db PATH --mode raw|svctrail
+//        node bench/dist/replay.js --db PATH --mode prefix --out PATH --limit N
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -72,8 +75,20 @@ function rawFold(path: string): { events: number; streams: number } {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { db: { type: 'string' }, mode: { type: 'string' } } });
-  if (!values.db || !['raw', 'svctrail'].includes(values.mode ?? '')) throw new Error('usage: replay.js --db PATH --mode raw|svctrail');
+  const { values } = parseArgs({ options: { db: { type: 'string' }, mode: { type: 'string' }, out: { type: 'string' }, limit: { type: 'string' } } });
+  if (!values.db || !['raw', 'svctrail', 'prefix'].includes(values.mode ?? '')) throw new Error('usage: replay.js --db PATH --mode raw|svctrail|prefix');
+  if (values.mode === 'prefix') {
+    const started = performance.now();
+    const handle = real.database().openDatabase({ path: values.out!, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL' });
+    handle.sqlite.prepare('ATTACH DATABASE ? AS source').run(values.db);
+    const copied = handle.sqlite.prepare('INSERT INTO events SELECT * FROM source.events WHERE position <= ? ORDER BY position').run(Number(values.limit));
+    handle.sqlite.exec('DETACH DATABASE source');
+    handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    handle.close();
+    const ms = performance.now() - started;
+    process.stdout.write(`${JSON.stringify({ mode: 'prefix', events: copied.changes, ms, eventsPerSecond: copied.changes / (ms / 1000), peakRssBytes: peakRss() })}\n`);
+    return;
+  }
   if (values.mode === 'raw') {
     const started = performance.now();
     const { events, streams } = rawFold(values.db);

@@ -5,7 +5,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
+import { NotFoundError } from '../domain/errors/domain-errors';
 import type { ServiceCommand } from '../domain/service.commands';
+import type { Service } from '../domain/service.types';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { ChangeFeed } from '../feed/change-feed';
 import type { CommittedWrite } from '../projections/projection';
@@ -53,10 +55,38 @@ export class ServiceCommandExecutor {
       });
   }
 
+  /**
+   * A write whose object is computed from the current one (PATCH): the read, the computation and
+   * the write happen in one savepoint, so nothing can change in between; a missing object is 404.
+   */
+  executeOn(
+    namespace: string,
+    name: string,
+    build: (current: Service) => ServiceCommand,
+    request: WriteRequestContext,
+    verb: string,
+  ): Promise<WriteResult> {
+    return this.committer
+      .run(() => {
+        const state = this.repository.loadLive(namespace, name);
+        if (!state.object) throw new NotFoundError('services', name);
+        return this.apply(build(state.object), request, verb, state);
+      })
+      .then(({ result, committed }) => {
+        if (committed) this.feed.publish(committed);
+        return result;
+      });
+  }
+
   /** Runs inside the shared transaction, in its own savepoint: load, decide, append, project. */
-  private apply(command: ServiceCommand, request: WriteRequestContext, verb: string): { result: WriteResult; committed?: CommittedWrite } {
+  private apply(
+    command: ServiceCommand,
+    request: WriteRequestContext,
+    verb: string,
+    loaded?: ServiceState,
+  ): { result: WriteResult; committed?: CommittedWrite } {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
-    const state = this.repository.loadLive(command.namespace, name);
+    const state = loaded ?? this.repository.loadLive(command.namespace, name);
     const now = this.clock.now();
     const decision = decide(command, state, this.decisionContext(now));
     if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };

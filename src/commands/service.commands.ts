@@ -1,7 +1,10 @@
 // @nestjs/cqrs command messages: a domain command plus who sent it.
 import { Command } from '@nestjs/cqrs';
 import type { CreateService, DeleteService, ReplaceService, ReplaceServiceStatus } from '../domain/service.commands';
+import type { ServicePatch } from '../patch/patched-service';
 import type { WriteRequestContext, WriteResult } from './write-result';
+
+export type PatchRequest = ServicePatch;
 
 export class CreateServiceCommand extends Command<WriteResult> {
   constructor(
@@ -36,6 +39,19 @@ export class ReplaceServiceStatusCommand extends Command<WriteResult> {
 export class DeleteServiceCommand extends Command<WriteResult> {
   constructor(
     readonly command: DeleteService,
+    readonly request: WriteRequestContext,
+  ) {
+    super();
+  }
+}
+
+/** PATCH on the main resource or on /status: the patch is applied to the current object atomically. */
+export class PatchServiceCommand extends Command<WriteResult & { warnings: string[] }> {
+  constructor(
+    readonly namespace: string,
+    readonly name: string,
+    readonly subresource: '' | 'status',
+    readonly patch: PatchRequest,
     readonly request: WriteRequestContext,
   ) {
     super();

@@ -4,7 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { BadRequestError } from '../domain/errors/domain-errors';
 
-export const JSON_MEDIA_TYPES = ['application/json'];
+export const JSON_MEDIA_TYPES = [
+  'application/json',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  // Parsed so the handler can answer server-side apply with its own clear 415.
+  'application/apply-patch+yaml',
+];
 
 export function registerContentTypeParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();

@@ -13,6 +13,8 @@ import {
   RawServerError,
   TooLargeResourceVersionError,
 } from '../domain/errors/domain-errors';
+import { PatchRejectedError } from '../patch/patch-rejected-error';
+import { PatchTooLargeError } from '../patch/patch-too-large-error';
 import { ApiError } from './api-errors';
 
 export interface KubeStatus {
@@ -34,6 +36,8 @@ const CODES: [new (...args: never[]) => DomainError, number][] = [
   [BadRequestError, 400],
   [ExpiredError, 410],
   [TooLargeResourceVersionError, 504],
+  [PatchRejectedError, 422],
+  [PatchTooLargeError, 413],
   [InternalServerError, 500],
   [RawServerError, 500],
 ];

@@ -1,12 +1,13 @@
 // /api/v1/namespaces/{namespace}/services/{name}/status: what load-balancer controllers write.
-import { Controller, Get, Inject, Param, Put, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Patch, Put, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ReplaceServiceStatusCommand } from '../commands/service.commands';
+import { PatchServiceCommand, ReplaceServiceStatusCommand } from '../commands/service.commands';
 import { GetServiceQuery } from '../queries/service.queries';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { sendService } from './service-representation';
+import { parsePatchRequest } from './patch-request';
 import { decodeServiceBody } from './service-body';
 import { parseWriteOptions } from './write-options';
 
@@ -41,5 +42,17 @@ export class ServiceStatusController {
       new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, { ...options.context }),
     );
     sendService(request, reply, 200, result.object, this.clock.now(), warnings);
+  }
+
+  @Patch()
+  async patch(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { patch, context } = parsePatchRequest(request);
+    const result = await this.commands.execute(new PatchServiceCommand(namespace, name, 'status', patch, context));
+    sendService(request, reply, 200, result.object, this.clock.now(), result.warnings);
   }
 }

@@ -1,9 +1,9 @@
 // /api/v1/namespaces/{namespace}/services[/{name}] and /api/v1/services. Thin: parse, build a
 // command or query, dispatch, answer.
-import { Controller, Delete, Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateServiceCommand, DeleteServiceCommand, ReplaceServiceCommand } from '../commands/service.commands';
+import { CreateServiceCommand, DeleteServiceCommand, PatchServiceCommand, ReplaceServiceCommand } from '../commands/service.commands';
 import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
@@ -14,6 +14,7 @@ import { formatFor } from './kube-response';
 import { isWatchRequest, parseServiceWatch } from './watch-options';
 import { parseDeleteOptions } from './delete-options';
 import { parseListOptions } from './list-options';
+import { parsePatchRequest } from './patch-request';
 import { decodeServiceBody } from './service-body';
 import { parseWriteOptions, requestContext } from './write-options';
 
@@ -71,6 +72,18 @@ export class ServicesController {
       new ReplaceServiceCommand({ kind: 'ReplaceService', namespace, name, object }, options.context),
     );
     sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), warnings);
+  }
+
+  @Patch('namespaces/:namespace/services/:name')
+  async patch(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { patch, context } = parsePatchRequest(request);
+    const result = await this.commands.execute(new PatchServiceCommand(namespace, name, '', patch, context));
+    sendService(request, reply, 200, result.object, this.clock.now(), result.warnings);
   }
 
   @Delete('namespaces/:namespace/services/:name')

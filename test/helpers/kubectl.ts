@@ -31,9 +31,9 @@ export interface KubectlResult {
 }
 
 /** Asynchronous on purpose: the server under test may run in this process and must keep serving. */
-export function kubectl(binary: string, kubeconfig: string, args: string[], input?: string): Promise<KubectlResult> {
+export function kubectl(binary: string, kubeconfig: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: process.env.HOME ?? '/tmp' } });
+    const child = spawn(binary, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: process.env.HOME ?? '/tmp', ...env } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
