@@ -15,7 +15,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
     name: 'services',
     singularName: 'service',
     kind: 'Service',
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['svc'],
     categories: ['all'],
     subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],

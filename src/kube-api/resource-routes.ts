@@ -3,7 +3,7 @@
 const SEGMENT = '[^/]+';
 
 const ROUTES: { pattern: RegExp; methods: readonly string[] }[] = [
-  { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services$`), methods: ['GET', 'POST'] },
+  { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services$`), methods: ['GET', 'POST', 'DELETE'] },
   { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services/${SEGMENT}$`), methods: ['GET', 'PUT', 'PATCH', 'DELETE'] },
   { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/services/${SEGMENT}/status$`), methods: ['GET', 'PUT', 'PATCH'] },
   { pattern: /^\/api\/v1\/services$/, methods: ['GET'] },

@@ -49,6 +49,27 @@ export class ServicesController {
     sendService(request, reply, 201, result.object, this.clock.now(), warnings);
   }
 
+  /** deletecollection: every Service the selectors match, one delete each; answers the deleted list. */
+  @Delete('namespaces/:namespace/services')
+  async deleteCollection(@Param('namespace') namespace: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const options = parseDeleteOptions(request);
+    const listOptions = parseListOptions(request, namespace);
+    const dryRun = (options.dryRun ?? []).includes('All');
+    const matching = await this.queries.execute(
+      new ListServicesQuery({ namespace, labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector }),
+    );
+    const deleted = [];
+    for (const item of matching.items) {
+      const name = item.metadata.name!;
+      const result = await this.commands.execute(
+        new DeleteServiceCommand({ kind: 'DeleteService', namespace, name, propagationPolicy: options.propagationPolicy }, requestContext(request, dryRun)),
+      );
+      deleted.push(result.object);
+    }
+    const list = { ...matching, items: deleted.map(({ kind, apiVersion, ...rest }) => (void kind, void apiVersion, rest)) };
+    sendServiceList(request, reply, list as typeof matching, this.clock.now());
+  }
+
   @Get('namespaces/:namespace/services/:name')
   async get(
     @Param('namespace') namespace: string,

@@ -563,6 +563,16 @@ describe('Service API semantics (object-semantics.md §8)', () => {
       expect((await t.client.get(`${NS}/del74`)).status).toBe(200);
     });
 
+    it('deletecollection deletes what the selector matches and answers the deleted list', async () => {
+      const ns = '/api/v1/namespaces/dc/services';
+      for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db']]) await t.client.post(ns, svc(name, {}, { labels: { tier } }));
+      const res = await t.client.delete(`${ns}?labelSelector=tier%3Dweb`);
+      expect(res.status).toBe(200);
+      expect(res.json.kind).toBe('ServiceList');
+      expect(res.json.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b']);
+      expect((await t.client.get(ns)).json.items.map((i: any) => i.metadata.name)).toEqual(['c']);
+    });
+
     it('delete preconditions', async () => {
       const created = await create(svc('del-pre'));
       const res = await t.client.delete(`${NS}/del-pre`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'aaa' } } });

@@ -49,6 +49,31 @@ describe('@kubernetes/client-node', () => {
     expect(deleted.metadata?.name).toBe('web');
   });
 
+  it('patches status with all three patch types (json-patch is the default)', async () => {
+    const created = await api.createNamespacedService({ namespace, body: { metadata: { name: 'patched' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } } });
+    const merged = await api.patchNamespacedServiceStatus(
+      { name: 'patched', namespace, body: { status: { loadBalancer: { ingress: [{ ip: '4.4.4.4' }] } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    expect(merged.status?.loadBalancer?.ingress?.[0]).toEqual({ ip: '4.4.4.4', ipMode: 'VIP' });
+    const jsonPatched = await api.patchNamespacedServiceStatus({
+      name: 'patched',
+      namespace,
+      body: [{ op: 'replace', path: '/status/loadBalancer/ingress/0/ip', value: '2.2.2.2' }],
+    });
+    expect(jsonPatched.status?.loadBalancer?.ingress?.[0]?.ip).toBe('2.2.2.2');
+    const strategic = await api.patchNamespacedServiceStatus(
+      { name: 'patched', namespace, body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: '', lastTransitionTime: new Date('2026-01-01T00:00:00Z') }] } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
+    expect(strategic.status?.conditions?.map((c) => c.type)).toEqual(['Ready']);
+    expect(strategic.status?.loadBalancer?.ingress?.[0]?.ip).toBe('2.2.2.2');
+    expect(Number(strategic.metadata?.resourceVersion)).toBeGreaterThan(Number(created.metadata?.resourceVersion));
+    const wrongBody = await api.patchNamespacedServiceStatus({ name: 'patched', namespace, body: { status: {} } }).catch((e) => e);
+    expect(wrongBody.code).toBeGreaterThanOrEqual(400);
+    expect(wrongBody.code).toBeLessThan(500);
+  });
+
   it('reports 404 and 409 as ApiException codes with the Status body', async () => {
     const missing = await api.readNamespacedService({ name: 'nope', namespace }).catch((e) => e);
     expect(missing.code).toBe(404);
