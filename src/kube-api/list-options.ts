@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import type { ListServicesOptions } from '../queries/service.queries';
+import { parseAsOf } from './point-in-time';
 import { QueryParams, queryValue } from './write-options';
 
 export function parseListOptions(request: FastifyRequest, namespace: string | undefined): ListServicesOptions {
@@ -12,6 +13,7 @@ export function parseListOptions(request: FastifyRequest, namespace: string | un
     if (!/^-?\d+$/.test(limitText)) throw new BadRequestError(`strconv.ParseInt: parsing ${JSON.stringify(limitText)}: invalid syntax`);
     limit = Number(limitText);
   }
+  const asOf = queryValue(query, 'asOf');
   return {
     namespace,
     labelSelector: queryValue(query, 'labelSelector'),
@@ -20,5 +22,6 @@ export function parseListOptions(request: FastifyRequest, namespace: string | un
     continue: queryValue(query, 'continue'),
     resourceVersion: queryValue(query, 'resourceVersion'),
     resourceVersionMatch: queryValue(query, 'resourceVersionMatch'),
+    asOfTime: asOf === undefined ? undefined : parseAsOf(asOf),
   };
 }

@@ -6,6 +6,7 @@ import { PatchServiceCommand, ReplaceServiceStatusCommand } from '../commands/se
 import { GetServiceQuery } from '../queries/service.queries';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
+import { pointInTimeForGet } from './point-in-time';
 import { sendService } from './service-representation';
 import { parsePatchRequest } from './patch-request';
 import { decodeServiceBody } from './service-body';
@@ -26,7 +27,7 @@ export class ServiceStatusController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)), this.clock.now());
+    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name, pointInTimeForGet(request))), this.clock.now());
   }
 
   @Put()

@@ -8,6 +8,7 @@ import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ServiceWatchService } from '../watch/service-watch.service';
+import { pointInTimeForGet } from './point-in-time';
 import { sendService, sendServiceList, serviceWatchEncoder } from './service-representation';
 import { parseTableRequest } from './table/table-request';
 import { formatFor } from './kube-response';
@@ -77,7 +78,7 @@ export class ServicesController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name)), this.clock.now());
+    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name, pointInTimeForGet(request))), this.clock.now());
   }
 
   @Put('namespaces/:namespace/services/:name')

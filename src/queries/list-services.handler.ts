@@ -1,7 +1,7 @@
 // LIST with label and field selectors and limit/continue over one snapshot of the log.
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { encodeServiceForList } from '../domain/codec/service-encoder';
-import { InvalidError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { BadRequestError, InvalidError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { fieldErrors, FieldError } from '../domain/errors/field-error';
 import { matchesFields, parseFieldSelector, SERVICE_SELECTABLE_FIELDS, serviceFieldSet } from '../domain/selectors/field-selector';
 import { matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
@@ -71,6 +71,11 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     if (match && options.continue) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     if (rv !== '' && !/^\d+$/.test(rv)) errors.push(fieldErrors.invalid('resourceVersion', rv, 'must be a non-negative integer'));
     if (errors.length) throw new InvalidError('ListOptions', '', errors, 'meta.k8s.io');
+    if (options.asOfTime !== undefined) {
+      if (rv !== '' || match || options.continue) throw new BadRequestError('asOf cannot be combined with resourceVersion, resourceVersionMatch or continue');
+      const at = this.repository.resourceVersionAt(options.asOfTime);
+      return { asOf: at, minimum: at };
+    }
     if (options.continue) {
       const point = decodeContinue(options.continue);
       return { asOf: point.resourceVersion, after: point.after };

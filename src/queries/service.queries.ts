@@ -2,10 +2,14 @@
 import { Query } from '@nestjs/cqrs';
 import type { Service } from '../domain/service.types';
 
+/** A point in the past: the state right after resourceVersion R, or as of a wall-clock time. */
+export type PointInTime = { resourceVersion: number } | { time: string };
+
 export class GetServiceQuery extends Query<Service> {
   constructor(
     readonly namespace: string,
     readonly name: string,
+    readonly asOf?: PointInTime,
   ) {
     super();
   }
@@ -20,6 +24,8 @@ export interface ListServicesOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /** svctrail's wall-clock time travel: the list as it was at this RFC 3339 time. */
+  asOfTime?: string;
 }
 
 export interface ServiceList {

@@ -25,17 +25,27 @@ export class ServiceRepository {
   private readonly clusterIP;
   private readonly nodePort;
   private readonly revisionAsOf;
+  private readonly positionAtTime;
 
   constructor(private readonly handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
     this.byName = sqlite.prepare('SELECT object, stream_version AS streamVersion FROM services WHERE namespace = ? AND name = ?');
     this.clusterIP = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'cluster-ip' AND value = ?`).pluck();
     this.nodePort = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'node-port' AND value = ?`).pluck();
+    // recorded_at is ISO 8601 UTC with milliseconds, so text order is time order (index seek).
+    this.positionAtTime = sqlite
+      .prepare('SELECT position FROM events WHERE recorded_at <= ? ORDER BY recorded_at DESC, position DESC LIMIT 1')
+      .pluck();
     this.revisionAsOf = sqlite.prepare(
       `SELECT object FROM service_revisions
        WHERE namespace = ? AND name = ? AND resource_version <= ? AND (valid_until IS NULL OR valid_until > ?)
        ORDER BY resource_version DESC LIMIT 1`,
     ).pluck();
+  }
+
+  /** The newest log position recorded at or before an RFC 3339 time (0 before the first write). */
+  resourceVersionAt(time: string): number {
+    return (this.positionAtTime.get(time) as number | undefined) ?? 0;
   }
 
   /** The live incarnation's state, loaded from the current-object projection (never by a fold). */
