@@ -3,6 +3,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { KubeApiModule } from './kube-api/kube-api.module';
+import { LoggingModule } from './observability/logging.module';
+import { ObservabilityModule } from './observability/observability.module';
 import type { Clock } from './shared/clock';
 import type { IdFactory } from './shared/ids';
 import { StoreModule } from './store/store.module';
@@ -10,6 +12,6 @@ import { StoreModule } from './store/store.module';
 @Module({})
 export class AppModule {
   static register(config: AppConfig, clock: Clock, ids: IdFactory): DynamicModule {
-    return { module: AppModule, imports: [ConfigModule.register(config, clock, ids), StoreModule, KubeApiModule] };
+    return { module: AppModule, imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule, KubeApiModule] };
   }
 }

@@ -1,17 +1,49 @@
 // `svctrail <command>`: the operator's command line (npx svctrail …, npm run svctrail -- …).
+// Exit codes: 0 success, 1 failure or refusal (and verify differences), 2 bad usage.
 import 'reflect-metadata';
+import { EXPORT_USAGE, runExport } from './cli/export.command';
+import { IMPORT_USAGE, runImport } from './cli/import.command';
 import { ISSUE_CREDENTIALS_USAGE, runIssueCredentials } from './cli/issue-credentials.command';
+import { REPLAY_USAGE, runReplay } from './cli/replay.command';
+import { UsageError } from './cli/usage-error';
+import { VERIFY_USAGE, runVerify } from './cli/verify.command';
+import { InvalidArgumentError, MaintenanceError } from './maintenance/maintenance-error';
+import { DamagedDatabaseError } from './store/database';
 
-const COMMANDS: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
+type Command = (argv: string[], out: (line: string) => void, err: (line: string) => void) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
   'issue-credentials': runIssueCredentials,
+  replay: runReplay,
+  verify: runVerify,
+  export: runExport,
+  import: runImport,
 };
 
 const USAGE = `usage: svctrail <command> [flags]
 
 commands:
   issue-credentials   issue a client certificate or token and a kubeconfig for a user
+  replay              rebuild every projection from the event log and swap it in;
+                      --until: the whole store at a point in time, as a new data directory
+  verify              refold the log and compare every projection row with the live one
+  export              write the events (all, or a window) as NDJSON
+  import              create a store in an empty data directory from exported NDJSON
 
-${ISSUE_CREDENTIALS_USAGE}`;
+Run svctrail <command> --help for a command's flags.
+
+${ISSUE_CREDENTIALS_USAGE}
+
+${REPLAY_USAGE}
+
+${VERIFY_USAGE}
+
+${EXPORT_USAGE}
+
+${IMPORT_USAGE}`;
+
+const isUsageError = (error: unknown) =>
+  error instanceof UsageError || error instanceof InvalidArgumentError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -20,11 +52,27 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return command && command !== 'help' && command !== '--help' ? 2 : 0;
   }
-  return run(rest, (line) => process.stdout.write(`${line}\n`));
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    return await run(rest, (line) => process.stdout.write(`${line}\n`), err);
+  } catch (error) {
+    if (isUsageError(error)) {
+      err(`svctrail ${command}: ${(error as Error).message}\n(run svctrail ${command} --help for usage)`);
+      return 2;
+    }
+    if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError) {
+      err(`svctrail ${command}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    // Let stdout drain (a piped export) before exiting.
+    process.exitCode = code;
+  },
   (error: unknown) => {
     process.stderr.write(`svctrail: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -3,6 +3,7 @@
 // decider, appends the events and applies the inline projections; the caller and the change feed
 // hear of it only after the COMMIT that holds it.
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
 import { NotFoundError } from '../domain/errors/domain-errors';
@@ -40,6 +41,7 @@ export class ServiceCommandExecutor {
     private readonly network: ClusterNetwork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_FACTORY) private readonly ids: IdFactory,
+    @InjectPinoLogger('ServiceCommandExecutor') private readonly logger: PinoLogger,
   ) {}
 
   /**
@@ -50,7 +52,7 @@ export class ServiceCommandExecutor {
       .run(() => this.apply(command, request, verb))
       .then(({ result, committed }) => {
         // Only now is the write durable; only now may watchers hear of it.
-        if (committed) this.feed.publish(committed);
+        if (committed) this.published(committed);
         return result;
       });
   }
@@ -73,7 +75,7 @@ export class ServiceCommandExecutor {
         return this.apply(build(state.object), request, verb, state);
       })
       .then(({ result, committed }) => {
-        if (committed) this.feed.publish(committed);
+        if (committed) this.published(committed);
         return result;
       });
   }
@@ -127,6 +129,25 @@ export class ServiceCommandExecutor {
     };
     this.projector.apply(committed);
     return { result: this.answer(decision, before, resourceVersion, after), committed };
+  }
+
+  private published(write: CommittedWrite): void {
+    const m = write.metadata;
+    this.logger.info(
+      {
+        requestId: m.requestId,
+        user: m.user,
+        verb: m.verb,
+        subresource: m.subresource || undefined,
+        namespace: write.namespace,
+        name: write.name,
+        uid: write.streamId,
+        resourceVersion: write.resourceVersion,
+        events: write.events.map((e) => e.event.type),
+      },
+      'write committed',
+    );
+    this.feed.publish(write);
   }
 
   private answer(decision: Decision, before: ServiceState, resourceVersion: number, after?: ServiceState): WriteResult {

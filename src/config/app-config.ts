@@ -44,6 +44,9 @@ export class AppConfig {
   @IsIn(['FULL', 'NORMAL'])
   sqliteSynchronous: 'FULL' | 'NORMAL' = 'FULL';
 
+  @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent' = 'info';
+
   @IsString()
   migrationsFolder = join(PROJECT_ROOT, 'migrations');
 
@@ -60,6 +63,7 @@ const FLAGS = {
   'service-cluster-ip-range': 'serviceClusterIpRange',
   'service-node-port-range': 'serviceNodePortRange',
   'sqlite-synchronous': 'sqliteSynchronous',
+  'log-level': 'logLevel',
 } as const;
 
 export class ConfigError extends Error {}

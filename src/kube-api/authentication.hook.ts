@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { authenticateRequest } from '../auth/authenticator';
 import type { TokenIndex } from '../auth/token-index';
+import type { LoggedRequest } from '../observability/logging.module';
 import type { IdFactory } from '../shared/ids';
 import { apiErrors } from './api-errors';
 import { statusForError } from './kube-status';
@@ -23,7 +24,10 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory) {
       { authorizationHeader: request.headers.authorization, peerCertificate, peerAuthorized: socket.authorized === true },
       tokens(),
     );
+    const raw = request.raw as unknown as LoggedRequest;
+    raw.id = requestId;
     if (user) {
+      raw.svctrailUser = user.name;
       setIdentity(request, { user, requestId });
       return;
     }

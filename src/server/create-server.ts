@@ -1,7 +1,7 @@
 // Builds and starts the HTTPS API server: data directory (CA, certificates, tokens), Nest on
 // Fastify, authentication, error mapping, and the admin kubeconfig for the bound address.
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
@@ -11,6 +11,9 @@ import { authenticationHook } from '../kube-api/authentication.hook';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
 import { KubeStatusFilter } from '../kube-api/kube-status.filter';
+import type { LoggedRequest } from '../observability/logging.module';
+import { MetricsService } from '../observability/metrics.service';
+import { requestKind } from '../observability/request-kind';
 import { Clock, systemClock } from '../shared/clock';
 import { IdFactory, randomIds } from '../shared/ids';
 import { ensureDataDir, writeAdminKubeconfig } from '../tls/data-dir';
@@ -19,7 +22,6 @@ import { httpsServerOptions } from '../tls/https-options';
 export interface ServerOptions {
   clock?: Clock;
   ids?: IdFactory;
-  logLevels?: LogLevel[];
 }
 
 export interface RunningServer {
@@ -42,11 +44,31 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
   fastify.addHook('onRequest', authenticationHook(() => tokens, ids));
+  // Resolved once the app exists; hooks must be registered before Fastify is ready.
+  let metrics: MetricsService | undefined;
+  let requestLog: PinoLogger | undefined;
+  fastify.addHook('onResponse', async (request, reply) => {
+    if (!metrics || !requestLog) return;
+    const watch = /[?&]watch=(true|1)(&|$)/.test(request.url);
+    const kind = requestKind(request.method, request.url, watch);
+    metrics.requests.inc({ ...kind, code: String(reply.statusCode) });
+    metrics.requestDuration.observe(kind, reply.elapsedTime / 1000);
+    const raw = request.raw as unknown as LoggedRequest;
+    requestLog.info(
+      { requestId: raw.id, user: raw.svctrailUser, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request completed',
+    );
+  });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, clock, ids), adapter, {
-    logger: options.logLevels ?? ['error', 'warn'],
+    bufferLogs: true,
     bodyParser: false,
   });
+  app.useLogger(app.get(Logger));
+  metrics = app.get(MetricsService);
+  const httpLog = await app.resolve(PinoLogger);
+  httpLog.setContext('http');
+  requestLog = httpLog;
   app.useGlobalFilters(new KubeStatusFilter());
   app.enableShutdownHooks();
   await app.listen(config.port, config.host);

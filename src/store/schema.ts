@@ -31,6 +31,13 @@ export const events = sqliteTable(
     uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
     index('events_name_position').on(t.namespace, t.name, t.position),
     index('events_recorded_at').on(t.recordedAt),
+    // History API ranges: one index per way a change log is scoped or filtered, each ending in
+    // position so a page is a contiguous range.
+    index('events_namespace_position').on(t.namespace, t.position),
+    index('events_stream_position').on(t.streamId, t.position),
+    index('events_actor_position').on(t.actorUser, t.position),
+    index('events_type_position').on(t.type, t.position),
+    index('events_resource_version').on(t.resourceVersion),
   ],
 );
 
@@ -93,6 +100,9 @@ export const conditionTransitions = sqliteTable(
   (t) => [
     index('condition_transitions_uid_type_rv').on(t.uid, t.conditionType, t.resourceVersion),
     index('condition_transitions_name_rv').on(t.namespace, t.name, t.resourceVersion),
+    index('condition_transitions_rv').on(t.resourceVersion),
+    index('condition_transitions_namespace_rv').on(t.namespace, t.resourceVersion),
+    index('condition_transitions_service').on(t.namespace, t.name, t.uid),
   ],
 );
 
@@ -117,6 +127,9 @@ export const ingressIntervals = sqliteTable(
     index('ingress_intervals_address_from').on(t.address, t.fromResourceVersion),
     index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
     index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
+    index('ingress_intervals_from').on(t.fromResourceVersion),
+    index('ingress_intervals_namespace_from').on(t.namespace, t.fromResourceVersion),
+    index('ingress_intervals_name_from').on(t.namespace, t.name, t.fromResourceVersion),
   ],
 );
 

@@ -2,6 +2,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { ChangeFeed } from '../feed/change-feed';
+import { MetricsService } from '../observability/metrics.service';
 import { Projector } from '../projections/projector';
 import { openDatabase } from './database';
 import type { DatabaseHandle } from './database';
@@ -38,7 +39,11 @@ class DatabaseLifecycle implements OnApplicationShutdown {
     { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
     { provide: ServiceChangeLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceChangeLog(h) },
     { provide: KubeEventLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new KubeEventLog(h) },
-    { provide: GroupCommitter, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new GroupCommitter(h) },
+    {
+      provide: GroupCommitter,
+      inject: [DATABASE, MetricsService],
+      useFactory: (h: DatabaseHandle, metrics: MetricsService) => new GroupCommitter(h, metrics),
+    },
     ChangeFeed,
     DatabaseLifecycle,
   ],

@@ -1,6 +1,8 @@
 // Every open watch stream, whatever it watches: the limits they share, and shutdown, which must
 // end them (an open stream would otherwise hold the HTTP server open forever).
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Optional } from '@nestjs/common';
+import { MetricsService } from '../observability/metrics.service';
+import { SqliteEventStore } from '../store/event-store';
 import type { ServerResponse } from 'node:http';
 import { ExpiredError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { statusForError } from '../kube-api/kube-status';
@@ -22,6 +24,17 @@ export class WatchRegistry implements BeforeApplicationShutdown {
   private readonly sessions = new Set<WatchSession<unknown>>();
   bookmarkIntervalMs = 60_000;
   maxBacklogBytes = 16 * 1024 * 1024;
+
+  constructor(@Optional() metrics?: MetricsService, @Optional() eventStore?: SqliteEventStore) {
+    if (metrics && eventStore) {
+      metrics.watchStats = () => {
+        const head = eventStore.head();
+        let maxLag = 0;
+        for (const session of this.sessions) maxLag = Math.max(maxLag, head - session.position);
+        return { open: this.sessions.size, maxLag };
+      };
+    }
+  }
 
   get openWatches(): number {
     return this.sessions.size;

@@ -46,6 +46,11 @@ export class WatchSession<T> {
   private subscription?: Subscription;
   private timers: NodeJS.Timeout[] = [];
   private lastResourceVersion = 0;
+
+  /** The last resourceVersion this watcher has been brought up to (for lag metrics). */
+  get position(): number {
+    return this.lastResourceVersion;
+  }
   private first = true;
   private closed = false;
   readonly done: Promise<void>;

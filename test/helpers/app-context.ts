@@ -31,7 +31,7 @@ export function deterministicIds(seed = 1): IdFactory {
 
 export async function createAppContext(seed = 1): Promise<AppContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svctrail-int-'));
-  const config = validateConfig({ port: 0, dataDir });
+  const config = validateConfig({ port: 0, dataDir, logLevel: 'silent' });
   const clock = new FixedClock(new Date('2026-01-02T03:04:05.000Z'));
   const app = await NestFactory.createApplicationContext(AppModule.register(config, clock, deterministicIds(seed)), { logger: false });
   await app.init();

@@ -19,7 +19,7 @@ export interface TestServer {
 
 export async function startTestServer(options: ServerOptions & { config?: Record<string, unknown>; dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svctrail-e2e-'));
-  const config = validateConfig({ port: 0, host: '127.0.0.1', dataDir, ...(options.config ?? {}) });
+  const config = validateConfig({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', ...(options.config ?? {}) });
   const server = await createServer(config, options);
   const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
   const tokens = parseTokenFile(readFileSync(join(dataDir, 'tokens.csv'), 'utf8'), 'tokens.csv');

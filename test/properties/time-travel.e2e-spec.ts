@@ -43,10 +43,10 @@ describe('time travel returns what the API answered then', () => {
           else if (step.op === 'delete') res = await t.client.delete(`${ns}/${step.name}`);
           else if (current.status !== 200) continue;
           else if (step.op === 'status') res = await t.client.put(`${ns}/${step.name}/status`, { ...current.json, status: { loadBalancer: { ingress: [{ ip: `192.0.2.${step.ip}` }] } } });
-          else {
+          else if (step.op === 'label') {
             const meta = { ...current.json.metadata, labels: { v: step.value }, ...(step.stale ? { resourceVersion: '1' } : {}) };
             res = await t.client.put(`${ns}/${step.name}`, { ...current.json, metadata: meta });
-          }
+          } else continue;
           if (step.op === 'delete' && res.status === 200) {
             const head = (await t.client.get(ns)).json.metadata.resourceVersion;
             gone.push({ name: step.name, rv: head });

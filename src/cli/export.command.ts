@@ -1,0 +1,72 @@
+// `svctrail export [--data-dir DIR] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]`
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { exportEvents, ExportReport } from '../maintenance/event-exporter';
+import { parseLogPoint } from '../maintenance/log-point';
+import { parseOutputFormat, structured } from './output-format';
+import { ProgressBar } from './progress-bar';
+
+export const EXPORT_USAGE = `usage: svctrail export [--data-dir DIR] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]
+  Writes the events as NDJSON, one event row per line with every column, oldest first: the whole
+  log, or the writes after --since and up to and including --until (resourceVersions or RFC 3339
+  times; writes are never split). To FILE (written under a temporary name and renamed when
+  complete) or to stdout. The summary goes to stdout with --out, to stderr otherwise.
+  Only an export without --since can be imported (svctrail import).`;
+
+export async function runExport(argv: string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'data-dir': { type: 'string', default: './data' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      out: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    out(EXPORT_USAGE);
+    return 0;
+  }
+  const format = parseOutputFormat(values.output);
+  const since = values.since === undefined ? undefined : parseLogPoint(values.since, '--since');
+  const until = values.until === undefined ? undefined : parseLogPoint(values.until, '--until');
+  const common = { dataDir: values['data-dir'], since, until, progress: new ProgressBar() };
+  let report: ExportReport;
+  if (values.out === undefined) {
+    report = await exportEvents({ ...common, write: (chunk) => writeStdout(chunk) });
+  } else {
+    const temporary = `${values.out}.partial-${process.pid}`;
+    const fd = openSync(temporary, 'w');
+    try {
+      report = await exportEvents({ ...common, write: async (chunk) => void writeSync(fd, chunk) });
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(temporary, values.out);
+  }
+  const summary =
+    structured(format, report) ??
+    `exported ${report.events} events (resourceVersions ${report.afterResourceVersion + 1}..${report.throughResourceVersion})` +
+      `${values.out ? ` to ${values.out}` : ''}${report.complete ? '' : '; a window without the start of the log cannot be imported'}`;
+  (values.out === undefined ? err : out)(summary);
+  return 0;
+}
+
+/** Honours back-pressure so a slow pipe (| gzip) holds the export instead of buffering it all. */
+function writeStdout(chunk: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    process.stdout.once('error', onError);
+    const flushed = process.stdout.write(chunk, () => process.stdout.off('error', onError));
+    if (flushed) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}

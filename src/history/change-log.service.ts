@@ -1,0 +1,54 @@
+// The change log: every accepted write with its actor, domain events and JSON patch, per Service
+// name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
+import { Injectable } from '@nestjs/common';
+import { SERVICE_EVENT_TYPES } from '../domain/service.events';
+import { ChangeHistoryRepository } from '../store/change-history-repository';
+import { LogPositions } from '../store/log-positions';
+import { ServiceRepository } from '../store/service-repository';
+import { serviceChange, ServiceChange } from './history-items';
+import { HistoryList, readPage } from './history-list-page';
+import { HistoryQuery } from './history-query';
+import { HistoryScope, scopeKey } from './history-scope';
+import { checkNotTooLarge, readWindow, resolveWindow, WINDOW_PARAMS } from './history-window';
+
+const PARAMS = [...WINDOW_PARAMS, 'actor', 'eventType', 'fieldManager', 'uid', 'limit', 'continue'];
+
+@Injectable()
+export class ChangeLogService {
+  constructor(
+    private readonly changes: ChangeHistoryRepository,
+    private readonly positions: LogPositions,
+    private readonly snapshots: ServiceRepository,
+  ) {}
+
+  list(scope: HistoryScope, rawQuery: unknown): HistoryList<ServiceChange> {
+    const query = HistoryQuery.parse('changes', rawQuery, PARAMS);
+    const window = readWindow(query);
+    const filters = {
+      ...scope,
+      uid: query.string('uid'),
+      actor: query.string('actor'),
+      eventType: query.oneOf('eventType', SERVICE_EVENT_TYPES),
+      fieldManager: query.string('fieldManager'),
+    };
+    return this.snapshots.snapshot(() => {
+      const head = this.positions.head();
+      checkNotTooLarge(window, head);
+      return readPage({
+        listKind: 'ServiceChangeList',
+        scope: scopeKey('changes', scope),
+        query,
+        keyShape: ['number'],
+        head,
+        read: (snapshot, after, limit) => {
+          const w = resolveWindow(window, snapshot, this.positions);
+          const fromRv = Math.max(w.fromRv, after ? Number(after[0]) + 1 : 0);
+          if (fromRv > w.toRv) return [];
+          return this.changes.matchingWrites({ ...filters, fromRv, toRv: w.toRv, fromPosition: this.positions.writeStartAtOrAfter(fromRv) }, limit);
+        },
+        keyOf: (rv) => [rv],
+        toItem: (rv) => serviceChange(this.changes.write(rv)),
+      });
+    });
+  }
+}

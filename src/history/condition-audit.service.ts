@@ -1,0 +1,112 @@
+// The condition audit log (every transition: type, from -> to status, reason, message,
+// observedGeneration, when, who) and per-Service summaries (time in each status, transition
+// counts, flapping).
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
+import { ConditionHistoryRepository, ServiceKey } from '../store/condition-history-repository';
+import { LogPositions } from '../store/log-positions';
+import { ServiceRepository } from '../store/service-repository';
+import { summarizeConditions } from './condition-summary';
+import { conditionSummary, conditionTransition } from './history-items';
+import { HistoryList, readPage } from './history-list-page';
+import { HistoryQuery } from './history-query';
+import { HistoryScope, scopeKey } from './history-scope';
+import { checkNotTooLarge, readWindow, resolveWindow, WINDOW_PARAMS } from './history-window';
+
+const TRANSITION_PARAMS = [...WINDOW_PARAMS, 'conditionType', 'status', 'actor', 'uid', 'limit', 'continue'];
+const SUMMARY_PARAMS = ['since', 'until', 'conditionType', 'uid', 'flapThreshold', 'flapWindow', 'flapping', 'limit', 'continue'];
+const DEFAULT_FLAP_THRESHOLD = 3;
+const DEFAULT_FLAP_WINDOW_MS = 10 * 60 * 1000;
+/** Services read per round while filling a page the flapping filter may thin out. */
+const SERVICE_BATCH = 100;
+
+@Injectable()
+export class ConditionAuditService {
+  constructor(
+    private readonly conditions: ConditionHistoryRepository,
+    private readonly positions: LogPositions,
+    private readonly snapshots: ServiceRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  transitions(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof conditionTransition>> {
+    const query = HistoryQuery.parse('conditiontransitions', rawQuery, TRANSITION_PARAMS);
+    const window = readWindow(query);
+    const filters = {
+      ...scope,
+      uid: query.string('uid'),
+      conditionType: query.string('conditionType'),
+      status: query.string('status'),
+      actor: query.string('actor'),
+    };
+    return this.snapshots.snapshot(() => {
+      const head = this.positions.head();
+      checkNotTooLarge(window, head);
+      return readPage({
+        listKind: 'ConditionTransitionList',
+        scope: scopeKey('conditiontransitions', scope),
+        query,
+        keyShape: ['number', 'number'],
+        head,
+        read: (snapshot, after, limit) => {
+          const w = resolveWindow(window, snapshot, this.positions);
+          if (w.fromRv > w.toRv) return [];
+          return this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
+        },
+        keyOf: (row) => [row.resourceVersion, row.id],
+        toItem: (row) => conditionTransition(row),
+      });
+    });
+  }
+
+  summaries(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof conditionSummary>> {
+    const query = HistoryQuery.parse('conditionsummaries', rawQuery, SUMMARY_PARAMS);
+    const window = readWindow(query);
+    const uid = query.string('uid');
+    const conditionType = query.string('conditionType');
+    const flapThreshold = query.positiveInteger('flapThreshold') ?? DEFAULT_FLAP_THRESHOLD;
+    const flapWindowMs = query.duration('flapWindow') ?? DEFAULT_FLAP_WINDOW_MS;
+    const flapping = query.boolean('flapping');
+    const now = this.clock.now().toISOString();
+    return this.snapshots.snapshot(() => {
+      const head = this.positions.head();
+      const summarize = (key: ServiceKey, snapshot: number) => {
+        const untilRv = window.until ? Math.min(snapshot, this.positions.lastPositionAtOrBefore(window.until)) : snapshot;
+        const rows = this.conditions.transitionsOfService(key.uid, untilRv).filter((r) => !conditionType || r.conditionType === conditionType);
+        const life = this.conditions.lifetime(key.uid, untilRv);
+        const start = window.since ?? life.createdAt ?? now;
+        const endLimit = window.until ?? now;
+        const end = life.deletedAt && life.deletedAt < endLimit ? life.deletedAt : endLimit;
+        const conditions = summarizeConditions(rows, { start: Date.parse(start), end: Date.parse(end), flapThreshold, flapWindowMs });
+        return conditionSummary({ service: key, createdAt: life.createdAt, deletedAt: life.deletedAt, window: { start, end }, snapshot, conditions });
+      };
+      type Summary = ReturnType<typeof summarize>;
+      const keep = (s: Summary) => s.conditions.length > 0 && (flapping === undefined || s.conditions.some((c) => c.flapping) === flapping);
+      return readPage<Summary, Summary>({
+        listKind: 'ConditionSummaryList',
+        scope: scopeKey('conditionsummaries', scope),
+        query,
+        keyShape: ['string', 'string', 'string'],
+        head,
+        read: (snapshot, after, limit) => {
+          let cursor = after ? { namespace: String(after[0]), name: String(after[1]), uid: String(after[2]) } : undefined;
+          const out: Summary[] = [];
+          for (;;) {
+            // A uid filter names one incarnation: its transitions are one index lookup.
+            const batch = uid !== undefined ? this.conditions.serviceOf(uid, scope, cursor) : this.conditions.services({ ...scope, after: cursor }, SERVICE_BATCH);
+            for (const key of batch) {
+              cursor = key;
+              const summary = summarize(key, snapshot);
+              if (keep(summary)) out.push(summary);
+              if (out.length === limit) return out;
+            }
+            if (uid !== undefined || batch.length < SERVICE_BATCH) return out;
+          }
+        },
+        keyOf: (s) => [s.service.namespace, s.service.name, s.service.uid],
+        toItem: (s) => s,
+      });
+    });
+  }
+}

@@ -1,0 +1,155 @@
+// The objects the history API serves, built from store rows. Every item has kind, apiVersion and
+// metadata (name, namespace, resourceVersion, creationTimestamp) like any Kubernetes object.
+import type { ConflictRow, IntervalRow } from '../store/ingress-history-repository';
+import type { RecordedWrite } from '../store/change-history-repository';
+import type { TransitionRow } from '../store/condition-history-repository';
+import type { ConditionStatusSummary } from './condition-summary';
+import { HISTORY_API_VERSION } from './history-api';
+import { jsonPatchBetween, JsonPatch } from './json-patch-diff';
+
+export interface ServiceRef {
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+export interface Actor {
+  user: string;
+  groups: string[];
+  userAgent: string;
+  fieldManager: string;
+  requestId: string;
+}
+
+export interface ItemMeta {
+  name: string;
+  namespace?: string;
+  resourceVersion: string;
+  creationTimestamp: string;
+}
+
+/** metav1.Time has second precision; the exact time is in the item's own fields. */
+const timestamp = (iso: string) => `${iso.slice(0, 19)}Z`;
+
+export interface ServiceChange {
+  kind: 'ServiceChange';
+  apiVersion: string;
+  metadata: ItemMeta;
+  service: ServiceRef;
+  time: string;
+  verb: string;
+  subresource?: string;
+  actor: Actor;
+  events: { type: string; data: unknown }[];
+  /** RFC 6902 patch from the previous object (null before a create) to the new one (null after a delete). */
+  patch: JsonPatch;
+}
+
+export function serviceChange(write: RecordedWrite): ServiceChange {
+  const m = write.events[write.events.length - 1].metadata;
+  return {
+    kind: 'ServiceChange',
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${write.name}.${write.resourceVersion}`, namespace: write.namespace, resourceVersion: String(write.resourceVersion), creationTimestamp: timestamp(m.recordedAt) },
+    service: { namespace: write.namespace, name: write.name, uid: write.uid },
+    time: m.recordedAt,
+    verb: m.verb,
+    ...(m.subresource ? { subresource: m.subresource } : {}),
+    actor: { user: m.user, groups: m.groups, userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId },
+    events: write.events.map((e) => ({ type: e.event.type, data: e.event.data })),
+    patch: jsonPatchBetween(write.previous, write.object),
+  };
+}
+
+export function conditionTransition(row: TransitionRow) {
+  return {
+    kind: 'ConditionTransition' as const,
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${row.name}.${row.id}`, namespace: row.namespace, resourceVersion: String(row.resourceVersion), creationTimestamp: timestamp(row.recordedAt) },
+    service: { namespace: row.namespace, name: row.name, uid: row.uid },
+    conditionType: row.conditionType,
+    /** null: the condition was not set before (or is removed after). */
+    fromStatus: row.fromStatus,
+    toStatus: row.toStatus,
+    reason: row.reason,
+    message: row.message,
+    observedGeneration: row.observedGeneration,
+    lastTransitionTime: row.lastTransitionTime,
+    time: row.recordedAt,
+    actor: { user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId },
+  };
+}
+
+export interface SummaryInput {
+  service: ServiceRef;
+  createdAt: string | null;
+  deletedAt: string | null;
+  window: { start: string; end: string };
+  snapshot: number;
+  conditions: ConditionStatusSummary[];
+}
+
+export function conditionSummary(s: SummaryInput) {
+  return {
+    kind: 'ConditionSummary' as const,
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${s.service.name}.${s.service.uid}`, namespace: s.service.namespace, resourceVersion: String(s.snapshot), creationTimestamp: timestamp(s.createdAt ?? s.window.start) },
+    service: s.service,
+    ...(s.deletedAt ? { deletedAt: s.deletedAt } : {}),
+    window: s.window,
+    conditions: s.conditions,
+  };
+}
+
+/** Who opened and who closed an interval; `to` is null while it is open (as of the snapshot). */
+function span(row: IntervalRow, snapshot: number) {
+  const open = row.toResourceVersion === null || row.toResourceVersion > snapshot;
+  return {
+    address: row.address,
+    addressType: row.addressType,
+    service: { namespace: row.namespace, name: row.name, uid: row.uid },
+    from: { resourceVersion: String(row.fromResourceVersion), time: row.fromTime, setBy: row.setBy },
+    to: open ? null : { resourceVersion: String(row.toResourceVersion), time: row.toTime!, clearedBy: row.clearedBy! },
+  };
+}
+
+export function ingressInterval(row: IntervalRow, snapshot: number) {
+  return {
+    kind: 'IngressInterval' as const,
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${row.name}.${row.id}`, namespace: row.namespace, resourceVersion: String(row.fromResourceVersion), creationTimestamp: timestamp(row.fromTime) },
+    ...span(row, snapshot),
+  };
+}
+
+export function ingressOwner(row: IntervalRow, snapshot: number) {
+  return {
+    kind: 'IngressOwner' as const,
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${row.address}.${row.id}`, resourceVersion: String(row.fromResourceVersion), creationTimestamp: timestamp(row.fromTime) },
+    ...span(row, snapshot),
+  };
+}
+
+/** Two Services holding one address at once, from the later assignment until either let go. */
+export function ingressConflict(row: ConflictRow, snapshot: number) {
+  const first = span(row.first, snapshot);
+  const second = span(row.second, snapshot);
+  const ends = [first.to, second.to].filter((e): e is NonNullable<typeof e> => e !== null);
+  const end = ends.sort((a, b) => Number(a.resourceVersion) - Number(b.resourceVersion))[0];
+  return {
+    kind: 'IngressConflict' as const,
+    apiVersion: HISTORY_API_VERSION,
+    metadata: {
+      name: `${row.second.address}.${row.first.id}.${row.second.id}`,
+      namespace: row.second.namespace,
+      resourceVersion: String(row.second.fromResourceVersion),
+      creationTimestamp: timestamp(row.second.fromTime),
+    },
+    address: row.second.address,
+    addressType: row.second.addressType,
+    from: { resourceVersion: second.from.resourceVersion, time: second.from.time },
+    to: end ? { resourceVersion: end.resourceVersion, time: end.time } : null,
+    holders: [first, second].map(({ service, from, to }) => ({ service, from, to })),
+  };
+}

@@ -1,0 +1,44 @@
+// One page of a history list in Kubernetes list style: the snapshot (the log's head when the
+// first page was read, carried by the continue token), a keyset cursor, limit+1 rows read to
+// know whether more follow, and the token for the next page.
+import { decodeHistoryContinue, encodeHistoryContinue, queryFingerprint } from './history-continue-token';
+import { HISTORY_API_VERSION } from './history-api';
+import type { HistoryQuery } from './history-query';
+
+export type PageKey = (string | number)[];
+
+export interface HistoryList<T> {
+  kind: string;
+  apiVersion: string;
+  metadata: { resourceVersion: string; continue?: string };
+  items: T[];
+}
+
+export interface PageSpec<Row, Item> {
+  listKind: string;
+  /** The resource and its path scope: part of the fingerprint, so tokens do not cross paths. */
+  scope: string;
+  query: HistoryQuery;
+  keyShape: readonly ('string' | 'number')[];
+  head: number;
+  read(snapshot: number, after: PageKey | undefined, limit: number): Row[];
+  keyOf(row: Row): PageKey;
+  toItem(row: Row, snapshot: number): Item;
+}
+
+/** Effectively unlimited, but a bound SQLite accepts. */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER - 1;
+
+export function readPage<Row, Item>(spec: PageSpec<Row, Item>): HistoryList<Item> {
+  const fingerprint = queryFingerprint(`${spec.scope}\u0000${spec.query.fingerprintSource()}`);
+  const token = spec.query.string('continue');
+  const page = token ? decodeHistoryContinue(fingerprint, token, spec.keyShape) : undefined;
+  const snapshot = page?.snapshot ?? spec.head;
+  const limit = spec.query.limit();
+  const rows = spec.read(snapshot, page?.key, limit === undefined ? NO_LIMIT : limit + 1);
+  const more = limit !== undefined && rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const metadata: HistoryList<Item>['metadata'] = { resourceVersion: String(snapshot) };
+  if (more) metadata.continue = encodeHistoryContinue(fingerprint, { snapshot, key: spec.keyOf(shown[shown.length - 1]) });
+  return { kind: spec.listKind, apiVersion: HISTORY_API_VERSION, metadata, items: shown.map((r) => spec.toItem(r, snapshot)) };
+}

@@ -1,0 +1,17 @@
+// The RFC 6902 JSON patch from one revision of a Service to the next. fast-json-patch's compare()
+// diffs objects and arrays below the root; the root itself (a create from nothing, a delete to
+// nothing, or a change of type) is one whole-document operation, which compare() gets wrong.
+import { compare, Operation } from 'fast-json-patch';
+
+export type JsonPatch = Operation[];
+
+const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
+
+export function jsonPatchBetween(previous: unknown, next: unknown): JsonPatch {
+  if (previous === null || previous === undefined) return next === null || next === undefined ? [] : [{ op: 'add', path: '', value: next }];
+  if (next === null || next === undefined) return [{ op: 'replace', path: '', value: null }];
+  if (!isContainer(previous) || !isContainer(next) || Array.isArray(previous) !== Array.isArray(next)) {
+    return JSON.stringify(previous) === JSON.stringify(next) ? [] : [{ op: 'replace', path: '', value: next }];
+  }
+  return compare(previous, next);
+}

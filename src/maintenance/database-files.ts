@@ -1,0 +1,51 @@
+// File-level handling of scratch databases: create one with the real migrations, remove one with
+// its WAL, and make a finished one durable before it is renamed into place.
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseHandle, openDatabase } from '../store/database';
+
+const COMPANIONS = ['', '-wal', '-shm', '-journal'];
+
+export function removeDatabaseFiles(path: string): void {
+  for (const suffix of COMPANIONS) rmSync(`${path}${suffix}`, { force: true });
+}
+
+/**
+ * A new database at `path` (leftovers of an earlier crashed run are removed first) with the same
+ * migrations the server applies. synchronous=OFF: a scratch file is worthless after a crash, and
+ * `sealDatabase` makes a kept one durable.
+ */
+export function createScratchDatabase(path: string, migrationsFolder: string): DatabaseHandle {
+  removeDatabaseFiles(path);
+  const handle = openDatabase({ path, migrationsFolder, synchronous: 'NORMAL' });
+  handle.sqlite.pragma('synchronous = OFF');
+  return handle;
+}
+
+/**
+ * Folds the WAL into a finished scratch database (journal_mode=DELETE needs exclusive access, so
+ * it also proves nobody else has it open), closes and fsyncs it: the file alone is then the whole
+ * database and a rename publishes all of it. The server switches it back to WAL when it opens it.
+ */
+export function sealDatabase(handle: DatabaseHandle, path: string): void {
+  handle.sqlite.pragma('synchronous = FULL');
+  const mode = handle.sqlite.pragma('journal_mode = DELETE', { simple: true });
+  handle.close();
+  if (mode !== 'delete') throw new Error(`could not finish ${path}: journal mode is still ${String(mode)}`);
+  fsyncPath(path);
+}
+
+/** rename(2) within one directory is atomic; fsync the directory so the new name survives power loss. */
+export function publishFile(from: string, to: string): void {
+  renameSync(from, to);
+  fsyncPath(dirname(to));
+}
+
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,123 @@
+// `svctrail import`: a new store from NDJSON events (event-line.ts). Only into a new or empty
+// data directory; only a whole log from position 1 with positions, resourceVersions and stream
+// versions as the store writes them (checked line by line). The events go into a scratch
+// database in that directory, the projections are folded from them with the normal code, and
+// the finished file is renamed to svctrail.db: an import that fails leaves no database behind.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import type { DatabaseHandle } from '../store/database';
+import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
+import { assertEmptyDirectory, dataDirectory } from './data-directory';
+import { EVENT_INSERT, EventRow } from './event-columns';
+import { decodeEventLine, EventLineError } from './event-line';
+import { foldProjections } from './folded-projections';
+import { MaintenanceError } from './maintenance-error';
+import type { Progress } from './progress';
+import { scratchPath } from './scratch-path';
+
+export interface ImportOptions {
+  dataDir: string;
+  /** NDJSON lines (without their newline). */
+  lines: AsyncIterable<string>;
+  /** Size of the input in bytes, for progress (undefined: unknown, e.g. stdin). */
+  inputBytes?: number;
+  progress: Progress;
+}
+
+export interface ImportReport {
+  database: string;
+  events: number;
+  writes: number;
+  resourceVersion: number;
+}
+
+const BATCH = 5000;
+
+export async function importEvents(options: ImportOptions): Promise<ImportReport> {
+  const dir = dataDirectory(options.dataDir);
+  assertEmptyDirectory(dir.dataDir, 'data directory');
+  const created = !existsSync(dir.dataDir);
+  mkdirSync(dir.dataDir, { recursive: true });
+  const path = scratchPath(dir.dataDir, 'import');
+  let scratch: DatabaseHandle | undefined;
+  let finished = false;
+  try {
+    scratch = createScratchDatabase(path, dir.migrationsFolder);
+    const insert = scratch.sqlite.prepare(EVENT_INSERT);
+    const insertBatch = scratch.sqlite.transaction((rows: EventRow[]) => {
+      for (const row of rows) insert.run(row);
+    });
+    const checker = new LogShapeChecker();
+    options.progress.start('read events', options.inputBytes, 'bytes');
+    let batch: EventRow[] = [];
+    let lineNumber = 0;
+    for await (const text of options.lines) {
+      lineNumber++;
+      options.progress.advance(Buffer.byteLength(text) + 1);
+      if (!text.trim()) continue;
+      const row = decodeEventLine(text, lineNumber);
+      checker.accept(row, lineNumber);
+      batch.push(row);
+      if (batch.length === BATCH) {
+        insertBatch(batch);
+        batch = [];
+      }
+    }
+    insertBatch(batch);
+    checker.finish(lineNumber);
+    options.progress.done();
+    let folded;
+    try {
+      folded = foldProjections(scratch, options.progress);
+    } catch (error) {
+      throw new MaintenanceError(`the events do not fold into Services: ${(error as Error).message}`);
+    }
+    sealDatabase(scratch, path);
+    scratch = undefined;
+    publishFile(path, dir.databasePath);
+    finished = true;
+    return { database: dir.databasePath, events: checker.events, writes: folded.writes, resourceVersion: checker.position };
+  } finally {
+    scratch?.close();
+    removeDatabaseFiles(path);
+    if (!finished && created) rmSync(dir.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The invariants the event store keeps, checked as lines stream by. */
+class LogShapeChecker {
+  position = 0;
+  events = 0;
+  private resourceVersion = 0;
+  private streamId = '';
+  private readonly streamVersions = new Map<string, number>();
+
+  accept(row: EventRow, lineNumber: number): void {
+    const fail = (message: string) => {
+      throw new EventLineError(lineNumber, message);
+    };
+    if (row.position !== this.position + 1) {
+      if (this.position === 0) {
+        fail(`the log starts at position ${row.position}, not 1: only a whole log (an export without --since) can be imported`);
+      }
+      fail(`position ${row.position} does not follow ${this.position}`);
+    }
+    // Every event of a write carries the position of the write's last event as resourceVersion.
+    if (row.position > this.resourceVersion && this.resourceVersion !== this.position) fail(`the write at resourceVersion ${this.resourceVersion} ends early`);
+    if (row.position <= this.resourceVersion && row.resourceVersion !== this.resourceVersion) fail(`resourceVersion ${row.resourceVersion} inside the write at ${this.resourceVersion}`);
+    if (row.position <= this.resourceVersion && row.streamId !== this.streamId) fail(`stream ${row.streamId} inside the write of stream ${this.streamId}`);
+    if (row.resourceVersion < row.position) fail(`resourceVersion ${row.resourceVersion} is before position ${row.position}`);
+    const streamVersion = this.streamVersions.get(row.streamId) ?? 0;
+    if (row.streamVersion !== streamVersion + 1) fail(`stream ${row.streamId} version ${row.streamVersion} does not follow ${streamVersion}`);
+    this.streamVersions.set(row.streamId, row.streamVersion);
+    this.position = row.position;
+    this.streamId = row.streamId;
+    this.resourceVersion = row.resourceVersion;
+    this.events++;
+  }
+
+  finish(lineNumber: number): void {
+    if (this.resourceVersion !== this.position) {
+      throw new EventLineError(lineNumber, `the input ends inside the write at resourceVersion ${this.resourceVersion} (truncated?)`);
+    }
+  }
+}

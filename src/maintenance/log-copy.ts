@@ -1,0 +1,26 @@
+// Copies the events of whole writes up to a resourceVersion from one connection into a scratch
+// database. The caller holds a read transaction on the source, so the copy is one snapshot.
+import type Database from 'better-sqlite3';
+import type { DatabaseHandle } from '../store/database';
+import { EVENT_INSERT, EVENT_SELECT, EventRow } from './event-columns';
+import type { Progress } from './progress';
+
+export function copyEvents(source: Database.Database, target: DatabaseHandle, untilResourceVersion: number, progress: Progress): number {
+  // position <= R uses the primary key; resource_version <= R drops a write R would cut in half.
+  const where = 'position <= @until AND resource_version <= @until';
+  const total = source.prepare(`SELECT count(*) FROM events WHERE ${where}`).pluck().get({ until: untilResourceVersion }) as number;
+  progress.start('copy events', total, 'events');
+  const insert = target.sqlite.prepare(EVENT_INSERT);
+  let copied = 0;
+  target.sqlite
+    .transaction(() => {
+      for (const row of source.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE ${where} ORDER BY position`).iterate({ until: untilResourceVersion })) {
+        insert.run(row as EventRow);
+        if (++copied % 1000 === 0) progress.advance(1000);
+      }
+    })
+    .immediate();
+  progress.advance(copied % 1000);
+  progress.done();
+  return copied;
+}

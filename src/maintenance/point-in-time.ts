@@ -1,0 +1,83 @@
+// `svctrail replay --until <rv|time> --out DIR`: the whole store as it was at a point in the
+// log, as a new data directory. The events up to that point are copied from one read snapshot
+// of the live database (only read), folded into fresh projections with the normal code, made
+// read-only (read-only-guard.ts) and published as DIR/svctrail.db by an atomic rename, so a
+// half-built copy is never mistaken for a finished one. `npm start -- --data-dir DIR` serves it
+// with the ordinary start-up path (it creates its own CA, certificates and admin token in DIR).
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DatabaseHandle } from '../store/database';
+import { openDatabase } from '../store/database';
+import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
+import { assertEmptyDirectory, dataDirectory, existingDataDirectory } from './data-directory';
+import { foldProjections } from './folded-projections';
+import { copyEvents } from './log-copy';
+import { describeLogPoint, LogPoint, logHead, resolveLogPoint } from './log-point';
+import { MaintenanceError } from './maintenance-error';
+import type { Progress } from './progress';
+import { makeReadOnly } from './read-only-guard';
+import { scratchPath } from './scratch-path';
+
+export interface PointInTimeOptions {
+  dataDir: string;
+  until: LogPoint;
+  outDir: string;
+  progress: Progress;
+}
+
+export interface PointInTimeReport {
+  source: string;
+  database: string;
+  until: string;
+  /** The newest write the copy holds (0: none). */
+  resourceVersion: number;
+  recordedAt: string | null;
+  events: number;
+  writes: number;
+}
+
+export function buildPointInTime(options: PointInTimeOptions): PointInTimeReport {
+  const source = existingDataDirectory(options.dataDir);
+  const target = dataDirectory(options.outDir);
+  if (resolve(target.dataDir) === resolve(source.dataDir)) throw new MaintenanceError('--out must be a new directory, not the data directory itself');
+  assertEmptyDirectory(target.dataDir, '--out');
+  const created = !existsSync(target.dataDir);
+  mkdirSync(target.dataDir, { recursive: true });
+  let finished = false;
+  const path = scratchPath(target.dataDir, 'point-in-time');
+  let scratch: DatabaseHandle | undefined;
+  let live: DatabaseHandle | undefined;
+  try {
+    scratch = createScratchDatabase(path, source.migrationsFolder);
+    live = openDatabase({ path: source.databasePath, migrationsFolder: source.migrationsFolder, synchronous: 'NORMAL', readonly: true });
+    const sqlite = live.sqlite;
+    const events = sqlite.transaction(() => copyEvents(sqlite, scratch!, resolveLogPoint(sqlite, options.until, '--until'), options.progress))();
+    live.close();
+    live = undefined;
+    const { writes } = foldProjections(scratch, options.progress);
+    const head = logHead(scratch.sqlite);
+    const recordedAt = (scratch.sqlite.prepare('SELECT recorded_at FROM events WHERE position = ?').pluck().get(head) as string | undefined) ?? null;
+    makeReadOnly(scratch);
+    sealDatabase(scratch, path);
+    scratch = undefined;
+    publishFile(path, target.databasePath);
+    const report: PointInTimeReport = {
+      source: source.databasePath,
+      database: target.databasePath,
+      until: describeLogPoint(options.until),
+      resourceVersion: head,
+      recordedAt,
+      events,
+      writes,
+    };
+    // A note for whoever finds the directory later; the server ignores it.
+    writeFileSync(join(target.dataDir, 'point-in-time.json'), `${JSON.stringify(report, null, 2)}\n`);
+    finished = true;
+    return report;
+  } finally {
+    live?.close();
+    scratch?.close();
+    removeDatabaseFiles(path);
+    if (!finished && created) rmSync(target.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,62 @@
+// `svctrail verify`: refolds the log into a scratch database with the same migrations and
+// projection code, and compares every projection row with the live one. The live database is
+// opened read-only and read in one snapshot, so a running server may keep writing meanwhile.
+import type { DatabaseHandle } from '../store/database';
+import { openDatabase } from '../store/database';
+import { createScratchDatabase, removeDatabaseFiles } from './database-files';
+import { existingDataDirectory } from './data-directory';
+import { foldProjections } from './folded-projections';
+import { copyEvents } from './log-copy';
+import { logHead } from './log-point';
+import { compareProjections, ProjectionComparison } from './projection-comparison';
+import { projectionTables } from './projection-tables';
+import type { Progress } from './progress';
+import { scratchPath } from './scratch-path';
+
+export interface VerifyOptions {
+  dataDir: string;
+  /** How many differences to describe (all are counted). */
+  maxDifferences: number;
+  progress: Progress;
+}
+
+export interface VerifyReport extends ProjectionComparison {
+  database: string;
+  /** The log was read up to here (the head when verify started). */
+  resourceVersion: number;
+  events: number;
+  writes: number;
+}
+
+export function verifyProjections(options: VerifyOptions): VerifyReport {
+  const dir = existingDataDirectory(options.dataDir);
+  const path = scratchPath(dir.dataDir, 'verify');
+  let scratch: DatabaseHandle | undefined;
+  let live: DatabaseHandle | undefined;
+  try {
+    scratch = createScratchDatabase(path, dir.migrationsFolder);
+    live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'NORMAL', readonly: true });
+    const sqlite = live.sqlite;
+    // ATTACH is not allowed inside a transaction; the scratch is read only after it is built.
+    sqlite.prepare('ATTACH DATABASE ? AS fold').run(path);
+    sqlite.exec('BEGIN');
+    try {
+      const head = logHead(sqlite); // the first read pins the snapshot
+      const events = copyEvents(sqlite, scratch, head, options.progress);
+      const { writes } = foldProjections(scratch, options.progress);
+      const tables = projectionTables(scratch);
+      options.progress.start('compare', tables.length, 'tables');
+      const comparison = compareProjections(sqlite, 'main', 'fold', tables, options.maxDifferences);
+      options.progress.advance(tables.length);
+      options.progress.done();
+      return { database: dir.databasePath, resourceVersion: head, events, writes, ...comparison };
+    } finally {
+      sqlite.exec('COMMIT');
+      sqlite.exec('DETACH DATABASE fold');
+    }
+  } finally {
+    live?.close();
+    scratch?.close();
+    removeDatabaseFiles(path);
+  }
+}

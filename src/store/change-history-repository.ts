@@ -1,0 +1,114 @@
+// Reads the log as accepted writes (one item per resourceVersion) for the history API's change
+// log: which writes match, their events and actor, and the objects before and after each. The
+// range is driven by the index that matches the narrowest filter (INDEXED BY, so the plan does
+// not depend on statistics); the other filters are checked on the rows of that range.
+import type { Service } from '../domain/service.types';
+import type { DatabaseHandle } from './database';
+import { toRecorded } from './event-store';
+import type { RecordedEvent } from './recorded-event';
+import { events } from './schema';
+
+export interface ChangeRange {
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  actor?: string;
+  eventType?: string;
+  fieldManager?: string;
+  /** Writes with resourceVersion in [fromRv, toRv]. */
+  fromRv: number;
+  toRv: number;
+  /** Position where the range starts (the first event of the write at or after fromRv). */
+  fromPosition: number;
+}
+
+export interface RecordedWrite {
+  resourceVersion: number;
+  uid: string;
+  namespace: string;
+  name: string;
+  events: RecordedEvent[];
+  previous: Service | null;
+  object: Service | null;
+}
+
+type EventRow = typeof events.$inferSelect;
+
+const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS streamId, stream_version AS streamVersion, namespace, name, type, data,
+  recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
+  request_id AS requestId, verb, subresource`;
+
+/** Rows read per round while collecting distinct writes. */
+const BATCH = 500;
+
+export class ChangeHistoryRepository {
+  private readonly eventsOfWrite;
+  private readonly revisionAt;
+  private readonly revisionEndingAt;
+
+  constructor(private readonly handle: DatabaseHandle) {
+    const sqlite = handle.sqlite;
+    this.eventsOfWrite = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE resource_version = ? ORDER BY position`);
+    this.revisionAt = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
+    this.revisionEndingAt = sqlite.prepare('SELECT object FROM service_revisions WHERE valid_until = ? AND uid = ?').pluck();
+  }
+
+  /** The SQL of one round (exported for the query-plan test). */
+  static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
+    const where = ['position >= @fromPosition', 'position <= @toRv', 'resource_version >= @fromRv'];
+    let index: string;
+    if (range.uid !== undefined) index = 'events_stream_position';
+    else if (range.name !== undefined) index = 'events_name_position';
+    else if (range.namespace !== undefined) index = 'events_namespace_position';
+    else if (range.actor !== undefined) index = 'events_actor_position';
+    else if (range.eventType !== undefined) index = 'events_type_position';
+    else index = '';
+    if (range.uid !== undefined) where.push('stream_id = @uid');
+    if (range.namespace !== undefined) where.push('namespace = @namespace');
+    if (range.name !== undefined) where.push('name = @name');
+    if (range.actor !== undefined) where.push('actor_user = @actor');
+    if (range.eventType !== undefined) where.push('type = @eventType');
+    if (range.fieldManager !== undefined) where.push('field_manager = @fieldManager');
+    const from = index ? `events INDEXED BY ${index}` : 'events';
+    return `SELECT position, resource_version AS rv FROM ${from} WHERE ${where.join(' AND ')} ORDER BY position LIMIT @batch`;
+  }
+
+  /** The resourceVersions of up to `limit` matching writes, oldest first. */
+  matchingWrites(range: ChangeRange, limit: number): number[] {
+    const statement = this.handle.sqlite.prepare(ChangeHistoryRepository.rangeSql(range));
+    const out: number[] = [];
+    let fromPosition = range.fromPosition;
+    for (;;) {
+      const rows = statement.all({ ...range, fromPosition, batch: BATCH }) as { position: number; rv: number }[];
+      for (const row of rows) {
+        if (out[out.length - 1] === row.rv) continue;
+        if (out.length === limit) return out;
+        out.push(row.rv);
+      }
+      if (rows.length < BATCH) return out;
+      fromPosition = rows[rows.length - 1].position + 1;
+    }
+  }
+
+  /** One write: its events, and the Service before and after it (null before a create, after a delete). */
+  write(resourceVersion: number): RecordedWrite {
+    const recorded = (this.eventsOfWrite.all(resourceVersion) as EventRow[]).map(toRecorded);
+    const first = recorded[0];
+    const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
+    return {
+      resourceVersion,
+      uid: first.streamId,
+      namespace: first.namespace,
+      name: first.name,
+      events: recorded,
+      previous: parse(this.revisionEndingAt.get(resourceVersion, first.streamId) as string | undefined),
+      object: parse(this.revisionAt.get(first.streamId, resourceVersion) as string | undefined),
+    };
+  }
+
+  /** Writes after a resourceVersion, oldest first, for the change feed. */
+  writesAfter(resourceVersion: number, untilRv: number, limit: number): RecordedWrite[] {
+    const rvs = this.matchingWrites({ fromRv: resourceVersion + 1, toRv: untilRv, fromPosition: resourceVersion + 1 }, limit);
+    return rvs.map((rv) => this.write(rv));
+  }
+}

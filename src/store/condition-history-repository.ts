@@ -1,0 +1,134 @@
+// Reads the condition audit log (condition_transitions) with the actor of each transition's
+// write (the write's last event sits at position = its resourceVersion: a primary-key lookup).
+// Lists are ordered by (resourceVersion, id) and driven by the index of their scope.
+import type { DatabaseHandle } from './database';
+
+export interface TransitionRange {
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  conditionType?: string;
+  status?: string;
+  actor?: string;
+  fromRv: number;
+  toRv: number;
+  /** Keyset cursor: strictly after (rv, id). */
+  after?: { rv: number; id: number };
+}
+
+export interface TransitionRow {
+  id: number;
+  resourceVersion: number;
+  uid: string;
+  namespace: string;
+  name: string;
+  conditionType: string;
+  fromStatus: string | null;
+  toStatus: string | null;
+  reason: string;
+  message: string;
+  observedGeneration: number | null;
+  lastTransitionTime: string | null;
+  recordedAt: string;
+  actorUser: string;
+  actorGroups: string;
+  userAgent: string;
+  fieldManager: string;
+  requestId: string;
+}
+
+export interface ServiceKey {
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+export interface Lifetime {
+  createdAt: string | null;
+  deletedAt: string | null;
+}
+
+const COLUMNS = `t.id, t.resource_version AS resourceVersion, t.uid, t.namespace, t.name, t.condition_type AS conditionType,
+  t.from_status AS fromStatus, t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration,
+  t.last_transition_time AS lastTransitionTime, t.recorded_at AS recordedAt, t.actor_user AS actorUser,
+  e.actor_groups AS actorGroups, e.user_agent AS userAgent, e.field_manager AS fieldManager, e.request_id AS requestId`;
+
+export class ConditionHistoryRepository {
+  private readonly ofService;
+  private readonly firstEvent;
+  private readonly lastEvent;
+  private readonly keyOfUid;
+
+  constructor(private readonly handle: DatabaseHandle) {
+    const sqlite = handle.sqlite;
+    this.ofService = sqlite.prepare(
+      `SELECT ${COLUMNS} FROM condition_transitions t INDEXED BY condition_transitions_uid_type_rv JOIN events e ON e.position = t.resource_version
+       WHERE t.uid = ? AND t.resource_version <= ? ORDER BY t.condition_type, t.resource_version, t.id`,
+    );
+    this.keyOfUid = sqlite.prepare('SELECT namespace, name, uid FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ? LIMIT 1');
+    this.firstEvent = sqlite.prepare('SELECT recorded_at FROM events WHERE stream_id = ? AND stream_version = 1').pluck();
+    this.lastEvent = sqlite.prepare('SELECT type, recorded_at AS recordedAt, position FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1');
+  }
+
+  static rangeSql(range: Omit<TransitionRange, 'fromRv' | 'toRv'>): string {
+    const where = ['t.resource_version >= @fromRv', 't.resource_version <= @toRv'];
+    let index: string;
+    if (range.uid !== undefined) index = 'condition_transitions_uid_type_rv';
+    else if (range.name !== undefined) index = 'condition_transitions_name_rv';
+    else if (range.namespace !== undefined) index = 'condition_transitions_namespace_rv';
+    else index = 'condition_transitions_rv';
+    if (range.uid !== undefined) where.push('t.uid = @uid');
+    if (range.namespace !== undefined) where.push('t.namespace = @namespace');
+    if (range.name !== undefined) where.push('t.name = @name');
+    if (range.conditionType !== undefined) where.push('t.condition_type = @conditionType');
+    if (range.status !== undefined) where.push('t.to_status = @status');
+    if (range.actor !== undefined) where.push('t.actor_user = @actor');
+    if (range.after) where.push('(t.resource_version > @afterRv OR t.id > @afterId)');
+    return `SELECT ${COLUMNS} FROM condition_transitions t INDEXED BY ${index} JOIN events e ON e.position = t.resource_version
+      WHERE ${where.join(' AND ')} ORDER BY t.resource_version, t.id LIMIT @limit`;
+  }
+
+  transitions(range: TransitionRange, limit: number): TransitionRow[] {
+    const after = range.after ? { afterRv: range.after.rv, afterId: range.after.id } : {};
+    // The keyset cursor starts the range at its resourceVersion; ties are broken by id.
+    const fromRv = range.after ? Math.max(range.fromRv, range.after.rv) : range.fromRv;
+    return this.handle.sqlite.prepare(ConditionHistoryRepository.rangeSql(range)).all({ ...range, ...after, fromRv, limit }) as TransitionRow[];
+  }
+
+  static servicesSql(scoped: { namespace?: boolean; name?: boolean }): string {
+    const where = ['(namespace > @afterNamespace OR (namespace = @afterNamespace AND (name > @afterName OR (name = @afterName AND uid > @afterUid))))'];
+    if (scoped.namespace) where.push('namespace = @namespace');
+    if (scoped.name) where.push('name = @name');
+    return `SELECT DISTINCT namespace, name, uid FROM condition_transitions INDEXED BY condition_transitions_service
+      WHERE ${where.join(' AND ')} ORDER BY namespace, name, uid LIMIT @limit`;
+  }
+
+  /** Service incarnations with at least one transition, in (namespace, name, uid) order. */
+  services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): ServiceKey[] {
+    const after = scope.after ?? { namespace: '', name: '', uid: '' };
+    return this.handle.sqlite
+      .prepare(ConditionHistoryRepository.servicesSql({ namespace: scope.namespace !== undefined, name: scope.name !== undefined }))
+      .all({ namespace: scope.namespace, name: scope.name, afterNamespace: after.namespace, afterName: after.name, afterUid: after.uid, limit }) as ServiceKey[];
+  }
+
+  /** The one incarnation `uid`, if it has transitions, is in the scope and comes after the cursor. */
+  serviceOf(uid: string, scope: { namespace?: string; name?: string }, after?: ServiceKey): ServiceKey[] {
+    const key = this.keyOfUid.get(uid) as ServiceKey | undefined;
+    if (!key || (scope.namespace !== undefined && key.namespace !== scope.namespace) || (scope.name !== undefined && key.name !== scope.name)) return [];
+    if (after && [key.namespace, key.name, key.uid].join('\u0000') <= [after.namespace, after.name, after.uid].join('\u0000')) return [];
+    return [key];
+  }
+
+  /** Every transition of one incarnation up to a resourceVersion, by condition type then time. */
+  transitionsOfService(uid: string, untilRv: number): TransitionRow[] {
+    return this.ofService.all(uid, untilRv) as TransitionRow[];
+  }
+
+  /** When the incarnation was created and, if it was, deleted (as of a resourceVersion). */
+  lifetime(uid: string, untilRv: number): Lifetime {
+    const createdAt = (this.firstEvent.get(uid) as string | undefined) ?? null;
+    const last = this.lastEvent.get(uid) as { type: string; recordedAt: string; position: number } | undefined;
+    const deletedAt = last && last.type === 'ServiceDeleted' && last.position <= untilRv ? last.recordedAt : null;
+    return { createdAt, deletedAt };
+  }
+}

@@ -1,0 +1,138 @@
+// Reads the ingress history (ingress_intervals): intervals [from, to) of resourceVersions during
+// which a Service held an address, who held an address at a point or during a window, and
+// conflicts (two Services holding one address at once). By address: the address index; by
+// Service: its scope index; across a namespace or the cluster within a window: the R*Tree
+// ingress_interval_spans (see migration 0003), so no query walks unrelated history.
+import type { DatabaseHandle } from './database';
+
+export interface IntervalRow {
+  id: number;
+  address: string;
+  addressType: 'ip' | 'hostname';
+  uid: string;
+  namespace: string;
+  name: string;
+  fromResourceVersion: number;
+  fromTime: string;
+  setBy: string;
+  toResourceVersion: number | null;
+  toTime: string | null;
+  clearedBy: string | null;
+}
+
+export interface IntervalRange {
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  address?: string;
+  addressType?: string;
+  setBy?: string;
+  /** Intervals overlapping [fromRv, toRv]: from <= toRv and (open or to > fromRv). */
+  fromRv: number;
+  toRv: number;
+  /** True when the window starts after the beginning of the log (it then needs an overlap search). */
+  windowed: boolean;
+  /** Keyset cursor: strictly after (from, id). */
+  after?: { from: number; id: number };
+}
+
+export interface ConflictRow {
+  first: IntervalRow;
+  second: IntervalRow;
+}
+
+export interface ConflictRange {
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  address?: string;
+  /** Conflicts that began (the later assignment) within [fromRv, toRv]. */
+  fromRv: number;
+  toRv: number;
+  after?: { secondFrom: number; secondId: number; firstId: number };
+}
+
+const columns = (alias: string, prefix = '') =>
+  `${alias}.id AS ${prefix}id, ${alias}.address AS ${prefix}address, ${alias}.address_type AS ${prefix}addressType, ${alias}.uid AS ${prefix}uid,
+   ${alias}.namespace AS ${prefix}namespace, ${alias}.name AS ${prefix}name, ${alias}.from_resource_version AS ${prefix}fromResourceVersion,
+   ${alias}.from_time AS ${prefix}fromTime, ${alias}.set_by AS ${prefix}setBy, ${alias}.to_resource_version AS ${prefix}toResourceVersion,
+   ${alias}.to_time AS ${prefix}toTime, ${alias}.cleared_by AS ${prefix}clearedBy`;
+
+export class IngressHistoryRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  static intervalsSql(range: Omit<IntervalRange, 'fromRv' | 'toRv'>): string {
+    const where = ['i.from_resource_version <= @toRv', '(i.to_resource_version IS NULL OR i.to_resource_version > @fromRv)'];
+    let from: string;
+    if (range.uid !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_uid_from';
+    else if (range.address !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_address_from';
+    else if (range.name !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_name_from';
+    else if (range.windowed) {
+      // An overlap search: only intervals that touch the window, however much history surrounds it.
+      from = 'ingress_interval_spans s JOIN ingress_intervals i ON i.id = s.id';
+      where.push('s.from_rv <= @toRv', 's.to_rv > @fromRv');
+    } else if (range.namespace !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_namespace_from';
+    else from = 'ingress_intervals i INDEXED BY ingress_intervals_from';
+    if (range.uid !== undefined) where.push('i.uid = @uid');
+    if (range.namespace !== undefined) where.push('i.namespace = @namespace');
+    if (range.name !== undefined) where.push('i.name = @name');
+    if (range.address !== undefined) where.push('i.address = @address');
+    if (range.addressType !== undefined) where.push('i.address_type = @addressType');
+    if (range.setBy !== undefined) where.push('i.set_by = @setBy');
+    if (range.after) where.push('i.from_resource_version >= @afterFrom', '(i.from_resource_version > @afterFrom OR i.id > @afterId)');
+    return `SELECT ${columns('i')} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.from_resource_version, i.id LIMIT @limit`;
+  }
+
+  intervals(range: IntervalRange, limit: number): IntervalRow[] {
+    const after = range.after ? { afterFrom: range.after.from, afterId: range.after.id } : {};
+    return this.handle.sqlite.prepare(IngressHistoryRepository.intervalsSql(range)).all({ ...range, windowed: undefined, ...after, limit }) as IntervalRow[];
+  }
+
+  /**
+   * Conflicts where the later-assigned side (`second`) or, with `side: 'first'`, the earlier
+   * side is in the scope. The other side is found by the address index among intervals that
+   * were open when the later one began. Ordered by (second.id, first.id).
+   */
+  static conflictsSql(range: Omit<ConflictRange, 'fromRv' | 'toRv'>, side: 'first' | 'second'): string {
+    const driver = side === 'second' ? 'b' : 'a';
+    const other = side === 'second' ? 'a' : 'b';
+    let index: string;
+    if (range.uid !== undefined) index = 'ingress_intervals_uid_from';
+    else if (range.address !== undefined) index = 'ingress_intervals_address_from';
+    else if (range.name !== undefined) index = 'ingress_intervals_name_from';
+    else if (range.namespace !== undefined) index = 'ingress_intervals_namespace_from';
+    else index = 'ingress_intervals_from';
+    const where = ['b.from_resource_version >= @fromRv', 'b.from_resource_version <= @toRv'];
+    if (side === 'first') where.push('a.from_resource_version <= @toRv');
+    if (range.uid !== undefined) where.push(`${driver}.uid = @uid`);
+    if (range.namespace !== undefined) where.push(`${driver}.namespace = @namespace`);
+    if (range.name !== undefined) where.push(`${driver}.name = @name`);
+    if (range.address !== undefined) where.push(`${driver}.address = @address`);
+    if (range.after) where.push('b.from_resource_version >= @afterFrom', '(b.id > @afterSecond OR (b.id = @afterSecond AND a.id > @afterFirst))');
+    const join = `a.address = b.address AND a.address_type = b.address_type AND a.uid <> b.uid AND a.id < b.id
+      AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
+    return `SELECT ${columns('a', 'first_')}, ${columns('b', 'second_')}
+      FROM ingress_intervals ${driver} INDEXED BY ${index}
+      JOIN ingress_intervals ${other} INDEXED BY ingress_intervals_address_from ON ${join}
+      WHERE ${where.join(' AND ')} ORDER BY b.id, a.id LIMIT @limit`;
+  }
+
+  conflicts(range: ConflictRange, limit: number): ConflictRow[] {
+    const params = { ...range, ...(range.after ? { afterFrom: range.after.secondFrom, afterSecond: range.after.secondId, afterFirst: range.after.firstId } : {}), after: undefined, limit };
+    const scoped = range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
+    const run = (side: 'first' | 'second') =>
+      (this.handle.sqlite.prepare(IngressHistoryRepository.conflictsSql(range, side)).all(params) as Record<string, unknown>[]).map(split);
+    const rows = run('second');
+    // A Service is in a conflict whichever side it is on; the address filter alone needs one side.
+    if (scoped) rows.push(...run('first'));
+    rows.sort((x, y) => x.second.id - y.second.id || x.first.id - y.first.id);
+    const unique = rows.filter((r, i) => i === 0 || r.second.id !== rows[i - 1].second.id || r.first.id !== rows[i - 1].first.id);
+    return unique.slice(0, limit);
+  }
+}
+
+function split(row: Record<string, unknown>): ConflictRow {
+  const pick = (prefix: string) =>
+    Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v])) as unknown as IntervalRow;
+  return { first: pick('first_'), second: pick('second_') };
+}
