@@ -18,7 +18,7 @@ export function structured(format: OutputFormat, report: unknown): string | unde
 }
 
 /** Columns padded to their widest cell, separated by three spaces, kubectl style. */
-export function table(headers: readonly string[], rows: readonly (readonly (string | number))[]): string {
+export function table(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('   ')).join('\n');

@@ -17,8 +17,11 @@ describe('jsonPatchBetween', () => {
   });
 
   it('round-trips: applying the patch to the previous object yields the next one', () => {
-    const json = fc.jsonValue({ maxDepth: 4 });
-    const doc = fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 6 }), fc.array(json, { maxLength: 6 }), json);
+    // Without "__proto__" keys: the patch names them correctly, but fast-json-patch's applier refuses
+    // them (prototype pollution guard), and no Service field or label key can be one.
+    const noProto = (v: unknown) => !JSON.stringify(v).includes('"__proto__"');
+    const json = fc.jsonValue({ maxDepth: 4 }).filter(noProto);
+    const doc = fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 6 }).filter(noProto), fc.array(json, { maxLength: 6 }), json);
     fc.assert(
       fc.property(doc, doc, (rawA, rawB) => {
         // Through JSON, as revisions are stored (no -0).

@@ -1,5 +1,6 @@
 // The resources svctrail serves, described once for legacy discovery (APIResourceList) and
 // aggregated discovery (apidiscovery.k8s.io APIGroupDiscoveryList).
+import { historyAggregatedGroup, historyApiGroup } from '../history/history-api';
 export interface ServedResource {
   name: string;
   singularName: string;
@@ -75,8 +76,14 @@ export function aggregatedCoreDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | '
   };
 }
 
+/** GET /apis with an aggregated-discovery Accept: the named groups (history.svctrail.io). */
 export function aggregatedGroupsDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | 'apidiscovery.k8s.io/v2beta1') {
-  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [] as unknown[] };
+  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [historyAggregatedGroup()] as unknown[] };
+}
+
+/** GET /apis: the named groups in legacy discovery. */
+export function apiGroupList() {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [historyApiGroup()] };
 }
 
 /**

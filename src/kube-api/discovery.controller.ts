@@ -3,7 +3,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
-import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDiscovery, legacyResourceList } from './api-resources';
+import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDiscovery, apiGroupList, legacyResourceList } from './api-resources';
 import { sendObject } from './kube-response';
 
 export const SERVER_VERSION = {
@@ -53,7 +53,7 @@ export class DiscoveryController {
     const aggregated = aggregatedDiscoveryVersion(request.headers.accept);
     if (aggregated) return sendAggregated(reply, aggregated, aggregatedGroupsDiscovery(`apidiscovery.k8s.io/${aggregated}`));
     reply.header('vary', 'Accept');
-    sendObject(request, reply, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
+    sendObject(request, reply, 200, apiGroupList());
   }
 
   @Get('api/v1')

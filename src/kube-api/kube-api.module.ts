@@ -1,6 +1,7 @@
 // The Kubernetes-compatible REST surface and the CQRS handlers behind it.
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { HistoryModule } from '../history/history.module';
 import { OpenApiModule } from '../openapi/openapi.module';
 import { CommandHandlers } from '../commands';
 import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.bootstrap';
@@ -16,7 +17,7 @@ import { ServiceStatusController } from './service-status.controller';
 import { ServicesController } from './services.controller';
 
 @Module({
-  imports: [CqrsModule.forRoot(), OpenApiModule],
+  imports: [CqrsModule.forRoot(), OpenApiModule, HistoryModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController],
   providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],

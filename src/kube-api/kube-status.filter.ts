@@ -22,7 +22,10 @@ export class KubeStatusFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     if (reply.sent) return;
-    sendStatus(request, reply, this.toStatus(exception, request));
+    const status = this.toStatus(exception, request);
+    const retryAfter = status.details?.retryAfterSeconds;
+    if (retryAfter) reply.header('retry-after', String(retryAfter));
+    sendStatus(request, reply, status);
   }
 
   private toStatus(exception: unknown, request: FastifyRequest): KubeStatus {

@@ -7,7 +7,9 @@ import { JsonSyntaxError } from '../domain/codec/json-syntax-error';
 import { jsonKindName, JsonValue } from '../domain/codec/json-value';
 
 /** encoding/json's own nesting limit (scanner.go maxNestingDepth). */
-const GO_MAX_JSON_DEPTH = 10000;
+// Go allows 10000; the recursive merge code here would exhaust the stack long before that, and no
+// Service patch needs more than a few levels.
+const GO_MAX_JSON_DEPTH = 1000;
 
 export type ReadBodyResult = { ok: true; json: JsonValue } | { ok: false; error: string };
 

@@ -40,13 +40,24 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const tokens = TokenIndex.fromRecords(material.tokens);
 
   // Requests already accepted when SIGTERM arrives are served to the end, not answered 503.
-  const adapter = new FastifyAdapter({ https: httpsServerOptions(material), bodyLimit: MAX_BODY_BYTES, return503OnClosing: false });
+  const adapter = new FastifyAdapter({
+    https: {
+      ...httpsServerOptions(material),
+      // Slow clients cannot hold the server: headers within 20 s, the whole request within 60 s
+      // (this bounds receiving a request, not a watch's response), checked every 2 s.
+      headersTimeout: 20_000,
+      connectionsCheckingInterval: 2_000,
+    },
+    requestTimeout: 60_000,
+    bodyLimit: MAX_BODY_BYTES,
+    return503OnClosing: false,
+  });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
   fastify.addHook('onRequest', authenticationHook(() => tokens, ids));
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;
-  let requestLog: PinoLogger | undefined;
+  let requestLog: { info(fields: object, message: string): void } | undefined;
   fastify.addHook('onResponse', async (request, reply) => {
     if (!metrics || !requestLog) return;
     const watch = /[?&]watch=(true|1)(&|$)/.test(request.url);

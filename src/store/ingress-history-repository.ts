@@ -69,7 +69,8 @@ export class IngressHistoryRepository {
     else if (range.name !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_name_from';
     else if (range.windowed) {
       // An overlap search: only intervals that touch the window, however much history surrounds it.
-      from = 'ingress_interval_spans s JOIN ingress_intervals i ON i.id = s.id';
+      // CROSS JOIN keeps the R*Tree as the outer loop (SQLite never reorders it).
+      from = 'ingress_interval_spans s CROSS JOIN ingress_intervals i ON i.id = s.id';
       where.push('s.from_rv <= @toRv', 's.to_rv > @fromRv');
     } else if (range.namespace !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_namespace_from';
     else from = 'ingress_intervals i INDEXED BY ingress_intervals_from';

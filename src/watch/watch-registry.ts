@@ -5,6 +5,7 @@ import { MetricsService } from '../observability/metrics.service';
 import { SqliteEventStore } from '../store/event-store';
 import type { ServerResponse } from 'node:http';
 import { ExpiredError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { ApiError } from '../kube-api/api-errors';
 import { statusForError } from '../kube-api/kube-status';
 import { WatchObjectEncoder, WatchSession, WatchSources } from './watch-session';
 
@@ -24,6 +25,8 @@ export class WatchRegistry implements BeforeApplicationShutdown {
   private readonly sessions = new Set<WatchSession<unknown>>();
   bookmarkIntervalMs = 60_000;
   maxBacklogBytes = 16 * 1024 * 1024;
+  /** Beyond this many open streams a new watch is refused with 429 (clients retry). */
+  maxWatches = 1000;
 
   constructor(@Optional() metrics?: MetricsService, @Optional() eventStore?: SqliteEventStore) {
     if (metrics && eventStore) {
@@ -45,6 +48,9 @@ export class WatchRegistry implements BeforeApplicationShutdown {
    * error, not a stream) and returns the function that streams until the watch ends.
    */
   prepare<T>(request: WatchRequest<T>, sources: WatchSources<T>, oldestResumable: number): (res: ServerResponse) => Promise<void> {
+    if (this.sessions.size >= this.maxWatches) {
+      throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
+    }
     const rv = request.resourceVersion;
     const head = sources.head();
     if (rv !== undefined && rv > head) throw new TooLargeResourceVersionError(rv, head);

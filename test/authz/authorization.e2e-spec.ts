@@ -45,8 +45,6 @@ const ROUTES: Route[] = [
   { name: 'create a service', method: 'POST', path: `${NS}/services?dryRun=All`, body: () => ({ metadata: { name: 'new' }, spec: { ports: [{ port: 80 }] } }), ok: 201, allowed: ['admin'] },
   { name: 'replace a service', method: 'PUT', path: `${NS}/services/web?dryRun=All`, body: withoutVersion, ok: 200, allowed: ['admin'] },
   { name: 'patch a service', method: 'PATCH', path: `${NS}/services/web?dryRun=All`, body: () => ({ metadata: { labels: { a: 'b' } } }), contentType: MERGE_PATCH, allowed: ['admin'] },
-  { name: 'delete a service', method: 'DELETE', path: `${NS}/services/web?dryRun=All`, ok: 200, allowed: ['admin'] },
-  { name: 'delete the collection (unrouted: 405)', method: 'DELETE', path: `${NS}/services`, ok: 405, allowed: ['admin'] },
   { name: 'get status', method: 'GET', path: `${NS}/services/web/status`, ok: 200, allowed: READERS },
   { name: 'replace status', method: 'PUT', path: `${NS}/services/web/status`, body: withoutVersion, ok: 200, allowed: ['admin', 'sw'] },
   { name: 'patch status', method: 'PATCH', path: `${NS}/services/web/status`, body: () => ({ status: { loadBalancer: {} } }), contentType: MERGE_PATCH, allowed: ['admin', 'sw'] },
@@ -64,6 +62,9 @@ const ROUTES: Route[] = [
   { name: 'openapi v2', method: 'GET', path: '/openapi/v2', allowed: AUTHENTICATED },
   { name: 'openapi v3', method: 'GET', path: '/openapi/v3', allowed: AUTHENTICATED },
   { name: 'POST to discovery', method: 'POST', path: '/api', body: () => ({}), ok: 404, allowed: ['admin'] },
+  // Dry runs, last: a real delete would take the objects the rows above read.
+  { name: 'delete a service', method: 'DELETE', path: `${NS}/services/web?dryRun=All`, ok: 200, allowed: ['admin'] },
+  { name: 'delete the collection', method: 'DELETE', path: `${NS}/services?dryRun=All`, ok: 200, allowed: ['admin'] },
   { name: 'version', method: 'GET', path: '/version', ok: 200, allowed: EVERYONE },
   { name: 'healthz', method: 'GET', path: '/healthz', ok: 200, allowed: EVERYONE },
   { name: 'livez', method: 'GET', path: '/livez', ok: 200, allowed: EVERYONE },
@@ -97,30 +98,20 @@ describe('authorization', () => {
   });
   afterAll(async () => t.stop());
 
-  async function call(client: HttpsClient, route: Route): Promise<RawResponse> {
+  async function call(who: Who, route: Route): Promise<RawResponse> {
+    const client = t.as(who);
     const path = route.path.replace('EVENT', eventName);
-    if (route.watch) {
+    // An allowed watch stays open, so only its status is read; a refused one is a plain Status.
+    if (route.watch && route.allowed.includes(who)) {
       const stream = await client.stream(path);
-      // An allowed watch stays open; a denied one is a complete Status response.
-      const status = stream.status;
-      let text = '';
-      if (status !== 200) {
-        stream.response.setEncoding('utf8');
-        text = await new Promise<string>((resolve) => {
-          let buffered = '';
-          stream.response.removeAllListeners('data');
-          stream.response.on('data', (chunk: string) => (buffered += chunk));
-          stream.response.on('end', () => resolve(buffered));
-        });
-      }
       stream.close();
-      return { status, headers: stream.response.headers, text, json: text ? JSON.parse(text) : undefined };
+      return { status: stream.status, headers: stream.response.headers, text: '', json: undefined };
     }
     return client.request(route.method, path, { body: route.body?.(), contentType: route.contentType });
   }
 
   it.each(CASES)('%s: %s %s', async (who, _method, _path, route) => {
-    const res = await call(t.as(who), route);
+    const res = await call(who, route);
     if (route.allowed.includes(who)) {
       expect([401, 403]).not.toContain(res.status);
       if (route.ok !== undefined) expect({ status: res.status, text: res.text.slice(0, 300) }).toMatchObject({ status: route.ok });
@@ -151,7 +142,7 @@ describe('authorization', () => {
     ])('%s %s %s', async (who, method, path, message, details) => {
       const res = await t.as(who).request(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
       expect(res.status).toBe(403);
-      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.headers['content-type']).toMatch(/^application\/json\b/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['audit-id']).toBeDefined();
       expect(res.text).toBe(status(message, details));
@@ -186,7 +177,7 @@ describe('authorization', () => {
       const current = (await client.get(`${NS}/services/web`)).json;
       const written = await client.put(`${NS}/services/web/status`, { ...current, status: { loadBalancer: { ingress: [{ ip: '203.0.113.9' }] } } });
       expect(written.status).toBe(200);
-      expect(written.json.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.9' }]);
+      expect(written.json.status.loadBalancer.ingress).toEqual([expect.objectContaining({ ip: '203.0.113.9' })]);
       expect((await client.put(`${NS}/services/web`, written.json)).status).toBe(403);
       expect((await client.get('/api/v1/namespaces/team-b/services/other/status')).status).toBe(403);
     });

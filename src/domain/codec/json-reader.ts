@@ -9,9 +9,16 @@ import { JsonSyntaxError, quoteScannerByte } from './json-syntax-error';
 export interface ReadJsonOptions {
   /** Maximum nesting of objects/arrays; deeper input fails with `exceeded max depth`. Go allows 10000. */
   maxDepth?: number;
+  /** Maximum elements in one array (svctrail's limit; Go has none beyond the 3 MiB body). */
+  maxArrayLength?: number;
 }
 
 export const DEFAULT_MAX_JSON_DEPTH = 100;
+/** No field of a Service needs more; a 3 MiB body of `0,` could otherwise hold 1.5M elements. */
+export const DEFAULT_MAX_JSON_ARRAY_LENGTH = 10000;
+
+/** Input beyond svctrail's own size limits (not a syntax error): answered 400 by the callers. */
+export class JsonLimitError extends JsonSyntaxError {}
 
 const SPACE = 0x20;
 
@@ -47,6 +54,7 @@ class Reader {
   constructor(
     private readonly bytes: Buffer,
     private readonly maxDepth: number,
+    private readonly maxArrayLength: number,
   ) {}
 
   read(): JsonValue {
@@ -151,6 +159,9 @@ class Reader {
     }
     for (;;) {
       items.push(this.value());
+      if (items.length > this.maxArrayLength) {
+        throw new JsonLimitError(`array longer than ${this.maxArrayLength} elements`, this.pos);
+      }
       c = this.nextNonSpace();
       if (c === 0x2c) {
         this.pos++;
@@ -263,7 +274,7 @@ class Reader {
 
 /** Parses `text` (as its UTF-8 bytes) or throws a JsonSyntaxError with Go's message. */
 export function readJson(text: string, opts: ReadJsonOptions = {}): JsonValue {
-  return new Reader(Buffer.from(text, 'utf8'), opts.maxDepth ?? DEFAULT_MAX_JSON_DEPTH).read();
+  return new Reader(Buffer.from(text, 'utf8'), opts.maxDepth ?? DEFAULT_MAX_JSON_DEPTH, opts.maxArrayLength ?? DEFAULT_MAX_JSON_ARRAY_LENGTH).read();
 }
 
 /** Paths of repeated object keys (`spec.type`, `spec.ports[0].name`), in document order. */

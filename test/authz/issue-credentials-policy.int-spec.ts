@@ -1,0 +1,85 @@
+// `svctrail issue-credentials --policy readonly|status-writer|admin [--namespace NS]` appends the
+// user's lines to the data directory's policy.jsonl.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { issueCredentials } from '../../src/auth/issue-credentials';
+import { loadPolicyFile, policyFilePath } from '../../src/authz/policy-file';
+import { runIssueCredentials } from '../../src/cli/issue-credentials.command';
+
+const now = () => new Date('2025-03-01T12:00:00Z');
+
+describe('issue-credentials --policy', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'svctrail-issue-policy-'));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('without --policy the policy file is left alone', async () => {
+    const issued = await issueCredentials({ dataDir, user: 'alice', now });
+    expect(issued.policyLines).toBeUndefined();
+    expect(existsSync(policyFilePath(dataDir))).toBe(false);
+  });
+
+  it('appends the preset lines and warns that a restart is needed', async () => {
+    const issued = await issueCredentials({ dataDir, user: 'lb', method: 'token', policy: 'status-writer', namespace: 'team-a', now });
+    expect(issued.policyLines).toEqual([
+      { user: 'lb', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a' },
+      { user: 'lb', apiGroup: '', resource: 'services/status', namespace: 'team-a' },
+    ]);
+    expect(issued.warnings).toContain(`${policyFilePath(dataDir)} is read at startup: restart svctrail for the new policy to apply`);
+    expect(await readFile(policyFilePath(dataDir), 'utf8')).toBe(
+      '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","readonly":true,"apiGroup":"*","resource":"*","namespace":"team-a"}}\n' +
+        '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","resource":"services/status","namespace":"team-a"}}\n',
+    );
+  });
+
+  it.each([
+    [{ namespace: 'team-a' }, 'a namespace applies only together with a policy'],
+    [{ policy: 'admin' as const, namespace: 'team-a' }, '--namespace does not apply to --policy admin'],
+    [{ policy: 'readonly' as const, namespace: '' }, 'namespace name must not be empty'],
+  ])('rejects %j before writing anything', async (options, message) => {
+    await expect(issueCredentials({ dataDir, user: 'bob', now, ...options })).rejects.toThrow(message);
+    expect(existsSync(join(dataDir, 'users', 'bob.kubeconfig'))).toBe(false);
+    expect(existsSync(policyFilePath(dataDir))).toBe(false);
+  });
+
+  describe('CLI', () => {
+    it('--policy readonly --namespace team-a', async () => {
+      const out: string[] = [];
+      const code = await runIssueCredentials(['--user', 'viewer', '--data-dir', dataDir, '--policy', 'readonly', '--namespace', 'team-a'], (line) => out.push(line));
+      expect(code).toBe(0);
+      expect(out).toContain('appended 1 policy line(s) for "viewer" (readonly in namespace team-a)');
+      const policy = await loadPolicyFile(policyFilePath(dataDir));
+      expect(policy.rules).toEqual([{ user: 'viewer', group: '', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a', nonResourcePath: '', line: 1 }]);
+    });
+
+    it('--policy admin', async () => {
+      const out: string[] = [];
+      expect(await runIssueCredentials(['--user', 'ops', '--data-dir', dataDir, '--policy', 'admin'], (line) => out.push(line))).toBe(0);
+      expect((await loadPolicyFile(policyFilePath(dataDir))).rules).toEqual([
+        { user: 'ops', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*', line: 1 },
+      ]);
+    });
+
+    it.each([
+      [['--policy', 'root'], 'error: --policy must be one of readonly, status-writer, admin, not "root"'],
+      [['--namespace', 'team-a'], 'error: --namespace needs --policy readonly or --policy status-writer'],
+    ])('%j is a usage error', async (args, message) => {
+      const out: string[] = [];
+      expect(await runIssueCredentials(['--user', 'x', '--data-dir', dataDir, ...args], (line) => out.push(line))).toBe(2);
+      expect(out).toEqual([message]);
+      expect(existsSync(policyFilePath(dataDir))).toBe(false);
+    });
+
+    it('the usage text documents --policy and --namespace', async () => {
+      const out: string[] = [];
+      await runIssueCredentials(['--help'], (line) => out.push(line));
+      expect(out[0]).toContain('[--policy readonly|status-writer|admin [--namespace NS]]');
+    });
+  });
+});

@@ -1,0 +1,262 @@
+// replay, verify, export/import and point-in-time copies on a real store written through the
+// real write path, with the application still holding the database open.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GroupCommitter } from '../../src/store/group-commit';
+import { exportEvents } from '../../src/maintenance/event-exporter';
+import { importEvents } from '../../src/maintenance/event-importer';
+import { parseLogPoint } from '../../src/maintenance/log-point';
+import { InvalidArgumentError, MaintenanceError } from '../../src/maintenance/maintenance-error';
+import { buildPointInTime } from '../../src/maintenance/point-in-time';
+import { replayProjections } from '../../src/maintenance/projection-replayer';
+import { verifyProjections } from '../../src/maintenance/projection-verifier';
+import { silentProgress, Progress } from '../../src/maintenance/progress';
+import { READ_ONLY_MESSAGE } from '../../src/maintenance/read-only-guard';
+import { AppContext, createAppContext } from '../helpers/app-context';
+import { foldLogAndCompare } from '../helpers/log-fold';
+import { StoreWriter } from './store-fixture';
+
+const TABLES = ['events', 'services', 'service_revisions', 'condition_transitions', 'ingress_intervals', 'allocations', 'sqlite_sequence'];
+
+/** Every row of every table, in a stable order: what "identical state" means. */
+function dump(dbPath: string): Record<string, unknown[]> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return Object.fromEntries(TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
+  } finally {
+    db.close();
+  }
+}
+
+const verify = (dataDir: string) => verifyProjections({ dataDir, maxDifferences: 20, progress: silentProgress });
+
+async function exportText(dataDir: string, window: { since?: string; until?: string } = {}) {
+  let text = '';
+  const report = await exportEvents({
+    dataDir,
+    since: window.since ? parseLogPoint(window.since, '--since') : undefined,
+    until: window.until ? parseLogPoint(window.until, '--until') : undefined,
+    write: async (chunk) => void (text += chunk),
+    progress: silentProgress,
+  });
+  return { text, report };
+}
+
+async function* linesOf(text: string) {
+  for (const line of text.split('\n')) yield line;
+}
+
+describe('maintenance on a live store', () => {
+  let ctx: AppContext;
+  let writer: StoreWriter;
+  let dbPath: string;
+  let scratchRoot: string;
+  let live: Database.Database;
+
+  beforeAll(async () => {
+    ctx = await createAppContext();
+    writer = new StoreWriter(ctx);
+    await writer.history();
+    dbPath = join(ctx.dataDir, 'svctrail.db');
+    live = new Database(dbPath);
+    scratchRoot = mkdtempSync(join(tmpdir(), 'svctrail-maint-'));
+  });
+  afterAll(async () => {
+    live.close();
+    await ctx.close();
+    rmSync(scratchRoot, { recursive: true, force: true });
+  });
+
+  it('verify passes on a store written by the live path, and agrees with the independent fold', () => {
+    const report = verify(ctx.dataDir);
+    expect(report.differences).toBe(0);
+    expect(report.samples).toEqual([]);
+    expect(report.events).toBeGreaterThan(10);
+    expect(report.tables.map((t) => t.table)).toEqual(['services', 'service_revisions', 'condition_transitions', 'ingress_intervals', 'allocations']);
+    for (const t of report.tables) expect(t.liveRows).toBe(t.foldedRows);
+    expect(foldLogAndCompare(dbPath).differences).toEqual([]);
+    // verify leaves nothing behind in the data directory
+    expect(readdirSync(ctx.dataDir).filter((f) => f.startsWith('.svctrail-'))).toEqual([]);
+  });
+
+  it('verify reports each tampered row: a changed field, a missing row, an unexpected row', () => {
+    const before = dump(dbPath);
+    const web = live.prepare(`SELECT object FROM services WHERE name = 'web'`).pluck().get() as string;
+    live.prepare(`UPDATE services SET object = ? WHERE name = 'web'`).run(web.replace('203.0.113.8', '192.0.2.66'));
+    live.prepare('DELETE FROM condition_transitions WHERE id = 2').run();
+    live.prepare(`INSERT INTO allocations (kind, value, uid) VALUES ('cluster-ip', '10.96.255.254', 'nobody')`).run();
+
+    const report = verify(ctx.dataDir);
+    expect(report.differences).toBe(3);
+    expect(report.tables.find((t) => t.table === 'services')!.differences).toBe(1);
+    const [allocation, transition, services] = [...report.samples].sort((a, b) => a.table.localeCompare(b.table));
+    expect(services).toMatchObject({ table: 'services', kind: 'changed', key: { namespace: 'default', name: 'web' } });
+    expect(services.columns).toEqual([
+      expect.objectContaining({
+        column: 'object',
+        fields: [{ path: '.status.loadBalancer.ingress[0].ip', live: '192.0.2.66', folded: '203.0.113.8' }],
+      }),
+    ]);
+    expect(transition).toMatchObject({ table: 'condition_transitions', kind: 'missing', key: { id: 2 } });
+    expect(allocation).toMatchObject({ table: 'allocations', kind: 'unexpected', key: { kind: 'cluster-ip', value: '10.96.255.254' } });
+
+    // replay restores exactly the rows the log produces, ids included, and then verify passes
+    const replay = replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(Object.fromEntries(replay.tables.map((t) => [t.table, t.changed]))).toEqual({
+      services: 1,
+      service_revisions: 0,
+      condition_transitions: 1,
+      ingress_intervals: 0,
+      allocations: 1,
+    });
+    expect(replay.caughtUpWrites).toBe(0);
+    expect(dump(dbPath)).toEqual(before);
+    expect(verify(ctx.dataDir).differences).toBe(0);
+    // the running application reads the restored projection
+    expect(writer.repository.loadLive('default', 'web').object!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
+  });
+
+  it('replay folds in writes a running server commits while the fresh tables are built', async () => {
+    const committer = ctx.app.get(GroupCommitter);
+    let pending: Promise<unknown> | undefined;
+    // A write lands between the build and the swap (the progress hook runs right before it).
+    const progress: Progress = {
+      ...silentProgress,
+      start: (phase) => {
+        if (phase !== 'swap') return;
+        pending = writer.create('late', 'team-b');
+        committer.flush();
+      },
+    };
+    const report = replayProjections({ dataDir: ctx.dataDir, progress });
+    await pending;
+    expect(report.caughtUpWrites).toBe(1);
+    expect(report.resourceVersion).toBe(report.builtAt + 1);
+    expect(report.tables.find((t) => t.table === 'services')!.changed).toBeNull();
+    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect(writer.repository.loadLive('team-b', 'late').object).not.toBeNull();
+  });
+
+  it('replay leaves the live data untouched when the swap fails', () => {
+    const before = dump(dbPath);
+    // A trigger on a projection table makes the swap's INSERT fail halfway through.
+    live.exec(`CREATE TRIGGER fail_swap BEFORE INSERT ON ingress_intervals BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+    try {
+      live.prepare(`DELETE FROM services WHERE name = 'db'`).run(); // something replay would restore
+      const tampered = dump(dbPath);
+      expect(() => replayProjections({ dataDir: ctx.dataDir, progress: silentProgress })).toThrow('disk on fire');
+      expect(dump(dbPath)).toEqual(tampered);
+      expect(readdirSync(ctx.dataDir).filter((f) => f.startsWith('.svctrail-'))).toEqual([]);
+    } finally {
+      live.exec('DROP TRIGGER fail_swap');
+    }
+    replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(dump(dbPath)).toEqual(before);
+  });
+
+  it('export → import into an empty directory reproduces every table byte for byte, and verify passes', async () => {
+    const { text, report } = await exportText(ctx.dataDir);
+    const lines = text.trimEnd().split('\n');
+    expect(report).toMatchObject({ complete: true, afterResourceVersion: 0, events: lines.length });
+    const first = JSON.parse(lines[0]);
+    expect(Object.keys(first)).toEqual([
+      'position', 'resourceVersion', 'streamId', 'streamVersion', 'namespace', 'name', 'type', 'data',
+      'recordedAt', 'actorUser', 'actorGroups', 'userAgent', 'fieldManager', 'requestId', 'verb', 'subresource',
+    ]);
+    expect(first.data.object.metadata.name).toBe('kubernetes');
+
+    const target = join(scratchRoot, 'imported');
+    const imported = await importEvents({ dataDir: target, lines: linesOf(text), progress: silentProgress });
+    expect(imported.events).toBe(lines.length);
+    expect(readdirSync(target)).toEqual(['svctrail.db']);
+    expect(dump(join(target, 'svctrail.db'))).toEqual(dump(dbPath));
+    expect(verify(target).differences).toBe(0);
+    // and the export of the import is the same text
+    expect((await exportText(target)).text).toBe(text);
+  });
+
+  it('exports a window of whole writes by resourceVersion or time; only a whole log imports', async () => {
+    const all = (await exportText(ctx.dataDir)).text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const rvs = [...new Set(all.map((e) => e.resourceVersion as number))];
+    const [from, to] = [rvs[2], rvs[6]];
+    const { text, report } = await exportText(ctx.dataDir, { since: String(from), until: String(to) });
+    const window = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(window).toEqual(all.filter((e) => e.resourceVersion > from && e.resourceVersion <= to));
+    expect(report.complete).toBe(false);
+
+    const at = all.find((e) => e.resourceVersion === to).recordedAt as string;
+    const byTime = await exportText(ctx.dataDir, { until: at });
+    expect(byTime.report.throughResourceVersion).toBe(to);
+    expect(byTime.text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(all.filter((e) => e.resourceVersion <= to));
+
+    const target = join(scratchRoot, 'window');
+    await expect(importEvents({ dataDir: target, lines: linesOf(text), progress: silentProgress })).rejects.toThrow(
+      /line 1: the log starts at position \d+, not 1: only a whole log/,
+    );
+    expect(existsSync(target)).toBe(false);
+    await expect(exportText(ctx.dataDir, { since: String(to), until: String(from) })).rejects.toThrow(/--since .* is after --until/);
+    await expect(exportText(ctx.dataDir, { until: '999999' })).rejects.toThrow(/--until 999999 is newer than the log/);
+  });
+
+  it('import refuses a non-empty directory and bad lines, and leaves nothing behind', async () => {
+    const { text } = await exportText(ctx.dataDir);
+    const lines = text.trimEnd().split('\n');
+    const attempt = (input: string, dir = join(scratchRoot, `bad-${Math.random().toString(36).slice(2)}`)) =>
+      importEvents({ dataDir: dir, lines: linesOf(input), progress: silentProgress }).then(
+        () => undefined,
+        (error: Error) => {
+          expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+          return error;
+        },
+      );
+    const full = join(scratchRoot, 'full');
+    mkdirSync(full);
+    writeFileSync(join(full, 'something'), 'x');
+    const notEmpty = await importEvents({ dataDir: full, lines: linesOf(text), progress: silentProgress }).catch((e: Error) => e);
+    expect(notEmpty).toBeInstanceOf(MaintenanceError);
+    expect((notEmpty as Error).message).toMatch(/data directory .*full is not empty \(something\)/);
+
+    expect((await attempt(`${lines[0]}\n{nope`))!.message).toMatch(/^line 2: not JSON/);
+    expect((await attempt([lines[0], lines[2]].join('\n')))!.message).toMatch(/^line 2: position 3 does not follow 1/);
+    const noType = JSON.parse(lines[1]);
+    delete noType.type;
+    expect((await attempt([lines[0], JSON.stringify(noType)].join('\n')))!.message).toBe('line 2: missing field type');
+    expect((await attempt([lines[0], JSON.stringify({ ...JSON.parse(lines[1]), extra: 1 })].join('\n')))!.message).toBe('line 2: unknown field(s) extra');
+    const unfoldable = { ...JSON.parse(lines[1]), type: 'ServiceSpecChanged', streamId: 'fresh-stream', streamVersion: 1 };
+    expect((await attempt([lines[0], JSON.stringify(unfoldable)].join('\n')))!.message).toMatch(/do not fold into Services: ServiceSpecChanged applied to a Service that does not exist/);
+  });
+
+  it('replay --until builds the whole store at that point as a read-only data directory', () => {
+    const revisions = live.prepare('SELECT DISTINCT resource_version FROM events ORDER BY 1').pluck().all() as number[];
+    const at = revisions[Math.floor(revisions.length / 2)];
+    const out = join(scratchRoot, 'pit');
+    const report = buildPointInTime({ dataDir: ctx.dataDir, until: parseLogPoint(String(at), '--until'), outDir: out, progress: silentProgress });
+    expect(report.resourceVersion).toBe(at);
+    expect(readdirSync(out).sort()).toEqual(['point-in-time.json', 'svctrail.db']);
+    const pit = new Database(report.database);
+    try {
+      // the live table of the copy is the original's revisions as of `at`
+      const asOf = live
+        .prepare('SELECT namespace, name, object FROM service_revisions WHERE resource_version <= ? AND (valid_until IS NULL OR valid_until > ?) ORDER BY 1, 2')
+        .all(at, at);
+      expect(pit.prepare('SELECT namespace, name, object FROM services ORDER BY 1, 2').all()).toEqual(asOf);
+      expect(pit.prepare('SELECT max(position) FROM events').pluck().get()).toBe(at);
+      expect(() => pit.prepare(`INSERT INTO events SELECT position + 1000, resource_version + 1000, stream_id, stream_version + 1000, namespace, name, type, data,
+        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource FROM events WHERE position = 1`).run()).toThrow(READ_ONLY_MESSAGE);
+    } finally {
+      pit.close();
+    }
+    expect(verify(out).differences).toBe(0);
+    expect(() => buildPointInTime({ dataDir: ctx.dataDir, until: parseLogPoint('1', '--until'), outDir: out, progress: silentProgress })).toThrow(/--out .* is not empty/);
+  });
+
+  it('reads a point as a resourceVersion or an RFC 3339 time and rejects anything else', () => {
+    expect(parseLogPoint('42', '--until')).toEqual({ kind: 'resourceVersion', resourceVersion: 42 });
+    expect(parseLogPoint('2026-01-02T04:04:05+01:00', '--until')).toEqual({ kind: 'time', time: '2026-01-02T03:04:05.000Z' });
+    for (const bad of ['-1', '4.2', 'yesterday', '2026-01-02', '2026-13-02T00:00:00Z', '']) {
+      expect(() => parseLogPoint(bad, '--until')).toThrow(InvalidArgumentError);
+    }
+  });
+});
