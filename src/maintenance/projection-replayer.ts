@@ -74,6 +74,11 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
 
     sqlite.prepare('ATTACH DATABASE ? AS fresh').run(path);
     try {
+      // Counted before the lock, so the swap holds it only for the copy. Valid if no write came since.
+      const before = sqlite.transaction(() => ({
+        head: logHead(sqlite),
+        changed: new Map(tables.map((table) => [table, countDifferingKeys(sqlite, tableShape(sqlite, 'fresh', table), 'main', 'fresh')])),
+      }))();
       options.progress.start('swap', tables.length, 'tables');
       const swapped = sqlite
         .transaction(() => {
@@ -81,8 +86,6 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
           const replayed = tables.map((table) => {
             const shape = tableShape(sqlite, 'fresh', table);
             const cols = columnList(shape);
-            // Only meaningful when nothing was written since the build.
-            const changed = head === builtAt ? countDifferingKeys(sqlite, shape, 'main', 'fresh') : null;
             sqlite.prepare(`DELETE FROM main.${table}`).run();
             sqlite.prepare(`DELETE FROM main.sqlite_sequence WHERE name = ?`).run(table);
             sqlite.prepare(`INSERT INTO main.${table} (${cols}) SELECT ${cols} FROM fresh.${table}`).run();
@@ -90,6 +93,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
             const expected = sqlite.prepare(`SELECT count(*) FROM fresh.${table}`).pluck().get() as number;
             if (rows !== expected) throw new Error(`swap of ${table} copied ${rows} rows instead of ${expected}`);
             options.progress.advance(1);
+            const changed = head === builtAt && before.head === builtAt ? before.changed.get(table)! : null;
             return { table, rows, changed };
           });
           const caughtUpWrites = head > builtAt ? foldWritesAfter(live!, new Projector(live!), builtAt) : 0;

@@ -6,6 +6,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { TokenIndex } from '../auth/token-index';
+import { authorizationHook } from '../authz/authorization.hook';
+import { loadPolicyFile, policyFilePath } from '../authz/policy-file';
 import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
@@ -38,6 +40,8 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const ids = options.ids ?? randomIds;
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
   const tokens = TokenIndex.fromRecords(material.tokens);
+  // A bad policy line stops startup, as kube-apiserver refuses a bad --authorization-policy-file.
+  const policy = await loadPolicyFile(policyFilePath(config.dataDir));
 
   // Requests already accepted when SIGTERM arrives are served to the end, not answered 503.
   const adapter = new FastifyAdapter({
@@ -55,6 +59,7 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
   fastify.addHook('onRequest', authenticationHook(() => tokens, ids));
+  fastify.addHook('onRequest', authorizationHook(() => policy));
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;
   let requestLog: { info(fields: object, message: string): void } | undefined;
@@ -88,5 +93,5 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `https://${host}:${address.port}`;
   const kubeconfigPath = await writeAdminKubeconfig(config.dataDir, url);
-  return { app, url, kubeconfigPath, warnings: material.warnings, close: () => app.close() };
+  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings], close: () => app.close() };
 }

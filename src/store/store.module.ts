@@ -8,6 +8,7 @@ import { openDatabase } from './database';
 import type { DatabaseHandle } from './database';
 import { SqliteEventStore } from './event-store';
 import { GroupCommitter } from './group-commit';
+import { WalCheckpointer } from './wal-checkpointer';
 import { KubeEventLog } from './kube-event-log';
 import { ServiceChangeLog } from './service-change-log';
 import { ServiceRepository } from './service-repository';
@@ -17,10 +18,13 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(DATABASE) private readonly handle: DatabaseHandle,
     private readonly committer: GroupCommitter,
+    private readonly checkpointer: WalCheckpointer,
   ) {}
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     if (!this.handle.sqlite.open) return;
     this.committer.flush();
+    await this.checkpointer.stop();
+    // Closing the last connection checkpoints the rest of the WAL and removes it.
     this.handle.close();
   }
 }
@@ -44,9 +48,14 @@ class DatabaseLifecycle implements OnApplicationShutdown {
       inject: [DATABASE, MetricsService],
       useFactory: (h: DatabaseHandle, metrics: MetricsService) => new GroupCommitter(h, metrics),
     },
+    {
+      provide: WalCheckpointer,
+      inject: [DATABASE, APP_CONFIG],
+      useFactory: (h: DatabaseHandle, config: AppConfig) => new WalCheckpointer(h, config.databasePath),
+    },
     ChangeFeed,
     DatabaseLifecycle,
   ],
-  exports: [DATABASE, GroupCommitter, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed],
+  exports: [DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed],
 })
 export class StoreModule {}

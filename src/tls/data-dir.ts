@@ -7,6 +7,7 @@
 //     serving.crt     https certificate, SANs 127.0.0.1, ::1, localhost (+ the --server host)
 //     serving.key     (0600)
 //     tokens.csv      kube-apiserver --token-auth-file format; the first line is the admin (0600)
+//     policy.jsonl    kube-apiserver ABAC policy (one JSON policy per line) deciding every request
 //     kubeconfig      admin kubeconfig, written after listen because the port may be 0 (0600)
 //     users/          kubeconfigs written by `svctrail issue-credentials` (0700, files 0600)
 //
@@ -26,6 +27,7 @@ import {
 import { certificateCoversServerUrl, serverUrlHost } from './serving-names';
 import { formatTokenRecord, generateToken, parseTokenFile, type TokenRecord } from '../auth/token-file';
 import { SYSTEM_MASTERS_GROUP } from '../auth/user-info';
+import { ensurePolicyFile, policyFilePath } from '../authz/policy-file';
 import { renderKubeconfig } from '../kubeconfig/kubeconfig';
 
 export interface DataDirPaths {
@@ -153,6 +155,7 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
     tokens = [admin];
     created.push('tokens.csv');
   }
+  if (await ensurePolicyFile(policyFilePath(paths.dataDir), ADMIN_USER)) created.push('policy.jsonl');
 
   return {
     paths,

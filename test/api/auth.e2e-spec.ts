@@ -44,7 +44,8 @@ describe('authentication', () => {
   });
 
   it('a client certificate from issue-credentials authenticates, and its user is recorded as the writer', async () => {
-    const issued = await issueCredentials({ user: 'alice', groups: ['devs'], dataDir: t.dataDir, server: t.server.url, now: () => new Date() });
+    // system:masters: the policy file is read at startup, so a user added now needs that group.
+    const issued = await issueCredentials({ user: 'alice', groups: ['system:masters', 'devs'], dataDir: t.dataDir, server: t.server.url, now: () => new Date() });
     const kubeconfig = parseYaml(readFileSync(issued.kubeconfigPath, 'utf8'));
     const user = kubeconfig.users[0].user;
     const client = new HttpsClient(t.server.url, {
@@ -58,7 +59,7 @@ describe('authentication', () => {
     const db = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
     const row = db.prepare(`SELECT actor_user, actor_groups, verb FROM events WHERE name = 'by-alice'`).get();
     db.close();
-    expect(row).toEqual({ actor_user: 'alice', actor_groups: JSON.stringify(['devs', 'system:authenticated']), verb: 'create' });
+    expect(row).toEqual({ actor_user: 'alice', actor_groups: JSON.stringify(['system:masters', 'devs', 'system:authenticated']), verb: 'create' });
   });
 
   it('a certificate from another CA is 401', async () => {

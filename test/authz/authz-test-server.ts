@@ -1,12 +1,11 @@
 // A test server whose data directory is prepared before start: extra bearer-token users in
-// tokens.csv and their lines in policy.jsonl. Also the stand-in wiring used until
-// create-server.ts registers authorizationHook itself (see authorizingAuthenticationHookModule).
+// tokens.csv and their lines in policy.jsonl (the server loads both at startup).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendTokenRecord, generateToken } from '../../src/auth/token-file';
-import type { AbacPolicy, PolicySpec } from '../../src/authz/abac-policy';
-import { appendPolicyLines, ensurePolicyFile, loadPolicyFile, policyFilePath } from '../../src/authz/policy-file';
+import type { PolicySpec } from '../../src/authz/abac-policy';
+import { appendPolicyLines, ensurePolicyFile, policyFilePath } from '../../src/authz/policy-file';
 import { ADMIN_USER, ensureDataDir } from '../../src/tls/data-dir';
 import { HttpsClient } from '../helpers/https-client';
 import { startTestServer, TestServer } from '../helpers/test-server';
@@ -22,8 +21,6 @@ export interface AuthzTestServer extends TestServer {
   as(name: string): HttpsClient;
 }
 
-let loadedPolicy: AbacPolicy | undefined;
-
 export async function startAuthzTestServer(users: readonly TestUser[], prepare?: (dataDir: string) => Promise<void>): Promise<AuthzTestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svctrail-authz-'));
   await ensureDataDir({ dataDir, now: () => new Date() });
@@ -37,7 +34,6 @@ export async function startAuthzTestServer(users: readonly TestUser[], prepare?:
     if (user.policy?.length) await appendPolicyLines(policyPath, user.policy);
   }
   await prepare?.(dataDir);
-  loadedPolicy = await loadPolicyFile(policyPath);
   const t = await startTestServer({ dataDir });
   return {
     ...t,
@@ -51,30 +47,6 @@ export async function startAuthzTestServer(users: readonly TestUser[], prepare?:
     stop: async () => {
       await t.stop();
       rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Until create-server.ts registers authorizationHook after authenticationHook, specs replace the
- * authentication hook module with one that authenticates and then authorizes against the policy
- * this helper loaded:
- *   jest.mock('../../src/kube-api/authentication.hook', () =>
- *     jest.requireActual('./authz-test-server').authorizingAuthenticationHookModule());
- * Once the server wires it, the mock only repeats the same decision and can be deleted.
- */
-export function authorizingAuthenticationHookModule(): unknown {
-  const actual = jest.requireActual('../../src/kube-api/authentication.hook');
-  const { authorizationHook } = jest.requireActual('../../src/authz/authorization.hook');
-  return {
-    ...actual,
-    authenticationHook: (...args: unknown[]) => {
-      const authenticate = actual.authenticationHook(...args);
-      const authorize = authorizationHook(() => {
-        if (!loadedPolicy) throw new Error('startAuthzTestServer has not loaded a policy');
-        return loadedPolicy;
-      });
-      return async (request: unknown, reply: unknown) => (await authenticate(request, reply)) ?? authorize(request, reply);
     },
   };
 }

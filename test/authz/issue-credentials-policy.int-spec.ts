@@ -5,7 +5,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCredentials } from '../../src/auth/issue-credentials';
-import { loadPolicyFile, policyFilePath } from '../../src/authz/policy-file';
+import { defaultPolicyFileText, loadPolicyFile, policyFilePath } from '../../src/authz/policy-file';
+
+// The data directory starts with the admin's line (written by ensureDataDir); presets follow it.
+const DEFAULT = defaultPolicyFileText('admin');
+const ADMIN_RULE = { user: 'admin', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' };
 import { runIssueCredentials } from '../../src/cli/issue-credentials.command';
 
 const now = () => new Date('2025-03-01T12:00:00Z');
@@ -19,10 +23,10 @@ describe('issue-credentials --policy', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('without --policy the policy file is left alone', async () => {
+  it('without --policy the policy file keeps only the admin line', async () => {
     const issued = await issueCredentials({ dataDir, user: 'alice', now });
     expect(issued.policyLines).toBeUndefined();
-    expect(existsSync(policyFilePath(dataDir))).toBe(false);
+    expect(await readFile(policyFilePath(dataDir), 'utf8')).toBe(DEFAULT);
   });
 
   it('appends the preset lines and warns that a restart is needed', async () => {
@@ -33,6 +37,7 @@ describe('issue-credentials --policy', () => {
     ]);
     expect(issued.warnings).toContain(`${policyFilePath(dataDir)} is read at startup: restart svctrail for the new policy to apply`);
     expect(await readFile(policyFilePath(dataDir), 'utf8')).toBe(
+      DEFAULT +
       '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","readonly":true,"apiGroup":"*","resource":"*","namespace":"team-a"}}\n' +
         '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","resource":"services/status","namespace":"team-a"}}\n',
     );
@@ -55,14 +60,18 @@ describe('issue-credentials --policy', () => {
       expect(code).toBe(0);
       expect(out).toContain('appended 1 policy line(s) for "viewer" (readonly in namespace team-a)');
       const policy = await loadPolicyFile(policyFilePath(dataDir));
-      expect(policy.rules).toEqual([{ user: 'viewer', group: '', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a', nonResourcePath: '', line: 1 }]);
+      expect(policy.rules.map(({ line, ...rule }) => (void line, rule))).toEqual([
+        ADMIN_RULE,
+        { user: 'viewer', group: '', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a', nonResourcePath: '' },
+      ]);
     });
 
     it('--policy admin', async () => {
       const out: string[] = [];
       expect(await runIssueCredentials(['--user', 'ops', '--data-dir', dataDir, '--policy', 'admin'], (line) => out.push(line))).toBe(0);
-      expect((await loadPolicyFile(policyFilePath(dataDir))).rules).toEqual([
-        { user: 'ops', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*', line: 1 },
+      expect((await loadPolicyFile(policyFilePath(dataDir))).rules.map(({ line, ...rule }) => (void line, rule))).toEqual([
+        ADMIN_RULE,
+        { user: 'ops', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' },
       ]);
     });
 

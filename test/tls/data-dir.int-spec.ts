@@ -23,8 +23,8 @@ describe('ensureDataDir', () => {
 
   it('creates the layout on first run with private modes', async () => {
     const data = await ensureDataDir({ dataDir, now });
-    expect(data.created).toEqual(['ca.key', 'ca.crt', 'serving.key', 'serving.crt', 'tokens.csv']);
-    expect((await readdir(dataDir)).sort()).toEqual(['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv']);
+    expect(data.created).toEqual(['ca.key', 'ca.crt', 'serving.key', 'serving.crt', 'tokens.csv', 'policy.jsonl']);
+    expect((await readdir(dataDir)).sort()).toEqual(['ca.crt', 'ca.key', 'policy.jsonl', 'serving.crt', 'serving.key', 'tokens.csv']);
     expect(await mode(dataDir)).toBe(0o700);
     for (const secret of ['ca.key', 'serving.key', 'tokens.csv']) expect(await mode(join(dataDir, secret))).toBe(0o600);
     expect(await mode(join(dataDir, 'ca.crt'))).toBe(0o644);
