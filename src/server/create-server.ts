@@ -62,7 +62,7 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   fastify.addHook('onRequest', authorizationHook(() => policy));
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;
-  let requestLog: { info(fields: object, message: string): void } | undefined;
+  let requestLog: { debug(fields: object, message: string): void } | undefined;
   fastify.addHook('onResponse', async (request, reply) => {
     if (!metrics || !requestLog) return;
     const watch = /[?&]watch=(true|1)(&|$)/.test(request.url);
@@ -70,7 +70,7 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
     metrics.requests.inc({ ...kind, code: String(reply.statusCode) });
     metrics.requestDuration.observe(kind, reply.elapsedTime / 1000);
     const raw = request.raw as unknown as LoggedRequest;
-    requestLog.info(
+    requestLog.debug(
       { requestId: raw.id, user: raw.svctrailUser, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
       'request completed',
     );

@@ -75,6 +75,8 @@ export const serviceRevisions = sqliteTable(
     primaryKey({ columns: [t.uid, t.resourceVersion] }),
     index('service_revisions_name_rv').on(t.namespace, t.name, t.resourceVersion),
     index('service_revisions_valid_until').on(t.validUntil),
+    // The one open revision of a Service: closing it on every write must not visit its history.
+    index('service_revisions_open').on(t.uid).where(sql`${t.validUntil} IS NULL`),
   ],
 );
 

@@ -77,10 +77,11 @@ describe(`request fuzz (${RUNS} requests)`, () => {
       fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'), paths, queries, contentTypes, fc.option(bodies, { nil: undefined }), async (method, path, query, contentType, body) => {
         // A watch would stream until its timeout; keep them short.
         const q = query.includes('watch=') ? `${query}&timeoutSeconds=1` : query;
+        let timer: NodeJS.Timeout | undefined;
         const res = await Promise.race([
           t.client.request(method, path + q, { body: method === 'GET' || method === 'HEAD' ? undefined : body, contentType }),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hung: ${method} ${path + q}`)), 10000)),
-        ]);
+          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${method} ${path + q}`)), 10000))),
+        ]).finally(() => clearTimeout(timer));
         codes.set(res.status, (codes.get(res.status) ?? 0) + 1);
         if (res.status >= 400 && method !== 'HEAD') {
           expect(res.json?.kind).toBe('Status');

@@ -1,0 +1,1 @@
+CREATE INDEX `service_revisions_open` ON `service_revisions` (`uid`) WHERE "service_revisions"."valid_until" IS NULL;
