@@ -1,5 +1,9 @@
 // `svctrail <command>`: the operator's command line (npx svctrail …, npm run svctrail -- …).
 // Exit codes: 0 success, 1 failure or refusal (and verify differences), 2 bad usage.
+import { BadRequestError } from './domain/errors/domain-errors';
+import { CONDITIONS_USAGE, runConditions } from './cli/conditions.command';
+import { HISTORY_USAGE, runHistory } from './cli/history.command';
+import { runWhoHad, WHO_HAD_USAGE } from './cli/who-had.command';
 import 'reflect-metadata';
 import { EXPORT_USAGE, runExport } from './cli/export.command';
 import { IMPORT_USAGE, runImport } from './cli/import.command';
@@ -18,6 +22,9 @@ const COMMANDS: Record<string, Command> = {
   verify: runVerify,
   export: runExport,
   import: runImport,
+  history: runHistory,
+  'who-had': runWhoHad,
+  conditions: runConditions,
 };
 
 const USAGE = `usage: svctrail <command> [flags]
@@ -29,6 +36,9 @@ commands:
   verify              refold the log and compare every projection row with the live one
   export              write the events (all, or a window) as NDJSON
   import              create a store in an empty data directory from exported NDJSON
+  history             the change log of a Service: every write, who made it, what changed
+  who-had             which Services held a load-balancer IP or hostname, when, set by whom
+  conditions          the condition audit log and per-condition summaries of a Service
 
 Run svctrail <command> --help for a command's flags.
 
@@ -40,7 +50,13 @@ ${VERIFY_USAGE}
 
 ${EXPORT_USAGE}
 
-${IMPORT_USAGE}`;
+${IMPORT_USAGE}
+
+${HISTORY_USAGE}
+
+${WHO_HAD_USAGE}
+
+${CONDITIONS_USAGE}`;
 
 const isUsageError = (error: unknown) =>
   error instanceof UsageError || error instanceof InvalidArgumentError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
@@ -60,6 +76,10 @@ async function main(argv: string[]): Promise<number> {
       err(`svctrail ${command}: ${(error as Error).message}\n(run svctrail ${command} --help for usage)`);
       return 2;
     }
+    if (error instanceof BadRequestError) {
+      err(`svctrail ${command}: ${error.message}`);
+      return 2;
+    }
     if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError) {
       err(`svctrail ${command}: ${error.message}`);
       return 1;
@@ -69,10 +89,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => {
-    // Let stdout drain (a piped export) before exiting.
-    process.exitCode = code;
-  },
+  // Exit once stdout has drained (a piped export), even if stdin is still open (import refused early).
+  (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
     process.stderr.write(`svctrail: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

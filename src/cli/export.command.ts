@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { parseArgs } from 'node:util';
 import { exportEvents, ExportReport } from '../maintenance/event-exporter';
 import { parseLogPoint } from '../maintenance/log-point';
+import { MaintenanceError } from '../maintenance/maintenance-error';
 import { parseOutputFormat, structured } from './output-format';
 import { ProgressBar } from './progress-bar';
 
@@ -60,12 +61,16 @@ export async function runExport(argv: string[], out: (line: string) => void, err
   return 0;
 }
 
-/** Honours back-pressure so a slow pipe (| gzip) holds the export instead of buffering it all. */
+/**
+ * Honours back-pressure so a slow pipe (| gzip) holds the export instead of buffering it all; a
+ * reader that goes away (| head) ends the export with an error instead of an unhandled EPIPE.
+ */
 function writeStdout(chunk: string): Promise<void> {
+  if (!process.stdout.listenerCount('error')) process.stdout.on('error', () => undefined); // reported through the write callback
   return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    process.stdout.once('error', onError);
-    const flushed = process.stdout.write(chunk, () => process.stdout.off('error', onError));
+    const flushed = process.stdout.write(chunk, (error) => {
+      if (error) reject(new MaintenanceError(`cannot write to stdout: ${error.message}`));
+    });
     if (flushed) resolve();
     else process.stdout.once('drain', () => resolve());
   });

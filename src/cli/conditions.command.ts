@@ -1,0 +1,66 @@
+// `svctrail conditions NAMESPACE/NAME`: every condition transition of the Service (from → to,
+// reason, who) and, per condition, time in each status, transition count and flapping.
+import { parseArgs } from 'node:util';
+import { openHistory, queryOf, serviceScope } from './history-reader';
+import { parseOutputFormat, structured, table } from './output-format';
+
+export const CONDITIONS_USAGE = `usage: svctrail conditions NAMESPACE/NAME [--type TYPE] [--since TIME] [--until TIME]
+                           [--flap-threshold N] [--flap-window DURATION] [--data-dir DIR] [-o json|yaml]
+  The condition audit log of the Service and a summary per condition (time in each status,
+  transitions, flapping); the same answers as .../conditiontransitions and .../conditionsummaries.`;
+
+export async function runConditions(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      type: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      'flap-threshold': { type: 'string' },
+      'flap-window': { type: 'string' },
+      'data-dir': { type: 'string', default: './data' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    out(CONDITIONS_USAGE);
+    return 0;
+  }
+  const format = parseOutputFormat(values.output);
+  const scope = serviceScope(positionals[0]);
+  const reader = openHistory(values['data-dir']!);
+  try {
+    const window = queryOf(values, { type: 'conditionType', since: 'since', until: 'until' });
+    const transitions = reader.conditions.transitions(scope, window);
+    const summaries = reader.conditions.summaries(scope, {
+      ...window,
+      ...queryOf(values, { 'flap-threshold': 'flapThreshold', 'flap-window': 'flapWindow' }),
+    });
+    const text = structured(format, { transitions, summaries });
+    if (text !== undefined) {
+      out(text);
+      return 0;
+    }
+    out(
+      table(
+        ['RV', 'TIME', 'CONDITION', 'FROM', 'TO', 'REASON', 'USER'],
+        transitions.items.map((t) => [t.metadata.resourceVersion, t.time, t.conditionType, t.fromStatus ?? '-', t.toStatus ?? '-', t.reason, t.actor.user]),
+      ),
+    );
+    out('');
+    const rows: (string | number)[][] = [];
+    for (const s of summaries.items) {
+      for (const c of s.conditions) {
+        const seconds = Object.entries(c.secondsInStatus).map(([status, n]) => `${status}=${Math.round(n)}s`).join(' ');
+        rows.push([s.service.uid, c.type, c.status ?? '-', c.transitions, seconds, c.flapping ? `yes (${c.maxTransitionsInFlapWindow})` : 'no']);
+      }
+    }
+    out(table(['UID', 'CONDITION', 'NOW', 'TRANSITIONS', 'SECONDS IN STATUS', 'FLAPPING'], rows));
+    return 0;
+  } finally {
+    reader.close();
+  }
+}

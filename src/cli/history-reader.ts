@@ -1,0 +1,54 @@
+// The history API's query services over a data directory's database, for the terminal: the CLI
+// answers exactly what /apis/history.svctrail.io answers, from the same code.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../config/app-config';
+import { ChangeLogService } from '../history/change-log.service';
+import { ConditionAuditService } from '../history/condition-audit.service';
+import { IngressHistoryService } from '../history/ingress-history.service';
+import { systemClock } from '../shared/clock';
+import { ChangeHistoryRepository } from '../store/change-history-repository';
+import { ConditionHistoryRepository } from '../store/condition-history-repository';
+import { DatabaseHandle, openDatabase } from '../store/database';
+import { IngressHistoryRepository } from '../store/ingress-history-repository';
+import { LogPositions } from '../store/log-positions';
+import { ServiceRepository } from '../store/service-repository';
+import { UsageError } from './usage-error';
+
+export interface HistoryReader {
+  changes: ChangeLogService;
+  conditions: ConditionAuditService;
+  ingress: IngressHistoryService;
+  close(): void;
+}
+
+export function openHistory(dataDir: string): HistoryReader {
+  const path = join(dataDir, 'svctrail.db');
+  if (!existsSync(path)) throw new UsageError(`no svctrail database in ${dataDir} (use --data-dir)`);
+  const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL' });
+  const positions = new LogPositions(handle);
+  const snapshots = new ServiceRepository(handle);
+  return {
+    changes: new ChangeLogService(new ChangeHistoryRepository(handle), positions, snapshots),
+    conditions: new ConditionAuditService(new ConditionHistoryRepository(handle), positions, snapshots, systemClock),
+    ingress: new IngressHistoryService(new IngressHistoryRepository(handle), positions, snapshots),
+    close: () => handle.close(),
+  };
+}
+
+/** `namespace/name` → scope. */
+export function serviceScope(ref: string | undefined): { namespace: string; name: string } {
+  const match = ref ? /^([^/]+)\/([^/]+)$/.exec(ref) : null;
+  if (!match) throw new UsageError('expected NAMESPACE/NAME');
+  return { namespace: match[1], name: match[2] };
+}
+
+/** Keeps only the flags that were given, as query parameters for the history services. */
+export function queryOf(values: Record<string, string | boolean | undefined>, names: Record<string, string>): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [flag, param] of Object.entries(names)) {
+    const v = values[flag];
+    if (typeof v === 'string') query[param] = v;
+  }
+  return query;
+}

@@ -1,0 +1,62 @@
+// `svctrail history NAMESPACE/NAME`: every accepted write to that Service name (all its
+// incarnations), who made it, and what changed — the change log of the history API.
+import { parseArgs } from 'node:util';
+import { openHistory, queryOf, serviceScope } from './history-reader';
+import { parseOutputFormat, structured, table } from './output-format';
+
+export const HISTORY_USAGE = `usage: svctrail history NAMESPACE/NAME [--since TIME] [--until TIME] [--actor USER]
+                        [--event-type TYPE] [--uid UID] [--limit N] [--data-dir DIR] [-o json|yaml]
+  Every accepted write to the Service (all incarnations of the name): resourceVersion, time,
+  user, verb, domain events and the JSON patch; the same answers as .../services/NAME/changes.`;
+
+export async function runHistory(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      since: { type: 'string' },
+      until: { type: 'string' },
+      actor: { type: 'string' },
+      'event-type': { type: 'string' },
+      uid: { type: 'string' },
+      limit: { type: 'string' },
+      'data-dir': { type: 'string', default: './data' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    out(HISTORY_USAGE);
+    return 0;
+  }
+  const format = parseOutputFormat(values.output);
+  const scope = serviceScope(positionals[0]);
+  const reader = openHistory(values['data-dir']!);
+  try {
+    const list = reader.changes.list(scope, queryOf(values, { since: 'since', until: 'until', actor: 'actor', 'event-type': 'eventType', uid: 'uid', limit: 'limit' }));
+    const text = structured(format, list);
+    if (text !== undefined) {
+      out(text);
+      return 0;
+    }
+    out(
+      table(
+        ['RV', 'TIME', 'USER', 'VIA', 'VERB', 'EVENTS', 'CHANGES'],
+        list.items.map((c) => [
+          c.metadata.resourceVersion,
+          c.time,
+          c.actor.user,
+          c.actor.fieldManager || c.actor.userAgent,
+          c.subresource ? `${c.verb} ${c.subresource}` : c.verb,
+          c.events.map((e) => e.type).join(','),
+          c.patch.map((op: { op: string; path: string }) => `${op.op} ${op.path || '/'}`).join(', ').slice(0, 80),
+        ]),
+      ),
+    );
+    if (list.metadata.continue) out(`(more: --limit, or the API with continue=${list.metadata.continue})`);
+    return 0;
+  } finally {
+    reader.close();
+  }
+}

@@ -1,0 +1,62 @@
+// `svctrail who-had ADDRESS [--at TIME | --from T1 --to T2]`: which Services held a load-balancer
+// IP or hostname, from when to when, and who assigned and cleared it.
+import { parseArgs } from 'node:util';
+import { openHistory, queryOf } from './history-reader';
+import { parseOutputFormat, structured, table } from './output-format';
+import { UsageError } from './usage-error';
+
+export const WHO_HAD_USAGE = `usage: svctrail who-had ADDRESS [--at TIME | --from TIME --to TIME] [--data-dir DIR] [-o json|yaml]
+  The Services that held the load-balancer IP or hostname (at a time, or during a window; by
+  default ever), with who assigned and who cleared it; the same answers as .../ingressowners.`;
+
+export async function runWhoHad(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      at: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
+      'data-dir': { type: 'string', default: './data' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    out(WHO_HAD_USAGE);
+    return 0;
+  }
+  const format = parseOutputFormat(values.output);
+  if (!positionals[0]) throw new UsageError('expected an ADDRESS');
+  const reader = openHistory(values['data-dir']!);
+  try {
+    const list = reader.ingress.owners({ address: positionals[0], ...queryOf(values, { at: 'at', from: 'from', to: 'to', limit: 'limit' }) });
+    const text = structured(format, list);
+    if (text !== undefined) {
+      out(text);
+      return 0;
+    }
+    if (!list.items.length) {
+      out(`nobody held ${positionals[0]}${values.at ? ` at ${values.at}` : ''}`);
+      return 0;
+    }
+    out(
+      table(
+        ['SERVICE', 'UID', 'FROM', 'SET BY', 'TO', 'CLEARED BY'],
+        list.items.map((o) => [
+          `${o.service.namespace}/${o.service.name}`,
+          o.service.uid,
+          `${o.from.time} (rv ${o.from.resourceVersion})`,
+          o.from.setBy,
+          o.to ? `${o.to.time} (rv ${o.to.resourceVersion})` : '(still held)',
+          o.to?.clearedBy ?? '',
+        ]),
+      ),
+    );
+    return 0;
+  } finally {
+    reader.close();
+  }
+}
