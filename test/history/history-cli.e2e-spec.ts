@@ -1,0 +1,54 @@
+// `svctrail history | who-had | conditions` answer exactly what the history API answers.
+import { runConditions } from '../../src/cli/conditions.command';
+import { runHistory } from '../../src/cli/history.command';
+import { runWhoHad } from '../../src/cli/who-had.command';
+import { startTestServer, TestServer } from '../helpers/test-server';
+
+const NS = '/api/v1/namespaces/cli/services';
+const H = '/apis/history.svctrail.io/v1alpha1';
+
+describe('history CLI commands', () => {
+  let t: TestServer;
+  const run = async (command: (argv: string[], out: (l: string) => void) => Promise<number>, argv: string[]) => {
+    const lines: string[] = [];
+    const code = await command([...argv, '--data-dir', t.dataDir], (l) => lines.push(l));
+    return { code, text: lines.join('\n') };
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    const created = await t.client.post(NS, { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+    const ready = (status: string) => [{ type: 'Ready', status, reason: status === 'True' ? 'Up' : 'Down', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }];
+    const one = await t.client.put(`${NS}/web/status`, { ...created.json, status: { loadBalancer: { ingress: [{ ip: '198.51.100.4' }] }, conditions: ready('True') } });
+    await t.client.put(`${NS}/web/status`, { ...one.json, status: { loadBalancer: { ingress: [{ ip: '198.51.100.5' }] }, conditions: ready('False') } });
+  });
+  afterAll(async () => t.stop());
+
+  it('history -o json equals the changes list of the API', async () => {
+    const cli = await run(runHistory, ['cli/web', '-o', 'json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.text)).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/changes`)).json);
+    const human = await run(runHistory, ['cli/web']);
+    expect(human.text.split('\n')[0]).toMatch(/^RV\s+TIME\s+USER\s+VIA\s+VERB\s+EVENTS\s+CHANGES$/);
+    expect(human.text).toMatch(/patch|update status\s+LoadBalancerIngressChanged/);
+  });
+
+  it('who-had -o json equals ingressowners; the table names the holder', async () => {
+    const cli = await run(runWhoHad, ['198.51.100.4', '-o', 'json']);
+    expect(JSON.parse(cli.text)).toEqual((await t.client.get(`${H}/ingressowners?address=198.51.100.4`)).json);
+    const human = await run(runWhoHad, ['198.51.100.4']);
+    expect(human.text).toMatch(/^cli\/web\s+\S+\s+.*\(rv \d+\)\s+admin\s+.*\(rv \d+\)\s+admin$/m);
+    expect((await run(runWhoHad, ['192.0.2.99'])).text).toBe('nobody held 192.0.2.99');
+  });
+
+  it('conditions -o json equals the transitions and summaries of the API', async () => {
+    const cli = JSON.parse((await run(runConditions, ['cli/web', '-o', 'json'])).text);
+    expect(cli.transitions).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/conditiontransitions`)).json);
+    expect(cli.summaries.items.map((s: any) => s.conditions.map((c: any) => [c.type, c.status, c.transitions]))).toEqual([[['Ready', 'False', 2]]]);
+  });
+
+  it('bad input is a usage error', async () => {
+    await expect(run(runHistory, ['not-a-ref'])).rejects.toThrow('expected NAMESPACE/NAME');
+    await expect(run(runHistory, ['cli/web', '--since', 'yesterday'])).rejects.toThrow(/since/);
+  });
+});
