@@ -283,7 +283,7 @@ function main(): void {
       // .../namespaces/{ns}/services/{name}/{events|conditions|ingress}
       const [namespace, , name, kind] = pathname.slice(HISTORY_PREFIX.length).split('/');
       const limit = Number(query?.get('limit') ?? '') || 50;
-      const statement = kind === 'events' ? historyEvents : kind === 'conditions' ? historyConditions : kind === 'ingress' ? historyIngress : undefined;
+      const statement = kind === 'changes' ? historyEvents : kind === 'conditiontransitions' ? historyConditions : kind === 'ingressintervals' ? historyIngress : undefined;
       if (statement) return send(res, 200, JSON.stringify({ items: statement.all(namespace, name, limit) }));
     }
     send(res, 404, '{"kind":"Status","code":404,"reason":"NotFound"}');

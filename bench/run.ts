@@ -323,7 +323,7 @@ const READ_CASES: CaseDef[] = [
       path: `/api/v1/namespaces/${f.namespaces[rng.int(f.namespaces.length)]}/services?resourceVersion=${1 + rng.int(f.head)}&resourceVersionMatch=Exact`,
     }),
   },
-  ...['events', 'conditions', 'ingress'].map(
+  ...['changes', 'conditiontransitions', 'ingressintervals'].map(
     (kind): CaseDef => ({
       id: `history-${kind}-10`,
       title: `history: ${kind} of one Service (limit 50), 10 conn`,

@@ -15,7 +15,8 @@ export type ReadBodyResult = { ok: true; json: JsonValue } | { ok: false; error:
 
 export function readPatchBody(body: string): ReadBodyResult {
   try {
-    return { ok: true, json: readJson(body, { maxDepth: GO_MAX_JSON_DEPTH }) };
+    // Room for more than 10000 JSON patch operations, so that limit answers its own 413.
+    return { ok: true, json: readJson(body, { maxDepth: GO_MAX_JSON_DEPTH, maxArrayLength: 100_000 }) };
   } catch (e) {
     if (e instanceof JsonSyntaxError) return { ok: false, error: e.message };
     throw e;
