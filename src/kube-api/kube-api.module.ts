@@ -14,12 +14,13 @@ import { DiscoveryController } from './discovery.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
 import { ServiceStatusController } from './service-status.controller';
+import { ServiceEndpoints } from './service-endpoints';
 import { ServicesController } from './services.controller';
 
 @Module({
   imports: [CqrsModule.forRoot(), OpenApiModule, HistoryModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController],
-  providers: [ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
+  providers: [ServiceEndpoints, ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

@@ -3,19 +3,18 @@
 import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateServiceCommand, DeleteServiceCommand, PatchServiceCommand, ReplaceServiceCommand } from '../commands/service.commands';
-import { GetServiceQuery, ListServicesQuery } from '../queries/service.queries';
+import { CreateServiceCommand, DeleteServiceCommand } from '../commands/service.commands';
+import { ListServicesQuery } from '../queries/service.queries';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ServiceWatchService } from '../watch/service-watch.service';
-import { pointInTimeForGet } from './point-in-time';
+import { ServiceEndpoints } from './service-endpoints';
 import { sendService, sendServiceList, serviceWatchEncoder } from './service-representation';
 import { parseTableRequest } from './table/table-request';
 import { formatFor } from './kube-response';
 import { isWatchRequest, parseServiceWatch } from './watch-options';
 import { parseDeleteOptions } from './delete-options';
 import { parseListOptions } from './list-options';
-import { parsePatchRequest } from './patch-request';
 import { decodeServiceBody } from './service-body';
 import { parseWriteOptions, requestContext } from './write-options';
 
@@ -25,6 +24,7 @@ export class ServicesController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly watches: ServiceWatchService,
+    private readonly endpoints: ServiceEndpoints,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -72,40 +72,18 @@ export class ServicesController {
   }
 
   @Get('namespaces/:namespace/services/:name')
-  async get(
-    @Param('namespace') namespace: string,
-    @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    sendService(request, reply, 200, await this.queries.execute(new GetServiceQuery(namespace, name, pointInTimeForGet(request))), this.clock.now());
+  get(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.endpoints.get(namespace, name, request, reply);
   }
 
   @Put('namespaces/:namespace/services/:name')
-  async replace(
-    @Param('namespace') namespace: string,
-    @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const options = parseWriteOptions(request, 'UpdateOptions');
-    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
-    const result = await this.commands.execute(
-      new ReplaceServiceCommand({ kind: 'ReplaceService', namespace, name, object }, options.context),
-    );
-    sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), warnings);
+  replace(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.endpoints.replace(namespace, name, '', request, reply);
   }
 
   @Patch('namespaces/:namespace/services/:name')
-  async patch(
-    @Param('namespace') namespace: string,
-    @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const { patch, context } = parsePatchRequest(request);
-    const result = await this.commands.execute(new PatchServiceCommand(namespace, name, '', patch, context));
-    sendService(request, reply, 200, result.object, this.clock.now(), result.warnings);
+  patch(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.endpoints.patch(namespace, name, '', request, reply);
   }
 
   @Delete('namespaces/:namespace/services/:name')

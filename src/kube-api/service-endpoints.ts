@@ -1,0 +1,47 @@
+// GET, PUT and PATCH of one Service, shared by the main resource and its /status subresource:
+// they differ only in which command a write becomes.
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PatchServiceCommand, ReplaceServiceCommand, ReplaceServiceStatusCommand } from '../commands/service.commands';
+import { GetServiceQuery } from '../queries/service.queries';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
+import { parsePatchRequest } from './patch-request';
+import { pointInTimeForGet } from './point-in-time';
+import { decodeServiceBody } from './service-body';
+import { sendService } from './service-representation';
+import { parseWriteOptions } from './write-options';
+
+export type Subresource = '' | 'status';
+
+@Injectable()
+export class ServiceEndpoints {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async get(namespace: string, name: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const service = await this.queries.execute(new GetServiceQuery(namespace, name, pointInTimeForGet(request)));
+    sendService(request, reply, 200, service, this.clock.now());
+  }
+
+  async replace(namespace: string, name: string, subresource: Subresource, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const options = parseWriteOptions(request, 'UpdateOptions');
+    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
+    const command =
+      subresource === 'status'
+        ? new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, options.context)
+        : new ReplaceServiceCommand({ kind: 'ReplaceService', namespace, name, object }, options.context);
+    const result = await this.commands.execute(command);
+    sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), warnings);
+  }
+
+  async patch(namespace: string, name: string, subresource: Subresource, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { patch, context } = parsePatchRequest(request);
+    const result = await this.commands.execute(new PatchServiceCommand(namespace, name, subresource, patch, context));
+    sendService(request, reply, 200, result.object, this.clock.now(), result.warnings);
+  }
+}
