@@ -19,6 +19,11 @@ export interface FoldReport {
   differences: string[];
   /** Per resourceVersion, the object each write produced (JSON text). */
   revisions: Map<number, string>;
+  /**
+   * What the API answered for each write: the revision, or for a write that changed the object
+   * and then deleted it (the last finalizer removed), the updated object it answered with.
+   */
+  answers: Map<number, string>;
 }
 
 export function foldLogAndCompare(path: string): FoldReport {
@@ -27,12 +32,19 @@ export function foldLogAndCompare(path: string): FoldReport {
     const rows = db.prepare('SELECT position, resource_version, stream_id, namespace, name, type, data FROM events ORDER BY position').all() as EventRow[];
     const states = new Map<string, ServiceState & { namespace: string; name: string }>();
     const revisions = new Map<number, string>();
+    const answers = new Map<number, string>();
     const differences: string[] = [];
     for (const row of rows) {
       const before = states.get(row.stream_id) ?? { ...initialServiceState, namespace: row.namespace, name: row.name };
+      if (row.type === 'ServiceDeleted' && before.object?.metadata.resourceVersion === String(row.resource_version)) {
+        answers.set(row.resource_version, JSON.stringify(before.object));
+      }
       const next = evolve(before, { type: row.type, data: JSON.parse(row.data) } as ServiceEvent, row.resource_version);
       states.set(row.stream_id, { ...next, namespace: row.namespace, name: row.name });
-      if (row.position === row.resource_version && next.object) revisions.set(row.resource_version, JSON.stringify(next.object));
+      if (row.position === row.resource_version && next.object) {
+        revisions.set(row.resource_version, JSON.stringify(next.object));
+        answers.set(row.resource_version, JSON.stringify(next.object));
+      }
     }
     const live = db.prepare('SELECT uid, object FROM services').all() as { uid: string; object: string }[];
     const liveByUid = new Map(live.map((r) => [r.uid, r.object]));
@@ -48,7 +60,7 @@ export function foldLogAndCompare(path: string): FoldReport {
       if (revisions.get(rv) !== object) differences.push(`service_revisions rv ${rv} differs from the fold`);
     }
     if (stored.length !== revisions.size) differences.push(`service_revisions has ${stored.length} rows, the fold ${revisions.size}`);
-    return { events: rows.length, differences, revisions };
+    return { events: rows.length, differences, revisions, answers };
   } finally {
     db.close();
   }
