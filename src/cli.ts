@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 failure or refusal (and verify differences), 2 bad usage.
 import { BadRequestError } from './domain/errors/domain-errors';
 import { CONDITIONS_USAGE, runConditions } from './cli/conditions.command';
+import { GET_USAGE, runGet } from './cli/get.command';
 import { HISTORY_USAGE, runHistory } from './cli/history.command';
 import { runWhoHad, WHO_HAD_USAGE } from './cli/who-had.command';
 import 'reflect-metadata';
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   verify: runVerify,
   export: runExport,
   import: runImport,
+  get: runGet,
   history: runHistory,
   'who-had': runWhoHad,
   conditions: runConditions,
@@ -36,6 +38,7 @@ commands:
   verify              refold the log and compare every projection row with the live one
   export              write the events (all, or a window) as NDJSON
   import              create a store in an empty data directory from exported NDJSON
+  get                 a Service as the API returned it at a time or resourceVersion
   history             the change log of a Service: every write, who made it, what changed
   who-had             which Services held a load-balancer IP or hostname, when, set by whom
   conditions          the condition audit log and per-condition summaries of a Service
@@ -51,6 +54,8 @@ ${VERIFY_USAGE}
 ${EXPORT_USAGE}
 
 ${IMPORT_USAGE}
+
+${GET_USAGE}
 
 ${HISTORY_USAGE}
 

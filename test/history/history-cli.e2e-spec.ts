@@ -1,5 +1,6 @@
 // `svctrail history | who-had | conditions` answer exactly what the history API answers.
 import { runConditions } from '../../src/cli/conditions.command';
+import { runGet } from '../../src/cli/get.command';
 import { runHistory } from '../../src/cli/history.command';
 import { runWhoHad } from '../../src/cli/who-had.command';
 import { startTestServer, TestServer } from '../helpers/test-server';
@@ -45,6 +46,22 @@ describe('history CLI commands', () => {
     const cli = JSON.parse((await run(runConditions, ['cli/web', '-o', 'json'])).text);
     expect(cli.transitions).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/conditiontransitions`)).json);
     expect(cli.summaries.items.map((s: any) => s.conditions.map((c: any) => [c.type, c.status, c.transitions]))).toEqual([[['Ready', 'False', 2]]]);
+  });
+
+  it('get --resource-version and --at answer what the API answers', async () => {
+    const changes = (await t.client.get(`${H}/namespaces/cli/services/web/changes`)).json.items;
+    const rv = changes[1].metadata.resourceVersion;
+    const api = await t.client.get(`${NS}/web?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    const cli = await run(runGet, ['cli/web', '--resource-version', rv, '-o', 'json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(cli.text))).toBe(api.text);
+    const at = changes[1].time;
+    expect(JSON.stringify(JSON.parse((await run(runGet, ['cli/web', '--at', at, '-o', 'json'])).text))).toBe(
+      (await t.client.get(`${NS}/web?asOf=${encodeURIComponent(at)}`)).text,
+    );
+    const before = await run(runGet, ['cli/web', '--at', '2000-01-01T00:00:00Z']);
+    expect(before.code).toBe(1);
+    expect(before.text).toMatch(/^services "web" not found in namespace cli at resourceVersion \d+$/);
   });
 
   it('bad input is a usage error', async () => {
