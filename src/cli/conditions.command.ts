@@ -1,6 +1,6 @@
 // `svctrail conditions NAMESPACE/NAME`: every condition transition of the Service (from → to,
 // reason, who) and, per condition, time in each status, transition count and flapping.
-import { parseArgs } from 'node:util';
+import { parseCommand } from './command-args';
 import { openHistory, queryOf, serviceScope } from './history-reader';
 import { parseOutputFormat, structured, table } from './output-format';
 
@@ -10,28 +10,17 @@ export const CONDITIONS_USAGE = `usage: svctrail conditions NAMESPACE/NAME [--ty
   transitions, flapping); the same answers as .../conditiontransitions and .../conditionsummaries.`;
 
 export async function runConditions(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      type: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      'flap-threshold': { type: 'string' },
-      'flap-window': { type: 'string' },
-      'data-dir': { type: 'string', default: './data' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    out(CONDITIONS_USAGE);
-    return 0;
-  }
+  const parsed = parseCommand(
+    argv,
+    { type: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, 'flap-threshold': { type: 'string' }, 'flap-window': { type: 'string' } },
+    CONDITIONS_USAGE,
+    out,
+  );
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   const scope = serviceScope(positionals[0]);
-  const reader = openHistory(values['data-dir']!);
+  const reader = openHistory(values['data-dir']);
   try {
     const window = queryOf(values, { type: 'conditionType', since: 'since', until: 'until' });
     const transitions = reader.conditions.transitions(scope, window);

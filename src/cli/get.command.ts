@@ -2,7 +2,7 @@
 // API returned it at that point (the current one without a point), from the revisions projection.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommand } from './command-args';
 import { stringify as toYaml } from 'yaml';
 import { PROJECT_ROOT } from '../config/app-config';
 import { parseAsOf } from '../kube-api/point-in-time';
@@ -17,34 +17,21 @@ export const GET_USAGE = `usage: svctrail get NAMESPACE/NAME [--at TIME | --reso
   the same answer as GET .../services/NAME?asOf=TIME (or resourceVersion=RV&resourceVersionMatch=Exact).`;
 
 export async function runGet(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      at: { type: 'string' },
-      'resource-version': { type: 'string' },
-      'data-dir': { type: 'string', default: './data' },
-      output: { type: 'string', short: 'o', default: 'yaml' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    out(GET_USAGE);
-    return 0;
-  }
+  const parsed = parseCommand(argv, { at: { type: 'string' }, 'resource-version': { type: 'string' } }, GET_USAGE, out, 'yaml');
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
+  const rvText = values['resource-version'] as string | undefined;
   if (values.output !== 'yaml' && values.output !== 'json') throw new UsageError(`-o must be yaml or json, not "${values.output}"`);
   if (values.at !== undefined && values['resource-version'] !== undefined) throw new UsageError('give --at or --resource-version, not both');
-  const rvText = values['resource-version'];
   if (rvText !== undefined && !/^[1-9]\d*$/.test(rvText)) throw new UsageError(`--resource-version must be a positive integer, not "${rvText}"`);
   const { namespace, name } = serviceScope(positionals[0]);
-  const path = join(values['data-dir']!, 'svctrail.db');
+  const path = join(values['data-dir'], 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${values['data-dir']} (use --data-dir)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL' });
   try {
     const repository = new ServiceRepository(handle);
     const head = new SqliteEventStore(handle).head();
-    const rv = rvText !== undefined ? Number(rvText) : values.at !== undefined ? repository.resourceVersionAt(parseAsOf(values.at)) : head;
+    const rv = rvText !== undefined ? Number(rvText) : values.at !== undefined ? repository.resourceVersionAt(parseAsOf(values.at as string)) : head;
     if (rv > head) throw new UsageError(`resourceVersion ${rv} is newer than the log (head ${head})`);
     const service = repository.getAsOf(namespace, name, rv);
     if (!service) {

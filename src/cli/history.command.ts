@@ -1,6 +1,6 @@
 // `svctrail history NAMESPACE/NAME`: every accepted write to that Service name (all its
 // incarnations), who made it, and what changed — the change log of the history API.
-import { parseArgs } from 'node:util';
+import { parseCommand } from './command-args';
 import { openHistory, queryOf, serviceScope } from './history-reader';
 import { parseOutputFormat, structured, table } from './output-format';
 
@@ -10,29 +10,17 @@ export const HISTORY_USAGE = `usage: svctrail history NAMESPACE/NAME [--since TI
   user, verb, domain events and the JSON patch; the same answers as .../services/NAME/changes.`;
 
 export async function runHistory(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      since: { type: 'string' },
-      until: { type: 'string' },
-      actor: { type: 'string' },
-      'event-type': { type: 'string' },
-      uid: { type: 'string' },
-      limit: { type: 'string' },
-      'data-dir': { type: 'string', default: './data' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    out(HISTORY_USAGE);
-    return 0;
-  }
+  const parsed = parseCommand(
+    argv,
+    { since: { type: 'string' }, until: { type: 'string' }, actor: { type: 'string' }, 'event-type': { type: 'string' }, uid: { type: 'string' }, limit: { type: 'string' } },
+    HISTORY_USAGE,
+    out,
+  );
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   const scope = serviceScope(positionals[0]);
-  const reader = openHistory(values['data-dir']!);
+  const reader = openHistory(values['data-dir']);
   try {
     const list = reader.changes.list(scope, queryOf(values, { since: 'since', until: 'until', actor: 'actor', 'event-type': 'eventType', uid: 'uid', limit: 'limit' }));
     const text = structured(format, list);

@@ -1,6 +1,6 @@
 // `svctrail who-had ADDRESS [--at TIME | --from T1 --to T2]`: which Services held a load-balancer
 // IP or hostname, from when to when, and who assigned and cleared it.
-import { parseArgs } from 'node:util';
+import { parseCommand } from './command-args';
 import { openHistory, queryOf } from './history-reader';
 import { parseOutputFormat, structured, table } from './output-format';
 import { UsageError } from './usage-error';
@@ -10,27 +10,12 @@ export const WHO_HAD_USAGE = `usage: svctrail who-had ADDRESS [--at TIME | --fro
   default ever), with who assigned and who cleared it; the same answers as .../ingressowners.`;
 
 export async function runWhoHad(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      at: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      limit: { type: 'string' },
-      'data-dir': { type: 'string', default: './data' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    out(WHO_HAD_USAGE);
-    return 0;
-  }
+  const parsed = parseCommand(argv, { at: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } }, WHO_HAD_USAGE, out);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   if (!positionals[0]) throw new UsageError('expected an ADDRESS');
-  const reader = openHistory(values['data-dir']!);
+  const reader = openHistory(values['data-dir']);
   try {
     const list = reader.ingress.owners({ address: positionals[0], ...queryOf(values, { at: 'at', from: 'from', to: 'to', limit: 'limit' }) });
     const text = structured(format, list);
