@@ -33,7 +33,12 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     const check = sqlite.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new DamagedDatabaseError(`database ${options.path} failed its integrity check: ${String(check)}`);
     const db = drizzle(sqlite, { schema });
-    if (!options.readonly) migrate(db, { migrationsFolder: options.migrationsFolder });
+    if (!options.readonly) {
+      migrate(db, { migrationsFolder: options.migrationsFolder });
+      // Start from an empty WAL: a migration (or a crash) can leave hundreds of MB in it, and
+      // every read then searches the WAL index before the database file.
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    }
     return { sqlite, db, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
