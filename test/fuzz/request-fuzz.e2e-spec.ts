@@ -88,11 +88,15 @@ describe(`request fuzz (${RUNS} requests)`, () => {
           expect(res.json?.code).toBe(res.status);
         }
         if (res.status >= 500) {
+          // A HEAD answer has no body: the same request as a GET shows which error it was.
+          const status = method === 'HEAD' ? await t.client.request('GET', path + q, {}) : res;
+          expect(status.status).toBe(res.status);
           // kube-apiserver's own 5xx: reason-less raw storage/patch errors and 504 for a too-new resourceVersion.
-          expect(res.json.reason === undefined || res.status === 504).toBe(true);
+          expect(status.json.reason === undefined || status.status === 504).toBe(true);
         }
       }),
-      { numRuns: RUNS },
+      // FC_SEED replays a reported counterexample.
+      { numRuns: RUNS, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
     );
     process.stdout.write(`fuzz: ${RUNS} requests, status codes ${JSON.stringify(Object.fromEntries([...codes].sort()))}\n`);
     expect((await t.client.get('/healthz')).text).toBe('ok');
