@@ -12,6 +12,7 @@ import type { Service } from '../domain/service.types';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { ChangeFeed } from '../feed/change-feed';
 import type { CommittedWrite } from '../projections/projection';
+import { foldWrite } from '../projections/committed-write';
 import { Projector } from '../projections/projector';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
@@ -115,20 +116,9 @@ export class ServiceCommandExecutor {
         recordedAt: now.toISOString(),
       },
     });
-    const resourceVersion = recorded[0].resourceVersion;
-    const after = evolveAll(before, decision.events, resourceVersion);
-    const committed: CommittedWrite = {
-      resourceVersion,
-      streamId,
-      namespace: command.namespace,
-      name,
-      events: recorded,
-      metadata: recorded[0].metadata,
-      before,
-      after,
-    };
+    const committed = foldWrite(before, recorded);
     this.projector.apply(committed);
-    return { result: this.answer(decision, before, resourceVersion, after), committed };
+    return { result: this.answer(decision, before, committed.resourceVersion, committed.after), committed };
   }
 
   private published(write: CommittedWrite): void {

@@ -3,7 +3,7 @@
 // running server committed while the fresh tables were being built.
 import type { ServiceEvent } from '../domain/service.events';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
-import type { CommittedWrite } from '../projections/projection';
+import { foldWrite } from '../projections/committed-write';
 import type { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import { SqliteEventStore } from '../store/event-store';
@@ -28,21 +28,9 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
     const complete = page.length < PAGE ? page : page.filter((e) => e.resourceVersion !== page[page.length - 1].resourceVersion);
     if (!complete.length && page.length) throw new Error(`a write at resourceVersion ${page[0].resourceVersion} has more than ${PAGE} events`);
     for (const events of groupByWrite(complete)) {
-      const first = events[0];
-      const before = stateOf(first.streamId);
-      const after = evolveAll(before, events.map((e) => e.event as ServiceEvent), first.resourceVersion);
-      const write: CommittedWrite = {
-        resourceVersion: first.resourceVersion,
-        streamId: first.streamId,
-        namespace: first.namespace,
-        name: first.name,
-        events,
-        metadata: first.metadata,
-        before,
-        after,
-      };
+      const write = foldWrite(stateOf(events[0].streamId), events);
       projector.apply(write);
-      states.set(first.streamId, after);
+      states.set(write.streamId, write.after);
       writes++;
     }
     if (page.length < PAGE) return writes;

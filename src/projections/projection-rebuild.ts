@@ -1,11 +1,10 @@
 // Rebuilds every projection from the event log alone, in one transaction: the proof that the
 // projections hold nothing the log cannot reproduce (and the core of replay).
-import type { ServiceEvent } from '../domain/service.events';
-import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
+import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
 import { SqliteEventStore } from '../store/event-store';
 import type { RecordedEvent } from '../store/recorded-event';
-import type { CommittedWrite } from './projection';
+import { foldWrite } from './committed-write';
 import type { Projector } from './projector';
 
 export interface RebuildReport {
@@ -31,22 +30,11 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector)
       let pending: RecordedEvent[] = [];
       const flush = () => {
         if (!pending.length) return;
-        const first = pending[0];
-        const before = states.get(first.streamId) ?? initialServiceState;
-        const after = evolveAll(before, pending.map((e) => e.event as ServiceEvent), first.resourceVersion);
-        const write: CommittedWrite = {
-          resourceVersion: first.resourceVersion,
-          streamId: first.streamId,
-          namespace: first.namespace,
-          name: first.name,
-          events: pending,
-          metadata: first.metadata,
-          before,
-          after,
-        };
+        const streamId = pending[0].streamId;
+        const write = foldWrite(states.get(streamId) ?? initialServiceState, pending);
         projector.apply(write);
-        if (after.deleted) states.delete(first.streamId);
-        else states.set(first.streamId, after);
+        if (write.after.deleted) states.delete(streamId);
+        else states.set(streamId, write.after);
         writes++;
         pending = [];
       };
