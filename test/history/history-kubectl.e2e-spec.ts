@@ -5,6 +5,7 @@ import { startTestServer, TestServer } from '../helpers/test-server';
 
 const binary = findKubectl();
 const maybe = binary ? describe : describe.skip;
+if (!binary) process.stdout.write('SKIPPED history kubectl e2e: kubectl is not on the PATH\n');
 
 maybe('kubectl and the history API', () => {
   let t: TestServer;
