@@ -11,8 +11,11 @@ export type GoType =
   | { readonly kind: 'struct'; readonly struct: StructSchema }
   /** intstr.IntOrString: custom UnmarshalJSON, a struct (so omitempty never omits it). */
   | { readonly kind: 'intOrString' }
-  /** metav1.Time: custom (Un)MarshalJSON, a struct (never omitted), zero renders as null. */
-  | { readonly kind: 'time' }
+  /**
+   * metav1.Time: custom (Un)MarshalJSON, a struct (never omitted), zero renders as null.
+   * `micro` marks metav1.MicroTime (JSON with microseconds; protobuf keeps the nanoseconds).
+   */
+  | { readonly kind: 'time'; readonly micro?: boolean }
   /** metav1.FieldsV1: custom UnmarshalJSON that keeps any JSON value verbatim. */
   | { readonly kind: 'rawJson' };
 
@@ -54,7 +57,7 @@ export function goTypeName(type: GoType): string {
     case 'intOrString':
       return 'intstr.IntOrString';
     case 'time':
-      return 'v1.Time';
+      return type.micro ? 'v1.MicroTime' : 'v1.Time';
     case 'rawJson':
       return 'v1.FieldsV1';
   }
@@ -69,6 +72,7 @@ export const goSliceOf = (elem: GoType): GoType => ({ kind: 'slice', elem });
 export const goStruct = (struct: StructSchema): GoType => ({ kind: 'struct', struct });
 export const goIntOrString: GoType = { kind: 'intOrString' };
 export const goTime: GoType = { kind: 'time' };
+export const goMicroTime: GoType = { kind: 'time', micro: true };
 export const goRawJson: GoType = { kind: 'rawJson' };
 
 /** Field helper: `field('name', 'Name', goString(), { omitempty: true })`. */

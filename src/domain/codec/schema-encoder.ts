@@ -72,6 +72,8 @@ function encodeValue(type: GoType, v: unknown): unknown {
       return v === undefined || v === null || v === '' ? (v === '' ? '' : 0) : v;
     case 'time': {
       if (typeof v !== 'string') return null;
+      // MicroTime keeps its fraction; only metav1.Time is whole seconds.
+      if (type.micro) return v;
       const canonical = canonicalTime(v);
       return canonical === undefined ? v : canonical;
     }

@@ -15,6 +15,9 @@ import { decodeWithSchema, GoUnmarshalError } from './schema-decoder';
 import { ServiceDecodeError } from './service-decode-error';
 import { serviceSchema } from './service-schema';
 import { GroupVersionKind, interpretTypeMeta } from './type-meta-interpreter';
+import { decodeEnvelope } from './protobuf/kube-envelope';
+import { decodeMessage } from './protobuf/proto-message-codec';
+import { ProtobufDecodeError } from './protobuf/protobuf-decode-error';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -67,7 +70,8 @@ function withDefaults(actual: GroupVersionKind, defaults: GroupVersionKind): Gro
   return out;
 }
 
-function decodeParsed(json: JsonValue, body: Buffer, opts: DecodeServiceOptions): DecodeServiceResult {
+/** The request's group/version/kind, or the error kube-apiserver gives when it is not v1 Service. */
+function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
   const interpreted = interpretTypeMeta(json);
   if (!interpreted.ok) throw unrecognized(interpreted.error, body);
   // The request's default GVK (v1 Service), then the `into` object's internal kind.
@@ -91,7 +95,11 @@ function decodeParsed(json: JsonValue, body: Buffer, opts: DecodeServiceOptions)
       : notRegisteredMessage(gvk.group, gvk.version, gvk.kind, strconvQuote);
     throw cannotBeHandled(gvk, error);
   }
+  return gvk;
+}
 
+function decodeParsed(json: JsonValue, body: Buffer, opts: DecodeServiceOptions): DecodeServiceResult {
+  const gvk = serviceGvk(json, body);
   let decoded;
   try {
     decoded = decodeWithSchema(json, serviceSchema, { strict: opts.fieldValidation !== 'Ignore' });
@@ -121,6 +129,34 @@ export function decodeService(text: string, opts: DecodeServiceOptions): DecodeS
     throw e;
   }
   return decodeParsed(json, body, opts);
+}
+
+/**
+ * Decodes a protobuf body (`k8s\0` + runtime.Unknown + Service) with the very rules of a JSON
+ * body: the envelope's kind/apiVersion are checked as a JSON body's would be, and the Service
+ * message becomes the JSON that Go would write for it (protobuf has no strict mode: unknown
+ * field numbers are skipped, as kube-apiserver does).
+ */
+export function decodeServiceProtobuf(body: Buffer, opts: DecodeServiceOptions): DecodeServiceResult {
+  let envelope;
+  try {
+    envelope = decodeEnvelope(body);
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw unrecognized(e.message, body);
+    throw e;
+  }
+  const typeMeta: Record<string, string> = {};
+  if (envelope.apiVersion) typeMeta.apiVersion = envelope.apiVersion;
+  if (envelope.kind) typeMeta.kind = envelope.kind;
+  const gvk = serviceGvk(fromPlainJson(typeMeta), body);
+  let view;
+  try {
+    view = decodeMessage(serviceSchema, envelope.raw);
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw cannotBeHandled(gvk, e.message);
+    throw e;
+  }
+  return decodeParsed(fromPlainJson({ ...typeMeta, ...view }), body, opts);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   goTime,
   StructSchema,
 } from './go-schema';
+import { listMetaSchema } from './meta-schema';
 
 const O = { omitempty: true };
 const OP = { omitempty: true, pointer: true };
@@ -182,5 +183,17 @@ export const serviceSchema: StructSchema = {
     field('metadata', 'ObjectMeta', goStruct(objectMetaSchema), O),
     field('spec', 'Spec', goStruct(serviceSpecSchema), O),
     field('status', 'Status', goStruct(serviceStatusSchema), O),
+  ],
+};
+
+/** v1.ServiceList: TypeMeta, ListMeta, items (no omitempty: an empty list is `"items": []`). */
+export const serviceListSchema: StructSchema = {
+  name: 'ServiceList',
+  goName: 'v1.ServiceList',
+  fields: [
+    field('kind', 'Kind', goString(), O),
+    field('apiVersion', 'APIVersion', goString(), O),
+    field('metadata', 'ListMeta', goStruct(listMetaSchema), O),
+    field('items', 'Items', goSliceOf(goStruct(serviceSchema))),
   ],
 };
