@@ -1,10 +1,25 @@
-// Accept negotiation for responses. svctrail answers JSON or YAML; a client that accepts
-// neither gets kube-apiserver's 406.
+// Accept negotiation for responses. svctrail answers JSON or YAML everywhere, and protobuf for
+// the core/v1 kinds it serves (Service, Event, their lists, Status); a client that accepts none
+// of what an endpoint offers gets kube-apiserver's 406.
 import { apiErrors } from './api-errors';
 
-export type ResponseFormat = 'json' | 'yaml';
+export type ResponseFormat = 'json' | 'yaml' | 'protobuf';
 
-const AVAILABLE = 'application/json, application/yaml';
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+
+export interface NegotiationOptions {
+  /** The endpoint can answer in protobuf. */
+  protobuf?: boolean;
+  /** The endpoint also streams (LIST with watch): the 406 lists the stream media types. */
+  streams?: boolean;
+}
+
+function available(options: NegotiationOptions): string {
+  const types = ['application/json', 'application/yaml'];
+  if (options.protobuf) types.push(PROTOBUF_MEDIA_TYPE);
+  if (options.streams) types.push('application/json;stream=watch', ...(options.protobuf ? [`${PROTOBUF_MEDIA_TYPE};stream=watch`] : []));
+  return types.join(', ');
+}
 
 interface MediaRange {
   type: string;
@@ -32,13 +47,14 @@ function parseAccept(header: string): MediaRange[] {
  * Picks the response format. Ranges that ask for a conversion svctrail does not offer (`as=`
  * other than what the caller supports, protobuf) are skipped, as the apiserver skips them.
  */
-export function negotiateFormat(accept: string | undefined): ResponseFormat {
+export function negotiateFormat(accept: string | undefined, options: NegotiationOptions = {}): ResponseFormat {
   if (!accept || !accept.trim()) return 'json';
   const ranges = parseAccept(accept).sort((a, b) => b.q - a.q);
   for (const range of ranges) {
     if (range.params.as !== undefined) continue;
     if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return 'json';
     if (range.type === 'application/yaml') return 'yaml';
+    if (range.type === PROTOBUF_MEDIA_TYPE && options.protobuf) return 'protobuf';
   }
-  throw apiErrors.notAcceptable(AVAILABLE);
+  throw apiErrors.notAcceptable(available(options));
 }

@@ -1,8 +1,10 @@
 // Request bodies reach the decoders as text: the Service decoder needs the raw JSON to report
-// duplicate fields and Go-style type errors. Media types without a parser answer 415.
+// duplicate fields and Go-style type errors; protobuf bodies reach them as bytes. Media types
+// without a parser answer 415.
 import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { BadRequestError } from '../domain/errors/domain-errors';
+import { PROTOBUF_MEDIA_TYPE } from './content-negotiation';
 
 export const JSON_MEDIA_TYPES = [
   'application/json',
@@ -16,6 +18,8 @@ export const JSON_MEDIA_TYPES = [
 export function registerContentTypeParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Protobuf bodies stay bytes: the decoders read the Kubernetes envelope themselves.
+  fastify.addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   // kube-apiserver also accepts YAML bodies; they are converted to JSON text for the decoder.
   fastify.addContentTypeParser('application/yaml', { parseAs: 'string' }, (_request, body, done) => {
     try {

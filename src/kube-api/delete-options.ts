@@ -1,5 +1,10 @@
-// DeleteOptions from the body (kubectl sends one) or, when the body is empty, the query.
+// DeleteOptions from the body (kubectl sends JSON, client-go's typed clients protobuf) or, when
+// the body is empty, the query.
 import type { FastifyRequest } from 'fastify';
+import { deleteOptionsSchema } from '../domain/codec/meta-schema';
+import { decodeEnvelope } from '../domain/codec/protobuf/kube-envelope';
+import { decodeMessage } from '../domain/codec/protobuf/proto-message-codec';
+import { ProtobufDecodeError } from '../domain/codec/protobuf/protobuf-decode-error';
 import type { DeletePreconditions } from '../domain/service.commands';
 import { BadRequestError, InvalidError } from '../domain/errors/domain-errors';
 import { validateDeleteOptions } from '../domain/validation/options.validation';
@@ -16,7 +21,7 @@ export interface DeleteOptions {
 const cannotDecode = (detail: string) =>
   new BadRequestError(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: ${detail}`);
 
-function fromBody(text: string): DeleteOptions {
+function fromJson(text: string): DeleteOptions {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -24,7 +29,29 @@ function fromBody(text: string): DeleteOptions {
     throw cannotDecode((error as Error).message);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw cannotDecode('json: cannot unmarshal into Go value of type v1.DeleteOptions');
-  const body = raw as Record<string, unknown>;
+  return fromObject(raw as Record<string, unknown>);
+}
+
+/** A protobuf DeleteOptions (client-go typed clients send one): its JSON view, then the same rules. */
+function fromProtobuf(bytes: Buffer): DeleteOptions {
+  let envelope;
+  try {
+    envelope = decodeEnvelope(bytes);
+  } catch (error) {
+    if (error instanceof ProtobufDecodeError) throw new BadRequestError(error.message);
+    throw error;
+  }
+  let view;
+  try {
+    view = decodeMessage(deleteOptionsSchema, envelope.raw);
+  } catch (error) {
+    if (error instanceof ProtobufDecodeError) throw cannotDecode(error.message);
+    throw error;
+  }
+  return fromObject({ ...(envelope.kind ? { kind: envelope.kind } : {}), ...view });
+}
+
+function fromObject(body: Record<string, unknown>): DeleteOptions {
   if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
     throw new BadRequestError(`the object provided is unrecognized (must be of type DeleteOptions)`);
   }
@@ -74,7 +101,11 @@ function fromQuery(query: QueryParams): DeleteOptions {
 
 export function parseDeleteOptions(request: FastifyRequest): DeleteOptions {
   const body = typeof request.body === 'string' ? request.body.trim() : '';
-  const options = body ? fromBody(body) : fromQuery(request.query as QueryParams);
+  const options = Buffer.isBuffer(request.body) && request.body.length > 0
+    ? fromProtobuf(request.body)
+    : body
+      ? fromJson(body)
+      : fromQuery(request.query as QueryParams);
   const errors = validateDeleteOptions(options);
   if (errors.length) throw new InvalidError('DeleteOptions', '', errors, 'meta.k8s.io');
   return options;

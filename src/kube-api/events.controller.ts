@@ -9,7 +9,8 @@ import type { Clock } from '../shared/clock';
 import { buildEventTable } from './table/event-table';
 import { parseIncludeObject, parseTableRequest } from './table/table-request';
 import { QueryParams, queryValue } from './write-options';
-import { formatFor, sendObject } from './kube-response';
+import { formatFor, sendKubeObject } from './kube-response';
+import { protobufWatchWire } from '../watch/watch-wire';
 import { parseListOptions } from './list-options';
 import { isWatchRequest, parseWatchParams } from './watch-options';
 
@@ -33,7 +34,7 @@ export class EventsController {
   @Get('namespaces/:namespace/events/:name')
   get(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const event = this.events.get(namespace, name);
-    this.send(request, reply, [event], event.metadata.resourceVersion) ?? sendObject(request, reply, 200, event);
+    this.send(request, reply, [event], event.metadata.resourceVersion) ?? sendKubeObject(request, reply, 200, 'Event', event);
   }
 
   private async listOrWatch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
@@ -41,14 +42,15 @@ export class EventsController {
     const selection = { namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
     if (!isWatchRequest(request)) {
       const list = this.events.list(selection, options.limit, options.continue);
-      this.send(request, reply, list.items, list.metadata.resourceVersion, list.metadata.continue) ?? sendObject(request, reply, 200, list);
+      this.send(request, reply, list.items, list.metadata.resourceVersion, list.metadata.continue) ?? sendKubeObject(request, reply, 200, 'EventList', list);
       return;
     }
     const table = this.tableOptions(request);
-    if (!table) formatFor(request);
+    const format = table ? 'json' : formatFor(request, { protobuf: true, streams: true });
     const encode = (event: KubeEvent, first: boolean) =>
       table ? buildEventTable([event], { ...table, now: this.clock.now(), resourceVersion: event.metadata.resourceVersion, noHeaders: !first }) : event;
-    const start = this.events.prepareWatch(selection, { ...parseWatchParams(request), encode });
+    const wire = format === 'protobuf' ? protobufWatchWire('Event') : undefined;
+    const start = this.events.prepareWatch(selection, { ...parseWatchParams(request), encode, wire });
     reply.hijack();
     await start(reply.raw);
   }

@@ -2,39 +2,65 @@
 // exactly as built (Go struct order), so no serializer may reorder it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import { negotiateFormat, ResponseFormat } from './content-negotiation';
+import { encodeKubeObject, ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
+import { negotiateFormat, PROTOBUF_MEDIA_TYPE, ResponseFormat } from './content-negotiation';
 import type { KubeStatus } from './kube-status';
 
 const CONTENT_TYPES: Record<ResponseFormat, string> = {
   json: 'application/json',
   yaml: 'application/yaml',
+  protobuf: PROTOBUF_MEDIA_TYPE,
 };
 
-export function formatFor(request: FastifyRequest): ResponseFormat {
-  return negotiateFormat(request.headers.accept);
+/** The core/v1 resource paths whose objects (and errors) may be answered in protobuf. */
+const PROTOBUF_PATH = /^\/api\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?(?:services|events)(?:[/?]|$)/;
+
+export function servesProtobuf(request: FastifyRequest): boolean {
+  return PROTOBUF_PATH.test(request.url);
+}
+
+/** JSON or YAML: for documents svctrail serves in those only (discovery, history). */
+export function formatFor(request: FastifyRequest, options: { protobuf?: boolean; streams?: boolean } = {}): ResponseFormat {
+  return negotiateFormat(request.headers.accept, options);
+}
+
+function serialize(format: ResponseFormat, body: unknown, kind: ProtobufKind | undefined): string | Buffer {
+  if (format === 'protobuf') return Buffer.from(encodeKubeObject(kind!, body as object));
+  return format === 'yaml' ? toYaml(body) : JSON.stringify(body);
 }
 
 export function sendObject(request: FastifyRequest, reply: FastifyReply, code: number, body: unknown, warnings: readonly string[] = []): void {
   const format = formatFor(request);
   for (const w of warnings) addWarning(reply, w);
-  reply
-    .code(code)
-    .header('content-type', CONTENT_TYPES[format])
-    .send(format === 'yaml' ? toYaml(body) : JSON.stringify(body));
+  reply.code(code).header('content-type', CONTENT_TYPES[format]).send(serialize(format, body, undefined));
+}
+
+/** An object of a kind svctrail also speaks protobuf for, in whatever the client asked first. */
+export function sendKubeObject(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: number,
+  kind: ProtobufKind,
+  body: unknown,
+  warnings: readonly string[] = [],
+): void {
+  const format = formatFor(request, { protobuf: true, streams: kind.endsWith('List') });
+  for (const w of warnings) addWarning(reply, w);
+  reply.code(code).header('content-type', CONTENT_TYPES[format]).send(serialize(format, body, kind));
 }
 
 /** Errors fall back to JSON when the Accept header itself is what failed (as kube-apiserver does). */
 export function sendStatus(request: FastifyRequest, reply: FastifyReply, status: KubeStatus): void {
   let format: ResponseFormat = 'json';
   try {
-    format = formatFor(request);
+    format = formatFor(request, { protobuf: servesProtobuf(request) });
   } catch {
     format = 'json';
   }
   reply
     .code(status.code ?? 500)
     .header('content-type', CONTENT_TYPES[format])
-    .send(format === 'yaml' ? toYaml(status) : JSON.stringify(status));
+    .send(serialize(format, status, 'Status'));
 }
 
 /** RFC 7234 warning header as kube-apiserver writes it: `299 - "<text>"`. */

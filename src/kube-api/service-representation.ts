@@ -6,7 +6,7 @@ import { stringify as toYaml } from 'yaml';
 import type { Service } from '../domain/service.types';
 import type { ServiceList } from '../queries/service.queries';
 import type { WatchObjectEncoder } from '../watch/watch-session';
-import { sendObject } from './kube-response';
+import { sendKubeObject } from './kube-response';
 import {
   buildPartialObjectMetadataList,
   partialObjectMetadataListOfObjectError,
@@ -34,7 +34,7 @@ const metaVersion = (c: ConversionRequest): MetaApiVersion => `meta.k8s.io/${c.v
 
 export function sendService(request: FastifyRequest, reply: FastifyReply, code: number, svc: Service, now: Date, warnings: readonly string[] = []): void {
   const conversion = conversionOf(request);
-  if (!conversion) return sendObject(request, reply, code, svc, warnings);
+  if (!conversion) return sendKubeObject(request, reply, code, 'Service', svc, warnings);
   if (conversion.as === 'PartialObjectMetadataList') throw partialObjectMetadataListOfObjectError();
   if (conversion.as === 'PartialObjectMetadata') return send(reply, code, conversion, toPartialObjectMetadata(svc, metaVersion(conversion)), warnings);
   const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
@@ -44,7 +44,7 @@ export function sendService(request: FastifyRequest, reply: FastifyReply, code: 
 
 export function sendServiceList(request: FastifyRequest, reply: FastifyReply, list: ServiceList, now: Date): void {
   const conversion = conversionOf(request);
-  if (!conversion) return sendObject(request, reply, 200, list);
+  if (!conversion) return sendKubeObject(request, reply, 200, 'ServiceList', list);
   if (conversion.as === 'PartialObjectMetadata') throw partialObjectMetadataOfListError();
   const meta = { resourceVersion: list.metadata.resourceVersion, continue: list.metadata.continue };
   if (conversion.as === 'PartialObjectMetadataList') {

@@ -8,6 +8,7 @@ import { ListServicesQuery } from '../queries/service.queries';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ServiceWatchService } from '../watch/service-watch.service';
+import { protobufWatchWire } from '../watch/watch-wire';
 import { ServiceEndpoints } from './service-endpoints';
 import { sendService, sendServiceList, serviceWatchEncoder } from './service-representation';
 import { parseTableRequest } from './table/table-request';
@@ -107,8 +108,9 @@ export class ServicesController {
   /** Errors before the first byte are ordinary Status responses; then the stream owns the socket. */
   private async watch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
     const encode = serviceWatchEncoder(request, () => this.clock.now());
-    if (!parseTableRequest(request.headers.accept)) formatFor(request);
-    const start = this.watches.prepare(parseServiceWatch(request, namespace, encode));
+    const format = parseTableRequest(request.headers.accept) ? 'json' : formatFor(request, { protobuf: true, streams: true });
+    const watch = parseServiceWatch(request, namespace, encode);
+    const start = this.watches.prepare({ ...watch, wire: format === 'protobuf' ? protobufWatchWire('Service') : undefined });
     reply.hijack();
     await start(reply.raw);
   }

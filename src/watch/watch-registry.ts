@@ -8,6 +8,7 @@ import { ExpiredError, TooLargeResourceVersionError } from '../domain/errors/dom
 import { ApiError } from '../kube-api/api-errors';
 import { statusForError } from '../kube-api/kube-status';
 import { WatchObjectEncoder, WatchSession, WatchSources } from './watch-session';
+import type { WatchWire } from './watch-wire';
 
 /** kube-apiserver's default: a random duration in [MinRequestTimeout, 2 × MinRequestTimeout), 30 min. */
 const MIN_REQUEST_TIMEOUT_MS = 30 * 60 * 1000;
@@ -18,6 +19,7 @@ export interface WatchRequest<T> {
   bookmarks: boolean;
   timeoutSeconds?: number;
   encode: WatchObjectEncoder<T>;
+  wire?: WatchWire;
 }
 
 @Injectable()
@@ -60,6 +62,7 @@ export class WatchRegistry implements BeforeApplicationShutdown {
         resourceVersion: rv,
         bookmarks: request.bookmarks,
         encode: request.encode,
+        wire: request.wire,
         timeoutMs: request.timeoutSeconds ? request.timeoutSeconds * 1000 : MIN_REQUEST_TIMEOUT_MS * (1 + Math.random()),
         maxBacklogBytes: this.maxBacklogBytes,
         bookmarkIntervalMs: this.bookmarkIntervalMs,

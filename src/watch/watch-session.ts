@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import type { KubeStatus } from '../kube-api/kube-status';
+import { JSON_WATCH_WIRE, WatchWire } from './watch-wire';
 
 /**
  * One committed write as this watcher sees it: its resourceVersion, and the event it produces
@@ -38,6 +39,8 @@ export interface WatchOptions<T> {
   timeoutMs: number;
   maxBacklogBytes: number;
   encode: WatchObjectEncoder<T>;
+  /** JSON lines unless the watcher asked for protobuf. */
+  wire?: WatchWire;
 }
 
 const CATCH_UP_PAGE = 500;
@@ -52,6 +55,7 @@ export class WatchSession<T> {
     return this.lastResourceVersion;
   }
   private first = true;
+  private readonly wire: WatchWire;
   private closed = false;
   readonly done: Promise<void>;
   private resolveDone!: () => void;
@@ -62,12 +66,13 @@ export class WatchSession<T> {
     private readonly options: WatchOptions<T>,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.wire = options.wire ?? JSON_WATCH_WIRE;
     res.on('close', () => this.close());
   }
 
   /** Sends the headers at once: clients wait for them before they can time out (client-protocol §7.1). */
   async start(): Promise<void> {
-    this.res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
+    this.res.writeHead(200, { 'content-type': this.wire.contentType, 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
     this.res.flushHeaders();
     this.timers.push(setTimeout(() => this.close(), this.options.timeoutMs));
     if (this.options.resourceVersion === undefined || this.options.resourceVersion === 0) {
@@ -86,8 +91,8 @@ export class WatchSession<T> {
 
   /** Ends the stream with an ERROR event carrying a Status (e.g. 410 Expired). */
   fail(status: KubeStatus): void {
-    this.res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-    this.res.end(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+    this.res.writeHead(200, { 'content-type': this.wire.contentType, 'transfer-encoding': 'chunked' });
+    this.res.end(this.wire.frame('ERROR', status));
     this.close();
   }
 
@@ -135,7 +140,7 @@ export class WatchSession<T> {
     if (this.closed) return false;
     const encoded = type === 'BOOKMARK' ? object : this.options.encode(object as T, this.first);
     this.first = false;
-    this.res.write(`${JSON.stringify({ type, object: encoded })}\n`);
+    this.res.write(this.wire.frame(type, encoded));
     if (this.res.writableLength > this.options.maxBacklogBytes) {
       // Too slow: drop it rather than buffer without bound; it resumes from its last resourceVersion.
       this.res.destroy();

@@ -69,10 +69,11 @@ function parseAccept(header: string): AcceptClause[] {
   return clauses;
 }
 
-/** The serializers svctrail offers for a resource, in the apiserver's order (no protobuf). */
+/** The serializers svctrail offers for a resource, in the apiserver's order. */
 const SERIALIZERS = [
   { type: 'application', subType: 'json', format: 'json', streams: true },
   { type: 'application', subType: 'yaml', format: 'yaml', streams: false },
+  { type: 'application', subType: 'vnd.kubernetes.protobuf', format: 'protobuf', streams: true },
 ] as const;
 
 type Outcome = { accepted: false } | { accepted: true; conversion?: ConversionRequest };
@@ -95,6 +96,8 @@ function acceptClause(params: Map<string, string>, serializer: (typeof SERIALIZE
     }
   }
   if (!convert) return { accepted: true };
+  // Tables and metadata conversions are served in JSON and YAML only.
+  if (serializer.format === 'protobuf') return { accepted: false };
   // Any of as/g/v requests a conversion; only meta.k8s.io/v1 and v1beta1 offer any.
   if (convert.group !== 'meta.k8s.io' || (convert.version !== 'v1' && convert.version !== 'v1beta1')) return { accepted: false };
   const version = convert.version;

@@ -67,7 +67,11 @@ export class WireReader {
       this.bytes();
       return;
     }
-    if (wireType === WireType.Varint || wireType === WireType.Bit32 || wireType === WireType.Bit64 || wireType === WireType.StartGroup) {
+    if (wireType === WireType.Varint) {
+      this.guarded(() => this.reader.uint64()); // checks the 10-byte limit, as gogo's skip does
+      return;
+    }
+    if (wireType === WireType.Bit32 || wireType === WireType.Bit64 || wireType === WireType.StartGroup) {
       this.guarded(() => this.reader.skip(wireType, no));
       return;
     }
