@@ -1,6 +1,6 @@
 // A minimal HTTPS client for end-to-end tests: real TLS against the server's CA, bearer token
 // or client certificate, raw bodies in and out (so byte-exact assertions are possible).
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 export interface ClientCredentials {
@@ -14,12 +14,14 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body's bytes (protobuf answers). */
+  bytes: Buffer;
   /** The parsed body, or undefined when it is not JSON. */
   json: any;
 }
 
 export interface RequestOptions {
-  body?: string | object;
+  body?: string | object | Buffer;
   contentType?: string;
   accept?: string;
   headers?: Record<string, string>;
@@ -52,7 +54,8 @@ export class HttpsClient {
 
   request(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
     const url = new URL(path, this.baseUrl);
-    const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    const body =
+      options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...(options.headers ?? {}) };
     if (body !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/json';
@@ -68,14 +71,15 @@ export class HttpsClient {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
+            const bytes = Buffer.concat(chunks);
+            const text = bytes.toString('utf8');
             let json: unknown;
             try {
               json = JSON.parse(text);
             } catch {
               json = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
           });
           res.on('error', reject);
         },
@@ -83,6 +87,18 @@ export class HttpsClient {
       req.on('error', reject);
       if (body !== undefined) req.write(body);
       req.end();
+    });
+  }
+
+  /** Opens a streaming GET and hands over the raw response (for binary streams). */
+  openStream(path: string, accept: string): Promise<{ response: IncomingMessage; request: ClientRequest }> {
+    const url = new URL(path, this.baseUrl);
+    const headers: Record<string, string> = { accept };
+    if (this.credentials.token) headers.authorization = `Bearer ${this.credentials.token}`;
+    return new Promise((resolve, reject) => {
+      const request = httpsRequest(url, { method: 'GET', headers, ca: this.credentials.ca, agent: false }, (response) => resolve({ response, request }));
+      request.on('error', reject);
+      request.end();
     });
   }
 
