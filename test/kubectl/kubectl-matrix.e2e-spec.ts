@@ -20,6 +20,17 @@ const manifest = (port: number, extra: Record<string, unknown> = {}, spec: Recor
     ...extra,
   });
 
+/** A created Service without what differs between two creates (identity, time, allocations). */
+function comparable(svc: any): any {
+  const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, namespace: _ns, ...metadata } = svc.metadata;
+  const { clusterIP: _ip, clusterIPs: _ips, ...spec } = svc.spec;
+  spec.ports = spec.ports?.map(({ nodePort: _np, ...port }: any) => port);
+  return { ...svc, metadata, spec };
+}
+
+/** kubectl version → the objects its `create service` commands produced. */
+const createdByVersion = new Map<string, Record<string, unknown>>();
+
 describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
   let t: TestServer;
   let work: string;
@@ -155,6 +166,31 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
       expect((await kn('get', 'svc', 'diffme', '-o', 'jsonpath={.metadata.resourceVersion}')).stdout).toBe(rvBefore);
     });
 
+    // kubectl 1.32+ sends these bodies in protobuf (protobuf.md §1), earlier ones in JSON: the
+    // objects must come out the same either way (compared across versions below).
+    it('create service clusterip|nodeport|loadbalancer|externalname, with and without --dry-run=server', async () => {
+      const specs: [string, string[]][] = [
+        ['clusterip', ['cip', '--tcp=80:8080', '--tcp=443:8443']],
+        ['nodeport', ['np', '--tcp=80:8080']],
+        ['loadbalancer', ['lb', '--tcp=5678:8080']],
+        ['externalname', ['ext', '--external-name=db.example.com', '--tcp=5432']],
+      ];
+      const objects: Record<string, unknown> = {};
+      for (const [type, args] of specs) {
+        const dry = JSON.parse(ok(await kn('create', 'service', type, ...args, '--dry-run=server', '-o', 'json')));
+        expect(dry.metadata.uid).toBeTruthy();
+        expect((await kn('get', 'svc', args[0])).status).toBe(1);
+        expect(ok(await kn('create', 'service', type, ...args)).trim()).toBe(`service/${args[0]} created`);
+        const created = JSON.parse(ok(await kn('get', 'svc', args[0], '-o', 'json')));
+        expect(comparable(dry)).toEqual(comparable(created));
+        objects[type] = comparable(created);
+      }
+      createdByVersion.set(kubectlVersion(binary), objects);
+      // describe with a protobuf-first Accept (1.33) answered in protobuf.
+      expect(ok(await kn('describe', 'svc', 'lb'))).toMatch(/^Port:\s+5678-8080\s+5678\/TCP$/m);
+      ok(await kn('delete', 'svc', 'cip', 'np', 'lb', 'ext'));
+    });
+
     it('get -w, wait --for=jsonpath, wait --for=delete, describe, explain, delete', async () => {
       const watcher = spawn(binary, [`--cache-dir=${cache()}`, '-n', ns, 'get', 'svc', '-w', '--output-watch-events'], {
         env: { ...process.env, KUBECONFIG: t.server.kubeconfigPath },
@@ -193,5 +229,17 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
       expect(gone.stderr.trim()).toBe('Error from server (NotFound): services "demo" not found');
       expect(ok(await kn('get', 'events'))).toMatch(/Deleted\s+service\/demo/);
     });
+  });
+
+  it('create service: JSON bodies (kubectl ≤ 1.31) and protobuf bodies (≥ 1.32) give the same objects', () => {
+    const minor = (version: string) => Number(/^v1\.(\d+)\./.exec(version)?.[1] ?? 0);
+    const versions = [...createdByVersion.keys()];
+    const control = versions.find((v) => minor(v) === 31) ?? versions.find((v) => minor(v) < 32);
+    const protobuf = versions.filter((v) => minor(v) >= 32);
+    if (!control || !protobuf.length) {
+      process.stdout.write(`SKIPPED JSON/protobuf comparison: need kubectl ≤ 1.31 and ≥ 1.32, ran ${versions.join(', ')}\n`);
+      return;
+    }
+    for (const version of versions) expect({ version, objects: createdByVersion.get(version) }).toEqual({ version, objects: createdByVersion.get(control) });
   });
 });
