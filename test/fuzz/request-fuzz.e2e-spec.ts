@@ -1,11 +1,15 @@
 // Throws generated requests at the running server: random methods, paths, query strings,
 // content types and bodies (broken JSON, deep nesting, huge numbers, invalid UTF-8,
-// prototype-pollution keys, wrong kinds). No crash, no hang, no 5xx beyond those kube-apiserver
+// prototype-pollution keys, wrong kinds, whole/cut/flipped protobuf envelopes, protobuf-first
+// Accept). No crash, no hang, no 5xx beyond those kube-apiserver
 // itself returns, every error a Status, and afterwards the log folds to exactly the projections.
 // `npm test` runs a slice; `npm run test:fuzz` sets SVCTRAIL_FUZZ_RUNS=10000.
 import fc from 'fast-check';
 import { join } from 'node:path';
+import { encodeEnvelope } from '../../src/domain/codec/protobuf/kube-envelope';
+import { decodeKubeObject, encodeKubeObject } from '../../src/domain/codec/protobuf/kube-object-protobuf';
 import { foldLogAndCompare } from '../helpers/log-fold';
+import { PROTOBUF, TYPED_CLIENT_ACCEPT } from '../helpers/protobuf-client';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const RUNS = Number(process.env.SVCTRAIL_FUZZ_RUNS ?? 600);
@@ -37,6 +41,7 @@ const contentTypes = fc.constantFrom(
   'application/yaml',
   'text/plain',
   'application/json; charset=utf-8',
+  'application/vnd.kubernetes.protobuf',
 );
 const service = fc.record({
   apiVersion: fc.constantFrom('v1', 'v2', undefined),
@@ -62,6 +67,26 @@ const bodies = fc.oneof(
   fc.constant('\xff\xfe{"metadata":{"name":"\ud800"}}'),
   fc.string({ maxLength: 200 }),
 );
+// Protobuf bodies: whole envelopes of random Services and DeleteOptions, then the same cut short,
+// bit-flipped, or with random bytes as the message.
+const envelopes = fc.oneof(
+  service.map((s) => Buffer.from(encodeKubeObject('Service', s))),
+  fc.record({ dryRun: fc.array(fc.constantFrom('All', 'x'), { maxLength: 2 }), preconditions: fc.record({ uid: fc.string({ maxLength: 8 }) }, { requiredKeys: [] }) }, { requiredKeys: [] }).map((o) =>
+    Buffer.from(encodeKubeObject('DeleteOptions', o)),
+  ),
+  fc.tuple(fc.constantFrom('Service', 'Pod', ''), fc.constantFrom('v1', 'v2', ''), fc.uint8Array({ maxLength: 64 })).map(([kind, version, raw]) => Buffer.from(encodeEnvelope(version, kind, raw))),
+);
+const protobufBodies = fc.oneof(
+  envelopes,
+  fc.tuple(envelopes, fc.nat()).map(([bytes, cut]) => bytes.subarray(0, cut % (bytes.length + 1))),
+  fc.tuple(envelopes, fc.nat(), fc.integer({ min: 1, max: 255 })).map(([bytes, at, mask]) => {
+    const copy = Buffer.from(bytes);
+    copy[at % copy.length] ^= mask;
+    return copy;
+  }),
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from('k8s\0', 'latin1'), bytes])),
+);
+const accepts = fc.constantFrom('application/json', TYPED_CLIENT_ACCEPT);
 
 describe(`request fuzz (${RUNS} requests)`, () => {
   let t: TestServer;
@@ -74,27 +99,38 @@ describe(`request fuzz (${RUNS} requests)`, () => {
   it('never crashes, hangs or answers an unexpected 5xx, and the store stays consistent', async () => {
     const codes = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'), paths, queries, contentTypes, fc.option(bodies, { nil: undefined }), async (method, path, query, contentType, body) => {
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'),
+        paths,
+        queries,
+        contentTypes,
+        fc.option(fc.oneof(bodies, protobufBodies), { nil: undefined }),
+        accepts,
+        async (method, path, query, contentType, body, accept) => {
         // A watch would stream until its timeout; keep them short.
         const q = query.includes('watch=') ? `${query}&timeoutSeconds=1` : query;
         let timer: NodeJS.Timeout | undefined;
         const res = await Promise.race([
-          t.client.request(method, path + q, { body: method === 'GET' || method === 'HEAD' ? undefined : body, contentType }),
+          t.client.request(method, path + q, { body: method === 'GET' || method === 'HEAD' ? undefined : body, contentType, accept }),
           new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${method} ${path + q}`)), 10000))),
         ]).finally(() => clearTimeout(timer));
         codes.set(res.status, (codes.get(res.status) ?? 0) + 1);
+        const protobufAnswer = String(res.headers['content-type'] ?? '').startsWith(PROTOBUF);
         if (res.status >= 400 && method !== 'HEAD') {
-          expect(res.json?.kind).toBe('Status');
-          expect(res.json?.code).toBe(res.status);
+          const status = protobufAnswer ? decodeKubeObject(res.bytes) : res.json;
+          expect(status?.kind).toBe('Status');
+          expect(status?.code).toBe(res.status);
         }
         if (res.status >= 500) {
           // A HEAD answer has no body: the same request as a GET shows which error it was.
-          const status = method === 'HEAD' ? await t.client.request('GET', path + q, {}) : res;
-          expect(status.status).toBe(res.status);
+          const answer = method === 'HEAD' ? await t.client.request('GET', path + q, {}) : res;
+          expect(answer.status).toBe(res.status);
+          const status = method !== 'HEAD' && protobufAnswer ? decodeKubeObject(res.bytes) : answer.json;
           // kube-apiserver's own 5xx: reason-less raw storage/patch errors and 504 for a too-new resourceVersion.
-          expect(status.json.reason === undefined || status.status === 504).toBe(true);
+          expect(status.reason === undefined || answer.status === 504).toBe(true);
         }
-      }),
+      },
+      ),
       // FC_SEED replays a reported counterexample.
       { numRuns: RUNS, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
     );
