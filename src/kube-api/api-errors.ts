@@ -20,5 +20,8 @@ export const apiErrors = {
   notAcceptable: (available: string) =>
     new ApiError(406, 'NotAcceptable', `406: Not Acceptable\n\nAvailable representations: ${available}`, {}),
   unsupportedMediaType: () => new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}),
+  /** The handler-level 415 (negotiation.NewUnsupportedMediaTypeError): the body's serializers listed. */
+  unknownBodyFormat: (accepted: readonly string[]) =>
+    new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`),
   entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
 };

@@ -15,6 +15,9 @@ export const JSON_MEDIA_TYPES = [
   'application/apply-patch+yaml',
 ];
 
+/** What create, update and delete bodies may be, in kube-apiserver's order. */
+export const OBJECT_BODY_MEDIA_TYPES: readonly string[] = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE];
+
 export function registerContentTypeParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));

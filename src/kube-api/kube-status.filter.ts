@@ -3,13 +3,22 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from './api-errors';
+import { OBJECT_BODY_MEDIA_TYPES } from './content-type-parsers';
 import { MAX_BODY_BYTES } from './body-limits';
 import { internalErrorStatus, KubeStatus, statusForError } from './kube-status';
 import { sendStatus } from './kube-response';
 import { isMethodNotAllowed } from './resource-routes';
 
-const FASTIFY_ERRORS: Record<string, () => Error> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: apiErrors.unsupportedMediaType,
+/**
+ * No parser for the body. PATCH routes declare their media types (go-restful's route-level 415);
+ * create, update and delete routes take any type and the handler's negotiation refuses it.
+ */
+function unsupportedBody(request: FastifyRequest): Error {
+  return request.method === 'PATCH' ? apiErrors.unsupportedMediaType() : apiErrors.unknownBodyFormat(OBJECT_BODY_MEDIA_TYPES);
+}
+
+const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => Error> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: unsupportedBody,
   FST_ERR_CTP_BODY_TOO_LARGE: () => apiErrors.entityTooLarge(MAX_BODY_BYTES),
 };
 
@@ -31,7 +40,7 @@ export class KubeStatusFilter implements ExceptionFilter {
   private toStatus(exception: unknown, request: FastifyRequest): KubeStatus {
     const code = (exception as { code?: unknown }).code;
     const fastify = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
-    const mapped = statusForError(fastify ? fastify() : exception);
+    const mapped = statusForError(fastify ? fastify(request) : exception);
     if (mapped) return mapped;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -39,12 +48,12 @@ export class KubeStatusFilter implements ExceptionFilter {
         return statusForError(isMethodNotAllowed(request.method, request.url) ? apiErrors.methodNotAllowed() : apiErrors.notFoundRoute())!;
       }
       if (status === 413) return statusForError(apiErrors.entityTooLarge(MAX_BODY_BYTES))!;
-      if (status === 415) return statusForError(apiErrors.unsupportedMediaType())!;
+      if (status === 415) return statusForError(unsupportedBody(request))!;
     }
     const fastifyStatus = (exception as { statusCode?: unknown }).statusCode;
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
       return statusForError(
-        fastifyStatus === 415 ? apiErrors.unsupportedMediaType() : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute(),
+        fastifyStatus === 415 ? unsupportedBody(request) : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute(),
       )!;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));

@@ -1,8 +1,11 @@
 // A request body (JSON/YAML text or protobuf bytes) -> a decoded, defaulted v1 Service plus
 // decode warnings (unknown fields).
+import type { FastifyRequest } from 'fastify';
 import { decodeService, decodeServiceProtobuf } from '../domain/codec/service-decoder';
 import { applyServiceDefaults } from '../domain/service-defaults';
 import type { Service } from '../domain/service.types';
+import { apiErrors } from './api-errors';
+import { OBJECT_BODY_MEDIA_TYPES } from './content-type-parsers';
 import type { FieldValidation } from './write-options';
 
 export interface DecodedBody {
@@ -10,7 +13,20 @@ export interface DecodedBody {
   warnings: string[];
 }
 
-export function decodeServiceBody(body: unknown, fieldValidation: FieldValidation): DecodedBody {
+/**
+ * kube-apiserver routes every Content-Type to create and update (`Consumes("*\/*")`) and lets the
+ * handler's serializer negotiation refuse what it cannot decode, patch types included.
+ */
+function assertObjectMediaType(request: FastifyRequest): void {
+  const header = request.headers['content-type'];
+  if (header === undefined) return;
+  const mediaType = header.split(';')[0].trim().toLowerCase();
+  if (!OBJECT_BODY_MEDIA_TYPES.includes(mediaType)) throw apiErrors.unknownBodyFormat(OBJECT_BODY_MEDIA_TYPES);
+}
+
+export function decodeServiceBody(request: FastifyRequest, fieldValidation: FieldValidation): DecodedBody {
+  assertObjectMediaType(request);
+  const body = request.body;
   if (Buffer.isBuffer(body)) {
     const { object, warnings } = decodeServiceProtobuf(body, { fieldValidation });
     return { object: applyServiceDefaults(object), warnings };

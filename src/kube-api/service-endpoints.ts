@@ -30,7 +30,7 @@ export class ServiceEndpoints {
 
   async replace(namespace: string, name: string, subresource: Subresource, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const options = parseWriteOptions(request, 'UpdateOptions');
-    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
+    const { object, warnings } = decodeServiceBody(request, options.fieldValidation);
     const command =
       subresource === 'status'
         ? new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, options.context)

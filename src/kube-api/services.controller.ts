@@ -46,7 +46,7 @@ export class ServicesController {
   @Post('namespaces/:namespace/services')
   async create(@Param('namespace') namespace: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const options = parseWriteOptions(request, 'CreateOptions');
-    const { object, warnings } = decodeServiceBody(request.body, options.fieldValidation);
+    const { object, warnings } = decodeServiceBody(request, options.fieldValidation);
     const result = await this.commands.execute(new CreateServiceCommand({ kind: 'CreateService', namespace, object }, options.context));
     sendService(request, reply, 201, result.object, this.clock.now(), warnings);
   }

@@ -624,7 +624,12 @@ describe('Service API semantics (object-semantics.md §8)', () => {
     it('an unsupported content type', async () => {
       const res = await t.client.post(NS, 'a=b', { contentType: 'application/x-www-form-urlencoded' });
       expect(res.status).toBe(415);
-      expect(res.json.message).toBe('415: Unsupported Media Type');
+      expect(res.json.message).toBe(
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      );
+      const patchType = await t.client.put(`${NS}/web`, '{}', { contentType: 'application/merge-patch+json' });
+      expect(patchType.status).toBe(415);
+      expect(patchType.json.message).toBe(res.json.message);
     });
 
     it('malformed JSON is a 400 Status', async () => {
