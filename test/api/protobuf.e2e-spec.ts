@@ -150,6 +150,33 @@ describe('protobuf: a client-go typed client, compared with the JSON path', () =
     expect((await t.client.get(`${NS}/web-json`)).status).toBe(404);
   });
 
+  it('deletecollection with a protobuf DeleteOptions body answers a protobuf ServiceList', async () => {
+    const ns = '/api/v1/namespaces/pb-collection/services';
+    await typed.create(ns, body('one'));
+    await typed.create(ns, body('two'));
+    const dry = await t.client.request('DELETE', ns, { body: protobufBody('DeleteOptions', { dryRun: ['All'] }), contentType: PROTOBUF, accept: TYPED_CLIENT_ACCEPT });
+    expect(dry.status).toBe(200);
+    expect(dry.headers['content-type']).toBe(PROTOBUF);
+    expect((await t.client.get(ns)).json.items).toHaveLength(2);
+    const gone = await t.client.request('DELETE', ns, { body: protobufBody('DeleteOptions', {}), contentType: PROTOBUF, accept: TYPED_CLIENT_ACCEPT });
+    expect(gone.status).toBe(200);
+    expect((await t.client.get(ns)).json.items).toHaveLength(0);
+  });
+
+  it('Events watch in protobuf: Event envelopes in WatchEvent frames', async () => {
+    const watch = await typed.watch('/api/v1/namespaces/pb-events/events?watch=true');
+    try {
+      await typed.create('/api/v1/namespaces/pb-events/services', body('evented'));
+      const frame = await watch.next();
+      expect(frame?.type).toBe('ADDED');
+      expect(frame?.object).toMatchObject({ kind: 'Event', apiVersion: 'v1', involvedObject: { kind: 'Service', name: 'evented' }, reason: 'Created' });
+      const json = (await t.client.get(`/api/v1/namespaces/pb-events/events/${frame?.object.metadata.name}`)).json;
+      expect(frame?.object).toEqual(json);
+    } finally {
+      watch.close();
+    }
+  });
+
   it('watch: length-prefixed WatchEvent frames, ADDED/MODIFIED/DELETED/BOOKMARK, equal to the JSON watch', async () => {
     const registry = t.server.app.get(WatchRegistry);
     const previous = registry.bookmarkIntervalMs;
