@@ -233,10 +233,11 @@ function walk(
   let j = 0;
   while (i < a.length && j < b.length) {
     const c = comparePathElements(a[i].element, b[j].element);
-    if (c < 0) on.left?.(a[i++]);
-    else if (c > 0) on.right?.(b[j++]);
-    else on.both?.(a[i++], b[j++]);
+    // Indices move outside the optional calls: `f?.(x[i++])` skips the increment when f is absent.
+    if (c < 0) on.left?.(a[i]), i++;
+    else if (c > 0) on.right?.(b[j]), j++;
+    else on.both?.(a[i], b[j]), i++, j++;
   }
-  while (i < a.length) on.left?.(a[i++]);
-  while (j < b.length) on.right?.(b[j++]);
+  for (; i < a.length; i++) on.left?.(a[i]);
+  for (; j < b.length; j++) on.right?.(b[j]);
 }
