@@ -29,3 +29,4 @@ export type { Comparison } from './object-comparison';
 export { toFieldSet } from './to-field-set';
 export { SERVICE_MERGE_TYPE } from './service-merge-schema';
 export { LAST_APPLIED_ANNOTATION } from './last-applied';
+export { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';

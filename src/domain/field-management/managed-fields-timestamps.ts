@@ -1,0 +1,33 @@
+// apiserver's IgnoreManagedFieldsTimestampsTransformer (endpoints/handlers/fieldmanager/
+// equality.go): a write whose only effect is newer managedFields times keeps the old times, so
+// that a repeated apply or update stays a no-op (same bytes, same resourceVersion, no event).
+import { encodeService } from '../codec/service-encoder';
+import { ManagedFieldsEntry, Service } from '../service.types';
+
+function withoutTimes(entries: readonly ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  return entries.map((e) => ({ ...e, time: undefined }));
+}
+
+function canonical(svc: Service, managedFields: ManagedFieldsEntry[] | undefined): string {
+  return JSON.stringify(encodeService({ ...svc, metadata: { ...svc.metadata, managedFields } }));
+}
+
+/**
+ * Returns `next` with `old`'s managedFields times when the two objects differ in nothing but
+ * those times (entry by entry, in order); otherwise `next` unchanged. Run it on the final
+ * object (decoded, defaulted, strategy applied) before the no-op check.
+ */
+export function ignoreManagedFieldsTimestamps(old: Service, next: Service): Service {
+  const oldEntries = old.metadata?.managedFields ?? [];
+  const newEntries = next.metadata?.managedFields ?? [];
+  if (oldEntries.length !== newEntries.length || newEntries.length === 0) return next;
+  if (newEntries.every((e, i) => (e.time ?? undefined) === (oldEntries[i].time ?? undefined))) return next;
+  const stripped = withoutTimes(newEntries);
+  if (canonical(old, withoutTimes(oldEntries)) !== canonical(next, stripped)) return next;
+  const restored = newEntries.map((e, i) => {
+    const { time: _time, ...rest } = e;
+    const time = oldEntries[i].time;
+    return time ? { ...rest, time } : rest;
+  });
+  return { ...next, metadata: { ...next.metadata, managedFields: restored } };
+}
