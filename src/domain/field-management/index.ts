@@ -30,3 +30,5 @@ export { toFieldSet } from './to-field-set';
 export { SERVICE_MERGE_TYPE } from './service-merge-schema';
 export { LAST_APPLIED_ANNOTATION } from './last-applied';
 export { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';
+export { ownershipChanges, ownersOf } from './ownership-diff';
+export type { FieldOwner, OwnershipChange } from './ownership-diff';
