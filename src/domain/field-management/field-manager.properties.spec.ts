@@ -112,4 +112,36 @@ describe('field management properties', () => {
       { numRuns: RUNS },
     );
   });
+
+  it('property: unreadable managedFields in a request or in storage never make a write fail', () => {
+    const fieldsV1 = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(fc.constantFrom('f:spec', 'k:{', 'k:{"port":80}', 'v:"x"', 'i:1', 'i:x', '.', 'x', ''), fc.oneof(fc.constant({}), fc.jsonValue())),
+    );
+    const entry = fc.record(
+      {
+        manager: fc.string(),
+        operation: fc.constantFrom('Apply', 'Update', 'Bogus', ''),
+        apiVersion: fc.constantFrom('v1', ''),
+        fieldsType: fc.constantFrom('FieldsV1', 'FieldsV2', ''),
+        fieldsV1,
+        subresource: fc.constantFrom(undefined, 'status'),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 3 }), fc.array(entry, { maxLength: 3 }), config, (requestEntries, storedEntries, cfg) => {
+        const live = stored({ ...cfg, metadata: { name: 'web' } }, storedEntries as Service['metadata']['managedFields']);
+        const updated = stored({ ...cfg, metadata: { name: 'web', managedFields: requestEntries } }, requestEntries as Service['metadata']['managedFields']);
+        const out = updateManagedFields({ live, updated, manager: 'm', subresource: '', now: '2026-01-01T00:00:00Z' });
+        for (const e of out ?? []) expect(() => fieldsV1ToFieldSet(e.fieldsV1)).not.toThrow();
+        try {
+          applyConfiguration({ live, config: cfg, manager: 'kubectl', subresource: '', force: false, now: '2026-01-01T00:00:00Z' });
+        } catch (e) {
+          expect((e as Error).constructor.name).toMatch(/^(ApplyConflictError|InternalServerError)$/);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });
