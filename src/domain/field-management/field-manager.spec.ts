@@ -305,6 +305,20 @@ describe('server-side apply', () => {
     expect(again.managedFields).toEqual(first.metadata.managedFields);
   });
 
+  it('given an applied object, when a second manager applies the same values, then it gets an entry without a time (the object did not change)', () => {
+    const first = apply(undefined, applied({}, { labels: { a: 'b' } }), 'one', T0).stored;
+    const second = apply(first, applied({}, { labels: { a: 'b' } }), 'two', T1);
+    expect(second.changed).toBe(false);
+    expect(second.managedFields!.map((e) => [e.manager, e.time])).toEqual([
+      ['two', undefined],
+      ['one', T0],
+    ]);
+    // An Update with the same object and a forced re-apply by the first manager change nothing.
+    const live = second.stored;
+    expect(written(live, body(live.spec, { labels: { a: 'b' } }), 'updater', T2).metadata.managedFields).toEqual(live.metadata.managedFields);
+    expect(apply(live, applied({}, { labels: { a: 'b' } }), 'one', T3, { force: true }).managedFields).toEqual(live.metadata.managedFields);
+  });
+
   it('given an object without managedFields, when first applied to, then what was there goes to before-first-apply', () => {
     const legacy = withEntries(allocate(body(web)), undefined);
     const { stored } = apply(legacy, applied({ type: 'NodePort' }), 'kustomize-controller', T1, { force: true });
