@@ -83,8 +83,24 @@ export function pathElementToString(pe: PathElement): string {
   }
 }
 
+// Elements are immutable, so their serialised keys and parsed forms can be shared: every write
+// re-reads and re-writes all managedFields entries, and the same few keys recur.
+const serialized = new WeakMap<PathElement, string>();
+const parsed = new Map<string, PathElement | undefined>();
+const PARSED_CACHE_LIMIT = 4096;
+
 /** The FieldsV1 key of an element (fieldpath.SerializePathElement). */
 export function serializePathElement(pe: PathElement): string {
+  if (pe.kind === 'field') return 'f:' + pe.name;
+  let key = serialized.get(pe);
+  if (key === undefined) {
+    key = serializeUncached(pe);
+    serialized.set(pe, key);
+  }
+  return key;
+}
+
+function serializeUncached(pe: PathElement): string {
   switch (pe.kind) {
     case 'field':
       return 'f:' + pe.name;
@@ -105,6 +121,15 @@ export class FieldsV1DecodeError extends Error {}
  * element type, which SMD drops silently so that newer formats survive older servers.
  */
 export function deserializePathElement(key: string): PathElement | undefined {
+  if (key.startsWith('f:')) return fieldElement(key.slice(2));
+  if (parsed.has(key)) return parsed.get(key);
+  const pe = deserializeUncached(key);
+  if (parsed.size >= PARSED_CACHE_LIMIT) parsed.clear();
+  parsed.set(key, pe);
+  return pe;
+}
+
+function deserializeUncached(key: string): PathElement | undefined {
   if (key.length < 2) throw new FieldsV1DecodeError('key must be 2 characters long:');
   if (key[1] !== ':') throw new FieldsV1DecodeError(`missing colon: ${key}`);
   const rest = key.slice(2);
