@@ -146,6 +146,12 @@ describe('managedFields on Update operations', () => {
     expect(next.metadata.managedFields).toEqual(replacement);
   });
 
+  it('given entries echoed with millisecond times, when recorded, then times are written back in whole seconds', () => {
+    const live = created(web);
+    const echoed = live.metadata.managedFields!.map((e) => ({ ...e, time: '2026-01-02T03:04:05.000Z' }));
+    expect(written(live, body(web, { managedFields: echoed }), 'x', T1).metadata.managedFields).toEqual(live.metadata.managedFields);
+  });
+
   it('given unreadable managedFields in the body, when recorded, then the stored entries are used', () => {
     const live = created(web);
     const next = written(live, body(web, { managedFields: [{ manager: 'x', operation: 'Bogus', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }] }), 'y', T1);

@@ -2,6 +2,7 @@
 // (apimachinery pkg/util/managedfields/internal/managedfields.go). A manager is identified by
 // the JSON of its entry without fieldsType, fieldsV1 and time (and without apiVersion for
 // Apply), exactly as kube builds it: that string is also the order conflicts are grouped in.
+import { canonicalTime } from '../codec/go-time';
 import { ManagedFieldsEntry } from '../service.types';
 import { FieldSet } from './field-set';
 import { fieldSetToFieldsV1, fieldsV1ToFieldSet } from './fields-v1';
@@ -80,7 +81,9 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
       throw new ManagedFieldsDecodeError(`error decoding versioned set: ${(e as Error).message}`);
     }
     state.sets.set(id, { set, apiVersion: entry.apiVersion, applied: entry.operation === 'Apply' });
-    state.times.set(id, entry.time ?? undefined);
+    // metav1.Time is whole seconds in UTC once decoded (clients may echo `.000Z`); zero is no time.
+    const time = entry.time ? canonicalTime(entry.time) : undefined;
+    state.times.set(id, time === undefined ? (entry.time ?? undefined) : (time ?? undefined));
   });
   return state;
 }
