@@ -1,10 +1,14 @@
 // One watch stream: catch up from the event log (or from the current objects for
 // resourceVersion 0), then follow the change feed. Writers never wait for watchers: a watcher
 // whose socket backlog grows past its limit is closed, and it can resume from its last
-// resourceVersion because the log still has everything.
+// resourceVersion because the log still has everything. Besides its own limit, every stream's
+// backlog counts against one shared budget (BacklogBudget), which closes the fullest streams
+// when the sum grows too large.
 import type { ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
+import type { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
+import type { FeedSubscription } from '../feed/change-feed';
 import type { KubeStatus } from '../kube-api/kube-status';
+import { EncodedEventMemo } from './encoded-event-memo';
 
 /**
  * One committed write as this watcher sees it: its resourceVersion, and the event it produces
@@ -22,7 +26,8 @@ export interface WatchSources<T> {
   currentObjects(): T[];
   /** Changes after a resourceVersion, whole writes only; `complete` when the log's end was reached. */
   changesAfter(resourceVersion: number, limit: number): { changes: WatchChange<T>[]; complete: boolean };
-  subscribe(listener: (change: WatchChange<T>) => void): Subscription;
+  /** `failed` is called, and the subscription ended, when the listener (or the mapping) throws. */
+  subscribe(listener: (change: WatchChange<T>) => void, failed?: (error: unknown) => void): FeedSubscription;
   /** The object of a BOOKMARK event at a resourceVersion. */
   bookmark(resourceVersion: number): unknown;
 }
@@ -38,12 +43,21 @@ export interface WatchOptions<T> {
   timeoutMs: number;
   maxBacklogBytes: number;
   encode: WatchObjectEncoder<T>;
+  /** The budget shared by every stream's backlog; none: only maxBacklogBytes applies. */
+  budget?: BacklogBudget;
 }
 
 const CATCH_UP_PAGE = 500;
 
-export class WatchSession<T> {
-  private subscription?: Subscription;
+/**
+ * Encoded event lines, shared by the watchers of one change: N watchers with the same encoder
+ * cost one encode. The encoder function is the encoding key (serviceWatchEncoder hands one
+ * function to every watcher of a representation).
+ */
+const encodedLines = new EncodedEventMemo<string>();
+
+export class WatchSession<T> implements BudgetedStream {
+  private subscription?: FeedSubscription;
   private timers: NodeJS.Timeout[] = [];
   private lastResourceVersion = 0;
 
@@ -97,6 +111,7 @@ export class WatchSession<T> {
     this.subscription?.unsubscribe();
     for (const timer of this.timers) clearTimeout(timer);
     if (!this.res.writableEnded) this.res.end();
+    this.options.budget?.release(this);
     this.resolveDone();
   }
 
@@ -115,9 +130,13 @@ export class WatchSession<T> {
     }
     // Several changes may share one write's resourceVersion, so compare with the catch-up point.
     const caughtUpTo = this.lastResourceVersion;
-    this.subscription = this.sources.subscribe((change) => {
-      if (change.resourceVersion > caughtUpTo) this.deliver(change);
-    });
+    this.subscription = this.sources.subscribe(
+      (change) => {
+        if (change.resourceVersion > caughtUpTo) this.deliver(change);
+      },
+      // A change this stream could not take ends this stream only (never with a gap): the client resumes.
+      () => this.evict(),
+    );
   }
 
   private deliver(change: WatchChange<T>): boolean {
@@ -133,16 +152,33 @@ export class WatchSession<T> {
 
   private write(type: string, object: unknown): boolean {
     if (this.closed) return false;
-    const encoded = type === 'BOOKMARK' ? object : this.options.encode(object as T, this.first);
+    const line = (encoded: unknown) => `${JSON.stringify({ type, object: encoded })}\n`;
+    const encode = this.options.encode;
+    // A first event may differ per watcher (a Table's column headers), so it is never shared.
+    const bytes =
+      type === 'BOOKMARK'
+        ? line(object)
+        : this.first
+          ? line(encode(object as T, true))
+          : encodedLines.get(object, type, encode, () => line(encode(object as T, false)));
     this.first = false;
-    this.res.write(`${JSON.stringify({ type, object: encoded })}\n`);
+    this.res.write(bytes);
     if (this.res.writableLength > this.options.maxBacklogBytes) {
       // Too slow: drop it rather than buffer without bound; it resumes from its last resourceVersion.
-      this.res.destroy();
-      this.close();
+      this.evict();
       return false;
     }
-    return true;
+    this.options.budget?.track(this, this.res.writableLength);
+    return !this.closed;
+  }
+
+  backlog(): number {
+    return this.res.writableEnded ? 0 : this.res.writableLength;
+  }
+
+  evict(): void {
+    this.res.destroy();
+    this.close();
   }
 
   private bookmark(): void {
