@@ -1,12 +1,28 @@
 // The narrow port to the log: append with an expected stream version, read a stream, read
 // everything after a position. Must be called inside the write transaction for append.
+import { SqliteError } from 'better-sqlite3';
 import { and, asc, eq, gt } from 'drizzle-orm';
+import { ConflictError } from '../domain/errors/domain-errors';
 import type { ServiceEvent } from '../domain/service.events';
 import type { DatabaseHandle } from './database';
 import type { RecordedEvent, WriteMetadata } from './recorded-event';
 import { events } from './schema';
 
-export class StreamVersionConflictError extends Error {}
+/**
+ * Another write got to the stream first: a 409 Conflict, as kube-apiserver answers when etcd's
+ * compare-and-swap on the object's revision fails (storage.NewResourceVersionConflictsError).
+ */
+export class StreamVersionConflictError extends ConflictError {
+  constructor(name: string) {
+    super('services', name, 'the object has been modified; please apply your changes to the latest version and try again');
+  }
+}
+
+/** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
+export function isStreamVersionCollision(error: unknown): boolean {
+  // position is the INTEGER PRIMARY KEY (SQLITE_CONSTRAINT_PRIMARYKEY); the only UNIQUE index on events is this one.
+  return error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
 
 export interface AppendRequest {
   streamId: string;
@@ -43,10 +59,10 @@ export class SqliteEventStore {
    * StreamVersionConflictError when the stream moved on (the UNIQUE index is the last guard).
    */
   append(request: AppendRequest): RecordedEvent[] {
+    // A stream is an object's uid; an event without one could never be read back as its object's.
+    if (!request.streamId) throw new Error(`refusing to append events of ${request.namespace}/${request.name} without a stream id`);
     const actual = this.streamVersionOf.get(request.streamId) as number;
-    if (actual !== request.expectedVersion) {
-      throw new StreamVersionConflictError(`stream ${request.streamId} is at ${actual}, expected ${request.expectedVersion}`);
-    }
+    if (actual !== request.expectedVersion) throw new StreamVersionConflictError(request.name);
     const first = this.head() + 1;
     const resourceVersion = first + request.events.length - 1;
     const m = request.metadata;
@@ -81,9 +97,7 @@ export class SqliteEventStore {
           subresource: m.subresource,
         });
       } catch (error) {
-        if (String(error).includes('UNIQUE constraint failed: events.stream_id')) {
-          throw new StreamVersionConflictError(`stream ${request.streamId} version ${recorded.streamVersion} already exists`);
-        }
+        if (isStreamVersionCollision(error)) throw new StreamVersionConflictError(request.name);
         throw error;
       }
       return recorded;
