@@ -98,7 +98,7 @@ export class ServiceCommandExecutor {
   ): { result: WriteResult; committed?: CommittedWrite } {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
     const state = loaded ?? this.repository.loadLive(command.namespace, name);
-    const now = this.clock.now();
+    const now = this.eventStore.recordingTime(this.clock.now());
     const decision = decide(command, state, this.decisionContext(now));
     if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };
     const streamId = decision.created ? createdUid(decision) : state.object!.metadata.uid!;

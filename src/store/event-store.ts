@@ -37,6 +37,7 @@ export class SqliteEventStore {
   private readonly insert;
   private readonly maxPosition;
   private readonly streamVersionOf;
+  private readonly lastRecordedAt;
 
   constructor(private readonly handle: DatabaseHandle) {
     this.insert = handle.sqlite.prepare(
@@ -47,6 +48,20 @@ export class SqliteEventStore {
     );
     this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
     this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
+    this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1').pluck();
+  }
+
+  /**
+   * The time to record a write at: the clock's, but never before the newest write's, so time
+   * only moves forward in the log even when the system clock steps back (NTP, a VM restore).
+   * Every time → resourceVersion lookup (asOf, since, until) relies on recorded_at growing with
+   * position. Read from the log inside the write transaction, so every writer agrees.
+   */
+  recordingTime(clockNow: Date): Date {
+    const last = this.lastRecordedAt.get() as string | undefined;
+    if (last === undefined) return clockNow;
+    const lastMs = Date.parse(last);
+    return clockNow.getTime() < lastMs ? new Date(lastMs) : clockNow;
   }
 
   /** The newest position in the log (the current global resourceVersion). */
