@@ -36,6 +36,10 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
   /** Beyond this many open follow=true streams a new one is refused with 429 (clients retry). */
   maxFollowers = 100;
 
+  get openFollowers(): number {
+    return this.followers;
+  }
+
   constructor(
     private readonly changes: ChangeHistoryRepository,
     private readonly positions: LogPositions,
@@ -96,10 +100,20 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     const until = request.follow ? Number.MAX_SAFE_INTEGER : this.positions.head();
     for (;;) {
       const page = this.changes.writesAfter(last, until, PAGE);
-      for (const write of page) if (!send(write)) return;
-      if (page.length < PAGE) break;
-      await drained(res);
+      // Waits for the socket between writes, so a page of large objects is not buffered whole.
+      // A page read before a wait may no longer end at the log's end: then the log is read again.
+      let waited = false;
+      for (const write of page) {
+        if (!send(write)) return;
+        if (res.writableNeedDrain) {
+          await drained(res);
+          if (closed) return;
+          waited = true;
+        }
+      }
       if (closed) return;
+      if (page.length < PAGE && !waited) break;
+      if (!waited) await drained(res);
     }
     if (!request.follow) return close();
     // The last catch-up read and the subscription happen in one synchronous step: nothing falls between.

@@ -123,9 +123,21 @@ export class WatchSession<T> implements BudgetedStream {
     for (;;) {
       if (this.closed) return;
       const page = this.sources.changesAfter(this.lastResourceVersion, CATCH_UP_PAGE);
-      for (const change of page.changes) if (!this.deliver(change)) return;
-      if (page.complete) break;
-      await this.drained();
+      // Waits for the socket between writes (never inside one: they share a resourceVersion), so
+      // a page of large objects is not buffered whole. A page read before a wait may no longer
+      // end at the log's end, so the log is read again before subscribing.
+      let waited = false;
+      for (let i = 0; i < page.changes.length; i++) {
+        const change = page.changes[i];
+        if (!this.deliver(change)) return;
+        if (this.res.writableNeedDrain && page.changes[i + 1]?.resourceVersion !== change.resourceVersion) {
+          await this.drained();
+          if (this.closed) return;
+          waited = true;
+        }
+      }
+      if (page.complete && !waited) break;
+      if (!waited) await this.drained();
       await new Promise((resolve) => setImmediate(resolve));
     }
     // Several changes may share one write's resourceVersion, so compare with the catch-up point.
