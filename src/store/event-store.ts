@@ -1,6 +1,5 @@
 // The narrow port to the log: append with an expected stream version, read a stream, read
 // everything after a position. Must be called inside the write transaction for append.
-import { SqliteError } from 'better-sqlite3';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { ConflictError } from '../domain/errors/domain-errors';
 import type { ServiceEvent } from '../domain/service.events';
@@ -20,8 +19,10 @@ export class StreamVersionConflictError extends ConflictError {
 
 /** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
 export function isStreamVersionCollision(error: unknown): boolean {
-  // position is the INTEGER PRIMARY KEY (SQLITE_CONSTRAINT_PRIMARYKEY); the only UNIQUE index on events is this one.
-  return error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  // position is the INTEGER PRIMARY KEY (SQLITE_CONSTRAINT_PRIMARYKEY); the only UNIQUE index on
+  // events is this one. The code is read off the object: the native addon's SqliteError class
+  // need not be the one this module sees (instanceof fails across module registries).
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 export interface AppendRequest {

@@ -9,7 +9,9 @@ export class WriteNotStoredError extends InternalServerError {
 }
 
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  // Duck-typed: the native addon's SqliteError may come from another realm than this module's Error.
+  if (typeof error !== 'object' || error === null) return String(error);
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  return typeof code === 'string' ? `${code}: ${text}` : text;
 }

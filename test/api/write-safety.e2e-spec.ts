@@ -98,7 +98,7 @@ describe('write safety', () => {
     const feed = t.server.app.get(ChangeFeed);
     const commands = t.server.app.get(CommandBus);
     const heard: CommittedWrite[] = [];
-    const subscription = feed.subscribe((write) => heard.push(write));
+    const subscription = feed.subscribe((write) => write.namespace === 'order' && heard.push(write));
     try {
       const result = await commands.execute(create('order', svc('first'), 'order-1'));
       expect(result.object.metadata.name).toBe('first');
