@@ -2,7 +2,8 @@
 // stream also has its own limit; this one bounds the sum, so that many slow readers together
 // cannot grow the process without bound. Over budget, the streams holding the most are closed
 // first: they resume from their last resourceVersion, which the log still has.
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { MetricsService } from '../observability/metrics.service';
 
 export interface BudgetedStream {
   /** Bytes buffered now (the socket's writableLength). */
@@ -21,6 +22,10 @@ export class BacklogBudget {
   private readonly reported = new Map<BudgetedStream, number>();
   private total = 0;
   evictions = 0;
+
+  constructor(@Optional() metrics?: MetricsService) {
+    if (metrics) metrics.backlogStats = () => ({ bytes: this.total, evictions: this.evictions });
+  }
 
   /** The sum of the last reported backlogs (an upper bound of what is buffered). */
   get totalBytes(): number {

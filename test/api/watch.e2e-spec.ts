@@ -189,6 +189,8 @@ describe('watch', () => {
       }
       expect(budget.evictions).toBeGreaterThan(evictionsBefore);
       expect(registry.openWatches === 0 || feeds.openFollowers === 0).toBe(true);
+      const metrics = (await t.client.get('/metrics')).text;
+      expect(metrics).toMatch(new RegExp(`^svctrail_stream_budget_evictions ${budget.evictions}$`, 'm'));
     } finally {
       budget.maxTotalBytes = previous;
       watch.close();
