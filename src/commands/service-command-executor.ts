@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
-import { NotFoundError } from '../domain/errors/domain-errors';
+import { InternalServerError, NotFoundError } from '../domain/errors/domain-errors';
 import type { ServiceCommand } from '../domain/service.commands';
 import type { Service } from '../domain/service.types';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
@@ -23,6 +23,14 @@ import { SqliteEventStore } from '../store/event-store';
 import { GroupCommitter } from '../store/group-commit';
 import { ServiceRepository } from '../store/service-repository';
 import type { WriteRequestContext, WriteResult } from './write-result';
+
+/** The new object's uid names its stream; a creation without one is a bug, never an empty stream id. */
+function createdUid(decision: Decision): string {
+  const first = decision.events[0];
+  const uid = first.type === 'ServiceCreated' ? first.data.object.metadata.uid : undefined;
+  if (!uid) throw new InternalServerError('a created Service has no uid');
+  return uid;
+}
 
 const VERBS: Record<ServiceCommand['kind'], string> = {
   CreateService: 'create',
@@ -90,14 +98,10 @@ export class ServiceCommandExecutor {
   ): { result: WriteResult; committed?: CommittedWrite } {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
     const state = loaded ?? this.repository.loadLive(command.namespace, name);
-    const now = this.clock.now();
+    const now = this.eventStore.recordingTime(this.clock.now());
     const decision = decide(command, state, this.decisionContext(now));
     if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };
-    const streamId = decision.created
-      ? decision.events[0].type === 'ServiceCreated'
-        ? decision.events[0].data.object.metadata.uid!
-        : ''
-      : state.object!.metadata.uid!;
+    const streamId = decision.created ? createdUid(decision) : state.object!.metadata.uid!;
     const before: ServiceState = decision.created ? initialServiceState : state;
     const recorded = this.eventStore.append({
       streamId,

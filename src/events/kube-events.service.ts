@@ -1,7 +1,6 @@
 // core/v1 Events over the log: LIST (selectors, limit/continue over a snapshot), GET, WATCH.
 import { Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { from, mergeMap } from 'rxjs';
 import { NotFoundError } from '../domain/errors/domain-errors';
 import { FieldSelector, matchesFields, parseFieldSelector, requiredFieldValue } from '../domain/selectors/field-selector';
 import { LabelSelector, matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
@@ -92,7 +91,10 @@ export class KubeEventsService {
         const page = this.log.writesAfter(rv, limit);
         return { changes: page.events.map(toChange), complete: page.complete };
       },
-      subscribe: (listener) => this.feed.writes.pipe(mergeMap((write) => from(write.events.map(toChange)))).subscribe(listener),
+      subscribe: (listener, failed) =>
+        this.feed.subscribe((write) => {
+          for (const recorded of write.events) listener(toChange(recorded));
+        }, failed),
       bookmark: (rv) => ({ kind: 'Event', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
     };
     return this.registry.prepare(request, sources, 0);

@@ -1,13 +1,73 @@
-// In-process fan-out of committed writes (watchers, metrics). Published only after commit, so
-// nothing downstream ever sees a write that could still roll back.
-import { Subject, Observable } from 'rxjs';
+// In-process fan-out of committed writes (watchers, the history feed, metrics). Published only
+// after commit, so nothing downstream ever sees a write that could still roll back. Delivery runs
+// on a later turn of the event loop, after the writer has been answered, and each listener is
+// isolated: one that throws is logged, unsubscribed (a reader that missed a write must not go on
+// as if it had not) and told through its `failed` callback, while the others still hear of the
+// write; so a reader can never fail an acknowledged write nor crash the process. Plain callbacks,
+// not rxjs: rxjs rethrows a subscriber's error asynchronously, which would bring the process down.
+import { Injectable, Logger } from '@nestjs/common';
 import type { CommittedWrite } from '../projections/projection';
 
-export class ChangeFeed {
-  private readonly subject = new Subject<CommittedWrite>();
-  readonly writes: Observable<CommittedWrite> = this.subject.asObservable();
+export type WriteListener = (write: CommittedWrite) => void;
 
+export interface FeedSubscription {
+  unsubscribe(): void;
+}
+
+@Injectable()
+export class ChangeFeed {
+  private readonly logger = new Logger('ChangeFeed');
+  private readonly listeners = new Map<WriteListener, ((error: unknown) => void) | undefined>();
+  private pending: CommittedWrite[] = [];
+  private scheduled = false;
+
+  /** Queues a committed write; listeners hear of it, in commit order, once the current turn ends. */
   publish(write: CommittedWrite): void {
-    this.subject.next(write);
+    this.pending.push(write);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.deliver());
+  }
+
+  subscribe(listener: WriteListener, failed?: (error: unknown) => void): FeedSubscription {
+    // A listener may be subscribed more than once: each subscription is its own entry.
+    const entry: WriteListener = (write) => listener(write);
+    this.listeners.set(entry, failed);
+    return { unsubscribe: () => this.listeners.delete(entry) };
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  private deliver(): void {
+    this.scheduled = false;
+    const writes = this.pending;
+    this.pending = [];
+    const listeners = [...this.listeners.keys()];
+    for (const write of writes) {
+      for (const listener of listeners) {
+        // One that unsubscribed while an earlier listener ran (a watcher closed) hears nothing more.
+        if (!this.listeners.has(listener)) continue;
+        try {
+          listener(write);
+        } catch (error) {
+          this.dropFailed(listener, write, error);
+        }
+      }
+    }
+  }
+
+  private dropFailed(listener: WriteListener, write: CommittedWrite, error: unknown): void {
+    const failed = this.listeners.get(listener);
+    this.listeners.delete(listener);
+    this.logger.error(
+      `a change feed listener failed at resourceVersion ${write.resourceVersion} and was dropped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    try {
+      failed?.(error);
+    } catch (cleanupError) {
+      this.logger.error(`a failed change feed listener could not be closed: ${String(cleanupError)}`);
+    }
   }
 }

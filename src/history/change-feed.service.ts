@@ -2,11 +2,13 @@
 // first. Without follow it ends at the head as of the request; with follow=true it then streams
 // new writes as they commit (like tail -f) until timeoutSeconds, the client leaving, or shutdown.
 // A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
+// Followers are capped (429 beyond), and their backlogs count against the budget watches share.
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
-import { ChangeFeed } from '../feed/change-feed';
+import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
+import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
+import { ApiError } from '../kube-api/api-errors';
 import type { CommittedWrite } from '../projections/projection';
 import { ChangeHistoryRepository, RecordedWrite } from '../store/change-history-repository';
 import { LogPositions } from '../store/log-positions';
@@ -18,6 +20,8 @@ const PAGE = 200;
 /** A follower whose socket backlog grows past this is cut off; it resumes from its last line. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const DEFAULT_FOLLOW_MS = 30 * 60 * 1000;
+/** One encoded line per live write, however many followers send it. */
+const encodedLines = new WeakMap<CommittedWrite, string>();
 
 export interface FeedRequest {
   after: number;
@@ -28,11 +32,19 @@ export interface FeedRequest {
 @Injectable()
 export class ChangeFeedService implements BeforeApplicationShutdown {
   private readonly open = new Set<() => void>();
+  private followers = 0;
+  /** Beyond this many open follow=true streams a new one is refused with 429 (clients retry). */
+  maxFollowers = 100;
+
+  get openFollowers(): number {
+    return this.followers;
+  }
 
   constructor(
     private readonly changes: ChangeHistoryRepository,
     private readonly positions: LogPositions,
     private readonly feed: ChangeFeed,
+    private readonly budget: BacklogBudget,
   ) {}
 
   /** Validates before any byte is sent: bad input and a too-new position are plain HTTP errors. */
@@ -42,19 +54,33 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     const head = this.positions.head();
     if (after > head) throw new TooLargeResourceVersionError(after, head);
     const timeout = query.positiveInteger('timeoutSeconds');
-    return { after, follow: query.boolean('follow') ?? false, timeoutMs: timeout ? timeout * 1000 : DEFAULT_FOLLOW_MS };
+    const follow = query.boolean('follow') ?? false;
+    if (follow && this.followers >= this.maxFollowers) {
+      throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
+    }
+    return { after, follow, timeoutMs: timeout ? timeout * 1000 : DEFAULT_FOLLOW_MS };
   }
 
   async stream(request: FeedRequest, res: ServerResponse): Promise<void> {
     let closed = false;
-    let subscription: Subscription | undefined;
+    let subscription: FeedSubscription | undefined;
     let timer: NodeJS.Timeout | undefined;
+    const stream: BudgetedStream = {
+      backlog: () => (res.writableEnded ? 0 : res.writableLength),
+      evict: () => {
+        res.destroy();
+        close();
+      },
+    };
+    if (request.follow) this.followers++;
     const close = () => {
       if (closed) return;
       closed = true;
       subscription?.unsubscribe();
       if (timer) clearTimeout(timer);
       this.open.delete(close);
+      if (request.follow) this.followers--;
+      this.budget.release(stream);
       if (!res.writableEnded) res.end();
     };
     this.open.add(close);
@@ -62,34 +88,53 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache', 'transfer-encoding': 'chunked' });
     res.flushHeaders();
     let last = request.after;
-    const send = (write: RecordedWrite): boolean => {
+    const send = (write: RecordedWrite, line = () => `${JSON.stringify(serviceChange(write))}\n`): boolean => {
       if (closed || write.resourceVersion <= last) return !closed;
       last = write.resourceVersion;
-      res.write(`${JSON.stringify(serviceChange(write))}\n`);
-      if (res.writableLength > MAX_BACKLOG_BYTES) {
-        res.destroy();
-        close();
-      }
+      res.write(line());
+      if (res.writableLength > MAX_BACKLOG_BYTES) stream.evict();
+      else this.budget.track(stream, res.writableLength);
       return !closed;
     };
     // Without follow the stream ends at the head as of now; with it, catch up to whatever is newest.
     const until = request.follow ? Number.MAX_SAFE_INTEGER : this.positions.head();
     for (;;) {
       const page = this.changes.writesAfter(last, until, PAGE);
-      for (const write of page) if (!send(write)) return;
-      if (page.length < PAGE) break;
-      await drained(res);
+      // Waits for the socket between writes, so a page of large objects is not buffered whole.
+      // A page read before a wait may no longer end at the log's end: then the log is read again.
+      let waited = false;
+      for (const write of page) {
+        if (!send(write)) return;
+        if (res.writableNeedDrain) {
+          await drained(res);
+          if (closed) return;
+          waited = true;
+        }
+      }
       if (closed) return;
+      if (page.length < PAGE && !waited) break;
+      if (!waited) await drained(res);
     }
     if (!request.follow) return close();
     // The last catch-up read and the subscription happen in one synchronous step: nothing falls between.
-    subscription = this.feed.writes.subscribe((write) => send(liveWrite(write)));
+    subscription = this.feed.subscribe(
+      (write) => {
+        if (write.resourceVersion > last) send(liveWrite(write), () => encodedLine(write));
+      },
+      () => stream.evict(),
+    );
     timer = setTimeout(close, request.timeoutMs);
   }
 
   beforeApplicationShutdown(): void {
     for (const close of [...this.open]) close();
   }
+}
+
+function encodedLine(write: CommittedWrite): string {
+  let line = encodedLines.get(write);
+  if (line === undefined) encodedLines.set(write, (line = `${JSON.stringify(serviceChange(liveWrite(write)))}\n`));
+  return line;
 }
 
 function liveWrite(write: CommittedWrite): RecordedWrite {

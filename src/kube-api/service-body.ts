@@ -24,9 +24,13 @@ function assertObjectMediaType(request: FastifyRequest): void {
   if (!OBJECT_BODY_MEDIA_TYPES.includes(mediaType)) throw apiErrors.unknownBodyFormat(OBJECT_BODY_MEDIA_TYPES);
 }
 
-export function decodeServiceBody(request: FastifyRequest, fieldValidation: FieldValidation): DecodedBody {
+/** A create or update request's body, once its media type is one svctrail decodes. */
+export function decodeServiceRequest(request: FastifyRequest, fieldValidation: FieldValidation): DecodedBody {
   assertObjectMediaType(request);
-  const body = request.body;
+  return decodeServiceBody(request.body, fieldValidation);
+}
+
+export function decodeServiceBody(body: unknown, fieldValidation: FieldValidation): DecodedBody {
   if (Buffer.isBuffer(body)) {
     const { object, warnings } = decodeServiceProtobuf(body, { fieldValidation });
     return { object: applyServiceDefaults(object), warnings };

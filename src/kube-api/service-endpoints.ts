@@ -9,7 +9,7 @@ import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { parsePatchRequest } from './patch-request';
 import { pointInTimeForGet } from './point-in-time';
-import { decodeServiceBody } from './service-body';
+import { decodeServiceRequest } from './service-body';
 import { sendService } from './service-representation';
 import { parseWriteOptions } from './write-options';
 
@@ -30,7 +30,7 @@ export class ServiceEndpoints {
 
   async replace(namespace: string, name: string, subresource: Subresource, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const options = parseWriteOptions(request, 'UpdateOptions');
-    const { object, warnings } = decodeServiceBody(request, options.fieldValidation);
+    const { object, warnings } = decodeServiceRequest(request, options.fieldValidation);
     const command =
       subresource === 'status'
         ? new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, options.context)

@@ -54,12 +54,22 @@ export function sendServiceList(request: FastifyRequest, reply: FastifyReply, li
   send(reply, 200, conversion, buildTable(list.items, { ...meta, now, includeObject, apiVersion: metaVersion(conversion) }), []);
 }
 
+// One encoder function per representation, shared by every watcher that asks for it: the watch
+// stream encodes a change once per encoder (the function is the key), not once per watcher.
+const asIs: WatchObjectEncoder<Service> = (svc) => svc;
+const partialObjectMetadata = new Map<MetaApiVersion, WatchObjectEncoder<Service>>();
+
 /** Watch events carry one-row Tables for kubectl get -w; headers only in the first (NoHeaders). */
 export function serviceWatchEncoder(request: FastifyRequest, now: () => Date): WatchObjectEncoder<Service> {
   const conversion = conversionOf(request);
   if (!conversion || conversion.as !== 'Table') {
-    if (conversion?.as === 'PartialObjectMetadata') return (svc) => toPartialObjectMetadata(svc, metaVersion(conversion));
-    return (svc) => svc;
+    if (conversion?.as === 'PartialObjectMetadata') {
+      const version = metaVersion(conversion);
+      let encoder = partialObjectMetadata.get(version);
+      if (!encoder) partialObjectMetadata.set(version, (encoder = (svc) => toPartialObjectMetadata(svc, version)));
+      return encoder;
+    }
+    return asIs;
   }
   const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
   return (svc, first) =>

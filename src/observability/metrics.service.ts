@@ -55,6 +55,20 @@ export class MetricsService implements CommitObserver {
     registers: [this.registry],
     collect: (): void => this.watchLag.set(this.watchStats().maxLag),
   });
+  /** Set by the backlog budget: what all watch and feed streams hold unsent, and how many it closed. */
+  backlogStats: () => { bytes: number; evictions: number } = () => ({ bytes: 0, evictions: 0 });
+  readonly streamBacklog: Gauge = new Gauge({
+    name: 'svctrail_stream_backlog_bytes',
+    help: 'Bytes buffered for all watch and feed streams (an upper bound), against the shared budget.',
+    registers: [this.registry],
+    collect: (): void => this.streamBacklog.set(this.backlogStats().bytes),
+  });
+  readonly streamEvictions: Gauge = new Gauge({
+    name: 'svctrail_stream_budget_evictions',
+    help: 'Watch and feed streams closed because all backlogs together passed the budget (since start).',
+    registers: [this.registry],
+    collect: (): void => this.streamEvictions.set(this.backlogStats().evictions),
+  });
   readonly databaseBytes: Gauge = new Gauge({
     name: 'svctrail_database_bytes',
     help: 'Size of the SQLite database and its WAL on disk.',

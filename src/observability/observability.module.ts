@@ -1,16 +1,15 @@
 // Metrics for the whole app: the service, its /metrics endpoint, and the feed listener that
 // counts appended events after each commit.
 import { Global, Injectable, Module, OnModuleDestroy } from '@nestjs/common';
-import type { Subscription } from 'rxjs';
-import { ChangeFeed } from '../feed/change-feed';
+import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 @Injectable()
 class AppendedEventsCounter implements OnModuleDestroy {
-  private readonly subscription: Subscription;
+  private readonly subscription: FeedSubscription;
   constructor(feed: ChangeFeed, metrics: MetricsService) {
-    this.subscription = feed.writes.subscribe((write) => {
+    this.subscription = feed.subscribe((write) => {
       for (const recorded of write.events) metrics.eventsAppended.inc({ type: recorded.event.type });
     });
   }

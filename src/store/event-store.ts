@@ -1,12 +1,29 @@
 // The narrow port to the log: append with an expected stream version, read a stream, read
 // everything after a position. Must be called inside the write transaction for append.
 import { and, asc, eq, gt } from 'drizzle-orm';
+import { ConflictError } from '../domain/errors/domain-errors';
 import type { ServiceEvent } from '../domain/service.events';
 import type { DatabaseHandle } from './database';
 import type { RecordedEvent, WriteMetadata } from './recorded-event';
 import { events } from './schema';
 
-export class StreamVersionConflictError extends Error {}
+/**
+ * Another write got to the stream first: a 409 Conflict, as kube-apiserver answers when etcd's
+ * compare-and-swap on the object's revision fails (storage.NewResourceVersionConflictsError).
+ */
+export class StreamVersionConflictError extends ConflictError {
+  constructor(name: string) {
+    super('services', name, 'the object has been modified; please apply your changes to the latest version and try again');
+  }
+}
+
+/** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
+export function isStreamVersionCollision(error: unknown): boolean {
+  // position is the INTEGER PRIMARY KEY (SQLITE_CONSTRAINT_PRIMARYKEY); the only UNIQUE index on
+  // events is this one. The code is read off the object: the native addon's SqliteError class
+  // need not be the one this module sees (instanceof fails across module registries).
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
 
 export interface AppendRequest {
   streamId: string;
@@ -21,6 +38,7 @@ export class SqliteEventStore {
   private readonly insert;
   private readonly maxPosition;
   private readonly streamVersionOf;
+  private readonly lastRecordedAt;
 
   constructor(private readonly handle: DatabaseHandle) {
     this.insert = handle.sqlite.prepare(
@@ -31,6 +49,20 @@ export class SqliteEventStore {
     );
     this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
     this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
+    this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1').pluck();
+  }
+
+  /**
+   * The time to record a write at: the clock's, but never before the newest write's, so time
+   * only moves forward in the log even when the system clock steps back (NTP, a VM restore).
+   * Every time → resourceVersion lookup (asOf, since, until) relies on recorded_at growing with
+   * position. Read from the log inside the write transaction, so every writer agrees.
+   */
+  recordingTime(clockNow: Date): Date {
+    const last = this.lastRecordedAt.get() as string | undefined;
+    if (last === undefined) return clockNow;
+    const lastMs = Date.parse(last);
+    return clockNow.getTime() < lastMs ? new Date(lastMs) : clockNow;
   }
 
   /** The newest position in the log (the current global resourceVersion). */
@@ -43,10 +75,10 @@ export class SqliteEventStore {
    * StreamVersionConflictError when the stream moved on (the UNIQUE index is the last guard).
    */
   append(request: AppendRequest): RecordedEvent[] {
+    // A stream is an object's uid; an event without one could never be read back as its object's.
+    if (!request.streamId) throw new Error(`refusing to append events of ${request.namespace}/${request.name} without a stream id`);
     const actual = this.streamVersionOf.get(request.streamId) as number;
-    if (actual !== request.expectedVersion) {
-      throw new StreamVersionConflictError(`stream ${request.streamId} is at ${actual}, expected ${request.expectedVersion}`);
-    }
+    if (actual !== request.expectedVersion) throw new StreamVersionConflictError(request.name);
     const first = this.head() + 1;
     const resourceVersion = first + request.events.length - 1;
     const m = request.metadata;
@@ -81,9 +113,7 @@ export class SqliteEventStore {
           subresource: m.subresource,
         });
       } catch (error) {
-        if (String(error).includes('UNIQUE constraint failed: events.stream_id')) {
-          throw new StreamVersionConflictError(`stream ${request.streamId} version ${recorded.streamVersion} already exists`);
-        }
+        if (isStreamVersionCollision(error)) throw new StreamVersionConflictError(request.name);
         throw error;
       }
       return recorded;

@@ -1,6 +1,7 @@
 // The SQLite store, the projections that run inside its transactions and the change feed.
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
+import { BacklogBudget } from '../feed/backlog-budget';
 import { ChangeFeed } from '../feed/change-feed';
 import { MetricsService } from '../observability/metrics.service';
 import { Projector } from '../projections/projector';
@@ -54,8 +55,9 @@ class DatabaseLifecycle implements OnApplicationShutdown {
       useFactory: (h: DatabaseHandle, config: AppConfig) => new WalCheckpointer(h, config.databasePath),
     },
     ChangeFeed,
+    BacklogBudget,
     DatabaseLifecycle,
   ],
-  exports: [DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed],
+  exports: [DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed, BacklogBudget],
 })
 export class StoreModule {}

@@ -2,12 +2,12 @@
 // selectors into the events one watcher receives.
 import { Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { map } from 'rxjs';
 import type { Service } from '../domain/service.types';
 import { ChangeFeed } from '../feed/change-feed';
 import { SqliteEventStore } from '../store/event-store';
 import { ServiceChangeLog } from '../store/service-change-log';
 import { ServiceRepository } from '../store/service-repository';
+import type { CommittedWrite } from '../projections/projection';
 import { changeFromWrite, ServiceChange } from './service-change';
 import { eventFor, matchesFilter, WatchFilter } from './watch-filter';
 import { WatchRegistry, WatchRequest } from './watch-registry';
@@ -19,6 +19,8 @@ export interface ServiceWatchRequest extends WatchRequest<Service> {
 
 @Injectable()
 export class ServiceWatchService {
+  /** One ServiceChange per write, shared by every watcher (whose encoded lines it then keys). */
+  private readonly changes = new WeakMap<CommittedWrite, ServiceChange>();
   constructor(
     private readonly registry: WatchRegistry,
     private readonly eventStore: SqliteEventStore,
@@ -40,10 +42,16 @@ export class ServiceWatchService {
         const changes = this.changeLog.changesAfter(rv, limit);
         return { changes: changes.map(toWatchChange), complete: changes.length < limit };
       },
-      subscribe: (listener) => this.feed.writes.pipe(map((write) => toWatchChange(changeFromWrite(write)))).subscribe(listener),
+      subscribe: (listener, failed) => this.feed.subscribe((write) => listener(toWatchChange(this.changeOf(write))), failed),
       bookmark: (rv) => ({ kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
     };
     return this.registry.prepare(request, sources, this.changeLog.oldestResumable());
+  }
+
+  private changeOf(write: CommittedWrite): ServiceChange {
+    let change = this.changes.get(write);
+    if (!change) this.changes.set(write, (change = changeFromWrite(write)));
+    return change;
   }
 
   private currentObjects(filter: WatchFilter): Service[] {

@@ -21,12 +21,21 @@ export function matchesFilter(filter: WatchFilter, object: Service): boolean {
   return true;
 }
 
+/** The object of the DELETED that watchers a write moved out of their selector get: one per change. */
+const leftObjects = new WeakMap<ServiceChange, Service>();
+
+function leftObject(change: ServiceChange): Service {
+  let object = leftObjects.get(change);
+  if (!object) leftObjects.set(change, (object = withResourceVersion(change.previous!, change.resourceVersion)));
+  return object;
+}
+
 /** The event this watcher receives for a change, or undefined when it sees none. */
 export function eventFor(filter: WatchFilter, change: ServiceChange): { type: WatchEventType; object: Service } | undefined {
   const before = change.previous !== null && matchesFilter(filter, change.previous);
   if (change.type === 'DELETED') return before ? { type: 'DELETED', object: change.object } : undefined;
   const after = matchesFilter(filter, change.object);
   if (after) return { type: before ? 'MODIFIED' : 'ADDED', object: change.object };
-  if (before) return { type: 'DELETED', object: withResourceVersion(change.previous!, change.resourceVersion) };
+  if (before) return { type: 'DELETED', object: leftObject(change) };
   return undefined;
 }

@@ -1,17 +1,29 @@
+import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { Subject } from 'rxjs';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { BacklogBudget } from '../feed/backlog-budget';
+import { ChangeFeed } from '../feed/change-feed';
+import type { CommittedWrite } from '../projections/projection';
 import { WatchRegistry } from './watch-registry';
-import type { WatchChange, WatchSources } from './watch-session';
+import type { WatchChange, WatchObjectEncoder, WatchSources } from './watch-session';
 
 /** Just enough of a ServerResponse to record what a watch writes. */
 class RecordingResponse extends EventEmitter {
   status = 0;
   body = '';
   writableEnded = false;
-  writableLength = 0;
   writableNeedDrain = false;
+  /** A reader that stopped reading: everything written since the last flush() stays buffered. */
+  stalled = false;
+  private flushed = 0;
+  get writableLength() {
+    return this.stalled && !this.writableEnded ? Buffer.byteLength(this.body) - this.flushed : 0;
+  }
+  flush() {
+    this.flushed = Buffer.byteLength(this.body);
+  }
   writeHead(status: number) {
     this.status = status;
     return this;
@@ -86,5 +98,92 @@ describe('WatchRegistry', () => {
     expect(registry.openWatches).toBe(1);
     registry.beforeApplicationShutdown();
     expect(res.writableEnded).toBe(true);
+  });
+
+  describe('live fan-out', () => {
+    type Payload = { name: string; size?: number };
+    /** Live changes from a real ChangeFeed: each write carries one shared object. */
+    function feedSources(feed: ChangeFeed): WatchSources<Payload> {
+      return {
+        head: () => 0,
+        currentObjects: () => [],
+        changesAfter: () => ({ changes: [], complete: true }),
+        subscribe: (listener, failed) =>
+          feed.subscribe((write) => listener({ resourceVersion: write.resourceVersion, event: { type: 'ADDED', object: write.after.object as unknown as Payload } }), failed),
+        bookmark: (rv) => ({ rv }),
+      };
+    }
+    const publish = (feed: ChangeFeed, resourceVersion: number, object: Payload) =>
+      feed.publish({ resourceVersion, after: { object } } as unknown as CommittedWrite);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    async function open(registry: WatchRegistry, feed: ChangeFeed, encode: WatchObjectEncoder<Payload>) {
+      const res = new RecordingResponse();
+      await registry.prepare({ resourceVersion: 0, bookmarks: false, encode }, feedSources(feed), 0)(res as unknown as ServerResponse);
+      return res;
+    }
+
+    it('encodes a change once for every watcher that shares its encoder', async () => {
+      const registry = new WatchRegistry();
+      const feed = new ChangeFeed();
+      const encoded: string[] = [];
+      const shared: WatchObjectEncoder<Payload> = (o) => (encoded.push(o.name), o);
+      const watchers = await Promise.all(Array.from({ length: 5 }, () => open(registry, feed, shared)));
+      publish(feed, 1, { name: 'first' }); // a watcher's first event is its own (Table headers)
+      publish(feed, 2, { name: 'second' });
+      publish(feed, 3, { name: 'third' });
+      await nextTurn();
+      for (const res of watchers) expect(res.lines().map((l) => l.object.name)).toEqual(['first', 'second', 'third']);
+      expect(encoded).toEqual([...Array(5).fill('first'), 'second', 'third']);
+      registry.beforeApplicationShutdown();
+    });
+
+    it('a watcher that cannot encode a change is closed; the others still get it', async () => {
+      const registry = new WatchRegistry();
+      const feed = new ChangeFeed();
+      const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const healthy = await open(registry, feed, (o) => o);
+      const broken = await open(registry, feed, (o) => {
+        if (o.name === 'poison') throw new Error('cannot encode');
+        return o;
+      });
+      publish(feed, 1, { name: 'ok' });
+      publish(feed, 2, { name: 'poison' });
+      publish(feed, 3, { name: 'later' });
+      await nextTurn();
+      expect(healthy.lines().map((l) => l.object.name)).toEqual(['ok', 'poison', 'later']);
+      expect(broken.lines().map((l) => l.object.name)).toEqual(['ok']);
+      expect(broken.writableEnded).toBe(true);
+      expect(registry.openWatches).toBe(1);
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining('cannot encode'));
+      logged.mockRestore();
+      registry.beforeApplicationShutdown();
+    });
+
+    it('over the shared backlog budget, the watcher holding the most is closed though each is under its own limit', async () => {
+      const budget = new BacklogBudget();
+      budget.maxTotalBytes = 3000;
+      const registry = new WatchRegistry(undefined, undefined, budget);
+      const feed = new ChangeFeed();
+      const quick = await open(registry, feed, (o) => o);
+      const slow = await open(registry, feed, (o) => o);
+      const slower = await open(registry, feed, (o) => o);
+      slow.stalled = true;
+      slower.stalled = true;
+      try {
+        for (let rv = 1; rv <= 10; rv++) publish(feed, rv, { name: 'x'.repeat(100) });
+        await nextTurn();
+        slow.flush(); // slow reads once; slower never does
+        for (let rv = 11; rv <= 20; rv++) publish(feed, rv, { name: 'x'.repeat(100) });
+        await nextTurn();
+        expect(slower.writableEnded).toBe(true);
+        expect(slow.writableEnded).toBe(false);
+        expect(quick.writableEnded).toBe(false);
+        expect(quick.lines()).toHaveLength(20);
+        expect(budget.evictions).toBe(1);
+      } finally {
+        registry.beforeApplicationShutdown();
+      }
+    });
   });
 });

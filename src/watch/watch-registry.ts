@@ -1,6 +1,7 @@
 // Every open watch stream, whatever it watches: the limits they share, and shutdown, which must
 // end them (an open stream would otherwise hold the HTTP server open forever).
 import { BeforeApplicationShutdown, Injectable, Optional } from '@nestjs/common';
+import { BacklogBudget } from '../feed/backlog-budget';
 import { MetricsService } from '../observability/metrics.service';
 import { SqliteEventStore } from '../store/event-store';
 import type { ServerResponse } from 'node:http';
@@ -30,7 +31,11 @@ export class WatchRegistry implements BeforeApplicationShutdown {
   /** Beyond this many open streams a new watch is refused with 429 (clients retry). */
   maxWatches = 1000;
 
-  constructor(@Optional() metrics?: MetricsService, @Optional() eventStore?: SqliteEventStore) {
+  constructor(
+    @Optional() metrics?: MetricsService,
+    @Optional() eventStore?: SqliteEventStore,
+    @Optional() private readonly budget?: BacklogBudget,
+  ) {
     if (metrics && eventStore) {
       metrics.watchStats = () => {
         const head = eventStore.head();
@@ -66,6 +71,7 @@ export class WatchRegistry implements BeforeApplicationShutdown {
         timeoutMs: request.timeoutSeconds ? request.timeoutSeconds * 1000 : MIN_REQUEST_TIMEOUT_MS * (1 + Math.random()),
         maxBacklogBytes: this.maxBacklogBytes,
         bookmarkIntervalMs: this.bookmarkIntervalMs,
+        budget: this.budget,
       });
       this.sessions.add(session as WatchSession<unknown>);
       void session.done.then(() => this.sessions.delete(session as WatchSession<unknown>));

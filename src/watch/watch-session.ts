@@ -1,10 +1,14 @@
 // One watch stream: catch up from the event log (or from the current objects for
 // resourceVersion 0), then follow the change feed. Writers never wait for watchers: a watcher
 // whose socket backlog grows past its limit is closed, and it can resume from its last
-// resourceVersion because the log still has everything.
+// resourceVersion because the log still has everything. Besides its own limit, every stream's
+// backlog counts against one shared budget (BacklogBudget), which closes the fullest streams
+// when the sum grows too large.
 import type { ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
+import type { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
+import type { FeedSubscription } from '../feed/change-feed';
 import type { KubeStatus } from '../kube-api/kube-status';
+import { EncodedEventMemo } from './encoded-event-memo';
 import { JSON_WATCH_WIRE, WatchWire } from './watch-wire';
 
 /**
@@ -23,7 +27,8 @@ export interface WatchSources<T> {
   currentObjects(): T[];
   /** Changes after a resourceVersion, whole writes only; `complete` when the log's end was reached. */
   changesAfter(resourceVersion: number, limit: number): { changes: WatchChange<T>[]; complete: boolean };
-  subscribe(listener: (change: WatchChange<T>) => void): Subscription;
+  /** `failed` is called, and the subscription ended, when the listener (or the mapping) throws. */
+  subscribe(listener: (change: WatchChange<T>) => void, failed?: (error: unknown) => void): FeedSubscription;
   /** The object of a BOOKMARK event at a resourceVersion. */
   bookmark(resourceVersion: number): unknown;
 }
@@ -41,12 +46,26 @@ export interface WatchOptions<T> {
   encode: WatchObjectEncoder<T>;
   /** JSON lines unless the watcher asked for protobuf. */
   wire?: WatchWire;
+  /** The budget shared by every stream's backlog; none: only maxBacklogBytes applies. */
+  budget?: BacklogBudget;
 }
 
 const CATCH_UP_PAGE = 500;
 
-export class WatchSession<T> {
-  private subscription?: Subscription;
+/**
+ * Encoded events, shared by the watchers of one change: N watchers with the same encoder and
+ * wire cost one encode. One memo per wire (the wires are shared constants), keyed inside by the
+ * encoder function (serviceWatchEncoder hands one function to every watcher of a representation).
+ */
+const encodedByWire = new Map<WatchWire, EncodedEventMemo<string | Uint8Array>>();
+function memoFor(wire: WatchWire): EncodedEventMemo<string | Uint8Array> {
+  let memo = encodedByWire.get(wire);
+  if (!memo) encodedByWire.set(wire, (memo = new EncodedEventMemo()));
+  return memo;
+}
+
+export class WatchSession<T> implements BudgetedStream {
+  private subscription?: FeedSubscription;
   private timers: NodeJS.Timeout[] = [];
   private lastResourceVersion = 0;
 
@@ -102,6 +121,7 @@ export class WatchSession<T> {
     this.subscription?.unsubscribe();
     for (const timer of this.timers) clearTimeout(timer);
     if (!this.res.writableEnded) this.res.end();
+    this.options.budget?.release(this);
     this.resolveDone();
   }
 
@@ -113,16 +133,32 @@ export class WatchSession<T> {
     for (;;) {
       if (this.closed) return;
       const page = this.sources.changesAfter(this.lastResourceVersion, CATCH_UP_PAGE);
-      for (const change of page.changes) if (!this.deliver(change)) return;
-      if (page.complete) break;
-      await this.drained();
+      // Waits for the socket between writes (never inside one: they share a resourceVersion), so
+      // a page of large objects is not buffered whole. A page read before a wait may no longer
+      // end at the log's end, so the log is read again before subscribing.
+      let waited = false;
+      for (let i = 0; i < page.changes.length; i++) {
+        const change = page.changes[i];
+        if (!this.deliver(change)) return;
+        if (this.res.writableNeedDrain && page.changes[i + 1]?.resourceVersion !== change.resourceVersion) {
+          await this.drained();
+          if (this.closed) return;
+          waited = true;
+        }
+      }
+      if (page.complete && !waited) break;
+      if (!waited) await this.drained();
       await new Promise((resolve) => setImmediate(resolve));
     }
     // Several changes may share one write's resourceVersion, so compare with the catch-up point.
     const caughtUpTo = this.lastResourceVersion;
-    this.subscription = this.sources.subscribe((change) => {
-      if (change.resourceVersion > caughtUpTo) this.deliver(change);
-    });
+    this.subscription = this.sources.subscribe(
+      (change) => {
+        if (change.resourceVersion > caughtUpTo) this.deliver(change);
+      },
+      // A change this stream could not take ends this stream only (never with a gap): the client resumes.
+      () => this.evict(),
+    );
   }
 
   private deliver(change: WatchChange<T>): boolean {
@@ -138,16 +174,33 @@ export class WatchSession<T> {
 
   private write(type: string, object: unknown): boolean {
     if (this.closed) return false;
-    const encoded = type === 'BOOKMARK' ? object : this.options.encode(object as T, this.first);
+    const line = (encoded: unknown) => this.wire.frame(type, encoded);
+    const encode = this.options.encode;
+    // A first event may differ per watcher (a Table's column headers), so it is never shared.
+    const bytes =
+      type === 'BOOKMARK'
+        ? line(object)
+        : this.first
+          ? line(encode(object as T, true))
+          : memoFor(this.wire).get(object, type, encode, () => line(encode(object as T, false)));
     this.first = false;
-    this.res.write(this.wire.frame(type, encoded));
+    this.res.write(bytes);
     if (this.res.writableLength > this.options.maxBacklogBytes) {
       // Too slow: drop it rather than buffer without bound; it resumes from its last resourceVersion.
-      this.res.destroy();
-      this.close();
+      this.evict();
       return false;
     }
-    return true;
+    this.options.budget?.track(this, this.res.writableLength);
+    return !this.closed;
+  }
+
+  backlog(): number {
+    return this.res.writableEnded ? 0 : this.res.writableLength;
+  }
+
+  evict(): void {
+    this.res.destroy();
+    this.close();
   }
 
   private bookmark(): void {

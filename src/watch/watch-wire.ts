@@ -15,9 +15,17 @@ export const JSON_WATCH_WIRE: WatchWire = {
   frame: (type, object) => `${JSON.stringify({ type, object })}\n`,
 };
 
+const protobufWires = new Map<ProtobufKind, WatchWire>();
+
+/** One shared wire per kind, so watchers of a kind share encoded frames. */
 export function protobufWatchWire(kind: ProtobufKind): WatchWire {
-  return {
-    contentType: 'application/vnd.kubernetes.protobuf;stream=watch',
-    frame: (type, object) => encodeWatchFrame(type, encodeKubeObject(type === 'ERROR' ? 'Status' : kind, object as object)),
-  };
+  let wire = protobufWires.get(kind);
+  if (!wire) {
+    wire = {
+      contentType: 'application/vnd.kubernetes.protobuf;stream=watch',
+      frame: (type, object) => encodeWatchFrame(type, encodeKubeObject(type === 'ERROR' ? 'Status' : kind, object as object)),
+    };
+    protobufWires.set(kind, wire);
+  }
+  return wire;
 }

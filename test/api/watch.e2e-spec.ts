@@ -1,6 +1,11 @@
 // Watch over real HTTPS: synthetic ADDED for resourceVersion 0, replay from any resourceVersion
 // the log holds, live events, DELETED with the deletion's resourceVersion, selector transitions,
 // bookmarks only on request, timeouts, and slow watchers dropped instead of buffered.
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateServiceCommand } from '../../src/commands/service.commands';
+import { BacklogBudget } from '../../src/feed/backlog-budget';
+import { decodeServiceBody } from '../../src/kube-api/service-body';
+import { ChangeFeedService } from '../../src/history/change-feed.service';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
@@ -142,5 +147,77 @@ describe('watch', () => {
     while (!watch.ended && Date.now() - started < 5000) await watch.next(200);
     expect(watch.ended).toBe(true);
     service.maxBacklogBytes = previous;
+  });
+
+  it('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {
+    const feeds = t.server.app.get(ChangeFeedService);
+    const previous = feeds.maxFollowers;
+    feeds.maxFollowers = 1;
+    const follower = await t.client.stream('/apis/history.svctrail.io/v1alpha1/feed?follow=true');
+    try {
+      expect(follower.status).toBe(200);
+      const second = await t.client.get('/apis/history.svctrail.io/v1alpha1/feed?follow=true');
+      expect(second.status).toBe(429);
+      expect(second.json.reason).toBe('TooManyRequests');
+      expect(second.headers['retry-after']).toBe('1');
+      const head = (await t.client.get('/api/v1/services?limit=1')).json.metadata.resourceVersion;
+      expect((await t.client.get(`/apis/history.svctrail.io/v1alpha1/feed?after=${head}`)).status).toBe(200);
+    } finally {
+      follower.close();
+      feeds.maxFollowers = previous;
+    }
+  });
+
+  it('one backlog budget for every watch and feed stream: over it, the fullest is closed before any reaches its own limit', async () => {
+    const budget = t.server.app.get(BacklogBudget);
+    const registry = t.server.app.get(WatchRegistry);
+    const feeds = t.server.app.get(ChangeFeedService);
+    const previous = budget.maxTotalBytes;
+    budget.maxTotalBytes = 1024 * 1024; // each stream's own limit stays at 16 MiB
+    const evictionsBefore = budget.evictions;
+    const ns = '/api/v1/namespaces/w4/services';
+    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=0`);
+    const follower = await t.client.stream(`/apis/history.svctrail.io/v1alpha1/feed?follow=true&after=${(await t.client.get(ns)).json.metadata.resourceVersion}`);
+    try {
+      watch.response.pause();
+      follower.response.pause();
+      // Enough to fill the kernel's socket buffers of both, which absorb several MiB on loopback.
+      const big = 'x'.repeat(200000);
+      for (let i = 0; i < 60; i++) {
+        const res = await t.client.post(ns, { metadata: { name: `big${i}`, annotations: { blob: big } }, spec: { ports: [{ port: 80 }] } });
+        expect(res.status).toBe(201);
+      }
+      expect(budget.evictions).toBeGreaterThan(evictionsBefore);
+      expect(registry.openWatches === 0 || feeds.openFollowers === 0).toBe(true);
+      const metrics = (await t.client.get('/metrics')).text;
+      expect(metrics).toMatch(new RegExp(`^svctrail_stream_budget_evictions ${budget.evictions}$`, 'm'));
+    } finally {
+      budget.maxTotalBytes = previous;
+      watch.close();
+      follower.close();
+    }
+  });
+
+  it('catching up on large objects is paced by the socket, not cut off at the backlog limit', async () => {
+    const ns = '/api/v1/namespaces/w5/services';
+    const from = (await t.client.get(ns)).json.metadata.resourceVersion;
+    // More than one stream's 16 MiB limit within one catch-up page; written in one group commit
+    // through the command bus, since 90 requests of 250 kB would take seconds.
+    const big = 'x'.repeat(250000);
+    const commands = t.server.app.get(CommandBus);
+    const context = { user: 'admin', groups: ['system:masters'], userAgent: 'watch-test', fieldManager: 'watch-test', requestId: 'w5', dryRun: false };
+    await Promise.all(
+      Array.from({ length: 90 }, (_, i) => {
+        const object = decodeServiceBody({ metadata: { name: `big${i}`, annotations: { blob: big } }, spec: { ports: [{ port: 80 }] } }, 'Strict').object;
+        return commands.execute(new CreateServiceCommand({ kind: 'CreateService', namespace: 'w5', object }, context));
+      }),
+    );
+    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=${from}`);
+    const replayed = await watch.take(90);
+    expect(replayed.map((e) => e.object.metadata.name).sort()).toEqual(Array.from({ length: 90 }, (_, i) => `big${i}`).sort());
+    watch.close();
+    const feed = await t.client.get(`/apis/history.svctrail.io/v1alpha1/feed?after=${from}`);
+    expect(feed.status).toBe(200);
+    expect(feed.text.split('\n').filter(Boolean)).toHaveLength(90);
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
 import type { ServiceEvent } from '../../src/domain/service.events';
 import { DamagedDatabaseError, DatabaseHandle, openDatabase } from '../../src/store/database';
-import { SqliteEventStore, StreamVersionConflictError } from '../../src/store/event-store';
+import { isStreamVersionCollision, SqliteEventStore, StreamVersionConflictError } from '../../src/store/event-store';
+import { statusForError } from '../../src/kube-api/kube-status';
 import type { WriteMetadata } from '../../src/store/recorded-event';
 
 const migrationsFolder = join(PROJECT_ROOT, 'migrations');
@@ -85,6 +86,54 @@ describe('SqliteEventStore', () => {
         )
         .run();
     expect(insert).toThrow(/UNIQUE constraint failed/);
+  });
+
+  it('answers a write that lost the race on its stream with 409 Conflict, not 500', () => {
+    store.append({ streamId: 'u1', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('1.1.1.1')], metadata: meta });
+    let raced: unknown;
+    try {
+      store.append({ streamId: 'u1', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('2.2.2.2')], metadata: meta });
+    } catch (error) {
+      raced = error;
+    }
+    expect(statusForError(raced)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Operation cannot be fulfilled on services "web": the object has been modified; please apply your changes to the latest version and try again',
+      reason: 'Conflict',
+      details: { name: 'web', kind: 'services' },
+      code: 409,
+    });
+  });
+
+  it('recognises the stream-version collision by its SQLite error code, not by message text', () => {
+    store.append({ streamId: 'u1', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('1.1.1.1')], metadata: meta });
+    const thrown = (sql: string): unknown => {
+      try {
+        handle.sqlite.exec(sql);
+      } catch (error) {
+        return error;
+      }
+      throw new Error(`${sql} did not fail`);
+    };
+    const row = (position: number, streamVersion: number) =>
+      `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at,
+        actor_user, actor_groups, user_agent, field_manager, request_id, verb) VALUES (${position}, ${position}, 'u1', ${streamVersion}, 'default', 'web', 'X', '{}', '', '', '[]', '', '', '', '')`;
+    expect(isStreamVersionCollision(thrown(row(9, 1)))).toBe(true);
+    // Same position (the primary key), a new stream version: not a stream race.
+    expect(isStreamVersionCollision(thrown(row(1, 7)))).toBe(false);
+    // A message that merely reads like one is not one either.
+    handle.sqlite.exec(`CREATE TEMP TRIGGER lookalike BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: events.stream_id, events.stream_version'); END`);
+    expect(isStreamVersionCollision(thrown(row(10, 2)))).toBe(false);
+  });
+
+  it('never appends an event with an empty stream id', () => {
+    expect(() => store.append({ streamId: '', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('1.1.1.1')], metadata: meta })).toThrow(
+      /without a stream id/,
+    );
+    expect(store.head()).toBe(0);
   });
 
   it('is append-only: UPDATE and DELETE on events are refused by triggers', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { GroupCommitter } from '../../src/store/group-commit';
+import { WriteNotStoredError } from '../../src/store/write-not-stored-error';
 
 describe('GroupCommitter', () => {
   let dir: string;
@@ -70,5 +71,57 @@ describe('GroupCommitter', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(handle.sqlite.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
     expect(handle.sqlite.inTransaction).toBe(false);
+  });
+
+  it('answers a batch that SQLite rolls back mid-way (SQLITE_FULL) exactly as stored, never autocommitting a write alone', async () => {
+    const committer = new GroupCommitter(handle);
+    handle.sqlite.exec('ALTER TABLE t ADD COLUMN s TEXT');
+    const insert = handle.sqlite.prepare('INSERT INTO t (n, s) VALUES (?, ?)');
+    // Room for a few rows only: the insert that needs one more page fails with SQLITE_FULL, and
+    // SQLite then rolls back the whole shared transaction, not just that statement.
+    const pages = handle.sqlite.pragma('page_count', { simple: true }) as number;
+    handle.sqlite.pragma(`max_page_count = ${pages + 3}`);
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => committer.run(() => insert.run(i, 'x'.repeat(3000)))));
+    const stored = handle.sqlite.prepare('SELECT n FROM t ORDER BY n').pluck().all();
+    const answeredStored = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
+    expect(stored).toEqual(answeredStored);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.length).toBeLessThan(12);
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        expect(r.reason).toBeInstanceOf(WriteNotStoredError);
+        expect((r.reason as Error).message).toMatch(/^Internal error occurred: the write was not stored.*SQLITE_FULL/);
+      }
+    }
+    expect(handle.sqlite.inTransaction).toBe(false);
+    // Still usable once there is room again.
+    handle.sqlite.pragma('max_page_count = 1073741823');
+    await expect(committer.run(() => insert.run(100, 'after'))).resolves.toBeDefined();
+    expect(handle.sqlite.prepare('SELECT count(*) FROM t WHERE n = 100').pluck().get()).toBe(1);
+  });
+
+  it('answers every write of a batch whose ROLLBACK fails, stores none of it, and recovers on the next batch', async () => {
+    const committer = new GroupCommitter(handle);
+    const insert = handle.sqlite.prepare('INSERT INTO t (n) VALUES (?)');
+    handle.sqlite.exec('INSERT INTO t (n) VALUES (1000), (1001)');
+    // An open read cursor makes better-sqlite3 refuse every other statement on the connection,
+    // the savepoint's RELEASE and the ROLLBACK after it included.
+    let cursor: IterableIterator<unknown> | undefined;
+    const results = await Promise.allSettled([
+      committer.run(() => insert.run(1)),
+      committer.run(() => {
+        cursor = handle.sqlite.prepare('SELECT n FROM t').iterate();
+        cursor.next();
+        return 2;
+      }),
+      committer.run(() => insert.run(3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(WriteNotStoredError);
+    expect(handle.sqlite.inTransaction).toBe(true);
+    cursor!.return!();
+    await expect(committer.run(() => insert.run(4))).resolves.toBeDefined();
+    expect(handle.sqlite.inTransaction).toBe(false);
+    expect(handle.sqlite.prepare('SELECT n FROM t ORDER BY n').pluck().all()).toEqual([4, 1000, 1001]);
   });
 });
