@@ -13,6 +13,7 @@ import { REPLAY_USAGE, runReplay } from './cli/replay.command';
 import { UsageError } from './cli/usage-error';
 import { VERIFY_USAGE, runVerify } from './cli/verify.command';
 import { InvalidArgumentError, MaintenanceError } from './maintenance/maintenance-error';
+import { DataDirectoryLockedError } from './store/data-directory-lock';
 import { DamagedDatabaseError } from './store/database';
 
 type Command = (argv: string[], out: (line: string) => void, err: (line: string) => void) => Promise<number>;
@@ -85,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
       err(`svctrail ${command}: ${error.message}`);
       return 2;
     }
-    if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError) {
+    if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError || error instanceof DataDirectoryLockedError) {
       err(`svctrail ${command}: ${error.message}`);
       return 1;
     }

@@ -3,6 +3,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdir } from 'node:fs/promises';
 import { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { TokenIndex } from '../auth/token-index';
@@ -18,6 +19,7 @@ import { MetricsService } from '../observability/metrics.service';
 import { requestKind } from '../observability/request-kind';
 import { Clock, systemClock } from '../shared/clock';
 import { IdFactory, randomIds } from '../shared/ids';
+import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { ensureDataDir, writeAdminKubeconfig } from '../tls/data-dir';
 import { httpsServerOptions } from '../tls/https-options';
 
@@ -38,6 +40,17 @@ export interface RunningServer {
 export async function createServer(config: AppConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const lock = lockDataDirectory(config.dataDir);
+  try {
+    return await startServer(config, clock, ids, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock): Promise<RunningServer> {
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
   const tokens = TokenIndex.fromRecords(material.tokens);
   // A bad policy line stops startup, as kube-apiserver refuses a bad --authorization-policy-file.
@@ -93,5 +106,14 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `https://${host}:${address.port}`;
   const kubeconfigPath = await writeAdminKubeconfig(config.dataDir, url);
-  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings], close: () => app.close() };
+  const close = async () => {
+    // Released once the app (and the database with it) is closed, so a successor never overlaps
+    // it. On SIGTERM the process exits after closing, and the kernel drops the lock.
+    try {
+      await app.close();
+    } finally {
+      lock.release();
+    }
+  };
+  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings], close };
 }
