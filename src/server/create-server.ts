@@ -16,6 +16,7 @@ import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
 import { KubeStatusFilter } from '../kube-api/kube-status.filter';
 import type { LoggedRequest } from '../observability/logging.module';
 import { MetricsService } from '../observability/metrics.service';
+import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { Clock, systemClock } from '../shared/clock';
 import { IdFactory, randomIds } from '../shared/ids';
@@ -93,7 +94,7 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     bufferLogs: true,
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietFrameworkLogger(app.get(Logger)));
   metrics = app.get(MetricsService);
   const httpLog = await app.resolve(PinoLogger);
   httpLog.setContext('http');

@@ -30,6 +30,8 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
   const sqlite = new Database(path, { fileMustExist: true });
   try {
     sqlite.pragma('busy_timeout = 0');
+    // No -journal file beside it: the transaction never writes anything to roll back.
+    sqlite.pragma('journal_mode = MEMORY');
     sqlite.exec('BEGIN EXCLUSIVE');
   } catch (error) {
     sqlite.close();
