@@ -67,7 +67,14 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
  * contents): the problems found, empty when the database is sound.
  */
 export function checkIntegrity(handle: DatabaseHandle, depth: 'full' | 'quick'): string[] {
-  const rows = handle.sqlite.pragma(depth === 'full' ? 'integrity_check' : 'quick_check', { simple: false }) as Record<string, string>[];
+  let rows: Record<string, string>[];
+  try {
+    rows = handle.sqlite.pragma(depth === 'full' ? 'integrity_check' : 'quick_check', { simple: false }) as Record<string, string>[];
+  } catch (error) {
+    // Damage bad enough to stop the check itself is its finding.
+    if ((error as { code?: string }).code?.startsWith('SQLITE_CORRUPT') || (error as { code?: string }).code === 'SQLITE_NOTADB') return [(error as Error).message];
+    throw error;
+  }
   const messages = rows.map((row) => Object.values(row)[0]);
   return messages.length === 1 && messages[0] === 'ok' ? [] : messages;
 }

@@ -239,4 +239,24 @@ describe('svctrail replay, verify, export, import', () => {
     expect(help.stdout).toContain('usage: svctrail replay');
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0); // nothing above touched the store
   });
+
+  it('the query commands answer while the server takes writes, and every write is acknowledged', async () => {
+    const writes = (async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        statuses.push((await client.post('/api/v1/namespaces/load/services', { metadata: { name: `w${i}` }, spec: { ports: [{ port: 80 }] } })).status);
+      }
+      return statuses;
+    })();
+    const queries = await Promise.all([
+      cli('get', 'default/web', '--data-dir', dataDir, '-o', 'json'),
+      cli('history', 'default/web', '--data-dir', dataDir),
+      cli('who-had', '203.0.113.8', '--data-dir', dataDir),
+      cli('conditions', 'default/web', '--data-dir', dataDir),
+    ]);
+    expect(queries.map((q) => q.code)).toEqual([0, 0, 0, 0]);
+    expect(JSON.parse(queries[0].stdout).status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
+    expect(queries[2].stdout).toMatch(/^default\/web\s/m);
+    expect(await writes).toEqual(Array(60).fill(201));
+  });
 });
