@@ -13,6 +13,7 @@ import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
+import { answerClientError, answerFrameworkError } from '../kube-api/framework-errors';
 import { KubeStatusFilter } from '../kube-api/kube-status.filter';
 import type { LoggedRequest } from '../observability/logging.module';
 import { MetricsService } from '../observability/metrics.service';
@@ -69,6 +70,9 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     requestTimeout: 60_000,
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: false,
+    // Errors answered before any hook or Nest filter: a Status too (framework-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
