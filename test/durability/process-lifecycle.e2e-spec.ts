@@ -86,7 +86,8 @@ describe('server process', () => {
         (error: unknown) => ({ error }),
       ),
     );
-    await new Promise((r) => setTimeout(r, 20));
+    // Signalled once the first write is answered: the server is surely serving the others then.
+    await writes[0];
     server.child.kill('SIGTERM');
     const results = await Promise.all(writes);
     const exit = await server.exited;
