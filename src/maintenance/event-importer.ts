@@ -5,7 +5,7 @@
 // the finished file is renamed to svctrail.db: an import that fails leaves no database behind.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { DatabaseHandle } from '../store/database';
-import { lockDataDirectory } from '../store/data-directory-lock';
+import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
 import { assertEmptyDirectory, dataDirectory } from './data-directory';
 import { EVENT_INSERT, EventRow } from './event-columns';
@@ -39,7 +39,13 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
   const created = !existsSync(dir.dataDir);
   mkdirSync(dir.dataDir, { recursive: true, mode: 0o700 });
   // Owned like a server owns it: a server started on NEWDIR meanwhile refuses.
-  const lock = lockDataDirectory(dir.dataDir);
+  let lock: DataDirectoryLock;
+  try {
+    lock = lockDataDirectory(dir.dataDir);
+  } catch (error) {
+    if (created) rmSync(dir.dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const path = scratchPath(dir.dataDir, 'import');
   let scratch: DatabaseHandle | undefined;
   let finished = false;
