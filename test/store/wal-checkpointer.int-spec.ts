@@ -2,7 +2,7 @@
 // WAL's frames are copied back into the database. Nothing else checkpoints, so a failing worker
 // is logged, counted and replaced rather than left to let the WAL grow.
 import { Logger } from '@nestjs/common';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
@@ -72,6 +72,19 @@ describe('WalCheckpointer', () => {
     expect(failures).toEqual(['worker']);
     expect(checkpointer.failures).toBe(1);
     expect(errors).toEqual([expect.stringMatching(/^WAL checkpoint worker died \(.*unable to open database file.*\); restarting it in 1 ms$/)]);
+  });
+
+  it('logs and counts a failing checkpoint, rejects its requester and replaces the worker', async () => {
+    const errors: string[] = [];
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void errors.push(String(message)));
+    // Opens fine (SQLite reads lazily); the checkpoint then finds no database in it.
+    const notADatabase = join(dir, 'not-a-database');
+    writeFileSync(notADatabase, 'x'.repeat(8192));
+    const failures: CheckpointFailureStage[] = [];
+    checkpointer = new WalCheckpointer(handle, notADatabase, { intervalMs: 60_000, restartDelayMs: 60_000, observer: { checkpointFailed: (stage) => failures.push(stage) } });
+    await expect(checkpointer.checkpointNow()).rejects.toThrow(/not a database/);
+    expect(failures).toEqual(['checkpoint']);
+    expect(errors).toEqual([expect.stringMatching(/^WAL checkpoint failed \(.*not a database.*\); replacing the worker in 60000 ms$/)]);
   });
 
   it('stops cleanly while its worker is down', async () => {
