@@ -3,7 +3,7 @@
 // on the imported and point-in-time directories answering exactly as the original does.
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -149,6 +149,8 @@ describe('svctrail replay, verify, export, import', () => {
     const exported = await cli('export', '--data-dir', dataDir, '--out', file);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^exported \d+ events \(resourceVersions 1\.\.\d+\) to .*events\.ndjson\n$/);
+    // It names every user and what they changed: private, like the database.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const toStdout = await cli('export', '--data-dir', dataDir);
     expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
     expect(toStdout.stderr).toMatch(/exported \d+ events/);
