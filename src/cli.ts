@@ -8,11 +8,13 @@ import { runWhoHad, WHO_HAD_USAGE } from './cli/who-had.command';
 import 'reflect-metadata';
 import { EXPORT_USAGE, runExport } from './cli/export.command';
 import { IMPORT_USAGE, runImport } from './cli/import.command';
+import { INTEGRITY_CHECK_USAGE, runIntegrityCheck } from './cli/integrity-check.command';
 import { ISSUE_CREDENTIALS_USAGE, runIssueCredentials } from './cli/issue-credentials.command';
 import { REPLAY_USAGE, runReplay } from './cli/replay.command';
 import { UsageError } from './cli/usage-error';
 import { VERIFY_USAGE, runVerify } from './cli/verify.command';
 import { InvalidArgumentError, MaintenanceError } from './maintenance/maintenance-error';
+import { DataDirectoryLockedError } from './store/data-directory-lock';
 import { DamagedDatabaseError } from './store/database';
 
 type Command = (argv: string[], out: (line: string) => void, err: (line: string) => void) => Promise<number>;
@@ -21,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   'issue-credentials': runIssueCredentials,
   replay: runReplay,
   verify: runVerify,
+  'integrity-check': runIntegrityCheck,
   export: runExport,
   import: runImport,
   get: runGet,
@@ -36,6 +39,7 @@ commands:
   replay              rebuild every projection from the event log and swap it in;
                       --until: the whole store at a point in time, as a new data directory
   verify              refold the log and compare every projection row with the live one
+  integrity-check     SQLite's full integrity check of the database file (read-only)
   export              write the events (all, or a window) as NDJSON
   import              create a store in an empty data directory from exported NDJSON
   get                 a Service as the API returned it at a time or resourceVersion
@@ -50,6 +54,8 @@ ${ISSUE_CREDENTIALS_USAGE}
 ${REPLAY_USAGE}
 
 ${VERIFY_USAGE}
+
+${INTEGRITY_CHECK_USAGE}
 
 ${EXPORT_USAGE}
 
@@ -85,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
       err(`svctrail ${command}: ${error.message}`);
       return 2;
     }
-    if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError) {
+    if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError || error instanceof DataDirectoryLockedError) {
       err(`svctrail ${command}: ${error.message}`);
       return 1;
     }

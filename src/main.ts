@@ -1,6 +1,7 @@
 // `npm start`: parse flags, serve, print one line saying how to use it.
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
+import { DataDirectoryLockedError } from './store/data-directory-lock';
 import { DamagedDatabaseError } from './store/database';
 import { createServer } from './server/create-server';
 
@@ -12,7 +13,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DamagedDatabaseError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+  const known =
+    error instanceof ConfigError ||
+    error instanceof DamagedDatabaseError ||
+    error instanceof DataDirectoryLockedError ||
+    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
   process.stderr.write(`svctrail: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 // `svctrail export [--data-dir DIR] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]`
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import { publishFile } from '../maintenance/database-files';
 import { parseArgs } from 'node:util';
 import { exportEvents, ExportReport } from '../maintenance/event-exporter';
 import { parseLogPoint } from '../maintenance/log-point';
@@ -41,7 +42,8 @@ export async function runExport(argv: string[], out: (line: string) => void, err
     report = await exportEvents({ ...common, write: (chunk) => writeStdout(chunk) });
   } else {
     const temporary = `${values.out}.partial-${process.pid}`;
-    const fd = openSync(temporary, 'w');
+    // 0600: the events name every user and what they changed.
+    const fd = openSync(temporary, 'w', 0o600);
     try {
       report = await exportEvents({ ...common, write: async (chunk) => void writeSync(fd, chunk) });
       fsyncSync(fd);
@@ -51,7 +53,7 @@ export async function runExport(argv: string[], out: (line: string) => void, err
       throw error;
     }
     closeSync(fd);
-    renameSync(temporary, values.out);
+    publishFile(temporary, values.out);
   }
   const summary =
     structured(format, report) ??

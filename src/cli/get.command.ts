@@ -27,7 +27,7 @@ export async function runGet(argv: string[], out: (line: string) => void): Promi
   const { namespace, name } = serviceScope(positionals[0]);
   const path = join(values['data-dir'], 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${values['data-dir']} (use --data-dir)`);
-  const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL' });
+  const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   try {
     const repository = new ServiceRepository(handle);
     const head = new SqliteEventStore(handle).head();

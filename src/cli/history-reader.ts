@@ -25,7 +25,7 @@ export interface HistoryReader {
 export function openHistory(dataDir: string): HistoryReader {
   const path = join(dataDir, 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${dataDir} (use --data-dir)`);
-  const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL' });
+  const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   const positions = new LogPositions(handle);
   const snapshots = new ServiceRepository(handle);
   return {

@@ -1,9 +1,11 @@
 // `svctrail replay [--data-dir DIR] [-o json|yaml]` and
 // `svctrail replay --until RV|TIME --out NEWDIR [--data-dir DIR] [-o json|yaml]`
 import { parseArgs } from 'node:util';
+import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
 import { buildPointInTime } from '../maintenance/point-in-time';
 import { replayProjections } from '../maintenance/projection-replayer';
+import { withDataDirectoryLock } from '../store/data-directory-lock';
 import { parseOutputFormat, structured, table } from './output-format';
 import { ProgressBar } from './progress-bar';
 import { UsageError } from './usage-error';
@@ -12,8 +14,8 @@ export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR] [-o json|ya
        svctrail replay --until RV|TIME --out NEWDIR [--data-dir DIR] [-o json|yaml]
   Rebuilds every projection from the event log into fresh tables (a scratch database in DIR)
   and swaps them in, in one IMMEDIATE transaction: readers see the old tables or the new ones,
-  a failure leaves the live data untouched, and writes a running server commits meanwhile are
-  folded in during the swap (they wait for it). Stopping the server first is still the gentler way.
+  and a failure leaves the live data untouched. Like the server, it owns DIR while it runs:
+  stop the server first (replay refuses while it runs; the query commands can still read).
   With --until, builds the whole store as it was at resourceVersion RV (the writes up to and
   including it) or at an RFC 3339 TIME (the writes recorded at or before it) as a new data
   directory NEWDIR; the live data is only read. Serve it with npm start -- --data-dir NEWDIR:
@@ -50,7 +52,10 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
     return 0;
   }
   if (values.out !== undefined) throw new UsageError('--out is only for replay --until (a point-in-time copy)');
-  const report = replayProjections({ dataDir: values['data-dir'], progress });
+  const dataDir = values['data-dir'];
+  // Missing database first (a clearer refusal than a lock in a directory that is not a store).
+  existingDataDirectory(dataDir);
+  const report = await withDataDirectoryLock(dataDir, () => replayProjections({ dataDir, progress }));
   const text = structured(format, report);
   if (text !== undefined) {
     out(text);

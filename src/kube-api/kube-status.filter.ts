@@ -3,8 +3,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from './api-errors';
+import { discardBody, MAX_BODY_BYTES } from './body-limits';
 import { OBJECT_BODY_MEDIA_TYPES } from './content-type-parsers';
-import { MAX_BODY_BYTES } from './body-limits';
 import { internalErrorStatus, KubeStatus, statusForError } from './kube-status';
 import { sendStatus } from './kube-response';
 import { isMethodNotAllowed } from './resource-routes';
@@ -32,6 +32,13 @@ export class KubeStatusFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     if (reply.sent) return;
     const status = this.toStatus(exception, request);
+    if (status.code === 413 && !request.raw.readableEnded) {
+      // A refused body: answered once the client has stopped sending, so that it can read it.
+      void discardBody(request.raw).then(() => {
+        if (!reply.sent) sendStatus(request, reply, status);
+      });
+      return;
+    }
     const retryAfter = status.details?.retryAfterSeconds;
     if (retryAfter) reply.header('retry-after', String(retryAfter));
     sendStatus(request, reply, status);

@@ -2,6 +2,7 @@
 // same AppConfig the server uses, so the CLI and `npm start -- --data-dir` agree.
 import { existsSync, readdirSync } from 'node:fs';
 import { validateConfig } from '../config/app-config';
+import { LOCK_FILE } from '../store/data-directory-lock';
 import { MaintenanceError } from './maintenance-error';
 
 export interface DataDirectory {
@@ -25,7 +26,8 @@ export function existingDataDirectory(dataDir: string): DataDirectory {
 /** A target directory that must not exist yet or be empty (import, replay --until). */
 export function assertEmptyDirectory(path: string, what: string): void {
   if (!existsSync(path)) return;
-  const entries = readdirSync(path);
+  // An unheld lock file is what a crashed import leaves; the lock itself is checked by its taker.
+  const entries = readdirSync(path).filter((entry) => entry !== LOCK_FILE);
   if (entries.length) {
     throw new MaintenanceError(`${what} ${path} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}); give a new or empty directory`);
   }

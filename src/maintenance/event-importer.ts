@@ -5,6 +5,7 @@
 // the finished file is renamed to svctrail.db: an import that fails leaves no database behind.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { DatabaseHandle } from '../store/database';
+import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
 import { assertEmptyDirectory, dataDirectory } from './data-directory';
 import { EVENT_INSERT, EventRow } from './event-columns';
@@ -36,7 +37,15 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
   const dir = dataDirectory(options.dataDir);
   assertEmptyDirectory(dir.dataDir, 'data directory');
   const created = !existsSync(dir.dataDir);
-  mkdirSync(dir.dataDir, { recursive: true });
+  mkdirSync(dir.dataDir, { recursive: true, mode: 0o700 });
+  // Owned like a server owns it: a server started on NEWDIR meanwhile refuses.
+  let lock: DataDirectoryLock;
+  try {
+    lock = lockDataDirectory(dir.dataDir);
+  } catch (error) {
+    if (created) rmSync(dir.dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const path = scratchPath(dir.dataDir, 'import');
   let scratch: DatabaseHandle | undefined;
   let finished = false;
@@ -79,7 +88,9 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
   } finally {
     scratch?.close();
     removeDatabaseFiles(path);
-    if (!finished && created) rmSync(dir.dataDir, { recursive: true, force: true });
+    // Nothing is left of a refused import; the lock file goes while still held.
+    if (!finished) rmSync(created ? dir.dataDir : lock.path, { recursive: true, force: true });
+    lock.release();
   }
 }
 

@@ -42,7 +42,7 @@ export function buildPointInTime(options: PointInTimeOptions): PointInTimeReport
   if (resolve(target.dataDir) === resolve(source.dataDir)) throw new MaintenanceError('--out must be a new directory, not the data directory itself');
   assertEmptyDirectory(target.dataDir, '--out');
   const created = !existsSync(target.dataDir);
-  mkdirSync(target.dataDir, { recursive: true });
+  mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
   let finished = false;
   const path = scratchPath(target.dataDir, 'point-in-time');
   let scratch: DatabaseHandle | undefined;
@@ -71,7 +71,7 @@ export function buildPointInTime(options: PointInTimeOptions): PointInTimeReport
       writes,
     };
     // A note for whoever finds the directory later; the server ignores it.
-    writeFileSync(join(target.dataDir, 'point-in-time.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(target.dataDir, 'point-in-time.json'), `${JSON.stringify(report, null, 2)}\n`, { mode: 0o600 });
     finished = true;
     return report;
   } finally {

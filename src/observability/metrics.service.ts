@@ -6,9 +6,10 @@ import { statSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import type { CommitObserver } from '../store/group-commit';
+import type { CheckpointFailureStage, CheckpointObserver } from '../store/wal-checkpointer';
 
 @Injectable()
-export class MetricsService implements CommitObserver {
+export class MetricsService implements CommitObserver, CheckpointObserver {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'apiserver_request_total',
@@ -39,6 +40,12 @@ export class MetricsService implements CommitObserver {
     name: 'svctrail_commit_duration_seconds',
     help: 'Time spent in COMMIT (the fsync of a durable group commit).',
     buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+    registers: [this.registry],
+  });
+  readonly checkpointFailures = new Counter({
+    name: 'svctrail_wal_checkpoint_failures_total',
+    help: 'WAL checkpoints that failed (stage=checkpoint) or checkpoint worker threads that died (stage=worker); each restarts the worker.',
+    labelNames: ['stage'] as const,
     registers: [this.registry],
   });
   /** Set by the watch registry: how many streams are open and how far the slowest lags. */
@@ -88,10 +95,16 @@ export class MetricsService implements CommitObserver {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     collectDefaultMetrics({ register: this.registry });
+    // Exported as 0 from the start, so an alert on any increase has a series to watch.
+    for (const stage of ['checkpoint', 'worker'] as const) this.checkpointFailures.inc({ stage }, 0);
   }
 
   committed(batchSize: number, commitSeconds: number): void {
     this.commitBatchSize.observe(batchSize);
     this.commitDuration.observe(commitSeconds);
+  }
+
+  checkpointFailed(stage: CheckpointFailureStage): void {
+    this.checkpointFailures.inc({ stage });
   }
 }

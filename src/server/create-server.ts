@@ -3,6 +3,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdir } from 'node:fs/promises';
 import { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { TokenIndex } from '../auth/token-index';
@@ -12,12 +13,15 @@ import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
+import { answerClientError, answerFrameworkError } from '../kube-api/framework-errors';
 import { KubeStatusFilter } from '../kube-api/kube-status.filter';
 import type { LoggedRequest } from '../observability/logging.module';
 import { MetricsService } from '../observability/metrics.service';
+import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { Clock, systemClock } from '../shared/clock';
 import { IdFactory, randomIds } from '../shared/ids';
+import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { ensureDataDir, writeAdminKubeconfig } from '../tls/data-dir';
 import { httpsServerOptions } from '../tls/https-options';
 
@@ -38,6 +42,17 @@ export interface RunningServer {
 export async function createServer(config: AppConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const lock = lockDataDirectory(config.dataDir);
+  try {
+    return await startServer(config, clock, ids, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock): Promise<RunningServer> {
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
   const tokens = TokenIndex.fromRecords(material.tokens);
   // A bad policy line stops startup, as kube-apiserver refuses a bad --authorization-policy-file.
@@ -55,6 +70,9 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
     requestTimeout: 60_000,
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: false,
+    // Errors answered before any hook or Nest filter: a Status too (framework-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
@@ -80,7 +98,7 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
     bufferLogs: true,
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietFrameworkLogger(app.get(Logger)));
   metrics = app.get(MetricsService);
   const httpLog = await app.resolve(PinoLogger);
   httpLog.setContext('http');
@@ -93,5 +111,14 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `https://${host}:${address.port}`;
   const kubeconfigPath = await writeAdminKubeconfig(config.dataDir, url);
-  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings], close: () => app.close() };
+  const close = async () => {
+    // Released once the app (and the database with it) is closed, so a successor never overlaps
+    // it. On SIGTERM the process exits after closing, and the kernel drops the lock.
+    try {
+      await app.close();
+    } finally {
+      lock.release();
+    }
+  };
+  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings], close };
 }

@@ -1,8 +1,14 @@
-// Opens the SQLite file, sets the pragmas durability depends on, checks integrity and applies
-// the drizzle-kit migrations. Nothing else opens the database.
+// Opens the SQLite file, sets the pragmas durability depends on, checks that it is a database and
+// applies the drizzle-kit migrations. Nothing else opens the database.
+//
+// Start-up does not read the whole file: after a crash SQLite's own WAL recovery restores the
+// last committed state on first access, and the check here is a cheap one (the header, the
+// schema and the right edge of the log). The full `PRAGMA integrity_check` is
+// `svctrail integrity-check`, run on request: on a 2 GB store it reads every page.
 import Database from 'better-sqlite3';
 import { drizzle, BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { closeSync, openSync } from 'node:fs';
 import * as schema from './schema';
 
 export type Drizzle = BetterSQLite3Database<typeof schema>;
@@ -18,22 +24,32 @@ export interface OpenDatabaseOptions {
   migrationsFolder: string;
   /** FULL: every acknowledged commit survives power loss. NORMAL: survives a process crash only. */
   synchronous: 'FULL' | 'NORMAL';
+  /**
+   * Only read: no migrations, no checkpoint, no write lock, so that a reader never makes a
+   * running server's writers wait. The file must exist.
+   */
   readonly?: boolean;
 }
 
 export class DamagedDatabaseError extends Error {}
 
+/** The database, its WAL and shared-memory files hold every Service and who changed it. */
+export const DATABASE_FILE_MODE = 0o600;
+
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
-  const sqlite = new Database(options.path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  const readonly = options.readonly ?? false;
+  // SQLite creates files 0644 and gives the -wal and -shm files the database file's mode, so a
+  // database created here first (0600) keeps all three private.
+  if (!readonly) createPrivately(options.path, DATABASE_FILE_MODE);
+  const sqlite = new Database(options.path, { readonly, fileMustExist: true });
   try {
-    if (!options.readonly) sqlite.pragma('journal_mode = WAL');
+    if (!readonly) sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous}`);
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const check = sqlite.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new DamagedDatabaseError(`database ${options.path} failed its integrity check: ${String(check)}`);
+    checkStructure(sqlite);
     const db = drizzle(sqlite, { schema });
-    if (!options.readonly) {
+    if (!readonly) {
       migrate(db, { migrationsFolder: options.migrationsFolder });
       // Start from an empty WAL: a migration (or a crash) can leave hundreds of MB in it, and
       // every read then searches the WAL index before the database file.
@@ -42,11 +58,54 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     return { sqlite, db, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
-    if (error instanceof DamagedDatabaseError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    if (/malformed|not a database|corrupt/i.test(message)) {
-      throw new DamagedDatabaseError(`database ${options.path} is damaged and will not be served: ${message}`);
-    }
+    throw asDamaged(error, options.path);
+  }
+}
+
+/**
+ * `PRAGMA integrity_check` (every page, index and constraint) or `quick_check` (no index
+ * contents): the problems found, empty when the database is sound.
+ */
+export function checkIntegrity(handle: DatabaseHandle, depth: 'full' | 'quick'): string[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = handle.sqlite.pragma(depth === 'full' ? 'integrity_check' : 'quick_check', { simple: false }) as Record<string, string>[];
+  } catch (error) {
+    // Damage bad enough to stop the check itself is its finding.
+    if ((error as { code?: string }).code?.startsWith('SQLITE_CORRUPT') || (error as { code?: string }).code === 'SQLITE_NOTADB') return [(error as Error).message];
     throw error;
+  }
+  const messages = rows.map((row) => Object.values(row)[0]);
+  return messages.length === 1 && messages[0] === 'ok' ? [] : messages;
+}
+
+/**
+ * The cheap start-up check: reading the schema parses the header and every table definition,
+ * and the newest event walks the log's B-tree down its right edge. A file that is not a
+ * database, or whose schema or log tail is damaged, fails here in milliseconds.
+ */
+function checkStructure(sqlite: Database.Database): void {
+  const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
+  if (tables.includes('events')) sqlite.prepare('SELECT * FROM events ORDER BY position DESC LIMIT 1').get();
+}
+
+function asDamaged(error: unknown, path: string): unknown {
+  if (error instanceof DamagedDatabaseError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/malformed|not a database|corrupt/i.test(message)) {
+    return new DamagedDatabaseError(`database ${path} is damaged and will not be served: ${message}`);
+  }
+  return error;
+}
+
+/**
+ * Creates an empty file with `mode` unless one exists. Never opens an existing file: closing any
+ * descriptor of a file drops every POSIX lock this process holds on it, SQLite's included.
+ */
+export function createPrivately(path: string, mode: number): void {
+  try {
+    closeSync(openSync(path, 'wx', mode));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }

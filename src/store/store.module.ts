@@ -51,8 +51,8 @@ class DatabaseLifecycle implements OnApplicationShutdown {
     },
     {
       provide: WalCheckpointer,
-      inject: [DATABASE, APP_CONFIG],
-      useFactory: (h: DatabaseHandle, config: AppConfig) => new WalCheckpointer(h, config.databasePath),
+      inject: [DATABASE, APP_CONFIG, MetricsService],
+      useFactory: (h: DatabaseHandle, config: AppConfig, metrics: MetricsService) => new WalCheckpointer(h, config.databasePath, { observer: metrics }),
     },
     ChangeFeed,
     BacklogBudget,

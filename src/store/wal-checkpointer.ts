@@ -3,6 +3,12 @@
 // every request queued behind it. Instead the main connection never checkpoints
 // (wal_autocheckpoint=0) and a worker thread with its own connection runs PASSIVE checkpoints,
 // which never block writers and copy only frames no reader still needs.
+//
+// Since nothing else checkpoints, a silent failure here would let the WAL grow without limit:
+// every failure is logged and reported to the observer (/metrics), and the worker is replaced
+// (a failed checkpoint may mean a broken connection) after a delay that doubles up to 30 s while
+// it keeps failing — which also keeps a lasting failure from logging every second.
+import { Logger } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseHandle } from './database';
 
@@ -12,56 +18,167 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
+/** Where a checkpoint failed: in `wal_checkpoint` itself, or the worker thread died. */
+export type CheckpointFailureStage = 'checkpoint' | 'worker';
+
+export interface CheckpointObserver {
+  checkpointFailed(stage: CheckpointFailureStage): void;
+}
+
+export interface WalCheckpointerOptions {
+  intervalMs?: number;
+  /** First delay before a dead worker is started again; doubles up to MAX_RESTART_DELAY_MS. */
+  restartDelayMs?: number;
+  observer?: CheckpointObserver;
+}
+
+const MAX_RESTART_DELAY_MS = 30_000;
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
-const run = () => {
+let db;
+try {
+  db = new Database(workerData.path, { fileMustExist: true });
+  db.pragma('busy_timeout = 1000');
+} catch (error) {
+  // A SqliteError crosses to the parent without its message; a plain Error keeps it.
+  throw new Error(String(error));
+}
+const run = (requested) => {
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage(row);
+    parentPort.postMessage({ ...row, requested });
   } catch (error) {
-    parentPort.postMessage({ error: String(error) });
+    parentPort.postMessage({ error: String(error), requested });
   }
 };
-const timer = setInterval(run, workerData.intervalMs);
+const timer = setInterval(() => run(false), workerData.intervalMs);
 parentPort.on('message', (m) => {
-  if (m === 'now') run();
+  if (m === 'now') run(true);
   if (m === 'stop') { clearInterval(timer); db.close(); parentPort.close(); }
 });
+parentPort.postMessage({ ready: true });
 `;
 
-export class WalCheckpointer {
-  private readonly worker: Worker;
-  lastResult?: CheckpointResult;
-  private listeners: ((r: CheckpointResult) => void)[] = [];
+interface Pending {
+  resolve(result: CheckpointResult): void;
+  reject(error: Error): void;
+}
 
-  constructor(handle: DatabaseHandle, path: string, intervalMs = 1000) {
+type WorkerMessage = Partial<CheckpointResult> & { error?: string; ready?: boolean; requested?: boolean };
+
+export class WalCheckpointer {
+  private readonly logger = new Logger(WalCheckpointer.name);
+  private readonly intervalMs: number;
+  private readonly firstRestartDelayMs: number;
+  private readonly observer?: CheckpointObserver;
+  private worker?: Worker;
+  /** The worker has opened the database and takes requests. */
+  private ready = false;
+  private stopping = false;
+  private restartDelayMs: number;
+  private restartTimer?: NodeJS.Timeout;
+  /** Requests sent to the worker, answered in order. */
+  private sent: Pending[] = [];
+  /** Requests made while no worker was ready, sent when the next one is. */
+  private queued: Pending[] = [];
+  lastResult?: CheckpointResult;
+  failures = 0;
+
+  constructor(
+    handle: DatabaseHandle,
+    private readonly path: string,
+    options: WalCheckpointerOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 1000;
+    this.firstRestartDelayMs = this.restartDelayMs = options.restartDelayMs ?? 1000;
+    this.observer = options.observer;
     handle.sqlite.pragma('wal_autocheckpoint = 0');
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { path, intervalMs, driver: require.resolve('better-sqlite3') },
-    });
-    this.worker.unref();
-    this.worker.on('message', (m: CheckpointResult & { error?: string }) => {
-      if (m.error) return;
-      this.lastResult = { busy: m.busy, log: m.log, checkpointed: m.checkpointed };
-      for (const listener of this.listeners) listener(this.lastResult);
-      this.listeners = [];
-    });
+    this.start();
   }
 
   /** Runs one checkpoint now and resolves with its result (for tests and shutdown). */
   checkpointNow(): Promise<CheckpointResult> {
-    return new Promise((resolve) => {
-      this.listeners.push(resolve);
-      this.worker.postMessage('now');
+    if (this.stopping) return Promise.reject(new Error('the checkpointer is stopped'));
+    return new Promise((resolve, reject) => {
+      if (!this.ready) {
+        this.queued.push({ resolve, reject });
+        return;
+      }
+      this.sent.push({ resolve, reject });
+      this.worker!.postMessage('now');
     });
   }
 
   async stop(): Promise<void> {
-    this.worker.postMessage('stop');
-    await new Promise((resolve) => this.worker.once('exit', resolve));
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    this.rejectAll(new Error('the checkpointer stopped'));
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    if (this.ready) worker.postMessage('stop');
+    else await worker.terminate();
+    await exited;
+  }
+
+  private start(): void {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path: this.path, intervalMs: this.intervalMs, driver: require.resolve('better-sqlite3') },
+    });
+    this.worker = worker;
+    worker.unref();
+    let crash: unknown;
+    let replaced = false;
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.ready) return this.workerReady();
+      // Periodic runs answer nobody; a requested one answers the oldest request.
+      const requester = m.requested ? this.sent.shift() : undefined;
+      if (m.error === undefined) {
+        this.restartDelayMs = this.firstRestartDelayMs;
+        this.lastResult = { busy: m.busy!, log: m.log!, checkpointed: m.checkpointed! };
+        requester?.resolve(this.lastResult);
+        return;
+      }
+      requester?.reject(new Error(m.error));
+      if (replaced || this.stopping) return;
+      replaced = true;
+      this.failed('checkpoint', `WAL checkpoint failed (${m.error}); replacing the worker in ${this.restartDelayMs} ms`);
+      void worker.terminate();
+    });
+    worker.on('error', (error) => (crash = error));
+    worker.on('exit', (code) => {
+      this.worker = undefined;
+      this.ready = false;
+      if (this.stopping) return;
+      // A worker's error arrives deserialised: not an instanceof this thread's Error.
+      const reason = crash === undefined ? `exited with code ${code}` : String((crash as { message?: unknown }).message ?? JSON.stringify(crash));
+      if (!replaced) this.failed('worker', `WAL checkpoint worker died (${reason}); restarting it in ${this.restartDelayMs} ms`);
+      this.rejectAll(new Error(`the WAL checkpoint worker stopped: ${reason}`), true);
+      this.restartTimer = setTimeout(() => this.start(), this.restartDelayMs);
+      this.restartTimer.unref();
+      this.restartDelayMs = Math.min(this.restartDelayMs * 2, MAX_RESTART_DELAY_MS);
+    });
+  }
+
+  private workerReady(): void {
+    this.ready = true;
+    for (const request of this.queued.splice(0)) {
+      this.sent.push(request);
+      this.worker!.postMessage('now');
+    }
+  }
+
+  private failed(stage: CheckpointFailureStage, message: string): void {
+    this.failures++;
+    this.logger.error(message);
+    this.observer?.checkpointFailed(stage);
+  }
+
+  private rejectAll(error: Error, keepQueued = false): void {
+    for (const request of this.sent.splice(0)) request.reject(error);
+    if (!keepQueued) for (const request of this.queued.splice(0)) request.reject(error);
   }
 }

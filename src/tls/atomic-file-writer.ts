@@ -1,6 +1,7 @@
 // Writes go to a temporary file in the same directory and are renamed into place, so a crash
 // never leaves a truncated certificate, key or kubeconfig behind, and the file has its final
-// mode (0600 for secrets) from the moment it appears.
+// mode (0600 for secrets) from the moment it appears. The directory is fsynced after the rename:
+// until then the new name itself may not survive a power loss.
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -22,5 +23,15 @@ export async function writeFileAtomically(path: string, data: string, mode: numb
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+  await fsyncDirectory(dirname(path));
+}
+
+export async function fsyncDirectory(path: string): Promise<void> {
+  const directory = await open(path, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
   }
 }

@@ -1,7 +1,7 @@
 // The data directory, created (mode 0700) on first start and reused unchanged afterwards:
 //
 //   data/
-//     svctrail.db     event log and projections (opened by src/store, not created here)
+//     svctrail.db     event log and projections (opened by src/store, not created here; 0600)
 //     ca.crt          private CA: signs serving.crt and issued client certificates, and is the
 //     ca.key          client CA for mTLS (0600)
 //     serving.crt     https certificate, SANs 127.0.0.1, ::1, localhost (+ the --server host)
@@ -10,6 +10,10 @@
 //     policy.jsonl    kube-apiserver ABAC policy (one JSON policy per line) deciding every request
 //     kubeconfig      admin kubeconfig, written after listen because the port may be 0 (0600)
 //     users/          kubeconfigs written by `svctrail issue-credentials` (0700, files 0600)
+//     svctrail.lock   held by the one process that owns the directory (store/data-directory-lock.ts)
+//
+// Every file but the two certificates is 0600 (the database and its -wal and -shm included);
+// looser modes on an existing directory are tightened at start-up, with a warning.
 //
 // Nothing present is ever regenerated: a half-present pair (a key without its certificate) is
 // an error to fix by hand, since silently minting a new CA would invalidate every issued
@@ -18,6 +22,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from './atomic-file-writer';
+import { tightenModes } from './private-modes';
 import {
   createCertificateAuthority,
   issueServingCertificate,
@@ -88,7 +93,7 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
   const paths = dataDirPaths(options.dataDir);
   await mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
   const created: string[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = await tightenModes(paths.dataDir);
 
   const caFiles = await readPair(paths.caCert, paths.caKey);
   const servingFiles = await readPair(paths.servingCert, paths.servingKey);

@@ -27,6 +27,8 @@ describe('/metrics', () => {
     expect(text).toMatch(/^svctrail_watches_open 1$/m);
     expect(text).toMatch(/^svctrail_watch_lag_resource_versions 0$/m);
     expect(Number(/^svctrail_database_bytes (\d+)$/m.exec(text)![1])).toBeGreaterThan(4096);
+    expect(text).toMatch(/^svctrail_wal_checkpoint_failures_total\{stage="worker"\} 0$/m);
+    expect(text).toMatch(/^svctrail_wal_checkpoint_failures_total\{stage="checkpoint"\} 0$/m);
   });
 
   it('needs credentials', async () => {

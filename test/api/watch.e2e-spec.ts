@@ -42,11 +42,15 @@ describe('watch', () => {
   });
 
   it('headers arrive at once even when no event follows', async () => {
-    const started = Date.now();
-    const watch = await t.client.stream(`${NS}?watch=true&fieldSelector=metadata.name=nothing-here&resourceVersion=0`);
+    const ns = '/api/v1/namespaces/w-headers/services';
+    // stream() resolves on the response headers: the writes below happen only once they came.
+    const watch = await t.client.stream(`${ns}?watch=true&fieldSelector=metadata.name=nothing-here&resourceVersion=0`);
     expect(watch.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(await watch.next(300)).toBeUndefined();
+    await t.client.post(ns, svc('other'));
+    const matching = await t.client.post(ns, svc('nothing-here'));
+    // Events arrive in order, so the first being this one proves nothing came before it.
+    const first = await watch.next();
+    expect([first?.type, first?.object.metadata.uid]).toEqual(['ADDED', matching.json.metadata.uid]);
     watch.close();
   });
 
@@ -93,21 +97,32 @@ describe('watch', () => {
   });
 
   it('sends BOOKMARK only when asked', async () => {
-    t.server.app.get(WatchRegistry).bookmarkIntervalMs = 100;
-    const head = (await t.client.get(NS)).json.metadata.resourceVersion;
-    const plain = await t.client.stream(`${NS}?watch=true&resourceVersion=${head}`);
-    const withBookmarks = await t.client.stream(`${NS}?watch=true&resourceVersion=${head}&allowWatchBookmarks=true`);
-    const bookmark = await withBookmarks.next(2000);
-    expect(bookmark).toEqual({ type: 'BOOKMARK', object: { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: head } } });
-    expect(await plain.next(400)).toBeUndefined();
-    plain.close();
-    withBookmarks.close();
+    const registry = t.server.app.get(WatchRegistry);
+    const interval = registry.bookmarkIntervalMs;
+    registry.bookmarkIntervalMs = 100;
+    const ns = '/api/v1/namespaces/w-bookmarks/services';
+    const streams: { close(): void }[] = [];
+    try {
+      const head = (await t.client.get(ns)).json.metadata.resourceVersion;
+      const plain = await t.client.stream(`${ns}?watch=true&resourceVersion=${head}`);
+      const withBookmarks = await t.client.stream(`${ns}?watch=true&resourceVersion=${head}&allowWatchBookmarks=true`);
+      streams.push(plain, withBookmarks);
+      const bookmarks = await withBookmarks.take(2);
+      expect(bookmarks[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: head } } });
+      expect(bookmarks[1]?.type).toBe('BOOKMARK');
+      // Two bookmark intervals have passed; the plain watch's first event is the write after them.
+      const created = await t.client.post(ns, svc('after-bookmarks'));
+      const first = await plain.next();
+      expect([first?.type, first?.object.metadata.uid]).toEqual(['ADDED', created.json.metadata.uid]);
+    } finally {
+      for (const stream of streams) stream.close();
+      registry.bookmarkIntervalMs = interval;
+    }
   });
 
   it('timeoutSeconds ends the stream', async () => {
     const watch = await t.client.stream(`${NS}?watch=true&timeoutSeconds=1`);
-    const started = Date.now();
-    while (!watch.ended && Date.now() - started < 5000) await watch.next(500);
+    await watch.closed;
     expect(watch.ended).toBe(true);
   });
 
@@ -133,20 +148,23 @@ describe('watch', () => {
     const service = t.server.app.get(WatchRegistry);
     const previous = service.maxBacklogBytes;
     service.maxBacklogBytes = 64 * 1024;
-    const ns = '/api/v1/namespaces/w3/services';
-    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=0`);
-    watch.response.pause();
-    // Enough to fill the kernel's socket buffers too, which absorb several MiB on loopback.
-    const big = 'x'.repeat(200000);
-    for (let i = 0; i < 100; i++) {
-      const res = await t.client.post(ns, { metadata: { name: `big${i}`, annotations: { blob: big } }, spec: { ports: [{ port: 80 }] } });
-      expect(res.status).toBe(201);
+    try {
+      const ns = '/api/v1/namespaces/w3/services';
+      const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=0`);
+      watch.response.pause();
+      // Enough to fill the kernel's socket buffers too, which absorb several MiB on loopback.
+      const big = 'x'.repeat(200000);
+      for (let i = 0; i < 100; i++) {
+        const res = await t.client.post(ns, { metadata: { name: `big${i}`, annotations: { blob: big } }, spec: { ports: [{ port: 80 }] } });
+        expect(res.status).toBe(201);
+      }
+      watch.response.resume();
+      // Ends (the server closed it) rather than delivering all 100 events.
+      await watch.closed;
+      expect(watch.ended).toBe(true);
+    } finally {
+      service.maxBacklogBytes = previous;
     }
-    watch.response.resume();
-    const started = Date.now();
-    while (!watch.ended && Date.now() - started < 5000) await watch.next(200);
-    expect(watch.ended).toBe(true);
-    service.maxBacklogBytes = previous;
   });
 
   it('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {

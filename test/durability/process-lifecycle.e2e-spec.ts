@@ -1,7 +1,7 @@
 // The server as an operator runs it: `node dist/main.js` with flags and environment twins,
 // clean shutdown on SIGTERM, refusal to serve a damaged database, and the svctrail CLI.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { foldLogAndCompare } from '../helpers/log-fold';
 import { buildDist, built, removeBuild, ROOT, startServerProcess } from '../helpers/server-process';
 
 const run = promisify(execFile);
+const modeOf = (path: string) => statSync(path).mode & 0o777;
 const adminClient = (dataDir: string, url: string) =>
   new HttpsClient(url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });
 
@@ -33,9 +34,46 @@ describe('server process', () => {
       const kubeconfig = parseYaml(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'));
       expect(kubeconfig.clusters[0].cluster.server).toBe(server.url);
       expect(readFileSync(join(dataDir, 'tokens.csv'), 'utf8')).toMatch(/^[A-Za-z0-9_-]+,admin,admin,"system:masters"\n$/);
+      // At info, no module-initialised or route-mapped lines: the start-up log is the line above.
+      expect(server.stdout()).not.toMatch(/Mapped \{|dependencies initialized|Nest application/);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
+    }
+  });
+
+  it('owns its data directory: a second server refuses; after kill -9 the next starts at once; files are private', async () => {
+    const first = await startServerProcess(['--data-dir', dataDir]);
+    const second = await run(process.execPath, [built('main.js'), '--port', '0', '--data-dir', dataDir]).catch((e) => e);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(
+      `svctrail: data directory ${dataDir} is in use by another svctrail process (a server, replay or import holds ${join(dataDir, 'svctrail.lock')}); stop it first or use another --data-dir\n`,
+    );
+    // The query commands do not take it.
+    const get = await run(process.execPath, [built('cli.js'), 'get', 'default/kubernetes', '--data-dir', dataDir, '-o', 'json']);
+    expect(JSON.parse(get.stdout).metadata.name).toBe('kubernetes');
+
+    expect(modeOf(dataDir)).toBe(0o700);
+    for (const file of ['svctrail.db', 'svctrail.db-wal', 'svctrail.db-shm', 'svctrail.lock', 'ca.key', 'serving.key', 'tokens.csv', 'policy.jsonl', 'kubeconfig']) {
+      expect({ file, mode: modeOf(join(dataDir, file)) }).toEqual({ file, mode: 0o600 });
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    // A directory loosened by hand (or made by an older version) is tightened, with a warning.
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, 'tokens.csv'), 0o644);
+    chmodSync(join(dataDir, 'svctrail.db'), 0o644);
+    const next = await startServerProcess(['--data-dir', dataDir]);
+    try {
+      expect((await adminClient(dataDir, next.url).get('/api/v1/namespaces/default/services/kubernetes')).status).toBe(200);
+      expect(next.stderr()).toContain(`warning: ${dataDir} was mode 0755; changed to 0700 (the data directory is private)`);
+      expect(next.stderr()).toContain(`warning: ${join(dataDir, 'tokens.csv')} was mode 0644; changed to 0600 (it holds secrets)`);
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(join(dataDir, 'svctrail.db'))).toBe(0o600);
+    } finally {
+      next.child.kill('SIGTERM');
+      await next.exited;
     }
   });
 
@@ -48,7 +86,8 @@ describe('server process', () => {
         (error: unknown) => ({ error }),
       ),
     );
-    await new Promise((r) => setTimeout(r, 20));
+    // Signalled once the first write is answered: the server is surely serving the others then.
+    await writes[0];
     server.child.kill('SIGTERM');
     const results = await Promise.all(writes);
     const exit = await server.exited;

@@ -121,8 +121,12 @@ export class WatchStream {
   private readonly lines: any[] = [];
   private waiting?: () => void;
   ended = false;
+  /** Resolves when the server ends the stream (or it breaks): no timeout to tune. */
+  readonly closed: Promise<void>;
+  private markClosed!: () => void;
 
   constructor(readonly response: IncomingMessage) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -137,6 +141,7 @@ export class WatchStream {
     const end = () => {
       this.ended = true;
       this.waiting?.();
+      this.markClosed();
     };
     response.on('end', end);
     response.on('close', end);
@@ -147,8 +152,11 @@ export class WatchStream {
     return this.response.statusCode ?? 0;
   }
 
-  /** The next event, or undefined if the stream ended or nothing came within `ms`. */
-  async next(ms = 5000): Promise<any> {
+  /**
+   * The next event, or undefined if the stream ended or nothing came within `ms`. The default is
+   * generous: it only bounds how long a failing test waits, on a loaded machine too.
+   */
+  async next(ms = 30_000): Promise<any> {
     const deadline = Date.now() + ms;
     while (this.lines.length === 0 && !this.ended) {
       const left = deadline - Date.now();
@@ -164,7 +172,7 @@ export class WatchStream {
     return this.lines.shift();
   }
 
-  async take(count: number, ms = 5000): Promise<any[]> {
+  async take(count: number, ms = 30_000): Promise<any[]> {
     const out: any[] = [];
     for (let i = 0; i < count; i++) {
       const event = await this.next(ms);

@@ -31,14 +31,25 @@ export interface KubectlResult {
 }
 
 /** Asynchronous on purpose: the server under test may run in this process and must keep serving. */
-export function kubectl(binary: string, kubeconfig: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<KubectlResult> {
+export function kubectl(
+  binary: string,
+  kubeconfig: string,
+  args: string[],
+  input?: string,
+  env: Record<string, string> = {},
+  /** Called with everything written to stderr so far, each time more arrives. */
+  onStderr?: (stderr: string) => void,
+): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: process.env.HOME ?? '/tmp', ...env } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      onStderr?.(stderr);
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -54,4 +65,9 @@ export function kubectlVersion(binary: string): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** True once kubectl -v=6 logged the answer to a watch request: it now sees every later change. */
+export function watchStarted(stderr: string): boolean {
+  return stderr.split('\n').some((line) => line.includes('watch=true') && line.includes('200 OK'));
 }

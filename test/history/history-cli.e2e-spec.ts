@@ -3,6 +3,9 @@ import { runConditions } from '../../src/cli/conditions.command';
 import { runGet } from '../../src/cli/get.command';
 import { runHistory } from '../../src/cli/history.command';
 import { runWhoHad } from '../../src/cli/who-had.command';
+import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/cli/services';
@@ -62,6 +65,34 @@ describe('history CLI commands', () => {
     const before = await run(runGet, ['cli/web', '--at', '2000-01-01T00:00:00Z']);
     expect(before.code).toBe(1);
     expect(before.text).toMatch(/^services "web" not found in namespace cli at resourceVersion \d+$/);
+  });
+
+  it('only read: no migrations, integrity check or checkpoint, and they answer while a writer holds the write lock', async () => {
+    const path = join(t.dataDir, 'svctrail.db');
+    const created = await t.client.post(NS, { metadata: { name: 'busy' }, spec: { ports: [{ port: 80 }] } });
+    expect(created.status).toBe(201);
+    const walBefore = statSync(`${path}-wal`).size;
+    expect(walBefore).toBeGreaterThan(0);
+    // What a running server's group commit holds while it writes.
+    const writer = new Database(path);
+    writer.pragma('busy_timeout = 0');
+    writer.exec('BEGIN IMMEDIATE');
+    const pragma = jest.spyOn(Database.prototype, 'pragma');
+    let pragmas: string[] = [];
+    try {
+      expect((await run(runGet, ['cli/busy', '-o', 'json'])).code).toBe(0);
+      expect((await run(runHistory, ['cli/busy'])).code).toBe(0);
+      expect((await run(runWhoHad, ['198.51.100.4'])).code).toBe(0);
+      expect((await run(runConditions, ['cli/web'])).code).toBe(0);
+    } finally {
+      pragmas = pragma.mock.calls.map(([source]) => source);
+      pragma.mockRestore();
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+    expect(pragmas.filter((p) => /journal_mode|quick_check|integrity_check|wal_checkpoint/.test(p))).toEqual([]);
+    // The WAL is as the server left it: nothing checkpointed or truncated it.
+    expect(statSync(`${path}-wal`).size).toBe(walBefore);
   });
 
   it('bad input is a usage error', async () => {

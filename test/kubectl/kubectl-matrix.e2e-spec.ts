@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectl, KubectlResult, kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
+import { kubectl, KubectlResult, kubectlMatrix, kubectlVersion, watchStarted } from '../helpers/kubectl';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const binaries = kubectlMatrix();
@@ -200,13 +200,13 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
       const waitFor = async (pattern: RegExp) => {
         const started = Date.now();
         while (!pattern.test(watched)) {
-          if (Date.now() - started > 10000) throw new Error(`get -w never printed ${pattern}: ${watched}`);
+          if (Date.now() - started > 30000) throw new Error(`get -w never printed ${pattern}: ${watched}`);
           await new Promise((r) => setTimeout(r, 50));
         }
       };
       await waitFor(/ADDED\s+demo\s+LoadBalancer/);
+      // Met whether the patch lands before wait's first GET or while it watches: no ordering needed.
       const waiting = kn('wait', '--for=jsonpath={.status.loadBalancer.ingress[0].ip}=1.1.1.1', 'svc/demo', '--timeout=30s');
-      await new Promise((r) => setTimeout(r, 300));
       ok(await kn('patch', 'svc', 'demo', '--subresource=status', '--type=merge', '-p', '{"status":{"loadBalancer":{"ingress":[{"ip":"1.1.1.1"}]}}}'));
       expect(ok(await waiting).trim()).toBe('service/demo condition met');
       await waitFor(/MODIFIED\s+demo\s+LoadBalancer\s+\S+\s+1\.1\.1\.1/);
@@ -219,8 +219,14 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
       const explain = ok(await k('explain', 'svc.status.loadBalancer.ingress'));
       for (const field of ['hostname', 'ip', 'ipMode', 'ports']) expect(explain).toMatch(new RegExp(`^\\s+${field}\\s`, 'm'));
 
-      const waitDelete = kn('wait', '--for=delete', 'svc/demo', '--timeout=20s');
-      await new Promise((r) => setTimeout(r, 300));
+      // wait --for=delete prints "condition met" only if it saw the Service before it went: delete
+      // once its watch is answered (-v=6 logs that), not after a guessed sleep.
+      let watching!: () => void;
+      const watchingNow = new Promise<void>((resolve) => (watching = resolve));
+      const waitDelete = kubectl(binary, t.server.kubeconfigPath, [`--cache-dir=${cache()}`, '-n', ns, '-v=6', 'wait', '--for=delete', 'svc/demo', '--timeout=30s'], undefined, {}, (stderr) => {
+        if (watchStarted(stderr)) watching();
+      });
+      await Promise.race([watchingNow, waitDelete]);
       expect(ok(await kn('delete', 'svc', 'demo')).trim()).toBe('service "demo" deleted');
       expect(ok(await waitDelete).trim()).toBe('service/demo condition met');
       await waitFor(/DELETED\s+demo/);

@@ -3,7 +3,7 @@
 // on the imported and point-in-time directories answering exactly as the original does.
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,7 +110,7 @@ describe('svctrail replay, verify, export, import', () => {
     expect(yaml.tables).toEqual(json.tables);
   });
 
-  it('verify reports a tampered projection row and exits 1; replay, with the server running, restores it', async () => {
+  it('verify reports a tampered projection row and exits 1; replay refuses while the server owns the directory, then restores it', async () => {
     const path = '/api/v1/namespaces/default/services/web';
     const before = (await client.get(path)).text;
     const db = new Database(join(dataDir, 'svctrail.db'));
@@ -127,11 +127,19 @@ describe('svctrail replay, verify, export, import', () => {
     expect(failed.stdout).toContain('services namespace=default name=web: differs — object.status.loadBalancer.ingress[0].ip: live "192.0.2.66", log "203.0.113.8"');
     expect(failed.stdout).toMatch(/FAILED: .* 1 difference\n$/);
 
+    const refused = await cli('replay', '--data-dir', dataDir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^svctrail replay: data directory .*data is in use by another svctrail process .*svctrail\.lock\); stop it first/);
+    expect((await cli('verify', '--data-dir', dataDir)).code).toBe(1);
+
+    await stopServer(server);
     const replay = await cli('replay', '--data-dir', dataDir);
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/^TABLE\s+ROWS\s+CHANGED\nservices\s+4\s+1\n/);
     expect(replay.stdout).toMatch(/replayed \d+ events in \d+ writes up to resourceVersion \d+; 1 row changed\n$/);
     expect(replay.stderr).toMatch(/swap: 5 tables in/);
+    server = await startServerProcess(['--data-dir', dataDir]);
+    client = adminClient(dataDir, server.url);
     expect((await client.get(path)).text).toBe(before);
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0);
   });
@@ -141,6 +149,8 @@ describe('svctrail replay, verify, export, import', () => {
     const exported = await cli('export', '--data-dir', dataDir, '--out', file);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^exported \d+ events \(resourceVersions 1\.\.\d+\) to .*events\.ndjson\n$/);
+    // It names every user and what they changed: private, like the database.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const toStdout = await cli('export', '--data-dir', dataDir);
     expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
     expect(toStdout.stderr).toMatch(/exported \d+ events/);
@@ -230,5 +240,25 @@ describe('svctrail replay, verify, export, import', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: svctrail replay');
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0); // nothing above touched the store
+  });
+
+  it('the query commands answer while the server takes writes, and every write is acknowledged', async () => {
+    const writes = (async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        statuses.push((await client.post('/api/v1/namespaces/load/services', { metadata: { name: `w${i}` }, spec: { ports: [{ port: 80 }] } })).status);
+      }
+      return statuses;
+    })();
+    const queries = await Promise.all([
+      cli('get', 'default/web', '--data-dir', dataDir, '-o', 'json'),
+      cli('history', 'default/web', '--data-dir', dataDir),
+      cli('who-had', '203.0.113.8', '--data-dir', dataDir),
+      cli('conditions', 'default/web', '--data-dir', dataDir),
+    ]);
+    expect(queries.map((q) => q.code)).toEqual([0, 0, 0, 0]);
+    expect(JSON.parse(queries[0].stdout).status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
+    expect(queries[2].stdout).toMatch(/^default\/web\s/m);
+    expect(await writes).toEqual(Array(60).fill(201));
   });
 });

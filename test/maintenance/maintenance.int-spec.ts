@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { GroupCommitter } from '../../src/store/group-commit';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
+import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/data-directory-lock';
 import { parseLogPoint } from '../../src/maintenance/log-point';
 import { InvalidArgumentError, MaintenanceError } from '../../src/maintenance/maintenance-error';
 import { buildPointInTime } from '../../src/maintenance/point-in-time';
@@ -170,7 +171,7 @@ describe('maintenance on a live store', () => {
     const target = join(scratchRoot, 'imported');
     const imported = await importEvents({ dataDir: target, lines: linesOf(text), progress: silentProgress });
     expect(imported.events).toBe(lines.length);
-    expect(readdirSync(target)).toEqual(['svctrail.db']);
+    expect(readdirSync(target)).toEqual(['svctrail.db', 'svctrail.lock']);
     expect(dump(join(target, 'svctrail.db'))).toEqual(dump(dbPath));
     expect(verify(target).differences).toBe(0);
     // and the export of the import is the same text
@@ -217,6 +218,17 @@ describe('maintenance on a live store', () => {
     const notEmpty = await importEvents({ dataDir: full, lines: linesOf(text), progress: silentProgress }).catch((e: Error) => e);
     expect(notEmpty).toBeInstanceOf(MaintenanceError);
     expect((notEmpty as Error).message).toMatch(/data directory .*full is not empty \(something\)/);
+
+    // Another process owns it (a server starting on an empty directory): refused, its lock kept.
+    const owned = join(scratchRoot, 'owned');
+    mkdirSync(owned);
+    const lock = lockDataDirectory(owned);
+    try {
+      await expect(importEvents({ dataDir: owned, lines: linesOf(text), progress: silentProgress })).rejects.toThrow(DataDirectoryLockedError);
+      expect(readdirSync(owned)).toEqual(['svctrail.lock']);
+    } finally {
+      lock.release();
+    }
 
     expect((await attempt(`${lines[0]}\n{nope`))!.message).toMatch(/^line 2: not JSON/);
     expect((await attempt([lines[0], lines[2]].join('\n')))!.message).toMatch(/^line 2: position 3 does not follow 1/);

@@ -1,9 +1,11 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { appendTokenRecord, parseTokenFile } from '../../src/auth/token-file';
+import { writeFileAtomically } from '../../src/tls/atomic-file-writer';
 import { ensureDataDir, writeAdminKubeconfig } from '../../src/tls/data-dir';
 
 const NOW = new Date('2025-03-01T12:00:00Z');
@@ -39,6 +41,25 @@ describe('ensureDataDir', () => {
     expect(data.tokens).toEqual(parseTokenFile(tokensCsv, 'tokens.csv').records);
     expect(data.servingKeyPem).toBe(await readFile(join(dataDir, 'serving.key'), 'utf8'));
     expect(data.warnings).toEqual([]);
+  });
+
+  it('tightens looser modes of an existing directory, with a warning per change; certificates stay public', async () => {
+    await ensureDataDir({ dataDir, now });
+    await chmod(dataDir, 0o755);
+    await chmod(join(dataDir, 'ca.key'), 0o644);
+    await writeFile(join(dataDir, 'svctrail.db'), '', { mode: 0o666 });
+    await chmod(join(dataDir, 'svctrail.db'), 0o666);
+    const again = await ensureDataDir({ dataDir, now });
+    expect(again.warnings.sort()).toEqual([
+      `${dataDir} was mode 0755; changed to 0700 (the data directory is private)`,
+      `${join(dataDir, 'ca.key')} was mode 0644; changed to 0600 (it holds secrets)`,
+      `${join(dataDir, 'svctrail.db')} was mode 0666; changed to 0600 (it holds secrets)`,
+    ].sort());
+    expect(await mode(dataDir)).toBe(0o700);
+    expect(await mode(join(dataDir, 'ca.key'))).toBe(0o600);
+    expect(await mode(join(dataDir, 'svctrail.db'))).toBe(0o600);
+    expect(await mode(join(dataDir, 'ca.crt'))).toBe(0o644);
+    expect((await ensureDataDir({ dataDir, now })).warnings).toEqual([]);
   });
 
   it('reuses everything on later runs and regenerates nothing', async () => {
@@ -155,5 +176,36 @@ describe('appendTokenRecord', () => {
     await writeFile(path, 'a,b,c');
     await appendTokenRecord(path, { token: 't', user: 'u', uid: 'i', groups: ['g'] });
     expect(await readFile(path, 'utf8')).toBe('a,b,c\nt,u,i,"g"\n');
+  });
+});
+
+describe('writeFileAtomically', () => {
+  it('fsyncs the file before the rename and the directory after it, so the new name survives power loss', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svctrail-atomic-'));
+    const target = join(dir, 'kubeconfig');
+    const steps: string[] = [];
+    // The module object itself (a namespace import is frozen): the writer reads open() from it per call.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fsPromises = require('node:fs/promises') as typeof import('node:fs/promises');
+    const realOpen = fsPromises.open;
+    const open = jest.spyOn(fsPromises, 'open').mockImplementation(async (...args: Parameters<typeof fsPromises.open>) => {
+      const handle = await realOpen(...args);
+      const path = String(args[0]);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => {
+        steps.push(`fsync ${path === dir ? 'directory' : 'file'} (target ${existsSync(target) ? 'present' : 'absent'})`);
+        return sync();
+      };
+      return handle;
+    });
+    try {
+      await writeFileAtomically(target, 'secret', 0o600);
+    } finally {
+      open.mockRestore();
+    }
+    expect(steps).toEqual(['fsync file (target absent)', 'fsync directory (target present)']);
+    expect(await readFile(target, 'utf8')).toBe('secret');
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -1,0 +1,66 @@
+// One process at a time owns a data directory: the server, `svctrail replay` and `svctrail
+// import`. Two servers on one database would each miss the other's writes (the watch feed and
+// the resourceVersion counter live in the process), so a second one must refuse to start.
+//
+// The lock is SQLite's own: data/svctrail.lock is an empty database held in an open EXCLUSIVE
+// transaction. SQLite takes it with POSIX fcntl locks, which the kernel drops when the process
+// dies however it dies (kill -9 included), so a crash never leaves the directory locked and
+// there is no pid file to judge as stale. Nothing is ever written to the file.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { createPrivately } from './database';
+
+export const LOCK_FILE = 'svctrail.lock';
+
+export class DataDirectoryLockedError extends Error {}
+
+export interface DataDirectoryLock {
+  readonly path: string;
+  release(): void;
+}
+
+/**
+ * Takes the data directory's lock, or throws DataDirectoryLockedError at once: it never waits
+ * for another process. The directory must exist. Released by release() or the process's end.
+ */
+export function lockDataDirectory(dataDir: string): DataDirectoryLock {
+  const path = join(dataDir, LOCK_FILE);
+  // Created 0600 before SQLite opens it (SQLite would create it 0644).
+  createPrivately(path, 0o600);
+  const sqlite = new Database(path, { fileMustExist: true });
+  try {
+    sqlite.pragma('busy_timeout = 0');
+    // No -journal file beside it: the transaction never writes anything to roll back.
+    sqlite.pragma('journal_mode = MEMORY');
+    sqlite.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    sqlite.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DataDirectoryLockedError(
+        `data directory ${dataDir} is in use by another svctrail process (a server, replay or import holds ${path}); ` +
+          `stop it first or use another --data-dir`,
+      );
+    }
+    throw error;
+  }
+  let held = true;
+  return {
+    path,
+    release: () => {
+      if (!held) return;
+      held = false;
+      // Closing rolls the empty transaction back and drops the lock.
+      sqlite.close();
+    },
+  };
+}
+
+/** Runs `work` holding the data directory's lock (replay, import): refused while a server runs. */
+export async function withDataDirectoryLock<T>(dataDir: string, work: () => T | Promise<T>): Promise<T> {
+  const lock = lockDataDirectory(dataDir);
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
