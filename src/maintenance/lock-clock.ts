@@ -1,0 +1,45 @@
+// Runs replay's writes to the live file as short IMMEDIATE transactions and records how long each
+// held the write lock, which every write of a running server waits for (up to its busy timeout).
+import type Database from 'better-sqlite3';
+
+export interface LockReport {
+  /** Write transactions replay ran on the live file. */
+  transactions: number;
+  /** The longest one, in milliseconds, from the lock taken to COMMIT returned. */
+  longestMs: number;
+  /** All of them together. */
+  totalMs: number;
+}
+
+export class LockClock {
+  private readonly held: number[] = [];
+
+  /** Runs `work` in BEGIN IMMEDIATE … COMMIT on `sqlite` (ROLLBACK if it throws). */
+  hold<T>(sqlite: Database.Database, work: () => T): T {
+    sqlite.exec('BEGIN IMMEDIATE');
+    const started = process.hrtime.bigint();
+    try {
+      const result = work();
+      sqlite.exec('COMMIT');
+      this.held.push(Number(process.hrtime.bigint() - started) / 1e6);
+      return result;
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** How long the last transaction held the lock. */
+  get lastMs(): number {
+    return this.held[this.held.length - 1] ?? 0;
+  }
+
+  report(): LockReport {
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    return {
+      transactions: this.held.length,
+      longestMs: round(Math.max(0, ...this.held)),
+      totalMs: round(this.held.reduce((a, b) => a + b, 0)),
+    };
+  }
+}
