@@ -96,6 +96,17 @@ function unquote(token: string): string {
   return token;
 }
 
+/**
+ * Views and triggers outside the projections that name a projection table. A rename would point
+ * them at the retired table, which replay then drops, so replay refuses to run while they exist.
+ */
+export function dependentsOutside(sqlite: Database.Database, schema: ProjectionSchema): string[] {
+  const own = new Set(schema.triggers.flatMap((t) => [t.name, shadowName(t.name)]));
+  const tables = new Set(schema.tables.map((t) => t.name));
+  const rows = sqlite.prepare(`SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('view', 'trigger') AND sql IS NOT NULL`).all() as MasterRow[];
+  return rows.filter((r) => !own.has(r.name) && identifiers(r.sql!).some((n) => tables.has(n))).map((r) => `${r.type} ${r.name}`);
+}
+
 /** The identifiers a statement mentions (string literals skipped). */
 function identifiers(sql: string): string[] {
   const out: string[] = [];

@@ -7,7 +7,8 @@ import type Database from 'better-sqlite3';
 import type { LockClock } from './lock-clock';
 import { LIVE_SCHEMA } from './live-catch-up';
 import type { Progress } from './progress';
-import { ProjectionSchema, retiredName, shadowName, shadowStatements } from './projection-schema';
+import { MaintenanceError } from './maintenance-error';
+import { dependentsOutside, ProjectionSchema, retiredName, shadowName, shadowStatements } from './projection-schema';
 import { columnList, TableShape } from './table-shape';
 
 /** Rows per write transaction: a few milliseconds of work each. */
@@ -23,6 +24,10 @@ function exists(sqlite: Database.Database, type: 'table' | 'index' | 'trigger', 
 
 /** Removes what an interrupted replay left (shadow or retired tables, prefixed names), then creates the shadow tables, empty. */
 export function createShadowTables(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
+  const dependents = dependentsOutside(live, schema);
+  if (dependents.length) {
+    throw new MaintenanceError(`replay renames the projection tables, which ${dependents.join(', ')} would follow to the old ones: drop ${dependents.length === 1 ? 'it' : 'them'}, replay, then create ${dependents.length === 1 ? 'it' : 'them'} again`);
+  }
   for (const name of [retiredName, shadowName]) dropTablesInBatches(live, schema, name, clock);
   restoreNames(live, schema, clock);
   const statements = shadowStatements(schema);

@@ -30,6 +30,10 @@ function dump(dbPath: string): Record<string, unknown[]> {
   }
 }
 
+/** Every schema object as "type name table", sorted. */
+const schemaNames = (db: Database.Database) =>
+  (db.prepare('SELECT type, name, tbl_name FROM sqlite_master').raw().all() as string[][]).map((r) => r.join(' ')).sort();
+
 const verify = (dataDir: string) => verifyProjections({ dataDir, maxDifferences: 20, progress: silentProgress });
 
 async function exportText(dataDir: string, window: { since?: string; until?: string } = {}) {
@@ -139,21 +143,57 @@ describe('maintenance on a live store', () => {
     expect(writer.repository.loadLive('team-b', 'late').object).not.toBeNull();
   });
 
-  it('replay leaves the live data untouched when the swap fails', () => {
+  it('replay leaves the live data untouched when the swap fails, and removes its shadow tables', () => {
     const before = dump(dbPath);
-    // A trigger on a projection table makes the swap's INSERT fail halfway through.
-    live.exec(`CREATE TRIGGER fail_swap BEFORE INSERT ON ingress_intervals BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+    const schemaBefore = schemaNames(live);
+    live.prepare(`DELETE FROM services WHERE name = 'db'`).run(); // something replay would restore
+    const tampered = dump(dbPath);
+    // A table already holding the name the swap renames allocations to makes the swap's last rename fail.
+    const progress: Progress = { ...silentProgress, start: (phase) => phase === 'swap' && live.exec('CREATE TABLE replay_retired_allocations (x)') };
     try {
-      live.prepare(`DELETE FROM services WHERE name = 'db'`).run(); // something replay would restore
-      const tampered = dump(dbPath);
-      expect(() => replayProjections({ dataDir: ctx.dataDir, progress: silentProgress })).toThrow('disk on fire');
+      expect(() => replayProjections({ dataDir: ctx.dataDir, progress })).toThrow(/replay_retired_allocations/);
       expect(dump(dbPath)).toEqual(tampered);
+      expect(schemaNames(live)).toEqual([...schemaBefore, 'table replay_retired_allocations replay_retired_allocations'].sort());
       expect(readdirSync(ctx.dataDir).filter((f) => f.startsWith('.svctrail-'))).toEqual([]);
     } finally {
-      live.exec('DROP TRIGGER fail_swap');
+      live.exec('DROP TABLE IF EXISTS replay_retired_allocations');
     }
     replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
     expect(dump(dbPath)).toEqual(before);
+    expect(schemaNames(live)).toEqual(schemaBefore);
+  });
+
+  it('replay swaps every table, index, trigger and the R-tree under the names the migrations gave them', async () => {
+    const before = live.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name`).all() as { sql: string | null }[];
+    const spans = live.prepare('SELECT * FROM ingress_interval_spans ORDER BY id').all();
+    const report = replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(report.tables.every((t) => t.changed === 0)).toBe(true);
+    const after = live.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name`).all() as { sql: string | null }[];
+    // A renamed table's CREATE statement quotes its new name with "…" where the migration wrote `…`.
+    const unquoted = (rows: { sql: string | null }[]) => rows.map((r) => ({ ...r, sql: r.sql?.replace(/[`"]/g, '') }));
+    expect(unquoted(after)).toEqual(unquoted(before));
+    expect(live.prepare('SELECT * FROM ingress_interval_spans ORDER BY id').all()).toEqual(spans);
+    expect(live.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(report.lock.transactions).toBeGreaterThan(1);
+    // the R-tree's triggers moved with the new table: a write through the app lands in it
+    const result = await writer.status('db', ['198.51.100.2'], [], 'team-a');
+    const rv = Number(result.object.metadata.resourceVersion);
+    expect(live.prepare('SELECT count(*) FROM ingress_interval_spans WHERE from_rv = ?').pluck().get(rv)).toBe(1);
+    expect(verify(ctx.dataDir).differences).toBe(0);
+  });
+
+  it('replay refuses, changing nothing, when a view outside the projections reads a projection table', () => {
+    const before = dump(dbPath);
+    live.exec('CREATE VIEW web_services AS SELECT name FROM services');
+    try {
+      expect(() => replayProjections({ dataDir: ctx.dataDir, progress: silentProgress })).toThrow(
+        'replay renames the projection tables, which view web_services would follow to the old ones: drop it, replay, then create it again',
+      );
+      expect(dump(dbPath)).toEqual(before);
+      expect(schemaNames(live).filter((n) => n.includes('replay_'))).toEqual([]);
+    } finally {
+      live.exec('DROP VIEW web_services');
+    }
   });
 
   it('export → import into an empty directory reproduces every table byte for byte, and verify passes', async () => {
