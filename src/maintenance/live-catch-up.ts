@@ -4,7 +4,7 @@
 // transaction it runs as a savepoint and sees every write, since the swap holds the write lock.
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
-import { foldWritesAfter } from './catch-up-fold';
+import { foldWritesAfter, StreamStates } from './catch-up-fold';
 import { EVENT_COLUMNS } from './event-columns';
 
 export const LIVE_SCHEMA = 'live';
@@ -21,7 +21,7 @@ export function liveHead(scratch: DatabaseHandle): number {
   return scratch.sqlite.prepare(`SELECT coalesce(max(position), 0) FROM ${LIVE_SCHEMA}.events`).pluck().get() as number;
 }
 
-export function catchUpWithLive(scratch: DatabaseHandle, after: number): CatchUpStep {
+export function catchUpWithLive(scratch: DatabaseHandle, after: number, states: StreamStates): CatchUpStep {
   const sqlite = scratch.sqlite;
   const columns = EVENT_COLUMNS.map((c) => c.column).join(', ');
   return sqlite.transaction((): CatchUpStep => {
@@ -32,7 +32,7 @@ export function catchUpWithLive(scratch: DatabaseHandle, after: number): CatchUp
       .prepare(`INSERT INTO main.events (${columns}) SELECT ${columns} FROM ${LIVE_SCHEMA}.events WHERE position > ? AND position <= ? AND resource_version <= ? ORDER BY position`)
       .run(after, head, head);
     const streams = sqlite.prepare('SELECT DISTINCT stream_id FROM main.events WHERE position > ?').pluck().all(after) as string[];
-    const writes = foldWritesAfter(scratch, new Projector(scratch), after);
+    const writes = foldWritesAfter(scratch, new Projector(scratch), after, states);
     return { head, writes, streams };
   })();
 }

@@ -25,6 +25,7 @@ import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
 import { LockClock, LockReport } from './lock-clock';
+import type { StreamStates } from './catch-up-fold';
 import { copyEvents } from './log-copy';
 import { logHead } from './log-point';
 import { countDifferingKeys } from './projection-comparison';
@@ -44,7 +45,7 @@ import {
 import { tableShape } from './table-shape';
 
 /** The swap starts once a catch-up round leaves at most this many events to fold under the lock... */
-const FINAL_GAP_EVENTS = 200;
+const FINAL_GAP_EVENTS = 50;
 /** ...or after this many rounds (a server writing faster than replay folds never stops it). */
 const MAX_ROUNDS = 10;
 
@@ -74,8 +75,10 @@ export interface ReplayReport {
   /** Of those, the writes folded inside the swap transaction. */
   swapWrites: number;
   rounds: number;
-  /** How long the swap transaction held the live file's write lock, in milliseconds. */
+  /** How long the swap transaction held the live file's write lock, in milliseconds... */
   swapMs: number;
+  /** ...and when it released it. */
+  swappedAt: string;
   /** Every write transaction replay ran on the live file (the swap among them). */
   lock: LockReport;
   tables: ReplayedTable[];
@@ -116,11 +119,12 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let rounds = 0;
       let swapped: { head: number; writes: number } | undefined;
       let changed: Map<string, number> | undefined;
+      const states: StreamStates = new Map();
       try {
         fillShadowTables(sqlite, owners, clock, progress);
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
-            const step = catchUpWithLive(scratch!, at);
+            const step = catchUpWithLive(scratch!, at, states);
             resyncStreamsInBatches(sqlite, owners, step.streams, clock);
             at = step.head;
             caughtUpWrites += step.writes;
@@ -136,7 +140,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
 
         progress.start('swap', schema.owners.length, 'tables');
         swapped = clock.hold(sqlite, () => {
-          const step = catchUpWithLive(scratch!, at);
+          const step = catchUpWithLive(scratch!, at, states);
           resyncStreams(sqlite, owners, step.streams);
           swapShadowTables(sqlite, schema);
           for (const { table } of owners) {
@@ -153,6 +157,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         throw error;
       }
       const swapMs = clock.lastMs;
+      const swappedAt = new Date().toISOString();
       const swapWrites = swapped.writes;
       caughtUpWrites += swapWrites;
       const valid = swapped.head === at ? changed : undefined;
@@ -177,6 +182,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         swapWrites,
         rounds,
         swapMs: Math.round(swapMs * 10) / 10,
+        swappedAt,
         lock: clock.report(),
         tables,
       };

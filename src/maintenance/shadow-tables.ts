@@ -14,7 +14,7 @@ import { columnList, TableShape } from './table-shape';
 /** Rows per write transaction: a few milliseconds of work each. */
 const BATCH_ROWS = 2000;
 /** Streams per write transaction when rows of written streams are brought up to date. */
-const BATCH_STREAMS = 200;
+const BATCH_STREAMS = 100;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -60,9 +60,10 @@ export function fillShadowTables(scratch: Database.Database, owners: readonly Ta
 }
 
 /**
- * Replaces the shadow rows of `streams` with the scratch ones. Every projection row belongs to the
- * stream (uid) whose writes produce it, so after the scratch folded writes to these streams, their
- * rows are all that differ. Runs in the caller's transaction.
+ * Makes the shadow rows of `streams` equal to the scratch ones. Every projection row belongs to the
+ * stream (uid) whose writes produce it, so after the scratch folded writes to these streams, only
+ * their rows can differ; of those, only the rows that differ are deleted and inserted (a busy
+ * stream has thousands of revisions and one new). Runs in the caller's transaction.
  */
 export function resyncStreams(scratch: Database.Database, owners: readonly TableShape[], streams: readonly string[]): void {
   if (!streams.length) return;
@@ -70,9 +71,12 @@ export function resyncStreams(scratch: Database.Database, owners: readonly Table
   for (const shape of owners) {
     if (!shape.columns.includes('uid')) throw new Error(`projection table ${shape.table} has no uid column; replay re-copies rows by stream`);
     const shadow = `${LIVE_SCHEMA}.${quote(shadowName(shape.table))}`;
+    const fresh = `main.${quote(shape.table)}`;
     const cols = columnList(shape);
-    scratch.prepare(`DELETE FROM ${shadow} WHERE uid IN (SELECT value FROM json_each(?))`).run(list);
-    scratch.prepare(`INSERT INTO ${shadow} (${cols}) SELECT ${cols} FROM main.${quote(shape.table)} WHERE uid IN (SELECT value FROM json_each(?))`).run(list);
+    const same = shape.columns.map((c) => `a.${quote(c)} IS b.${quote(c)}`).join(' AND ');
+    const inStreams = `uid IN (SELECT value FROM json_each(@list))`;
+    scratch.prepare(`DELETE FROM ${shadow} WHERE rowid IN (SELECT a.rowid FROM ${shadow} a WHERE a.${inStreams} AND NOT EXISTS (SELECT 1 FROM ${fresh} b WHERE ${same}))`).run({ list });
+    scratch.prepare(`INSERT INTO ${shadow} (${cols}) SELECT ${cols} FROM ${fresh} a WHERE a.${inStreams} AND NOT EXISTS (SELECT 1 FROM ${shadow} b WHERE ${same})`).run({ list });
   }
 }
 
