@@ -182,6 +182,22 @@ describe('maintenance on a live store', () => {
     expect(verify(ctx.dataDir).differences).toBe(0);
   });
 
+  it('replay first removes what an interrupted replay left: shadow and retired tables, prefixed index and trigger names', () => {
+    const before = dump(dbPath);
+    const schemaBefore = schemaNames(live);
+    // As if a replay died after filling a shadow table, and another between its swap and renaming the indexes back.
+    live.exec(`CREATE TABLE replay_shadow_services AS SELECT * FROM services`);
+    live.exec(`CREATE TABLE replay_retired_allocations AS SELECT * FROM allocations`);
+    live.exec(`DROP INDEX allocations_uid; CREATE INDEX replay_shadow_allocations_uid ON allocations (uid)`);
+    const trigger = live.prepare(`SELECT sql FROM sqlite_master WHERE name = 'ingress_interval_spans_delete'`).pluck().get() as string;
+    live.exec(`DROP TRIGGER ingress_interval_spans_delete; ${trigger.replace('TRIGGER ingress_interval_spans_delete', 'TRIGGER replay_shadow_ingress_interval_spans_delete')}`);
+
+    replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(schemaNames(live)).toEqual(schemaBefore);
+    expect(dump(dbPath)).toEqual(before);
+    expect(verify(ctx.dataDir).differences).toBe(0);
+  });
+
   it('replay refuses, changing nothing, when a view outside the projections reads a projection table', () => {
     const before = dump(dbPath);
     live.exec('CREATE VIEW web_services AS SELECT name FROM services');
