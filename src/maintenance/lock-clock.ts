@@ -5,23 +5,25 @@ import type Database from 'better-sqlite3';
 export interface LockReport {
   /** Write transactions replay ran on the live file. */
   transactions: number;
-  /** The longest one, in milliseconds, from the lock taken to COMMIT returned. */
+  /** The longest one, in milliseconds, from the lock taken to COMMIT returned... */
   longestMs: number;
+  /** ...and what it did. */
+  longest: string;
   /** All of them together. */
   totalMs: number;
 }
 
 export class LockClock {
-  private readonly held: number[] = [];
+  private readonly held: { ms: number; what: string }[] = [];
 
-  /** Runs `work` in BEGIN IMMEDIATE … COMMIT on `sqlite` (ROLLBACK if it throws). */
-  hold<T>(sqlite: Database.Database, work: () => T): T {
+  /** Runs `work` (described by `what`) in BEGIN IMMEDIATE … COMMIT on `sqlite` (ROLLBACK if it throws). */
+  hold<T>(sqlite: Database.Database, what: string, work: () => T): T {
     sqlite.exec('BEGIN IMMEDIATE');
     const started = process.hrtime.bigint();
     try {
       const result = work();
       sqlite.exec('COMMIT');
-      this.held.push(Number(process.hrtime.bigint() - started) / 1e6);
+      this.held.push({ ms: Number(process.hrtime.bigint() - started) / 1e6, what });
       return result;
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
@@ -31,15 +33,17 @@ export class LockClock {
 
   /** How long the last transaction held the lock. */
   get lastMs(): number {
-    return this.held[this.held.length - 1] ?? 0;
+    return this.held[this.held.length - 1]?.ms ?? 0;
   }
 
   report(): LockReport {
     const round = (ms: number) => Math.round(ms * 10) / 10;
+    const longest = this.held.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, what: 'none' });
     return {
       transactions: this.held.length,
-      longestMs: round(Math.max(0, ...this.held)),
-      totalMs: round(this.held.reduce((a, b) => a + b, 0)),
+      longestMs: round(longest.ms),
+      longest: longest.what,
+      totalMs: round(this.held.reduce((n, h) => n + h.ms, 0)),
     };
   }
 }

@@ -92,7 +92,8 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
   let scratch: DatabaseHandle | undefined;
   let live: DatabaseHandle | undefined;
   try {
-    live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL' });
+    // No WAL truncation: with a server writing, that checkpoint would stall its writes for as long as it copies.
+    live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
     scratch = createScratchDatabase(path, dir.migrationsFolder);
     const liveSqlite = live.sqlite;
     const sqlite = scratch.sqlite;
@@ -110,6 +111,11 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     sqlite.prepare(`ATTACH DATABASE ? AS ${LIVE_SCHEMA}`).run(dir.databasePath);
     sqlite.pragma(`${LIVE_SCHEMA}.synchronous = FULL`);
     sqlite.pragma('busy_timeout = 5000');
+    // Checkpoints run between phases, PASSIVE (they never block the server's writes), instead of
+    // inside the COMMIT that crosses the threshold, which would lengthen replay's transactions.
+    sqlite.pragma('wal_autocheckpoint = 0');
+    liveSqlite.pragma('wal_autocheckpoint = 0');
+    const checkpoint = () => liveSqlite.pragma('wal_checkpoint(PASSIVE)');
     // Renames rewrite the references in indexes, triggers and the R-tree (SQLite >= 3.26 semantics).
     sqlite.pragma('legacy_alter_table = OFF');
     try {
@@ -122,6 +128,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       const states: StreamStates = new Map();
       try {
         fillShadowTables(sqlite, owners, clock, progress);
+        checkpoint();
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);
@@ -139,7 +146,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         catchUp();
 
         progress.start('swap', schema.owners.length, 'tables');
-        swapped = clock.hold(sqlite, () => {
+        swapped = clock.hold(sqlite, 'swap', () => {
           const step = catchUpWithLive(scratch!, at, states);
           resyncStreams(sqlite, owners, step.streams);
           swapShadowTables(sqlite, schema);
@@ -165,6 +172,8 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       progress.start('retire the old tables', schema.tables.length, 'tables');
       dropTablesInBatches(liveSqlite, schema, retiredName, clock);
       restoreNames(liveSqlite, schema, clock);
+      checkpoint();
+      progress.advance(schema.tables.length);
       progress.done();
 
       const tables = owners.map(({ table }) => ({

@@ -31,7 +31,7 @@ export function createShadowTables(live: Database.Database, schema: ProjectionSc
   for (const name of [retiredName, shadowName]) dropTablesInBatches(live, schema, name, clock);
   restoreNames(live, schema, clock);
   const statements = shadowStatements(schema);
-  clock.hold(live, () => {
+  clock.hold(live, 'create the shadow tables', () => {
     for (const sql of statements) live.exec(sql);
   });
 }
@@ -47,7 +47,7 @@ export function fillShadowTables(scratch: Database.Database, owners: readonly Ta
       `INSERT INTO ${LIVE_SCHEMA}.${quote(shadowName(shape.table))} (${cols}) SELECT ${cols} FROM main.${quote(shape.table)} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
     );
     for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-      const last = clock.hold(scratch, () => {
+      const last = clock.hold(scratch, `copy ${shape.table} rows`, () => {
         const end = upTo.get(after) as number | null;
         if (end !== null) progress.advance(insert.run(after, end).changes);
         return end;
@@ -83,7 +83,7 @@ export function resyncStreams(scratch: Database.Database, owners: readonly Table
 /** resyncStreams in batches of streams, each its own short transaction. */
 export function resyncStreamsInBatches(scratch: Database.Database, owners: readonly TableShape[], streams: readonly string[], clock: LockClock): void {
   for (let i = 0; i < streams.length; i += BATCH_STREAMS) {
-    clock.hold(scratch, () => resyncStreams(scratch, owners, streams.slice(i, i + BATCH_STREAMS)));
+    clock.hold(scratch, 'catch up: re-copy the rows of written Services', () => resyncStreams(scratch, owners, streams.slice(i, i + BATCH_STREAMS)));
   }
 }
 
@@ -111,8 +111,8 @@ export function dropTablesInBatches(live: Database.Database, schema: ProjectionS
     const table = nameOf(name);
     if (!exists(live, 'table', table)) continue;
     const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ${BATCH_ROWS})`);
-    while (clock.hold(live, () => remove.run().changes) > 0);
-    clock.hold(live, () => live.exec(`DROP TABLE ${quote(table)}`));
+    while (clock.hold(live, `empty ${table}`, () => remove.run().changes) > 0);
+    clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
   }
 }
 
@@ -127,7 +127,7 @@ export function restoreNames(live: Database.Database, schema: ProjectionSchema, 
     live.prepare(`SELECT count(*) FROM main.sqlite_master WHERE type = ? AND name = ? AND tbl_name NOT LIKE 'replay\\_%' ESCAPE '\\'`).pluck().get(type, shadowName(name)) === 1;
   const triggers = schema.triggers.filter((t) => prefixed('trigger', t.name));
   if (triggers.length) {
-    clock.hold(live, () => {
+    clock.hold(live, 'rename the triggers back', () => {
       for (const t of triggers) {
         live.exec(`DROP TRIGGER ${quote(shadowName(t.name))}`);
         if (!exists(live, 'trigger', t.name)) live.exec(t.sql);
@@ -135,7 +135,7 @@ export function restoreNames(live: Database.Database, schema: ProjectionSchema, 
     });
   }
   for (const index of schema.indexes.filter((i) => prefixed('index', i.name))) {
-    clock.hold(live, () => {
+    clock.hold(live, `build index ${index.name} under its own name`, () => {
       if (!exists(live, 'index', index.name)) live.exec(index.sql);
       live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
     });

@@ -107,11 +107,14 @@ describe('replay next to a live server', () => {
     const swapStart = swapEnd - report.swapMs;
     const aroundSwap = results.filter((r) => r.started <= swapEnd && r.ended >= swapStart);
     const slowest = (rs: Timed[]) => Math.round(Math.max(0, ...rs.map((r) => r.ended - r.started)));
+    const worst = during.reduce((a, b) => (b.ended - b.started > a.ended - a.started ? b : a), during[0]);
     process.stdout.write(
       `replay-live: ${report.events} events replayed in ${Math.round(replayEnded - replayStarted)} ms; ${during.length} status writes during the replay ` +
-        `(slowest ${slowest(during)} ms), ${aroundSwap.length} overlapping the swap (slowest ${slowest(aroundSwap)} ms); ` +
+        `(slowest ${slowest(during)} ms, sent ${Math.round((worst?.started ?? 0) - replayStarted)} ms into it), ` +
+        `${aroundSwap.length} overlapping the swap (slowest ${slowest(aroundSwap)} ms); ` +
         `swap held the write lock ${report.swapMs} ms folding ${report.swapWrites} writes after ${report.rounds} catch-up rounds ` +
-        `(${report.caughtUpWrites} writes caught up); longest of ${report.lock.transactions} write transactions ${report.lock.longestMs} ms\n`,
+        `(${report.caughtUpWrites} writes caught up); longest of ${report.lock.transactions} write transactions ${report.lock.longestMs} ms (${report.lock.longest})\n` +
+        `replay phases:\n${replay.stderr}`,
     );
 
     expect(report.builtAt).toBeGreaterThanOrEqual(head);
