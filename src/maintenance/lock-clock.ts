@@ -1,6 +1,15 @@
 // Runs replay's writes to the live file as short IMMEDIATE transactions and records how long each
 // held the write lock, which every write of a running server waits for (up to its busy timeout).
+//
+// After each transaction it leaves the lock free for a while. A waiting writer does not queue: its
+// busy handler sleeps and retries (SQLite's schedule: 1, 2, 5, 10 … 25, 50, then 100 ms), so
+// transactions started back to back would take the lock again before it retries and starve it
+// past its timeout. A writer that began waiting during a transaction that held the lock for t ms
+// sleeps at most min(t, 100) + 5 ms between tries, so a pause of min(t, 100) + 10 ms lets it in.
 import type Database from 'better-sqlite3';
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
 
 export interface LockReport {
   /** Write transactions replay ran on the live file. */
@@ -23,7 +32,9 @@ export class LockClock {
     try {
       const result = work();
       sqlite.exec('COMMIT');
-      this.held.push({ ms: Number(process.hrtime.bigint() - started) / 1e6, what });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.held.push({ ms, what });
+      sleep(Math.min(ms, 100) + 10);
       return result;
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK');

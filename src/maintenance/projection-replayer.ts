@@ -110,7 +110,9 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     // The scratch connection moves rows between the two files; the live file is attached to it.
     sqlite.prepare(`ATTACH DATABASE ? AS ${LIVE_SCHEMA}`).run(dir.databasePath);
     sqlite.pragma(`${LIVE_SCHEMA}.synchronous = FULL`);
-    sqlite.pragma('busy_timeout = 5000');
+    // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
+    sqlite.pragma('busy_timeout = 60000');
+    liveSqlite.pragma('busy_timeout = 60000');
     // Checkpoints run between phases, PASSIVE (they never block the server's writes), instead of
     // inside the COMMIT that crosses the threshold, which would lengthen replay's transactions.
     sqlite.pragma('wal_autocheckpoint = 0');
@@ -125,6 +127,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let rounds = 0;
       let swapped: { head: number; writes: number } | undefined;
       let changed: Map<string, number> | undefined;
+      let countedAt = -1;
       const states: StreamStates = new Map();
       try {
         fillShadowTables(sqlite, owners, clock, progress);
@@ -140,9 +143,11 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         };
         catchUp();
         // Counted outside any lock, in one read snapshot; meaningful if no write comes later.
-        changed = sqlite.transaction(() =>
-          liveHead(scratch!) === at ? new Map(owners.map((s) => [s.table, countDifferingKeys(sqlite, s, LIVE_SCHEMA, 'main')])) : undefined,
-        )();
+        changed = sqlite.transaction(() => {
+          if (liveHead(scratch!) !== at) return undefined;
+          countedAt = at;
+          return new Map(owners.map((s) => [s.table, countDifferingKeys(sqlite, s, LIVE_SCHEMA, 'main')]));
+        })();
         catchUp();
 
         progress.start('swap', schema.owners.length, 'tables');
@@ -160,14 +165,18 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         });
         progress.done();
       } catch (error) {
-        if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock);
+        try {
+          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock);
+        } catch {
+          // The first failure is the one to report; the next replay removes what is left.
+        }
         throw error;
       }
       const swapMs = clock.lastMs;
       const swappedAt = new Date().toISOString();
       const swapWrites = swapped.writes;
       caughtUpWrites += swapWrites;
-      const valid = swapped.head === at ? changed : undefined;
+      const valid = swapped.head === countedAt ? changed : undefined;
 
       progress.start('retire the old tables', schema.tables.length, 'tables');
       dropTablesInBatches(liveSqlite, schema, retiredName, clock);

@@ -15,6 +15,8 @@ import { columnList, TableShape } from './table-shape';
 const BATCH_ROWS = 2000;
 /** Streams per write transaction when rows of written streams are brought up to date. */
 const BATCH_STREAMS = 100;
+/** Rows indexed per transaction when indexes get their names back. */
+const INDEX_ROWS = 20000;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -46,14 +48,10 @@ export function fillShadowTables(scratch: Database.Database, owners: readonly Ta
     const insert = scratch.prepare(
       `INSERT INTO ${LIVE_SCHEMA}.${quote(shadowName(shape.table))} (${cols}) SELECT ${cols} FROM main.${quote(shape.table)} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
     );
-    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-      const last = clock.hold(scratch, `copy ${shape.table} rows`, () => {
-        const end = upTo.get(after) as number | null;
-        if (end !== null) progress.advance(insert.run(after, end).changes);
-        return end;
-      });
-      if (last === null) break;
-      after = last;
+    // Batch bounds are read from the scratch alone, outside the lock.
+    for (let after = Number.MIN_SAFE_INTEGER, end = upTo.get(after) as number | null; end !== null; after = end, end = upTo.get(after) as number | null) {
+      const [from, to] = [after, end];
+      progress.advance(clock.hold(scratch, `copy ${shape.table} rows`, () => insert.run(from, to).changes));
     }
   }
   progress.done();
@@ -111,8 +109,14 @@ export function dropTablesInBatches(live: Database.Database, schema: ProjectionS
     const table = nameOf(name);
     if (!exists(live, 'table', table)) continue;
     const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ${BATCH_ROWS})`);
-    while (clock.hold(live, `empty ${table}`, () => remove.run().changes) > 0);
-    clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
+    // A DROP frees every page of the table under the lock, so only a small remainder is dropped with its rows.
+    for (let more = true; more; ) {
+      more = clock.hold(live, `empty ${table}`, () => {
+        if (remove.run().changes === BATCH_ROWS) return true;
+        live.exec(`DROP TABLE ${quote(table)}`);
+        return false;
+      });
+    }
   }
 }
 
@@ -134,10 +138,23 @@ export function restoreNames(live: Database.Database, schema: ProjectionSchema, 
       }
     });
   }
+  // One transaction builds indexes over at most INDEX_ROWS rows (one index of a large table, or several small ones).
+  const rows = (table: string) => live.prepare(`SELECT count(*) FROM ${quote(table)}`).pluck().get() as number;
+  const batches: { names: string[]; rows: number }[] = [];
   for (const index of schema.indexes.filter((i) => prefixed('index', i.name))) {
-    clock.hold(live, `build index ${index.name} under its own name`, () => {
-      if (!exists(live, 'index', index.name)) live.exec(index.sql);
-      live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
+    const n = rows(index.table);
+    const last = batches[batches.length - 1];
+    if (last && last.rows + n <= INDEX_ROWS) {
+      last.names.push(index.name);
+      last.rows += n;
+    } else batches.push({ names: [index.name], rows: n });
+  }
+  for (const batch of batches) {
+    clock.hold(live, `build index ${batch.names.join(', ')} under its own name`, () => {
+      for (const index of schema.indexes.filter((i) => batch.names.includes(i.name))) {
+        if (!exists(live, 'index', index.name)) live.exec(index.sql);
+        live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
+      }
     });
   }
 }

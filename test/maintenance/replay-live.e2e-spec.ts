@@ -113,7 +113,7 @@ describe('replay next to a live server', () => {
         `(slowest ${slowest(during)} ms, sent ${Math.round((worst?.started ?? 0) - replayStarted)} ms into it), ` +
         `${aroundSwap.length} overlapping the swap (slowest ${slowest(aroundSwap)} ms); ` +
         `swap held the write lock ${report.swapMs} ms folding ${report.swapWrites} writes after ${report.rounds} catch-up rounds ` +
-        `(${report.caughtUpWrites} writes caught up); longest of ${report.lock.transactions} write transactions ${report.lock.longestMs} ms (${report.lock.longest})\n` +
+        `(${report.caughtUpWrites} writes caught up); longest of ${report.lock.transactions} write transactions ${report.lock.longestMs} ms (${report.lock.longest}), ${report.lock.totalMs} ms in all\n` +
         `replay phases:\n${replay.stderr}`,
     );
 
