@@ -4,6 +4,7 @@
 // swap empty the retired tables in batches (a DROP of a full table frees every page under one
 // lock), then give indexes and triggers back the names the migrations gave them.
 import type Database from 'better-sqlite3';
+import { BatchSize } from './batch-size';
 import type { LockClock } from './lock-clock';
 import { LIVE_SCHEMA } from './live-catch-up';
 import type { Progress } from './progress';
@@ -11,8 +12,6 @@ import { MaintenanceError } from './maintenance-error';
 import { dependentsOutside, ProjectionSchema, retiredName, shadowName, shadowStatements } from './projection-schema';
 import { columnList, TableShape } from './table-shape';
 
-/** Rows per write transaction: a few milliseconds of work each. */
-const BATCH_ROWS = 2000;
 /** Streams per write transaction when rows of written streams are brought up to date. */
 const BATCH_STREAMS = 100;
 /** Rows indexed per transaction when indexes get their names back. */
@@ -44,14 +43,18 @@ export function fillShadowTables(scratch: Database.Database, owners: readonly Ta
   progress.start('copy into the live file', owners.reduce((n, s) => n + count(s.table), 0), 'rows');
   for (const shape of owners) {
     const cols = columnList(shape);
-    const upTo = scratch.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM main.${quote(shape.table)} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH_ROWS})`).pluck();
+    const upTo = scratch.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM main.${quote(shape.table)} WHERE rowid > ? ORDER BY rowid LIMIT ?)`).pluck();
     const insert = scratch.prepare(
       `INSERT INTO ${LIVE_SCHEMA}.${quote(shadowName(shape.table))} (${cols}) SELECT ${cols} FROM main.${quote(shape.table)} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
     );
     // Batch bounds are read from the scratch alone, outside the lock.
-    for (let after = Number.MIN_SAFE_INTEGER, end = upTo.get(after) as number | null; end !== null; after = end, end = upTo.get(after) as number | null) {
-      const [from, to] = [after, end];
-      progress.advance(clock.hold(scratch, `copy ${shape.table} rows`, () => insert.run(from, to).changes));
+    const batch = new BatchSize();
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+      const end = upTo.get(after, batch.rows) as number | null;
+      if (end === null) break;
+      progress.advance(clock.hold(scratch, `copy ${shape.table} rows`, () => insert.run(after, end).changes));
+      batch.adjust(clock.lastMs);
+      after = end;
     }
   }
   progress.done();
@@ -108,11 +111,12 @@ export function dropTablesInBatches(live: Database.Database, schema: ProjectionS
   for (const { name } of schema.tables) {
     const table = nameOf(name);
     if (!exists(live, 'table', table)) continue;
-    const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ${BATCH_ROWS})`);
+    const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ?)`);
+    const batch = new BatchSize();
     // A DROP frees every page of the table under the lock, so only a small remainder is dropped with its rows.
-    for (let more = true; more; ) {
+    for (let more = true; more; batch.adjust(clock.lastMs)) {
       more = clock.hold(live, `empty ${table}`, () => {
-        if (remove.run().changes === BATCH_ROWS) return true;
+        if (remove.run(batch.rows).changes === batch.rows) return true;
         live.exec(`DROP TABLE ${quote(table)}`);
         return false;
       });
