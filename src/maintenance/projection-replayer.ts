@@ -159,10 +159,10 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
             const rows = sqlite.prepare(`SELECT count(*) FROM ${LIVE_SCHEMA}."${table}"`).pluck().get();
             const expected = sqlite.prepare(`SELECT count(*) FROM main."${table}"`).pluck().get();
             if (rows !== expected) throw new Error(`swap of ${table} holds ${String(rows)} rows instead of ${String(expected)}`);
-            progress.advance(1);
           }
           return step;
         });
+        progress.advance(owners.length);
         progress.done();
       } catch (error) {
         try {

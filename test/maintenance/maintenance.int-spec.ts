@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DatabaseHandle } from '../../src/store/database';
 import { GroupCommitter } from '../../src/store/group-commit';
+import { DATABASE } from '../../src/store/store.tokens';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
 import { parseLogPoint } from '../../src/maintenance/log-point';
@@ -141,6 +143,38 @@ describe('maintenance on a live store', () => {
     expect(report.tables.find((t) => t.table === 'services')!.changed).toBeNull();
     expect(verify(ctx.dataDir).differences).toBe(0);
     expect(writer.repository.loadLive('team-b', 'late').object).not.toBeNull();
+  });
+
+  it('replay never holds the write lock between its steps: a write that will not wait commits in every phase', async () => {
+    const committer = ctx.app.get(GroupCommitter);
+    const server = ctx.app.get<symbol, DatabaseHandle>(DATABASE).sqlite;
+    const writes: Promise<unknown>[] = [];
+    const phases: string[] = [];
+    let phase = '';
+    let wrote = '';
+    // The first progress report of each phase writes through the app and commits it at once,
+    // with no busy timeout: it fails if replay holds the lock at that moment.
+    const progress: Progress = {
+      ...silentProgress,
+      start: (name) => void (phase = name),
+      advance: () => {
+        if (wrote === phase) return;
+        wrote = phase;
+        phases.push(phase);
+        writes.push(writer.status('web', [`203.0.113.${100 + phases.length}`]));
+        committer.flush();
+      },
+    };
+    server.pragma('busy_timeout = 0');
+    try {
+      const report = replayProjections({ dataDir: ctx.dataDir, progress });
+      await Promise.all(writes);
+      expect(phases).toEqual(['copy events', 'fold projections', 'copy into the live file', 'swap', 'retire the old tables']);
+      expect(report.caughtUpWrites).toBe(3); // the ones after the log was read: copy events, fold, copy into the live file
+    } finally {
+      server.pragma('busy_timeout = 5000');
+    }
+    expect(verify(ctx.dataDir).differences).toBe(0);
   });
 
   it('replay leaves the live data untouched when the swap fails, and removes its shadow tables', () => {
