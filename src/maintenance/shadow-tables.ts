@@ -127,8 +127,8 @@ export function dropTablesInBatches(live: Database.Database, schema: ProjectionS
 /**
  * Gives indexes and triggers of the live tables the names the migrations gave them (a rename
  * keeps them, so after the swap they carry the shadow prefix): later migrations refer to them by
- * name. A trigger is recreated as written; an index is built again under its own name, one index
- * per transaction, then the prefixed one dropped.
+ * name. A trigger is recreated as written; an index is built again under its own name, then the
+ * prefixed one dropped (an index of a large table alone in its transaction, small ones together).
  */
 export function restoreNames(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
   const prefixed = (type: 'index' | 'trigger', name: string) =>
