@@ -5,17 +5,19 @@ import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
 import { buildPointInTime } from '../maintenance/point-in-time';
 import { replayProjections } from '../maintenance/projection-replayer';
-import { withDataDirectoryLock } from '../store/data-directory-lock';
+import { REPLAY_LOCK_FILE, withDataDirectoryLock } from '../store/data-directory-lock';
 import { parseOutputFormat, structured, table } from './output-format';
 import { ProgressBar } from './progress-bar';
 import { UsageError } from './usage-error';
 
 export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR] [-o json|yaml]
        svctrail replay --until RV|TIME --out NEWDIR [--data-dir DIR] [-o json|yaml]
-  Rebuilds every projection from the event log into fresh tables (a scratch database in DIR)
-  and swaps them in, in one IMMEDIATE transaction: readers see the old tables or the new ones,
-  and a failure leaves the live data untouched. Like the server, it owns DIR while it runs:
-  stop the server first (replay refuses while it runs; the query commands can still read).
+  Rebuilds every projection from the event log into fresh tables (a scratch database in DIR),
+  copies them into shadow tables of the live database in small transactions, folds in the writes
+  a running server commits meanwhile, and swaps the tables in by renaming them in one short
+  IMMEDIATE transaction: readers see the old tables or the new ones, a failure leaves the live
+  projections untouched, and the server's writes keep succeeding (each waits at most for one
+  short transaction of replay's). One replay at a time per directory (svctrail.replay.lock).
   With --until, builds the whole store as it was at resourceVersion RV (the writes up to and
   including it) or at an RFC 3339 TIME (the writes recorded at or before it) as a new data
   directory NEWDIR; the live data is only read. Serve it with npm start -- --data-dir NEWDIR:
@@ -55,7 +57,7 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
   const dataDir = values['data-dir'];
   // Missing database first (a clearer refusal than a lock in a directory that is not a store).
   existingDataDirectory(dataDir);
-  const report = await withDataDirectoryLock(dataDir, () => replayProjections({ dataDir, progress }));
+  const report = await withDataDirectoryLock(dataDir, () => replayProjections({ dataDir, progress }), REPLAY_LOCK_FILE);
   const text = structured(format, report);
   if (text !== undefined) {
     out(text);
@@ -66,7 +68,7 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
   out(
     `replayed ${report.events} events in ${report.writes} writes up to resourceVersion ${report.builtAt}` +
       `${report.caughtUpWrites ? `, then ${report.caughtUpWrites} writes committed meanwhile (up to ${report.resourceVersion})` : ''}; ` +
-      `${changed} row${changed === 1 ? '' : 's'} changed`,
+      `${changed} row${changed === 1 ? '' : 's'} changed; the swap held the write lock ${report.swapMs} ms (longest lock ${report.lock.longestMs} ms)`,
   );
   return 0;
 }

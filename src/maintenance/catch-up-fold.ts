@@ -1,6 +1,7 @@
 // Folds the writes appended after a resourceVersion onto projection tables that already hold the
-// state at that resourceVersion: what replay does, inside its swap transaction, for writes a
-// running server committed while the fresh tables were being built.
+// state at that resourceVersion: what replay does, in rounds and inside its swap transaction, for
+// writes a running server committed while the fresh tables were being built.
+import type { Service } from '../domain/service.types';
 import type { ServiceEvent } from '../domain/service.events';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { foldWrite } from '../projections/committed-write';
@@ -11,13 +12,24 @@ import type { RecordedEvent } from '../store/recorded-event';
 
 const PAGE = 1000;
 
-export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, afterResourceVersion: number): number {
+/**
+ * Stream states at the point the projections have reached, kept across calls: replay folds in
+ * several rounds, and the last one runs under the write lock, where re-reading a busy stream's
+ * whole history would be the slowest part.
+ */
+export type StreamStates = Map<string, ServiceState>;
+
+export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, afterResourceVersion: number, states: StreamStates = new Map()): number {
   const store = new SqliteEventStore(handle);
-  const states = new Map<string, ServiceState>();
-  // A stream's state before the catch-up starts: its own events up to there, folded write by write.
+  // The live write path loads a Service's state from the current-object projection; these tables
+  // were folded from the log by the same code, so the row is the fold's state at this point.
+  const current = handle.sqlite.prepare('SELECT object, stream_version AS streamVersion FROM services WHERE uid = ?');
   const stateOf = (streamId: string): ServiceState => {
     const known = states.get(streamId);
     if (known) return known;
+    const row = current.get(streamId) as { object: string; streamVersion: number } | undefined;
+    if (row) return { object: JSON.parse(row.object) as Service, streamVersion: row.streamVersion, deleted: false };
+    // Not live: a stream created after this point, or (never written again) a deleted one.
     const earlier = store.readStream(streamId).filter((e) => e.resourceVersion <= afterResourceVersion);
     return groupByWrite(earlier).reduce((s, w) => evolveAll(s, w.map((e) => e.event as ServiceEvent), w[0].resourceVersion), initialServiceState);
   };

@@ -1,31 +1,53 @@
-// `svctrail replay`: rebuilds every projection from the log and swaps the fresh tables in.
+// `svctrail replay`: rebuilds every projection from the log and swaps the fresh tables in, next to
+// a running server without stalling its writes (each waits for replay's write lock, up to its 5 s
+// busy timeout, so replay holds that lock only in short transactions):
 //
 // 1. Build: the events up to the head H (one read snapshot of the live file) are copied into a
 //    scratch database in the data directory, created with the same migrations, and folded there
-//    by rebuildProjections. The live database is only read; a failure here changes nothing.
-// 2. Swap: the scratch is attached to the live connection and, in ONE `BEGIN IMMEDIATE`
-//    transaction, each projection table is emptied and refilled from its fresh twin (explicit
-//    column lists, ids included), the row counts are checked, and writes a running server
-//    committed after H are folded on top with the same projection code. Any error rolls the
-//    whole transaction back: readers see either the old tables or the new ones, never a mix.
-//    The IMMEDIATE lock makes the swap atomic with respect to a running server: its writes wait
-//    (up to its 5 s busy timeout) until the swap commits, then continue on the new tables.
-// Copying rows rather than renaming tables keeps every table and index exactly as the
-// migrations created them.
+//    by rebuildProjections. The live file is only read.
+// 2. Shadow tables: the projection tables, their indexes, triggers and the R-tree they keep are
+//    created in the live file under shadow names (projection-schema.ts) and filled from the
+//    scratch in batches of rows, one short transaction each.
+// 3. Catch up in rounds: writes the server committed meanwhile are copied into the scratch log and
+//    folded there with the same projection code; the shadow rows of the streams they touched are
+//    copied again. Rounds repeat until few writes are left.
+// 4. Swap, in ONE `BEGIN IMMEDIATE` transaction: the last writes are caught up the same way, the
+//    live tables are renamed away and the shadow tables renamed to the live names. Readers see the
+//    old tables or the new ones, never a mix; the server's next statements read the new ones.
+// 5. After the swap, the retired tables are emptied in batches and dropped, and the indexes and
+//    triggers get back the names the migrations gave them.
+// A failure before the swap removes the shadow tables and leaves the live projections as they
+// were; an interrupted run leaves prefixed tables that the next replay removes first.
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
-import { Projector } from '../projections/projector';
-import { foldWritesAfter } from './catch-up-fold';
 import { createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
+import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
+import { LockClock, LockReport } from './lock-clock';
+import type { StreamStates } from './catch-up-fold';
 import { copyEvents } from './log-copy';
 import { logHead } from './log-point';
 import { countDifferingKeys } from './projection-comparison';
+import { projectionSchema, retiredName, shadowName } from './projection-schema';
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';
-import { columnList, tableShape } from './table-shape';
+import {
+  createShadowTables,
+  dropTablesInBatches,
+  fillShadowTables,
+  restoreNames,
+  resyncStreams,
+  resyncStreamsInBatches,
+  swapShadowTables,
+} from './shadow-tables';
+import { tableShape } from './table-shape';
+
+/** The swap starts once a catch-up round leaves at most this many events to fold under the lock... */
+const FINAL_GAP_EVENTS = 50;
+/** ...or after this many rounds (a server writing faster than replay folds never stops it). */
+const MAX_ROUNDS = 10;
 
 export interface ReplayOptions {
   dataDir: string;
@@ -36,7 +58,7 @@ export interface ReplayedTable {
   table: string;
   rows: number;
   /** Rows (by primary key) the swap added, removed or changed; 0 when the projection was right,
-   *  null when writes arrived during the build (the difference then includes them). */
+   *  null when writes arrived during the replay (the difference then includes them). */
   changed: number | null;
 }
 
@@ -44,66 +66,129 @@ export interface ReplayReport {
   database: string;
   /** The fresh tables were built up to here... */
   builtAt: number;
-  /** ...and hold the log up to here after the swap (later writes folded in the swap). */
+  /** ...and hold the log up to here after the swap (later writes caught up in rounds and the swap). */
   resourceVersion: number;
   events: number;
   writes: number;
+  /** Writes the server committed during the replay, folded in the catch-up rounds and the swap. */
   caughtUpWrites: number;
+  /** Of those, the writes folded inside the swap transaction. */
+  swapWrites: number;
+  rounds: number;
+  /** How long the swap transaction held the live file's write lock, in milliseconds... */
+  swapMs: number;
+  /** ...and when it released it. */
+  swappedAt: string;
+  /** Every write transaction replay ran on the live file (the swap among them). */
+  lock: LockReport;
   tables: ReplayedTable[];
 }
 
 export function replayProjections(options: ReplayOptions): ReplayReport {
+  const { progress } = options;
   const dir = existingDataDirectory(options.dataDir);
   const path = scratchPath(dir.dataDir, 'replay');
+  const clock = new LockClock();
   let scratch: DatabaseHandle | undefined;
   let live: DatabaseHandle | undefined;
   try {
+    // No WAL truncation: with a server writing, that checkpoint would stall its writes for as long as it copies.
+    live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
     scratch = createScratchDatabase(path, dir.migrationsFolder);
-    live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL' });
-    const sqlite = live.sqlite;
+    const liveSqlite = live.sqlite;
+    const sqlite = scratch.sqlite;
 
-    const builtAt = sqlite.transaction(() => {
-      const head = logHead(sqlite);
-      copyEvents(sqlite, scratch!, head, options.progress);
+    const builtAt = liveSqlite.transaction(() => {
+      const head = logHead(liveSqlite);
+      copyEvents(liveSqlite, scratch!, head, progress);
       return head;
     })();
-    const { events, writes } = foldProjections(scratch, options.progress);
-    const tables = projectionTables(scratch);
-    scratch.close();
-    scratch = undefined;
+    const { events, writes } = foldProjections(scratch, progress);
+    const schema = projectionSchema(sqlite, projectionTables(scratch));
+    const owners = schema.owners.map((t) => tableShape(sqlite, 'main', t));
 
-    sqlite.prepare('ATTACH DATABASE ? AS fresh').run(path);
+    // The scratch connection moves rows between the two files; the live file is attached to it.
+    sqlite.prepare(`ATTACH DATABASE ? AS ${LIVE_SCHEMA}`).run(dir.databasePath);
+    sqlite.pragma(`${LIVE_SCHEMA}.synchronous = FULL`);
+    // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
+    sqlite.pragma('busy_timeout = 60000');
+    liveSqlite.pragma('busy_timeout = 60000');
+    // Checkpoints run between phases, PASSIVE (they never block the server's writes), instead of
+    // inside the COMMIT that crosses the threshold, which would lengthen replay's transactions.
+    sqlite.pragma('wal_autocheckpoint = 0');
+    liveSqlite.pragma('wal_autocheckpoint = 0');
+    const checkpoint = () => liveSqlite.pragma('wal_checkpoint(PASSIVE)');
+    // Renames rewrite the references in indexes, triggers and the R-tree (SQLite >= 3.26 semantics).
+    sqlite.pragma('legacy_alter_table = OFF');
     try {
-      // Counted before the lock, so the swap holds it only for the copy. Valid if no write came since.
-      const before = sqlite.transaction(() => ({
-        head: logHead(sqlite),
-        changed: new Map(tables.map((table) => [table, countDifferingKeys(sqlite, tableShape(sqlite, 'fresh', table), 'main', 'fresh')])),
-      }))();
-      options.progress.start('swap', tables.length, 'tables');
-      const swapped = sqlite
-        .transaction(() => {
-          const head = logHead(sqlite);
-          const replayed = tables.map((table) => {
-            const shape = tableShape(sqlite, 'fresh', table);
-            const cols = columnList(shape);
-            sqlite.prepare(`DELETE FROM main.${table}`).run();
-            sqlite.prepare(`DELETE FROM main.sqlite_sequence WHERE name = ?`).run(table);
-            sqlite.prepare(`INSERT INTO main.${table} (${cols}) SELECT ${cols} FROM fresh.${table}`).run();
-            const rows = sqlite.prepare(`SELECT count(*) FROM main.${table}`).pluck().get() as number;
-            const expected = sqlite.prepare(`SELECT count(*) FROM fresh.${table}`).pluck().get() as number;
-            if (rows !== expected) throw new Error(`swap of ${table} copied ${rows} rows instead of ${expected}`);
-            options.progress.advance(1);
-            const changed = head === builtAt && before.head === builtAt ? before.changed.get(table)! : null;
-            return { table, rows, changed };
-          });
-          const caughtUpWrites = head > builtAt ? foldWritesAfter(live!, new Projector(live!), builtAt) : 0;
-          return { head, replayed, caughtUpWrites };
-        })
-        .immediate();
-      options.progress.done();
-      const tablesAfter = swapped.replayed.map((t) => ({
-        ...t,
-        rows: swapped.caughtUpWrites ? (sqlite.prepare(`SELECT count(*) FROM main.${t.table}`).pluck().get() as number) : t.rows,
+      createShadowTables(liveSqlite, schema, clock);
+      let at = builtAt;
+      let caughtUpWrites = 0;
+      let rounds = 0;
+      let swapped: { head: number; writes: number } | undefined;
+      let changed: Map<string, number> | undefined;
+      let countedAt = -1;
+      const states: StreamStates = new Map();
+      try {
+        fillShadowTables(sqlite, owners, clock, progress);
+        checkpoint();
+        const catchUp = () => {
+          for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
+            const step = catchUpWithLive(scratch!, at, states);
+            resyncStreamsInBatches(sqlite, owners, step.streams, clock);
+            at = step.head;
+            caughtUpWrites += step.writes;
+            rounds++;
+          }
+        };
+        catchUp();
+        // Counted outside any lock, in one read snapshot; meaningful if no write comes later.
+        changed = sqlite.transaction(() => {
+          if (liveHead(scratch!) !== at) return undefined;
+          countedAt = at;
+          return new Map(owners.map((s) => [s.table, countDifferingKeys(sqlite, s, LIVE_SCHEMA, 'main')]));
+        })();
+        catchUp();
+
+        progress.start('swap', schema.owners.length, 'tables');
+        swapped = clock.hold(sqlite, 'swap', () => {
+          const step = catchUpWithLive(scratch!, at, states);
+          resyncStreams(sqlite, owners, step.streams);
+          swapShadowTables(sqlite, schema);
+          for (const { table } of owners) {
+            const rows = sqlite.prepare(`SELECT count(*) FROM ${LIVE_SCHEMA}."${table}"`).pluck().get();
+            const expected = sqlite.prepare(`SELECT count(*) FROM main."${table}"`).pluck().get();
+            if (rows !== expected) throw new Error(`swap of ${table} holds ${String(rows)} rows instead of ${String(expected)}`);
+          }
+          return step;
+        });
+        progress.advance(owners.length);
+        progress.done();
+      } catch (error) {
+        try {
+          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock);
+        } catch {
+          // The first failure is the one to report; the next replay removes what is left.
+        }
+        throw error;
+      }
+      const swapMs = clock.lastMs;
+      const swappedAt = new Date().toISOString();
+      const swapWrites = swapped.writes;
+      caughtUpWrites += swapWrites;
+      const valid = swapped.head === countedAt ? changed : undefined;
+
+      progress.start('retire the old tables', schema.tables.length, 'tables');
+      dropTablesInBatches(liveSqlite, schema, retiredName, clock);
+      restoreNames(liveSqlite, schema, clock);
+      checkpoint();
+      progress.advance(schema.tables.length);
+      progress.done();
+
+      const tables = owners.map(({ table }) => ({
+        table,
+        rows: liveSqlite.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number,
+        changed: valid?.get(table) ?? null,
       }));
       return {
         database: dir.databasePath,
@@ -111,11 +196,16 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         resourceVersion: swapped.head,
         events,
         writes,
-        caughtUpWrites: swapped.caughtUpWrites,
-        tables: tablesAfter,
+        caughtUpWrites,
+        swapWrites,
+        rounds,
+        swapMs: Math.round(swapMs * 10) / 10,
+        swappedAt,
+        lock: clock.report(),
+        tables,
       };
     } finally {
-      sqlite.exec('DETACH DATABASE fresh');
+      sqlite.exec(`DETACH DATABASE ${LIVE_SCHEMA}`);
     }
   } finally {
     scratch?.close();

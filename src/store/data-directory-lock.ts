@@ -1,6 +1,8 @@
-// One process at a time owns a data directory: the server, `svctrail replay` and `svctrail
-// import`. Two servers on one database would each miss the other's writes (the watch feed and
-// the resourceVersion counter live in the process), so a second one must refuse to start.
+// One process at a time owns a data directory: the server or `svctrail import`. Two servers on
+// one database would each miss the other's writes (the watch feed and the resourceVersion counter
+// live in the process), so a second one must refuse to start. `svctrail replay` is built to run
+// next to a live server (short transactions, a renaming swap), so it takes a lock of its own
+// instead: one replay at a time per directory.
 //
 // The lock is SQLite's own: data/svctrail.lock is an empty database held in an open EXCLUSIVE
 // transaction. SQLite takes it with POSIX fcntl locks, which the kernel drops when the process
@@ -11,6 +13,8 @@ import { join } from 'node:path';
 import { createPrivately } from './database';
 
 export const LOCK_FILE = 'svctrail.lock';
+/** Held by `svctrail replay`, which shares the directory with a running server. */
+export const REPLAY_LOCK_FILE = 'svctrail.replay.lock';
 
 export class DataDirectoryLockedError extends Error {}
 
@@ -23,8 +27,8 @@ export interface DataDirectoryLock {
  * Takes the data directory's lock, or throws DataDirectoryLockedError at once: it never waits
  * for another process. The directory must exist. Released by release() or the process's end.
  */
-export function lockDataDirectory(dataDir: string): DataDirectoryLock {
-  const path = join(dataDir, LOCK_FILE);
+export function lockDataDirectory(dataDir: string, file = LOCK_FILE): DataDirectoryLock {
+  const path = join(dataDir, file);
   // Created 0600 before SQLite opens it (SQLite would create it 0644).
   createPrivately(path, 0o600);
   const sqlite = new Database(path, { fileMustExist: true });
@@ -55,9 +59,9 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
   };
 }
 
-/** Runs `work` holding the data directory's lock (replay, import): refused while a server runs. */
-export async function withDataDirectoryLock<T>(dataDir: string, work: () => T | Promise<T>): Promise<T> {
-  const lock = lockDataDirectory(dataDir);
+/** Runs `work` holding one of the data directory's locks; refused while another process holds it. */
+export async function withDataDirectoryLock<T>(dataDir: string, work: () => T | Promise<T>, file = LOCK_FILE): Promise<T> {
+  const lock = lockDataDirectory(dataDir, file);
   try {
     return await work();
   } finally {

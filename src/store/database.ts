@@ -29,6 +29,9 @@ export interface OpenDatabaseOptions {
    * running server's writers wait. The file must exist.
    */
   readonly?: boolean;
+  /** Checkpoint and truncate the WAL after migrating (default true). A TRUNCATE checkpoint holds
+   *  the write lock while it copies the whole WAL: a tool opening a served database passes false. */
+  truncateWal?: boolean;
 }
 
 export class DamagedDatabaseError extends Error {}
@@ -53,7 +56,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
       migrate(db, { migrationsFolder: options.migrationsFolder });
       // Start from an empty WAL: a migration (or a crash) can leave hundreds of MB in it, and
       // every read then searches the WAL index before the database file.
-      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      if (options.truncateWal ?? true) sqlite.pragma('wal_checkpoint(TRUNCATE)');
     }
     return { sqlite, db, close: () => sqlite.close() };
   } catch (error) {

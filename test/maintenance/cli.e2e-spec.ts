@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { lockDataDirectory, REPLAY_LOCK_FILE } from '../../src/store/data-directory-lock';
 import { HttpsClient } from '../helpers/https-client';
 import { buildDist, built, removeBuild, ROOT, ServerProcess, startServerProcess } from '../helpers/server-process';
 
@@ -110,7 +111,7 @@ describe('svctrail replay, verify, export, import', () => {
     expect(yaml.tables).toEqual(json.tables);
   });
 
-  it('verify reports a tampered projection row and exits 1; replay refuses while the server owns the directory, then restores it', async () => {
+  it('verify reports a tampered projection row and exits 1; replay restores it next to the running server, one replay at a time', async () => {
     const path = '/api/v1/namespaces/default/services/web';
     const before = (await client.get(path)).text;
     const db = new Database(join(dataDir, 'svctrail.db'));
@@ -127,19 +128,23 @@ describe('svctrail replay, verify, export, import', () => {
     expect(failed.stdout).toContain('services namespace=default name=web: differs — object.status.loadBalancer.ingress[0].ip: live "192.0.2.66", log "203.0.113.8"');
     expect(failed.stdout).toMatch(/FAILED: .* 1 difference\n$/);
 
-    const refused = await cli('replay', '--data-dir', dataDir);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^svctrail replay: data directory .*data is in use by another svctrail process .*svctrail\.lock\); stop it first/);
+    // One replay at a time: a second one is refused while the first holds the replay lock.
+    const other = lockDataDirectory(dataDir, REPLAY_LOCK_FILE);
+    try {
+      const refused = await cli('replay', '--data-dir', dataDir);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^svctrail replay: data directory .*data is in use by another svctrail process .*svctrail\.replay\.lock\); stop it first/);
+    } finally {
+      other.release();
+    }
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(1);
 
-    await stopServer(server);
+    // Next to the running server, which keeps serving.
     const replay = await cli('replay', '--data-dir', dataDir);
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/^TABLE\s+ROWS\s+CHANGED\nservices\s+4\s+1\n/);
-    expect(replay.stdout).toMatch(/replayed \d+ events in \d+ writes up to resourceVersion \d+; 1 row changed\n$/);
+    expect(replay.stdout).toMatch(/replayed \d+ events in \d+ writes up to resourceVersion \d+; 1 row changed; the swap held the write lock [\d.]+ ms \(longest lock [\d.]+ ms\)\n$/);
     expect(replay.stderr).toMatch(/swap: 5 tables in/);
-    server = await startServerProcess(['--data-dir', dataDir]);
-    client = adminClient(dataDir, server.url);
     expect((await client.get(path)).text).toBe(before);
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0);
   });

@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DatabaseHandle } from '../../src/store/database';
 import { GroupCommitter } from '../../src/store/group-commit';
+import { DATABASE } from '../../src/store/store.tokens';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
 import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/data-directory-lock';
@@ -30,6 +32,10 @@ function dump(dbPath: string): Record<string, unknown[]> {
     db.close();
   }
 }
+
+/** Every schema object as "type name table", sorted. */
+const schemaNames = (db: Database.Database) =>
+  (db.prepare('SELECT type, name, tbl_name FROM sqlite_master').raw().all() as string[][]).map((r) => r.join(' ')).sort();
 
 const verify = (dataDir: string) => verifyProjections({ dataDir, maxDifferences: 20, progress: silentProgress });
 
@@ -140,21 +146,105 @@ describe('maintenance on a live store', () => {
     expect(writer.repository.loadLive('team-b', 'late').object).not.toBeNull();
   });
 
-  it('replay leaves the live data untouched when the swap fails', () => {
-    const before = dump(dbPath);
-    // A trigger on a projection table makes the swap's INSERT fail halfway through.
-    live.exec(`CREATE TRIGGER fail_swap BEFORE INSERT ON ingress_intervals BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+  it('replay never holds the write lock between its steps: a write that will not wait commits in every phase', async () => {
+    const committer = ctx.app.get(GroupCommitter);
+    const server = ctx.app.get<symbol, DatabaseHandle>(DATABASE).sqlite;
+    const writes: Promise<unknown>[] = [];
+    const phases: string[] = [];
+    let phase = '';
+    let wrote = '';
+    // The first progress report of each phase writes through the app and commits it at once,
+    // with no busy timeout: it fails if replay holds the lock at that moment.
+    const progress: Progress = {
+      ...silentProgress,
+      start: (name) => void (phase = name),
+      advance: () => {
+        if (wrote === phase) return;
+        wrote = phase;
+        phases.push(phase);
+        writes.push(writer.status('web', [`203.0.113.${100 + phases.length}`]));
+        committer.flush();
+      },
+    };
+    server.pragma('busy_timeout = 0');
     try {
-      live.prepare(`DELETE FROM services WHERE name = 'db'`).run(); // something replay would restore
-      const tampered = dump(dbPath);
-      expect(() => replayProjections({ dataDir: ctx.dataDir, progress: silentProgress })).toThrow('disk on fire');
+      const report = replayProjections({ dataDir: ctx.dataDir, progress });
+      await Promise.all(writes);
+      expect(phases).toEqual(['copy events', 'fold projections', 'copy into the live file', 'swap', 'retire the old tables']);
+      expect(report.caughtUpWrites).toBe(3); // the ones after the log was read: copy events, fold, copy into the live file
+    } finally {
+      server.pragma('busy_timeout = 5000');
+    }
+    expect(verify(ctx.dataDir).differences).toBe(0);
+  });
+
+  it('replay leaves the live data untouched when the swap fails, and removes its shadow tables', () => {
+    const before = dump(dbPath);
+    const schemaBefore = schemaNames(live);
+    live.prepare(`DELETE FROM services WHERE name = 'db'`).run(); // something replay would restore
+    const tampered = dump(dbPath);
+    // A table already holding the name the swap renames allocations to makes the swap's last rename fail.
+    const progress: Progress = { ...silentProgress, start: (phase) => phase === 'swap' && live.exec('CREATE TABLE replay_retired_allocations (x)') };
+    try {
+      expect(() => replayProjections({ dataDir: ctx.dataDir, progress })).toThrow(/replay_retired_allocations/);
       expect(dump(dbPath)).toEqual(tampered);
+      expect(schemaNames(live)).toEqual([...schemaBefore, 'table replay_retired_allocations replay_retired_allocations'].sort());
       expect(readdirSync(ctx.dataDir).filter((f) => f.startsWith('.svctrail-'))).toEqual([]);
     } finally {
-      live.exec('DROP TRIGGER fail_swap');
+      live.exec('DROP TABLE IF EXISTS replay_retired_allocations');
     }
     replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
     expect(dump(dbPath)).toEqual(before);
+    expect(schemaNames(live)).toEqual(schemaBefore);
+  });
+
+  it('replay swaps every table, index, trigger and the R-tree under the names the migrations gave them', async () => {
+    const before = live.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name`).all() as { sql: string | null }[];
+    const spans = live.prepare('SELECT * FROM ingress_interval_spans ORDER BY id').all();
+    const report = replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(report.tables.every((t) => t.changed === 0)).toBe(true);
+    const after = live.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name`).all() as { sql: string | null }[];
+    // A renamed table's CREATE statement quotes its new name with "…" where the migration wrote `…`.
+    const unquoted = (rows: { sql: string | null }[]) => rows.map((r) => ({ ...r, sql: r.sql?.replace(/[`"]/g, '') }));
+    expect(unquoted(after)).toEqual(unquoted(before));
+    expect(live.prepare('SELECT * FROM ingress_interval_spans ORDER BY id').all()).toEqual(spans);
+    expect(live.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(report.lock.transactions).toBeGreaterThan(1);
+    // the R-tree's triggers moved with the new table: a write through the app lands in it
+    const result = await writer.status('db', ['198.51.100.2'], [], 'team-a');
+    const rv = Number(result.object.metadata.resourceVersion);
+    expect(live.prepare('SELECT count(*) FROM ingress_interval_spans WHERE from_rv = ?').pluck().get(rv)).toBe(1);
+    expect(verify(ctx.dataDir).differences).toBe(0);
+  });
+
+  it('replay first removes what an interrupted replay left: shadow and retired tables, prefixed index and trigger names', () => {
+    const before = dump(dbPath);
+    const schemaBefore = schemaNames(live);
+    // As if a replay died after filling a shadow table, and another between its swap and renaming the indexes back.
+    live.exec(`CREATE TABLE replay_shadow_services AS SELECT * FROM services`);
+    live.exec(`CREATE TABLE replay_retired_allocations AS SELECT * FROM allocations`);
+    live.exec(`DROP INDEX allocations_uid; CREATE INDEX replay_shadow_allocations_uid ON allocations (uid)`);
+    const trigger = live.prepare(`SELECT sql FROM sqlite_master WHERE name = 'ingress_interval_spans_delete'`).pluck().get() as string;
+    live.exec(`DROP TRIGGER ingress_interval_spans_delete; ${trigger.replace('TRIGGER ingress_interval_spans_delete', 'TRIGGER replay_shadow_ingress_interval_spans_delete')}`);
+
+    replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(schemaNames(live)).toEqual(schemaBefore);
+    expect(dump(dbPath)).toEqual(before);
+    expect(verify(ctx.dataDir).differences).toBe(0);
+  });
+
+  it('replay refuses, changing nothing, when a view outside the projections reads a projection table', () => {
+    const before = dump(dbPath);
+    live.exec('CREATE VIEW web_services AS SELECT name FROM services');
+    try {
+      expect(() => replayProjections({ dataDir: ctx.dataDir, progress: silentProgress })).toThrow(
+        'replay renames the projection tables, which view web_services would follow to the old ones: drop it, replay, then create it again',
+      );
+      expect(dump(dbPath)).toEqual(before);
+      expect(schemaNames(live).filter((n) => n.includes('replay_'))).toEqual([]);
+    } finally {
+      live.exec('DROP VIEW web_services');
+    }
   });
 
   it('export → import into an empty directory reproduces every table byte for byte, and verify passes', async () => {

@@ -1,0 +1,60 @@
+// Runs replay's writes to the live file as short IMMEDIATE transactions and records how long each
+// held the write lock, which every write of a running server waits for (up to its busy timeout).
+//
+// After each transaction it leaves the lock free for a while. A waiting writer does not queue: its
+// busy handler sleeps and retries (SQLite's schedule: 1, 2, 5, 10 … 25, 50, then 100 ms), so
+// transactions started back to back would take the lock again before it retries and starve it
+// past its timeout. A writer that began waiting during a transaction that held the lock for t ms
+// sleeps at most min(t, 100) + 5 ms between tries, so a pause of min(t, 100) + 10 ms lets it in.
+import type Database from 'better-sqlite3';
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
+
+export interface LockReport {
+  /** Write transactions replay ran on the live file. */
+  transactions: number;
+  /** The longest one, in milliseconds, from the lock taken to COMMIT returned... */
+  longestMs: number;
+  /** ...and what it did. */
+  longest: string;
+  /** All of them together. */
+  totalMs: number;
+}
+
+export class LockClock {
+  private readonly held: { ms: number; what: string }[] = [];
+
+  /** Runs `work` (described by `what`) in BEGIN IMMEDIATE … COMMIT on `sqlite` (ROLLBACK if it throws). */
+  hold<T>(sqlite: Database.Database, what: string, work: () => T): T {
+    sqlite.exec('BEGIN IMMEDIATE');
+    const started = process.hrtime.bigint();
+    try {
+      const result = work();
+      sqlite.exec('COMMIT');
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.held.push({ ms, what });
+      sleep(Math.min(ms, 100) + 10);
+      return result;
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** How long the last transaction held the lock. */
+  get lastMs(): number {
+    return this.held[this.held.length - 1]?.ms ?? 0;
+  }
+
+  report(): LockReport {
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    const longest = this.held.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, what: 'none' });
+    return {
+      transactions: this.held.length,
+      longestMs: round(longest.ms),
+      longest: longest.what,
+      totalMs: round(this.held.reduce((n, h) => n + h.ms, 0)),
+    };
+  }
+}

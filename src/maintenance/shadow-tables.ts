@@ -1,0 +1,164 @@
+// What replay does to the live file around the swap, each step in short write transactions so a
+// running server's writes never wait long: create the shadow tables, fill them from the scratch
+// projections in batches, bring the rows of streams written meanwhile up to date, and after the
+// swap empty the retired tables in batches (a DROP of a full table frees every page under one
+// lock), then give indexes and triggers back the names the migrations gave them.
+import type Database from 'better-sqlite3';
+import { BatchSize } from './batch-size';
+import type { LockClock } from './lock-clock';
+import { LIVE_SCHEMA } from './live-catch-up';
+import type { Progress } from './progress';
+import { MaintenanceError } from './maintenance-error';
+import { dependentsOutside, ProjectionSchema, retiredName, shadowName, shadowStatements } from './projection-schema';
+import { columnList, TableShape } from './table-shape';
+
+/** Streams per write transaction when rows of written streams are brought up to date. */
+const BATCH_STREAMS = 100;
+/** Rows indexed per transaction when indexes get their names back. */
+const INDEX_ROWS = 20000;
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function exists(sqlite: Database.Database, type: 'table' | 'index' | 'trigger', name: string): boolean {
+  return sqlite.prepare('SELECT count(*) FROM main.sqlite_master WHERE type = ? AND name = ?').pluck().get(type, name) === 1;
+}
+
+/** Removes what an interrupted replay left (shadow or retired tables, prefixed names), then creates the shadow tables, empty. */
+export function createShadowTables(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
+  const dependents = dependentsOutside(live, schema);
+  if (dependents.length) {
+    throw new MaintenanceError(`replay renames the projection tables, which ${dependents.join(', ')} would follow to the old ones: drop ${dependents.length === 1 ? 'it' : 'them'}, replay, then create ${dependents.length === 1 ? 'it' : 'them'} again`);
+  }
+  for (const name of [retiredName, shadowName]) dropTablesInBatches(live, schema, name, clock);
+  restoreNames(live, schema, clock);
+  const statements = shadowStatements(schema);
+  clock.hold(live, 'create the shadow tables', () => {
+    for (const sql of statements) live.exec(sql);
+  });
+}
+
+/** Copies every scratch projection row into the shadow tables (the companions fill through their triggers). */
+export function fillShadowTables(scratch: Database.Database, owners: readonly TableShape[], clock: LockClock, progress: Progress): void {
+  const count = (t: string) => scratch.prepare(`SELECT count(*) FROM main.${quote(t)}`).pluck().get() as number;
+  progress.start('copy into the live file', owners.reduce((n, s) => n + count(s.table), 0), 'rows');
+  for (const shape of owners) {
+    const cols = columnList(shape);
+    const upTo = scratch.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM main.${quote(shape.table)} WHERE rowid > ? ORDER BY rowid LIMIT ?)`).pluck();
+    const insert = scratch.prepare(
+      `INSERT INTO ${LIVE_SCHEMA}.${quote(shadowName(shape.table))} (${cols}) SELECT ${cols} FROM main.${quote(shape.table)} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
+    );
+    // Batch bounds are read from the scratch alone, outside the lock.
+    const batch = new BatchSize();
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+      const end = upTo.get(after, batch.rows) as number | null;
+      if (end === null) break;
+      progress.advance(clock.hold(scratch, `copy ${shape.table} rows`, () => insert.run(after, end).changes));
+      batch.adjust(clock.lastMs);
+      after = end;
+    }
+  }
+  progress.done();
+}
+
+/**
+ * Makes the shadow rows of `streams` equal to the scratch ones. Every projection row belongs to the
+ * stream (uid) whose writes produce it, so after the scratch folded writes to these streams, only
+ * their rows can differ; of those, only the rows that differ are deleted and inserted (a busy
+ * stream has thousands of revisions and one new). Runs in the caller's transaction.
+ */
+export function resyncStreams(scratch: Database.Database, owners: readonly TableShape[], streams: readonly string[]): void {
+  if (!streams.length) return;
+  const list = JSON.stringify(streams);
+  for (const shape of owners) {
+    if (!shape.columns.includes('uid')) throw new Error(`projection table ${shape.table} has no uid column; replay re-copies rows by stream`);
+    const shadow = `${LIVE_SCHEMA}.${quote(shadowName(shape.table))}`;
+    const fresh = `main.${quote(shape.table)}`;
+    const cols = columnList(shape);
+    const same = shape.columns.map((c) => `a.${quote(c)} IS b.${quote(c)}`).join(' AND ');
+    const inStreams = `uid IN (SELECT value FROM json_each(@list))`;
+    scratch.prepare(`DELETE FROM ${shadow} WHERE rowid IN (SELECT a.rowid FROM ${shadow} a WHERE a.${inStreams} AND NOT EXISTS (SELECT 1 FROM ${fresh} b WHERE ${same}))`).run({ list });
+    scratch.prepare(`INSERT INTO ${shadow} (${cols}) SELECT ${cols} FROM ${fresh} a WHERE a.${inStreams} AND NOT EXISTS (SELECT 1 FROM ${shadow} b WHERE ${same})`).run({ list });
+  }
+}
+
+/** resyncStreams in batches of streams, each its own short transaction. */
+export function resyncStreamsInBatches(scratch: Database.Database, owners: readonly TableShape[], streams: readonly string[], clock: LockClock): void {
+  for (let i = 0; i < streams.length; i += BATCH_STREAMS) {
+    clock.hold(scratch, 'catch up: re-copy the rows of written Services', () => resyncStreams(scratch, owners, streams.slice(i, i + BATCH_STREAMS)));
+  }
+}
+
+/**
+ * The swap itself, in the caller's transaction: the AUTOINCREMENT counters are taken from the
+ * scratch, the live tables renamed to their retired names and the shadow tables to the live ones.
+ * Renames only touch the schema (no row is copied), and with legacy_alter_table off SQLite
+ * rewrites every index, trigger and R-tree reference to follow the tables.
+ */
+export function swapShadowTables(scratch: Database.Database, schema: ProjectionSchema): void {
+  for (const table of schema.owners) {
+    const shadow = shadowName(table);
+    scratch.prepare(`DELETE FROM ${LIVE_SCHEMA}.sqlite_sequence WHERE name = ?`).run(shadow);
+    scratch.prepare(`INSERT INTO ${LIVE_SCHEMA}.sqlite_sequence (name, seq) SELECT ?, seq FROM main.sqlite_sequence WHERE name = ?`).run(shadow, table);
+  }
+  const tables = schema.tables.map((t) => t.name);
+  for (const table of tables) scratch.exec(`ALTER TABLE ${LIVE_SCHEMA}.${quote(table)} RENAME TO ${quote(retiredName(table))}`);
+  for (const table of tables) scratch.exec(`ALTER TABLE ${LIVE_SCHEMA}.${quote(shadowName(table))} RENAME TO ${quote(table)}`);
+}
+
+/** Empties and drops the tables named `nameOf(table)`, where they exist, in short transactions. */
+export function dropTablesInBatches(live: Database.Database, schema: ProjectionSchema, nameOf: (table: string) => string, clock: LockClock): void {
+  // Owners first: their triggers empty the companions (the R-tree) row by row as they go.
+  for (const { name } of schema.tables) {
+    const table = nameOf(name);
+    if (!exists(live, 'table', table)) continue;
+    const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ?)`);
+    const batch = new BatchSize();
+    // A DROP frees every page of the table under the lock, so only a small remainder is dropped with its rows.
+    for (let more = true; more; batch.adjust(clock.lastMs)) {
+      more = clock.hold(live, `empty ${table}`, () => {
+        if (remove.run(batch.rows).changes === batch.rows) return true;
+        live.exec(`DROP TABLE ${quote(table)}`);
+        return false;
+      });
+    }
+  }
+}
+
+/**
+ * Gives indexes and triggers of the live tables the names the migrations gave them (a rename
+ * keeps them, so after the swap they carry the shadow prefix): later migrations refer to them by
+ * name. A trigger is recreated as written; an index is built again under its own name, then the
+ * prefixed one dropped (an index of a large table alone in its transaction, small ones together).
+ */
+export function restoreNames(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
+  const prefixed = (type: 'index' | 'trigger', name: string) =>
+    live.prepare(`SELECT count(*) FROM main.sqlite_master WHERE type = ? AND name = ? AND tbl_name NOT LIKE 'replay\\_%' ESCAPE '\\'`).pluck().get(type, shadowName(name)) === 1;
+  const triggers = schema.triggers.filter((t) => prefixed('trigger', t.name));
+  if (triggers.length) {
+    clock.hold(live, 'rename the triggers back', () => {
+      for (const t of triggers) {
+        live.exec(`DROP TRIGGER ${quote(shadowName(t.name))}`);
+        if (!exists(live, 'trigger', t.name)) live.exec(t.sql);
+      }
+    });
+  }
+  // One transaction builds indexes over at most INDEX_ROWS rows (one index of a large table, or several small ones).
+  const rows = (table: string) => live.prepare(`SELECT count(*) FROM ${quote(table)}`).pluck().get() as number;
+  const batches: { names: string[]; rows: number }[] = [];
+  for (const index of schema.indexes.filter((i) => prefixed('index', i.name))) {
+    const n = rows(index.table);
+    const last = batches[batches.length - 1];
+    if (last && last.rows + n <= INDEX_ROWS) {
+      last.names.push(index.name);
+      last.rows += n;
+    } else batches.push({ names: [index.name], rows: n });
+  }
+  for (const batch of batches) {
+    clock.hold(live, `build index ${batch.names.join(', ')} under its own name`, () => {
+      for (const index of schema.indexes.filter((i) => batch.names.includes(i.name))) {
+        if (!exists(live, 'index', index.name)) live.exec(index.sql);
+        live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
+      }
+    });
+  }
+}
