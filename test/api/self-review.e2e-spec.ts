@@ -184,6 +184,15 @@ describe('self reviews', () => {
     });
   });
 
+  it('the reviews are create-only: other methods answer 405', async () => {
+    for (const path of [SSAR, SSRR, SSR]) {
+      const res = await t.as('nobody').get(path);
+      expect(res.status).toBe(405);
+      expect(res.json).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
+    }
+    expect((await t.client.delete(`${SSAR}/x`)).status).toBe(404);
+  });
+
   it('the review calls need credentials like any request', async () => {
     for (const path of [SSAR, SSRR, SSR]) expect((await t.as('anonymous').post(path, {})).status).toBe(401);
   });
