@@ -80,6 +80,18 @@ describe('SelfSubjectAccessReview', () => {
       ]);
     });
 
+    it('given a selector attribute (1.31+), then it needs a raw selector or requirements, not both; a valid one changes nothing for ABAC', () => {
+      const both = invalid(() =>
+        answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: { verb: 'list', resource: 'services', labelSelector: { rawSelector: 'a=b', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] }, fieldSelector: {} } })),
+      );
+      expect(both.details?.causes).toEqual([
+        { reason: 'FieldValueRequired', message: 'Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required', field: 'spec.resourceAttributes.fieldSelector.requirements' },
+        { reason: 'FieldValueInvalid', message: 'Invalid value: "a=b": may not specified at the same time as requirements', field: 'spec.resourceAttributes.labelSelector.rawSelector' },
+      ]);
+      const selected = answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: { namespace: 'team-a', verb: 'list', resource: 'services', labelSelector: { rawSelector: 'app=web' } } }));
+      expect(selected.status).toEqual({ allowed: true });
+    });
+
     it('given metadata, then metadata must be empty (managedFields aside), and both errors are listed together', () => {
       const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({}, { name: 'x', labels: { a: 'b' } })));
       expect(error.details?.causes?.map((c) => c.field)).toEqual(['spec.resourceAttributes', 'metadata']);

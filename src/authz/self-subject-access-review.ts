@@ -34,6 +34,25 @@ function nonResourceAttributesGoSyntax(attributes: Plain): GoLiteral {
   return new GoLiteral(`authorization.NonResourceAttributes{Path:${JSON.stringify(str(attributes.path))}, Verb:${JSON.stringify(str(attributes.verb))}}`);
 }
 
+/**
+ * validateResourceAttributes (1.31+): a selector gives a raw selector or requirements, not both.
+ * The requirements' own checks (ValidateLabelSelectorRequirement and its field twin) are not
+ * reproduced: ABAC ignores selectors, so they never change an answer.
+ */
+function selectorErrors(resource: Plain | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const key of ['fieldSelector', 'labelSelector']) {
+    const selector = resource?.[key] as Plain | undefined;
+    if (!selector) continue;
+    const path = `spec.resourceAttributes.${key}`;
+    const raw = str(selector.rawSelector);
+    const requirements = Array.isArray(selector.requirements) ? selector.requirements : [];
+    if (raw !== '' && requirements.length > 0) errors.push(fieldErrors.invalid(`${path}.rawSelector`, raw, 'may not specified at the same time as requirements'));
+    if (raw === '' && requirements.length === 0) errors.push(fieldErrors.required(`${path}.requirements`, `when ${path} is specified, requirements or rawSelector is required`));
+  }
+  return errors;
+}
+
 /** ValidateSelfSubjectAccessReview: exactly one attribute kind, and metadata empty but for managedFields. */
 export function validateSelfSubjectAccessReview(review: Plain): FieldError[] {
   const spec = (review.spec ?? {}) as Plain;
@@ -47,6 +66,7 @@ export function validateSelfSubjectAccessReview(review: Plain): FieldError[] {
     // A nil pointer BadValue renders as the string "null".
     errors.push(fieldErrors.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   }
+  errors.push(...selectorErrors(resource));
   const metadata = (review.metadata ?? {}) as Plain;
   if (!isZero({ ...metadata, managedFields: undefined })) {
     errors.push(fieldErrors.invalid('metadata', new GoLiteral(objectMetaGoSyntax(metadata)), 'must be empty'));

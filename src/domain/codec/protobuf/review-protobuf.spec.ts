@@ -45,6 +45,25 @@ describe('self reviews in protobuf', () => {
     expect(beta.apiVersion).toBe('authentication.k8s.io/v1beta1');
   });
 
+  it('given selector attributes (1.31+), when sent in protobuf, then they decode as their JSON does', () => {
+    const json = JSON.stringify({
+      kind: 'SelfSubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      spec: {
+        resourceAttributes: {
+          verb: 'list',
+          resource: 'services',
+          fieldSelector: { requirements: [{ key: 'metadata.name', operator: 'In', values: ['web'] }] },
+          labelSelector: { rawSelector: 'app=web,tier!=db' },
+        },
+      },
+    });
+    const fromJson = decodeReviewBody(json, ACCESS, 'Strict');
+    const body = Buffer.from(encodeKubeObject('SelfSubjectAccessReview', fromJson.object));
+    expect(decodeReviewBody(body, ACCESS, 'Strict')).toEqual(fromJson);
+    expect((fromJson.object.spec as any).resourceAttributes.fieldSelector.requirements).toEqual([{ key: 'metadata.name', operator: 'In', values: ['web'] }]);
+  });
+
   describe('UserInfo.extra, a map[string]ExtraValue', () => {
     const entry = (key: string, items: string[] | undefined) => {
       const w = new BinaryWriter();
