@@ -28,7 +28,8 @@ function goSlice(value: unknown, type: string, item: (v: unknown) => string): st
 }
 
 export function objectMetaGoSyntax(meta: Record<string, unknown>): string {
-  const pointerInt = (v: unknown) => (typeof v === 'number' ? `(*int64)(0x${'c000000000'})` : '(*int64)(nil)');
+  // Go prints a set pointer as its address, which no one can reproduce; a fixed one stands in.
+  const pointerInt = (v: unknown) => (typeof v === 'number' ? '(*int64)(0xc000010000)' : '(*int64)(nil)');
   const fields = [
     `Name:${quote(meta.name)}`,
     `GenerateName:${quote(meta.generateName)}`,
