@@ -91,7 +91,9 @@ export async function issueCredentials(options: IssueCredentialsOptions): Promis
   await writeFileAtomically(kubeconfigPath, kubeconfig, 0o600);
   if (policyLines) {
     const policyPath = policyFilePath(dataDir);
-    await ensureSelfReviewLines(policyPath);
+    if (await ensureSelfReviewLines(policyPath)) {
+      warnings.push(`${policyPath} did not let users ask kubectl auth can-i / whoami: added the self-review lines for every authenticated user`);
+    }
     await appendPolicyLines(policyPath, policyLines);
     warnings.push(`${policyPath} is read at startup: restart svctrail for the new policy to apply`);
   }

@@ -54,8 +54,10 @@ describe('issue-credentials --policy', () => {
     const old = '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"admin","apiGroup":"*","resource":"*","namespace":"*","nonResourcePath":"*"}}\n';
     await issueCredentials({ dataDir, user: 'first', now });
     await writeFile(path, old, { mode: 0o600 });
-    await issueCredentials({ dataDir, user: 'ro', policy: 'readonly', now });
-    await issueCredentials({ dataDir, user: 'sw', policy: 'status-writer', namespace: 'team-a', now });
+    const ro = await issueCredentials({ dataDir, user: 'ro', policy: 'readonly', now });
+    expect(ro.warnings).toContain(`${path} did not let users ask kubectl auth can-i / whoami: added the self-review lines for every authenticated user`);
+    const sw = await issueCredentials({ dataDir, user: 'sw', policy: 'status-writer', namespace: 'team-a', now });
+    expect(sw.warnings.filter((w) => w.includes('self-review'))).toEqual([]);
     const rules = (await loadPolicyFile(path)).rules.map(({ line, ...rule }) => (void line, rule));
     expect(rules.slice(0, 4)).toEqual([ADMIN_RULE, ...SELF_REVIEW_RULES]);
     expect(rules.slice(4).map((r) => r.user)).toEqual(['ro', 'sw', 'sw']);
