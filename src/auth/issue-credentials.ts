@@ -10,7 +10,7 @@ import { issueClientCertificate, loadCertificateAuthority } from '../tls/certifi
 import { ensureDataDir } from '../tls/data-dir';
 import { renderKubeconfig } from '../kubeconfig/kubeconfig';
 import type { PolicySpec } from '../authz/abac-policy';
-import { appendPolicyLines, policyFilePath } from '../authz/policy-file';
+import { appendPolicyLines, ensureSelfReviewLines, policyFilePath } from '../authz/policy-file';
 import { policyFor, type PolicyPreset } from '../authz/policy-presets';
 import { appendTokenRecord, generateToken, type TokenRecord } from './token-file';
 
@@ -91,6 +91,9 @@ export async function issueCredentials(options: IssueCredentialsOptions): Promis
   await writeFileAtomically(kubeconfigPath, kubeconfig, 0o600);
   if (policyLines) {
     const policyPath = policyFilePath(dataDir);
+    if (await ensureSelfReviewLines(policyPath)) {
+      warnings.push(`${policyPath} did not let users ask kubectl auth can-i / whoami: added the self-review lines for every authenticated user`);
+    }
     await appendPolicyLines(policyPath, policyLines);
     warnings.push(`${policyPath} is read at startup: restart svctrail for the new policy to apply`);
   }

@@ -18,7 +18,7 @@ function matches(rule: PolicyRule, user: UserInfo, attributes: RequestAttributes
 }
 
 /** subjectMatches: a named user and a named group must both match when both are given. */
-function subjectMatches(rule: PolicyRule, user: UserInfo): boolean {
+export function subjectMatches(rule: PolicyRule, user: UserInfo): boolean {
   let matched = false;
   if (rule.user !== '') {
     if (rule.user !== '*' && rule.user !== user.name) return false;

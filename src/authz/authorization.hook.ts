@@ -9,6 +9,7 @@ import type { AbacPolicy } from './abac-policy';
 import { forbiddenError } from './forbidden';
 import { requestAttributes } from './request-attributes';
 import { authorize } from './request-authorizer';
+import { setRequestPolicy } from './request-policy';
 
 export function authorizationHook(policy: () => AbacPolicy) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void | FastifyReply> => {
@@ -16,7 +17,11 @@ export function authorizationHook(policy: () => AbacPolicy) {
     if (reply.sent) return;
     const { user } = identityOf(request);
     const attributes = requestAttributes(request.method, request.url);
-    if (authorize(policy(), user, attributes).allowed) return;
+    const current = policy();
+    if (authorize(current, user, attributes).allowed) {
+      setRequestPolicy(request, current);
+      return;
+    }
     reply.header('x-content-type-options', 'nosniff');
     sendStatus(request, reply, statusForError(forbiddenError(user, attributes))!);
     return reply;

@@ -30,12 +30,22 @@ describe('policy file', () => {
     expect(text).toBe(defaultPolicyFileText('admin'));
     expect(text.split('\n').filter((line) => line && !line.startsWith('#'))).toEqual([
       '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"admin","apiGroup":"*","resource":"*","namespace":"*","nonResourcePath":"*"}}',
+      '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"group":"system:authenticated","apiGroup":"authorization.k8s.io","resource":"selfsubjectaccessreviews","namespace":"*"}}',
+      '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"group":"system:authenticated","apiGroup":"authorization.k8s.io","resource":"selfsubjectrulesreviews","namespace":"*"}}',
+      '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"group":"system:authenticated","apiGroup":"authentication.k8s.io","resource":"selfsubjectreviews","namespace":"*"}}',
     ]);
     const policy = await loadPolicyFile(path);
     // Even without system:masters, the line alone allows the admin user.
     const admin = { name: 'admin', groups: ['system:authenticated'] };
     expect(authorize(policy, admin, requestAttributes('DELETE', '/api/v1/namespaces/a/services/web')).allowed).toBe(true);
     expect(authorize(policy, admin, requestAttributes('GET', '/metrics')).allowed).toBe(true);
+    // Any authenticated user may create the self reviews, and nothing else.
+    const nobody = { name: 'nobody', groups: ['system:authenticated'] };
+    expect(authorize(policy, nobody, requestAttributes('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).allowed).toBe(true);
+    expect(authorize(policy, nobody, requestAttributes('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews')).allowed).toBe(true);
+    expect(authorize(policy, nobody, requestAttributes('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews')).allowed).toBe(true);
+    expect(authorize(policy, nobody, requestAttributes('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews')).allowed).toBe(false);
+    expect(authorize(policy, nobody, requestAttributes('GET', '/api/v1/namespaces/a/services')).allowed).toBe(false);
   });
 
   it('appendPolicyLines creates or extends the file, starting on a fresh line', async () => {

@@ -4,7 +4,7 @@ import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../tls/atomic-file-writer';
 import { emptyPolicy, formatPolicyLine, parsePolicy, type AbacPolicy, type PolicySpec } from './abac-policy';
-import { adminPolicy } from './policy-presets';
+import { adminPolicy, selfReviewPolicy } from './policy-presets';
 
 export const POLICY_FILE_NAME = 'policy.jsonl';
 const POLICY_MODE = 0o600;
@@ -33,7 +33,22 @@ export function defaultPolicyFileText(adminUser: string): string {
     '# /openapi and /version, and anyone may GET /healthz, /livez, /readyz and /version.',
     '# Read at startup: restart svctrail after editing. `svctrail issue-credentials --policy` appends.',
     ...adminPolicy(adminUser).map((spec) => formatPolicyLine(spec).trimEnd()),
+    '# Every authenticated user may ask `kubectl auth can-i` and `kubectl auth whoami`.',
+    ...selfReviewPolicy().map((spec) => formatPolicyLine(spec).trimEnd()),
   ].join('\n') + '\n';
+}
+
+/**
+ * Appends the self-review lines unless the file already has them (files written before svctrail
+ * served the reviews lack them); true when it appended.
+ */
+export async function ensureSelfReviewLines(path: string): Promise<boolean> {
+  const existing = (await exists(path)) ? await readFile(path, 'utf8') : '';
+  const lines = new Set(existing.split('\n').map((line) => line.trim()));
+  const missing = selfReviewPolicy().filter((spec) => !lines.has(formatPolicyLine(spec).trimEnd()));
+  if (missing.length === 0) return false;
+  await appendPolicyLines(path, missing);
+  return true;
 }
 
 /** Writes the default file unless one exists; true when it wrote it. */

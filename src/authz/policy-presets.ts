@@ -1,4 +1,6 @@
-// The policy lines `svctrail issue-credentials --policy` appends for a new user.
+// The policy lines `svctrail issue-credentials --policy` appends for a new user, and the lines
+// every policy file carries for all authenticated users.
+import { ALL_AUTHENTICATED_GROUP } from '../auth/user-info';
 import type { PolicySpec } from './abac-policy';
 
 export const POLICY_PRESETS = ['readonly', 'status-writer', 'admin'] as const;
@@ -26,4 +28,18 @@ export function policyFor(preset: PolicyPreset, user: string, namespace?: string
 
 export function adminPolicy(user: string): PolicySpec[] {
   return [{ user, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' }];
+}
+
+/**
+ * The self reviews (`kubectl auth can-i`, `kubectl auth whoami`) for every authenticated user, as
+ * kube-apiserver's system:basic-user role grants them. ABAC cannot name a verb, so these lines
+ * allow every verb on the three resources, of which only create is served; namespace "*" makes
+ * them show in `kubectl auth can-i --list`, whose ABAC resolver skips cluster-only ("") lines.
+ */
+export function selfReviewPolicy(): PolicySpec[] {
+  return [
+    { group: ALL_AUTHENTICATED_GROUP, apiGroup: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', namespace: '*' },
+    { group: ALL_AUTHENTICATED_GROUP, apiGroup: 'authorization.k8s.io', resource: 'selfsubjectrulesreviews', namespace: '*' },
+    { group: ALL_AUTHENTICATED_GROUP, apiGroup: 'authentication.k8s.io', resource: 'selfsubjectreviews', namespace: '*' },
+  ];
 }

@@ -13,7 +13,7 @@ describe('authorize: system:masters, bootstrap roles, then ABAC', () => {
   it('system:masters may do anything, with no policy at all', () => {
     const admin: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
     for (const [method, url] of [['DELETE', '/api/v1/namespaces/a/services/web'], ['POST', '/no/such/path'], ['GET', '/metrics']]) {
-      expect(authorize(empty, admin, requestAttributes(method!, url!))).toEqual({ allowed: true, reason: 'member of system:masters' });
+      expect(authorize(empty, admin, requestAttributes(method!, url!))).toEqual({ allowed: true, reason: 'member of system:masters', reviewReason: '' });
     }
   });
 
@@ -44,7 +44,7 @@ describe('authorize: system:masters, bootstrap roles, then ABAC', () => {
   });
 
   it('bootstrap roles never cover resource requests', () => {
-    expect(authorize(empty, user('nobody'), requestAttributes('GET', '/api/v1/services'))).toEqual({ allowed: false, reason: 'No policy matched.' });
+    expect(authorize(empty, user('nobody'), requestAttributes('GET', '/api/v1/services'))).toEqual({ allowed: false, reason: 'No policy matched.', reviewReason: 'No policy matched.' });
   });
 
   describe('ABAC matching (upstream TestAuthorizeV0 / V1beta1 cases)', () => {
@@ -117,6 +117,7 @@ describe('authorize: system:masters, bootstrap roles, then ABAC', () => {
       expect(authorize(policy, user('writer'), requestAttributes('PUT', '/api/v1/namespaces/a/services/web/status'))).toEqual({
         allowed: true,
         reason: 'policy.jsonl line 12',
+        reviewReason: '',
       });
     });
 

@@ -1,6 +1,7 @@
 // The resources svctrail serves, described once for legacy discovery (APIResourceList) and
 // aggregated discovery (apidiscovery.k8s.io APIGroupDiscoveryList).
 import { historyAggregatedGroup, historyApiGroup } from '../history/history-api';
+import { REVIEW_GROUPS, reviewAggregatedGroup, reviewApiGroup } from './self-review-api';
 export interface ServedResource {
   name: string;
   singularName: string;
@@ -76,14 +77,14 @@ export function aggregatedCoreDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | '
   };
 }
 
-/** GET /apis with an aggregated-discovery Accept: the named groups (history.svctrail.io). */
+/** GET /apis with an aggregated-discovery Accept: the named groups (the self reviews', history.svctrail.io). */
 export function aggregatedGroupsDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | 'apidiscovery.k8s.io/v2beta1') {
-  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [historyAggregatedGroup()] as unknown[] };
+  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [...REVIEW_GROUPS.map(reviewAggregatedGroup), historyAggregatedGroup()] as unknown[] };
 }
 
-/** GET /apis: the named groups in legacy discovery. */
+/** GET /apis: the named groups in legacy discovery, built-in groups first as kube-apiserver orders them. */
 export function apiGroupList() {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [historyApiGroup()] };
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...REVIEW_GROUPS.map(reviewApiGroup), historyApiGroup()] };
 }
 
 /**

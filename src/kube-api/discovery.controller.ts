@@ -1,10 +1,12 @@
 // Legacy discovery (/api, /apis, /api/v1) and /version, shaped like kube-apiserver's so kubectl
 // resolves `svc`, `service`, `services` and `all` (client-protocol.md §2.6, §3.2).
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDiscovery, apiGroupList, legacyResourceList } from './api-resources';
 import { sendObject } from './kube-response';
+import { apiErrors } from './api-errors';
+import { findReviewGroup, reviewApiGroup, reviewResourceList } from './self-review-api';
 
 export const SERVER_VERSION = {
   major: '1',
@@ -54,6 +56,21 @@ export class DiscoveryController {
     if (aggregated) return sendAggregated(reply, aggregated, aggregatedGroupsDiscovery(`apidiscovery.k8s.io/${aggregated}`));
     reply.header('vary', 'Accept');
     sendObject(request, reply, 200, apiGroupList());
+  }
+
+  /** /apis/authentication.k8s.io and /apis/authorization.k8s.io (history.svctrail.io has its own controller). */
+  @Get(['apis/authentication.k8s.io', 'apis/authorization.k8s.io'])
+  reviewGroup(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const group = findReviewGroup(request.url.split(/[/?]/)[2] ?? '');
+    if (!group) throw apiErrors.notFoundRoute();
+    sendObject(request, reply, 200, { kind: 'APIGroup', apiVersion: 'v1', ...reviewApiGroup(group) });
+  }
+
+  @Get(['apis/authentication.k8s.io/:version', 'apis/authorization.k8s.io/:version'])
+  reviewResources(@Param('version') version: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const group = findReviewGroup(request.url.split(/[/?]/)[2] ?? '');
+    if (!group || !group.versions.includes(version)) throw apiErrors.notFoundRoute();
+    sendObject(request, reply, 200, reviewResourceList(group, version));
   }
 
   @Get('api/v1')

@@ -13,13 +13,14 @@ import { KubeEventsService } from '../events/kube-events.service';
 import { DiscoveryController } from './discovery.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
+import { SelfReviewController } from './self-review.controller';
 import { ServiceStatusController } from './service-status.controller';
 import { ServiceEndpoints } from './service-endpoints';
 import { ServicesController } from './services.controller';
 
 @Module({
   imports: [CqrsModule.forRoot(), OpenApiModule, HistoryModule],
-  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController],
+  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, SelfReviewController],
   providers: [ServiceEndpoints, ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],
 })

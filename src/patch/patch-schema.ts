@@ -41,6 +41,8 @@ function toSmpType(type: GoType, tags: PatchTags, seen: Map<StructSchema, SmpTyp
       return { kind: 'scalar', goKind: type.bits === 32 ? 'int32' : 'int64' };
     case 'stringMap':
       return { kind: 'map', elem: { kind: 'scalar', goKind: 'string' } };
+    case 'stringListMap':
+      return { kind: 'map', elem: { kind: 'slice', elem: { kind: 'scalar', goKind: 'string' } } };
     case 'slice':
       return { kind: 'slice', elem: toSmpType(type.elem, tags, seen) };
     case 'struct':

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { issueCredentials } from '../../src/auth/issue-credentials';
 import { policyFor } from '../../src/authz/policy-presets';
+import { requestAttributes } from '../../src/authz/request-attributes';
 import { HttpsClient, RawResponse } from '../helpers/https-client';
 import { AuthzTestServer, startAuthzTestServer } from './authz-test-server';
 
@@ -61,6 +62,11 @@ const ROUTES: Route[] = [
   { name: 'openapi v2', method: 'GET', path: '/openapi/v2', allowed: AUTHENTICATED },
   { name: 'openapi v3', method: 'GET', path: '/openapi/v3', allowed: AUTHENTICATED },
   { name: 'POST to discovery', method: 'POST', path: '/api', body: () => ({}), ok: 404, allowed: ['admin'] },
+  { name: 'discovery of authorization.k8s.io/v1', method: 'GET', path: '/apis/authorization.k8s.io/v1', ok: 200, allowed: AUTHENTICATED },
+  // The self reviews: granted to every authenticated user by the default policy file.
+  { name: 'can-i (SelfSubjectAccessReview)', method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', body: () => ({ spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } }), ok: 201, allowed: AUTHENTICATED },
+  { name: 'can-i --list (SelfSubjectRulesReview)', method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', body: () => ({ spec: { namespace: 'team-a' } }), ok: 201, allowed: AUTHENTICATED },
+  { name: 'whoami (SelfSubjectReview)', method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: () => ({}), ok: 201, allowed: AUTHENTICATED },
   // Dry runs, last: a real delete would take the objects the rows above read.
   { name: 'delete a service', method: 'DELETE', path: `${NS}/services/web?dryRun=All`, ok: 200, allowed: ['admin'] },
   { name: 'delete the collection', method: 'DELETE', path: `${NS}/services?dryRun=All`, ok: 200, allowed: ['admin'] },
@@ -121,6 +127,32 @@ describe('authorization', () => {
       expect(res.status).toBe(403);
       expect(res.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403 });
     }
+  });
+
+  // What `kubectl auth can-i` answers must be what the request then gets: for every route and
+  // user, a SelfSubjectAccessReview of the request's own attributes says allowed exactly when
+  // the request itself is not refused with 403.
+  const REVIEW_CASES = CASES.filter(([who]) => who !== 'anonymous');
+  it.each(REVIEW_CASES)('can-i agrees with the request: %s: %s %s', async (who, method, _path, route) => {
+    const attributes = requestAttributes(method, route.path.replace('EVENT', eventName));
+    const spec = attributes.isResourceRequest
+      ? {
+          resourceAttributes: {
+            namespace: attributes.namespace,
+            verb: attributes.verb,
+            group: attributes.apiGroup,
+            version: attributes.apiVersion,
+            resource: attributes.resource,
+            subresource: attributes.subresource,
+            name: attributes.name,
+          },
+        }
+      : { nonResourceAttributes: { path: attributes.path, verb: attributes.verb } };
+    const review = await t.as(who).post('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', spec });
+    expect(review.status).toBe(201);
+    const res = await call(who, route);
+    expect({ allowed: review.json.status.allowed, forbidden: res.status === 403 }).toEqual({ allowed: route.allowed.includes(who), forbidden: !route.allowed.includes(who) });
+    if (!review.json.status.allowed) expect(review.json.status.reason).toBe('No policy matched.');
   });
 
   describe('exact 403 bodies', () => {

@@ -1,7 +1,7 @@
 // `svctrail issue-credentials --policy readonly|status-writer|admin [--namespace NS]` appends the
 // user's lines to the data directory's policy.jsonl.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCredentials } from '../../src/auth/issue-credentials';
@@ -10,6 +10,12 @@ import { defaultPolicyFileText, loadPolicyFile, policyFilePath } from '../../src
 // The data directory starts with the admin's line (written by ensureDataDir); presets follow it.
 const DEFAULT = defaultPolicyFileText('admin');
 const ADMIN_RULE = { user: 'admin', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' };
+// Every authenticated user may create the self reviews (kubectl auth can-i / whoami).
+const SELF_REVIEW_RULES = [
+  ['authorization.k8s.io', 'selfsubjectaccessreviews'],
+  ['authorization.k8s.io', 'selfsubjectrulesreviews'],
+  ['authentication.k8s.io', 'selfsubjectreviews'],
+].map(([apiGroup, resource]) => ({ user: '', group: 'system:authenticated', readonly: false, apiGroup, resource, namespace: '*', nonResourcePath: '' }));
 import { runIssueCredentials } from '../../src/cli/issue-credentials.command';
 
 const now = () => new Date('2025-03-01T12:00:00Z');
@@ -43,6 +49,20 @@ describe('issue-credentials --policy', () => {
     );
   });
 
+  it('a policy file written before the self reviews existed gets their lines once, before the first preset', async () => {
+    const path = policyFilePath(dataDir);
+    const old = '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"admin","apiGroup":"*","resource":"*","namespace":"*","nonResourcePath":"*"}}\n';
+    await issueCredentials({ dataDir, user: 'first', now });
+    await writeFile(path, old, { mode: 0o600 });
+    const ro = await issueCredentials({ dataDir, user: 'ro', policy: 'readonly', now });
+    expect(ro.warnings).toContain(`${path} did not let users ask kubectl auth can-i / whoami: added the self-review lines for every authenticated user`);
+    const sw = await issueCredentials({ dataDir, user: 'sw', policy: 'status-writer', namespace: 'team-a', now });
+    expect(sw.warnings.filter((w) => w.includes('self-review'))).toEqual([]);
+    const rules = (await loadPolicyFile(path)).rules.map(({ line, ...rule }) => (void line, rule));
+    expect(rules.slice(0, 4)).toEqual([ADMIN_RULE, ...SELF_REVIEW_RULES]);
+    expect(rules.slice(4).map((r) => r.user)).toEqual(['ro', 'sw', 'sw']);
+  });
+
   it.each([
     [{ namespace: 'team-a' }, 'a namespace applies only together with a policy'],
     [{ policy: 'admin' as const, namespace: 'team-a' }, '--namespace does not apply to --policy admin'],
@@ -62,6 +82,7 @@ describe('issue-credentials --policy', () => {
       const policy = await loadPolicyFile(policyFilePath(dataDir));
       expect(policy.rules.map(({ line, ...rule }) => (void line, rule))).toEqual([
         ADMIN_RULE,
+        ...SELF_REVIEW_RULES,
         { user: 'viewer', group: '', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a', nonResourcePath: '' },
       ]);
     });
@@ -71,6 +92,7 @@ describe('issue-credentials --policy', () => {
       expect(await runIssueCredentials(['--user', 'ops', '--data-dir', dataDir, '--policy', 'admin'], (line) => out.push(line))).toBe(0);
       expect((await loadPolicyFile(policyFilePath(dataDir))).rules.map(({ line, ...rule }) => (void line, rule))).toEqual([
         ADMIN_RULE,
+        ...SELF_REVIEW_RULES,
         { user: 'ops', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' },
       ]);
     });

@@ -62,9 +62,11 @@ describe('history.svctrail.io', () => {
   describe('discovery', () => {
     it('lists the group in /apis, the group document and its resources', async () => {
       const groups = (await t.client.get('/apis')).json;
-      expect(groups.groups).toEqual([
+      // After the built-in groups svctrail serves (the self reviews').
+      expect(groups.groups.map((g: any) => g.name)).toEqual(['authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
+      expect(groups.groups.find((g: any) => g.name === 'history.svctrail.io')).toEqual(
         { name: 'history.svctrail.io', versions: [{ groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' }], preferredVersion: { groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' } },
-      ]);
+      );
       expect((await t.client.get('/apis/history.svctrail.io')).json).toMatchObject({ kind: 'APIGroup', name: 'history.svctrail.io' });
       const list = (await get('')).json;
       expect(list).toMatchObject({ kind: 'APIResourceList', groupVersion: 'history.svctrail.io/v1alpha1' });
@@ -73,7 +75,7 @@ describe('history.svctrail.io', () => {
 
     it.each(['v2', 'v2beta1'])('aggregated discovery %s lists it', async (version) => {
       const res = await t.client.get('/apis', { accept: `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList` });
-      const [group] = res.json.items;
+      const group = res.json.items.find((g: any) => g.metadata.name === 'history.svctrail.io');
       expect(group.metadata.name).toBe('history.svctrail.io');
       expect(group.versions[0].resources.find((r: any) => r.resource === 'changes')).toMatchObject({
         responseKind: { group: 'history.svctrail.io', version: 'v1alpha1', kind: 'ServiceChange' },

@@ -7,6 +7,8 @@ export type GoType =
   | { readonly kind: 'bool' }
   | { readonly kind: 'int'; readonly bits: 32 | 64 }
   | { readonly kind: 'stringMap' }
+  /** map[string]X where X is a named []string (authentication/v1 ExtraValue); `valueGoName` is X. */
+  | { readonly kind: 'stringListMap'; readonly valueGoName: string }
   | { readonly kind: 'slice'; readonly elem: GoType }
   | { readonly kind: 'struct'; readonly struct: StructSchema }
   /** intstr.IntOrString: custom UnmarshalJSON, a struct (so omitempty never omits it). */
@@ -50,6 +52,8 @@ export function goTypeName(type: GoType): string {
       return type.bits === 32 ? 'int32' : 'int64';
     case 'stringMap':
       return 'map[string]string';
+    case 'stringListMap':
+      return `map[string]${type.valueGoName}`;
     case 'slice':
       return '[]' + goTypeName(type.elem);
     case 'struct':
@@ -68,6 +72,7 @@ export const goBool: GoType = { kind: 'bool' };
 export const goInt32: GoType = { kind: 'int', bits: 32 };
 export const goInt64: GoType = { kind: 'int', bits: 64 };
 export const goStringMap: GoType = { kind: 'stringMap' };
+export const goStringListMap = (valueGoName: string): GoType => ({ kind: 'stringListMap', valueGoName });
 export const goSliceOf = (elem: GoType): GoType => ({ kind: 'slice', elem });
 export const goStruct = (struct: StructSchema): GoType => ({ kind: 'struct', struct });
 export const goIntOrString: GoType = { kind: 'intOrString' };

@@ -134,6 +134,7 @@ class SchemaDecoder {
     switch (type.kind) {
       case 'slice':
       case 'stringMap':
+      case 'stringListMap':
       case 'rawJson':
         return undefined;
       case 'time':
@@ -178,6 +179,8 @@ class SchemaDecoder {
       }
       case 'stringMap':
         return this.decodeStringMap(json, existing, ctx, path);
+      case 'stringListMap':
+        return this.decodeStringListMap(type.valueGoName, json, existing, ctx, path);
       case 'slice':
         return this.decodeSlice(type.elem, json, existing, ctx, path);
       case 'struct':
@@ -209,6 +212,34 @@ class SchemaDecoder {
       else {
         this.saveError(typeErrorText(jsonKindName(v), 'string', ctx));
         out[member.key] = '';
+      }
+    }
+    return out;
+  }
+
+  /** map[string]ExtraValue: each value a []string (null is a nil slice); Go decodes every map value into a fresh element. */
+  private decodeStringListMap(valueGoName: string, json: JsonValue, existing: unknown, ctx: ErrorContext, path: string): unknown {
+    if (json.kind !== 'object') {
+      this.saveError(typeErrorText(jsonKindName(json), `map[string]${valueGoName}`, ctx));
+      return existing;
+    }
+    const out: Record<string, string[] | null> = Object.create(null);
+    if (isPlainObject(existing)) Object.assign(out, existing);
+    const seen = new Set<string>();
+    for (const member of json.members) {
+      if (seen.has(member.key)) this.saveStrictError('duplicate', path, member.key);
+      seen.add(member.key);
+      const v = member.value;
+      if (v.kind === 'null') out[member.key] = null;
+      else if (v.kind !== 'array') {
+        this.saveError(typeErrorText(jsonKindName(v), valueGoName, ctx));
+        out[member.key] ??= null;
+      } else {
+        out[member.key] = v.items.map((item) => {
+          if (item.kind === 'string') return item.value;
+          if (item.kind !== 'null') this.saveError(typeErrorText(jsonKindName(item), 'string', ctx));
+          return '';
+        });
       }
     }
     return out;

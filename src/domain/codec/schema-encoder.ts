@@ -43,6 +43,7 @@ function isEmptyForOmit(type: GoType, v: unknown): boolean {
     case 'slice':
       return Array.isArray(v) && v.length === 0;
     case 'stringMap':
+    case 'stringListMap':
       return isPlainObject(v) && Object.keys(v).length === 0;
     default:
       // Structs (incl. Time and IntOrString) are never empty for omitempty.
@@ -62,6 +63,16 @@ function encodeValue(type: GoType, v: unknown): unknown {
       if (!isPlainObject(v)) return null;
       const out: Record<string, string> = Object.create(null);
       for (const key of Object.keys(v).sort(compareCodePoints)) out[key] = (v[key] ?? '') as string;
+      return out;
+    }
+    case 'stringListMap': {
+      if (!isPlainObject(v)) return null;
+      // A nil value slice is `null`, an empty one `[]`.
+      const out: Record<string, string[] | null> = Object.create(null);
+      for (const key of Object.keys(v).sort(compareCodePoints)) {
+        const list = v[key];
+        out[key] = Array.isArray(list) ? list.map((item) => (typeof item === 'string' ? item : '')) : null;
+      }
       return out;
     }
     case 'slice':

@@ -182,6 +182,8 @@ function arbitraryFor(type: GoType, depth: number, unit: 'grapheme' | 'binary'):
       return type.bits === 32 ? fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) : fc.maxSafeInteger();
     case 'stringMap':
       return fc.dictionary(str, str, { maxKeys: 3 });
+    case 'stringListMap':
+      return fc.dictionary(str, fc.array(str, { maxLength: 2 }), { maxKeys: 3 });
     case 'slice':
       return fc.array(arbitraryFor(type.elem, depth, unit), { maxLength: 2 });
     case 'struct':

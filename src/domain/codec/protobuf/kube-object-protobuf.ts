@@ -1,8 +1,10 @@
-// The kinds svctrail answers in protobuf, and their envelopes. Everything served in protobuf is
-// core/v1 or an unversioned meta kind, so the envelope's apiVersion is always `v1`.
+// The kinds svctrail answers in protobuf, and their envelopes. The envelope carries the group
+// version of the object (its own apiVersion, else the kind's: core/v1 and the unversioned meta
+// kinds are `v1`, the self reviews live in authorization.k8s.io/v1 and authentication.k8s.io/v1).
 import { eventListSchema, eventSchema } from '../event-schema';
 import type { StructSchema } from '../go-schema';
 import { deleteOptionsSchema, statusSchema } from '../meta-schema';
+import { selfSubjectAccessReviewSchema, selfSubjectReviewSchema, selfSubjectRulesReviewSchema } from '../review-schema';
 import { serviceListSchema, serviceSchema } from '../service-schema';
 import { decodeEnvelope, encodeEnvelope } from './kube-envelope';
 import { decodeMessage, encodeMessage } from './proto-message-codec';
@@ -14,13 +16,29 @@ const SCHEMAS = {
   Event: eventSchema,
   EventList: eventListSchema,
   DeleteOptions: deleteOptionsSchema,
+  SelfSubjectAccessReview: selfSubjectAccessReviewSchema,
+  SelfSubjectRulesReview: selfSubjectRulesReviewSchema,
+  SelfSubjectReview: selfSubjectReviewSchema,
 } satisfies Record<string, StructSchema>;
 
 export type ProtobufKind = keyof typeof SCHEMAS;
 
-/** `k8s\0` + Unknown{v1, kind} + the object's message, from the object's JSON view. */
+const GROUP_VERSIONS: Partial<Record<ProtobufKind, string>> = {
+  SelfSubjectAccessReview: 'authorization.k8s.io/v1',
+  SelfSubjectRulesReview: 'authorization.k8s.io/v1',
+  SelfSubjectReview: 'authentication.k8s.io/v1',
+};
+
+/** The Go struct schema of a kind svctrail speaks protobuf for. */
+export function protobufSchemaOf(kind: ProtobufKind): StructSchema {
+  return SCHEMAS[kind];
+}
+
+/** `k8s\0` + Unknown{groupVersion, kind} + the object's message, from the object's JSON view. */
 export function encodeKubeObject(kind: ProtobufKind, object: object): Uint8Array {
-  return encodeEnvelope('v1', kind, encodeMessage(SCHEMAS[kind], object));
+  const own = (object as { apiVersion?: unknown }).apiVersion;
+  const apiVersion = typeof own === 'string' && own !== '' ? own : (GROUP_VERSIONS[kind] ?? 'v1');
+  return encodeEnvelope(apiVersion, kind, encodeMessage(SCHEMAS[kind], object));
 }
 
 /**

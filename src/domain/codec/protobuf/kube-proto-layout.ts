@@ -1,5 +1,6 @@
 // The protobuf field numbers of every Kubernetes message svctrail reads or writes, written from
-// the `protobuf:"…,N,…"` tags of k8s.io/api core/v1 and apimachinery meta/v1 (v0.32). A JSON
+// the `protobuf:"…,N,…"` tags of k8s.io/api core/v1, authorization/v1, authentication/v1 and
+// apimachinery meta/v1 (v0.32). A JSON
 // field that has no number here (the inlined TypeMeta's kind/apiVersion) is not on the wire: it
 // travels in the runtime.Unknown envelope instead. Everything else about a field (its Go type,
 // pointer-ness, omitempty) comes from the Go struct schemas the JSON codec already uses.
@@ -13,6 +14,25 @@ import {
   statusDetailsSchema,
   statusSchema,
 } from '../meta-schema';
+import {
+  fieldSelectorAttributesSchema,
+  fieldSelectorRequirementSchema,
+  labelSelectorAttributesSchema,
+  labelSelectorRequirementSchema,
+  nonResourceAttributesSchema,
+  nonResourceRuleSchema,
+  resourceAttributesSchema,
+  resourceRuleSchema,
+  selfSubjectAccessReviewSchema,
+  selfSubjectAccessReviewSpecSchema,
+  selfSubjectReviewSchema,
+  selfSubjectReviewStatusSchema,
+  selfSubjectRulesReviewSchema,
+  selfSubjectRulesReviewSpecSchema,
+  subjectAccessReviewStatusSchema,
+  subjectRulesReviewStatusSchema,
+  userInfoSchema,
+} from '../review-schema';
 import {
   clientIPConfigSchema,
   conditionSchema,
@@ -77,6 +97,29 @@ const LAYOUT = new Map<StructSchema, FieldNumbers>([
   [objectReferenceSchema, { kind: 1, namespace: 2, name: 3, uid: 4, apiVersion: 5, resourceVersion: 6, fieldPath: 7 }],
   [eventSourceSchema, { component: 1, host: 2 }],
   [eventSeriesSchema, { count: 1, lastObservedTime: 2 }],
+  // meta/v1 selector requirements
+  [labelSelectorRequirementSchema, { key: 1, operator: 2, values: 3 }],
+  [fieldSelectorRequirementSchema, { key: 1, operator: 2, values: 3 }],
+  // authorization/v1
+  [selfSubjectAccessReviewSchema, { metadata: 1, spec: 2, status: 3 }],
+  [selfSubjectAccessReviewSpecSchema, { resourceAttributes: 1, nonResourceAttributes: 2 }],
+  [resourceAttributesSchema, {
+    namespace: 1, verb: 2, group: 3, version: 4, resource: 5, subresource: 6, name: 7, fieldSelector: 8, labelSelector: 9,
+  }],
+  [fieldSelectorAttributesSchema, { rawSelector: 1, requirements: 2 }],
+  [labelSelectorAttributesSchema, { rawSelector: 1, requirements: 2 }],
+  [nonResourceAttributesSchema, { path: 1, verb: 2 }],
+  [subjectAccessReviewStatusSchema, { allowed: 1, reason: 2, evaluationError: 3, denied: 4 }],
+  [selfSubjectRulesReviewSchema, { metadata: 1, spec: 2, status: 3 }],
+  [selfSubjectRulesReviewSpecSchema, { namespace: 1 }],
+  // `incomplete` is tagged "bytes,3,rep" but generated as a varint (field 3).
+  [subjectRulesReviewStatusSchema, { resourceRules: 1, nonResourceRules: 2, incomplete: 3, evaluationError: 4 }],
+  [resourceRuleSchema, { verbs: 1, apiGroups: 2, resources: 3, resourceNames: 4 }],
+  [nonResourceRuleSchema, { verbs: 1, nonResourceURLs: 2 }],
+  // authentication/v1
+  [selfSubjectReviewSchema, { metadata: 1, status: 2 }],
+  [selfSubjectReviewStatusSchema, { userInfo: 1 }],
+  [userInfoSchema, { username: 1, uid: 2, groups: 3, extra: 4 }],
 ]);
 
 /** The numbered fields of a message, in field-number order (the order Go writes them). */

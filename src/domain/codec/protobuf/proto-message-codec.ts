@@ -89,6 +89,21 @@ function writeValue(w: BinaryWriter, no: number, type: GoType, value: unknown): 
       }
       return;
     }
+    case 'stringListMap': {
+      // map<string, ExtraValue>: each entry is {1: key, 2: ExtraValue{1: repeated items}}, the
+      // value message always written, even when empty.
+      const map = (value ?? {}) as Record<string, unknown>;
+      for (const key of Object.keys(map).sort(compareBytes)) {
+        const list = map[key];
+        w.tag(no, WireType.LengthDelimited).fork();
+        w.tag(1, WireType.LengthDelimited).string(key);
+        w.tag(2, WireType.LengthDelimited).fork();
+        if (Array.isArray(list)) for (const item of list) w.tag(1, WireType.LengthDelimited).string(typeof item === 'string' ? item : '');
+        w.join();
+        w.join();
+      }
+      return;
+    }
     case 'slice':
       if (Array.isArray(value)) for (const item of value) writeValue(w, no, type.elem, item);
       return;
@@ -176,6 +191,31 @@ function decodeStringMap(bytes: Uint8Array, target: Record<string, string>): voi
   target[key] = value;
 }
 
+function decodeStringListMap(bytes: Uint8Array, valueName: string, target: Record<string, string[] | null>): void {
+  // gogo's map entry loop: an absent value is an empty ExtraValue (a nil slice), a repeated key
+  // replaces the earlier entry.
+  let key = '';
+  let items: string[] | null = null;
+  const r = new WireReader(bytes);
+  while (!r.done) {
+    const { no, wireType } = r.tag('MapEntry');
+    if (no === 1) key = r.string();
+    else if (no === 2) {
+      const inner = new WireReader(r.bytes());
+      const list: string[] = [];
+      while (!inner.done) {
+        const field = inner.tag(valueName);
+        if (field.no === 1) {
+          inner.expect(field.wireType, WireType.LengthDelimited, 'Items');
+          list.push(inner.string());
+        } else inner.skip(field.no, field.wireType);
+      }
+      items = list.length > 0 ? list : null;
+    } else r.skip(no, wireType);
+  }
+  target[key] = items;
+}
+
 function decodeIntOrString(bytes: Uint8Array, target: IntOrStringValue): void {
   const r = new WireReader(bytes);
   while (!r.done) {
@@ -231,6 +271,11 @@ function decodeElement(r: WireReader, type: GoType, existing: unknown): unknown 
     case 'stringMap': {
       const target = (existing ?? Object.create(null)) as Record<string, string>;
       decodeStringMap(r.bytes(), target);
+      return target;
+    }
+    case 'stringListMap': {
+      const target = (existing ?? Object.create(null)) as Record<string, string[] | null>;
+      decodeStringListMap(r.bytes(), type.valueGoName.replace(/^.*\./, ''), target);
       return target;
     }
     case 'slice': {
