@@ -48,6 +48,9 @@ function fromGoType(type: GoType, marker: Marker | undefined): MergeType {
       return DEDUCED;
     case 'stringMap':
       return { kind: 'map', element: SCALAR, atomic: marker !== undefined && 'mapType' in marker };
+    case 'stringListMap':
+      // map[string][]string (UserInfo.extra): not part of a Service, granular with atomic values.
+      return { kind: 'map', element: { kind: 'list', element: SCALAR, listType: 'atomic', keys: [], keyDefaults: {} }, atomic: false };
     case 'struct':
       return fromStruct(type.struct);
     case 'slice': {
