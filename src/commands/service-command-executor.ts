@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
+import { managerName } from '../domain/field-management';
 import { InternalServerError, NotFoundError } from '../domain/errors/domain-errors';
 import type { ServiceCommand } from '../domain/service.commands';
 import type { Service } from '../domain/service.types';
@@ -99,7 +100,7 @@ export class ServiceCommandExecutor {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
     const state = loaded ?? this.repository.loadLive(command.namespace, name);
     const now = this.eventStore.recordingTime(this.clock.now());
-    const decision = decide(command, state, this.decisionContext(now));
+    const decision = decide(command, state, { ...this.decisionContext(now), manager: managerName(request.fieldManager, request.userAgent) });
     if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };
     const streamId = decision.created ? createdUid(decision) : state.object!.metadata.uid!;
     const before: ServiceState = decision.created ? initialServiceState : state;

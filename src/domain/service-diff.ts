@@ -30,5 +30,8 @@ export function diffService(old: Service, next: Service): ServiceEvent[] {
     });
   }
   events.push(...diffConditions(old.status.conditions ?? [], next.status.conditions ?? []));
+  if (!same(old.metadata.managedFields, next.metadata.managedFields)) {
+    events.push({ type: 'ServiceManagedFieldsChanged', data: { managedFields: structuredClone(next.metadata.managedFields ?? []) } });
+  }
   return events;
 }

@@ -11,7 +11,9 @@ import type { CreateService, DeleteService, ReplaceService, ReplaceServiceStatus
 import type { ServiceEvent } from './service.events';
 import { evolveAll, ServiceState } from './service.evolve';
 import { copySystemMetadata, prepareServiceForUpdate, prepareServiceStatusForUpdate } from './service-update-strategy';
-import type { Service } from './service.types';
+import type { ManagedFieldsEntry, Service } from './service.types';
+import { ignoreManagedFieldsTimestamps, updateManagedFields } from './field-management';
+import type { Subresource } from './field-management';
 import { validateServiceCreate, validateServiceUpdate } from './validation/service.validation';
 import { validateServiceStatusUpdate } from './validation/service-status.validation';
 
@@ -19,6 +21,11 @@ export interface DecisionContext {
   now: Date;
   newUid(): string;
   allocation: AllocationContext;
+  /**
+   * The writer's field manager (`fieldManager`, else the User-Agent's product). Without one the
+   * write records no field ownership (the decider specs that predate managedFields).
+   */
+  manager?: string;
 }
 
 export interface Decision {
@@ -42,7 +49,7 @@ export function decide(command: ServiceCommand, state: ServiceState, ctx: Decisi
     case 'ReplaceService':
       return decideReplace(command, state, ctx);
     case 'ReplaceServiceStatus':
-      return decideReplaceStatus(command, state);
+      return decideReplaceStatus(command, state, ctx);
     case 'DeleteService':
       return decideDelete(command, state, ctx);
     default: {
@@ -74,11 +81,15 @@ function decideCreate(command: CreateService, state: ServiceState, ctx: Decision
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
-  delete meta.managedFields;
   delete meta.resourceVersion;
   meta.uid = ctx.newUid();
   meta.creationTimestamp = formatTime(ctx.now);
 
+  // The field manager sees the decoded, defaulted object: the creator owns what decoding
+  // defaulted, not what BeginCreate allocates next.
+  const managedFields = ownership(ctx, undefined, command.object, '');
+  delete meta.managedFields;
+  if (managedFields) meta.managedFields = managedFields;
   // BeginCreate (allocation) runs before validation; nothing is reserved unless the write commits.
   object = prepareServiceCreate(object, ctx.allocation);
   object.status = { loadBalancer: {} };
@@ -131,14 +142,16 @@ function decideReplace(command: ReplaceService, state: ServiceState, ctx: Decisi
   }
   const old = state.object;
   checkResourceVersion(command.object, old, command.name);
-  let next = prepareServiceUpdate(old, withNamespace(command.object, command.namespace), ctx.allocation);
-  next = copySystemMetadata(prepareServiceForUpdate(next, old), old);
+  const requested = withNamespace(command.object, command.namespace);
+  const managedFields = ownership(ctx, old, requested, '');
+  let next = prepareServiceUpdate(old, requested, ctx.allocation);
+  next = withManagedFields(copySystemMetadata(prepareServiceForUpdate(next, old), old), managedFields);
   const errors = validateServiceUpdate(next, old);
   if (errors.length) throw new InvalidError(KIND, command.name, errors);
   return updateDecision(old, next, state);
 }
 
-function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState): Decision {
+function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState, ctx: DecisionContext): Decision {
   checkNamespace(command.object, command.namespace);
   checkName(command.object, command.name);
   checkPreconditions(command.object, state.object, command.namespace, command.name);
@@ -146,10 +159,24 @@ function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState)
   if (!state.object) throw new NotFoundError(RESOURCE, command.name);
   const old = state.object;
   checkResourceVersion(command.object, old, command.name);
-  const next = copySystemMetadata(prepareServiceStatusForUpdate(withNamespace(command.object, command.namespace), old), old);
+  const requested = withNamespace(command.object, command.namespace);
+  const managedFields = ownership(ctx, old, requested, 'status');
+  const next = withManagedFields(copySystemMetadata(prepareServiceStatusForUpdate(requested, old), old), managedFields);
   const errors = validateServiceStatusUpdate(next, old);
   if (errors.length) throw new InvalidError(KIND, command.name, errors);
   return updateDecision(old, next, state);
+}
+
+/** The managedFields this write leaves (FieldManager.Update), or undefined when none are kept. */
+function ownership(ctx: DecisionContext, live: Service | undefined, requested: Service, subresource: Subresource): ManagedFieldsEntry[] | undefined {
+  if (ctx.manager === undefined) return live?.metadata.managedFields;
+  return updateManagedFields({ live, updated: requested, manager: ctx.manager, subresource, now: formatTime(ctx.now) });
+}
+
+function withManagedFields(object: Service, managedFields: ManagedFieldsEntry[] | undefined): Service {
+  if (managedFields?.length) object.metadata.managedFields = managedFields;
+  else delete object.metadata.managedFields;
+  return object;
 }
 
 function withNamespace(object: Service, namespace: string): Service {
@@ -160,8 +187,10 @@ function withNamespace(object: Service, namespace: string): Service {
 
 /** Shared tail of every update: no-op detection, events, and deletion by emptied finalizers. */
 function updateDecision(old: Service, next: Service, state: ServiceState): Decision {
-  const canonical = encodeService(next);
-  canonical.metadata.resourceVersion = old.metadata.resourceVersion;
+  const encoded = encodeService(next);
+  encoded.metadata.resourceVersion = old.metadata.resourceVersion;
+  // A write that changes nothing but managedFields times keeps the stored ones: still a no-op.
+  const canonical = ignoreManagedFieldsTimestamps(old, encoded);
   const events = diffService(old, canonical);
   if (events.length === 0) return { events: [], created: false, unchanged: old };
   // §7.4: an update that leaves a deleting object without finalizers completes the deletion.

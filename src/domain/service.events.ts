@@ -1,7 +1,7 @@
 // Domain events of one Service incarnation (stream = metadata.uid). Facts in the past tense.
 // Together they carry everything needed to rebuild, byte for byte, the object the API returned
 // after each write (see service.evolve.ts).
-import type { Condition, LoadBalancerIngress, ObjectMeta, Service, ServiceSpec } from './service.types';
+import type { Condition, LoadBalancerIngress, ManagedFieldsEntry, ObjectMeta, Service, ServiceSpec } from './service.types';
 
 /** The object as created, without `metadata.resourceVersion` (that is the write's log position). */
 export interface ServiceCreated {
@@ -50,6 +50,15 @@ export interface ServiceConditionsReplaced {
   data: { conditions: Condition[]; previous: Condition[] };
 }
 
+/**
+ * Field ownership after the write (`metadata.managedFields`, whole; empty when none is kept).
+ * Logs written before ownership was tracked have none of these, and fold to the answers they gave.
+ */
+export interface ServiceManagedFieldsChanged {
+  type: 'ServiceManagedFieldsChanged';
+  data: { managedFields: ManagedFieldsEntry[] };
+}
+
 export interface ServiceDeletionRequested {
   type: 'ServiceDeletionRequested';
   data: { deletionTimestamp: string; deletionGracePeriodSeconds: number };
@@ -69,6 +78,7 @@ export type ServiceEvent =
   | ServiceConditionChanged
   | ServiceConditionRemoved
   | ServiceConditionsReplaced
+  | ServiceManagedFieldsChanged
   | ServiceDeletionRequested
   | ServiceDeleted;
 
@@ -82,6 +92,7 @@ export const SERVICE_EVENT_TYPES: readonly ServiceEventType[] = [
   'ServiceConditionChanged',
   'ServiceConditionRemoved',
   'ServiceConditionsReplaced',
+  'ServiceManagedFieldsChanged',
   'ServiceDeletionRequested',
   'ServiceDeleted',
 ];

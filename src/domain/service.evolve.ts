@@ -58,6 +58,10 @@ function applyEvent(current: Service | null, event: ServiceEvent): Service | nul
       if (event.data.conditions.length) obj.status.conditions = structuredClone(event.data.conditions);
       else delete obj.status.conditions;
       return obj;
+    case 'ServiceManagedFieldsChanged':
+      if (event.data.managedFields.length) obj.metadata.managedFields = structuredClone(event.data.managedFields);
+      else delete obj.metadata.managedFields;
+      return obj;
     case 'ServiceDeletionRequested':
       obj.metadata.deletionTimestamp = event.data.deletionTimestamp;
       obj.metadata.deletionGracePeriodSeconds = event.data.deletionGracePeriodSeconds;

@@ -40,11 +40,21 @@ export function describeEvent(recorded: RecordedEvent): { reason: string; messag
         message: `Conditions now ${e.data.conditions.map((c) => `${c.type}=${c.status}`).join(', ') || '(none)'}`,
         type: 'Normal',
       };
+    case 'ServiceManagedFieldsChanged':
+      return { reason: 'ManagedFieldsChanged', message: 'Field ownership (metadata.managedFields) changed', type: 'Normal' };
     case 'ServiceDeletionRequested':
       return { reason: 'DeletionRequested', message: 'Deletion requested; waiting for finalizers', type: 'Normal' };
     case 'ServiceDeleted':
       return { reason: 'Deleted', message: `Service ${recorded.namespace}/${recorded.name} deleted`, type: 'Normal' };
   }
+}
+
+/**
+ * Bookkeeping events become no core/v1 Event: every write that changes a field also moves its
+ * manager's managedFields entry, which `kubectl describe` has no use for.
+ */
+export function isReportedAsKubeEvent(recorded: RecordedEvent): boolean {
+  return recorded.event.type !== 'ServiceManagedFieldsChanged';
 }
 
 /** A stable uid for a derived Event: the same log position always gives the same uid. */

@@ -11,7 +11,7 @@ import { KubeEventLog } from '../store/kube-event-log';
 import type { RecordedEvent } from '../store/recorded-event';
 import { WatchRegistry, WatchRequest } from '../watch/watch-registry';
 import type { WatchChange, WatchSources } from '../watch/watch-session';
-import { deriveKubeEvent, EVENT_SELECTABLE_FIELDS, eventFieldSet } from './kube-event-derivation';
+import { deriveKubeEvent, EVENT_SELECTABLE_FIELDS, eventFieldSet, isReportedAsKubeEvent } from './kube-event-derivation';
 import type { KubeEvent } from './kube-event.types';
 
 export interface EventSelection {
@@ -74,7 +74,9 @@ export class KubeEventsService {
   get(namespace: string, name: string): KubeEvent {
     const match = /^(.+)\.([0-9a-f]{16})$/.exec(name);
     const recorded = match ? this.log.at(parseInt(match[2], 16)) : undefined;
-    if (!recorded || recorded.namespace !== namespace || recorded.name !== match![1]) throw new NotFoundError('events', name);
+    if (!recorded || recorded.namespace !== namespace || recorded.name !== match![1] || !isReportedAsKubeEvent(recorded)) {
+      throw new NotFoundError('events', name);
+    }
     return deriveKubeEvent(recorded);
   }
 
@@ -114,6 +116,7 @@ export class KubeEventsService {
 
   private matching(s: CompiledSelection, recorded: RecordedEvent): KubeEvent | undefined {
     if (s.namespace !== undefined && recorded.namespace !== s.namespace) return undefined;
+    if (!isReportedAsKubeEvent(recorded)) return undefined;
     const event = deriveKubeEvent(recorded);
     if (s.labels && !matchesLabels(s.labels, undefined)) return undefined;
     if (s.fields && !matchesFields(s.fields, eventFieldSet(event))) return undefined;

@@ -25,6 +25,7 @@ type Step =
   | { op: 'resend'; name: string; subresource: boolean }
   | { op: 'dryRun'; inner: 'create' | 'status'; name: string };
 
+const MANAGER_ARB = fc.constantFrom('kubectl-create', 'metallb-controller', 'cloud-controller', 'editor');
 const labelsArb = fc.dictionary(fc.constantFrom('tier', 'env', 'team'), fc.constantFrom('web', 'db', 'x'), { maxKeys: 2 });
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('create' as const), name: fc.constantFrom(...NAMES), type: fc.constantFrom('ClusterIP', 'LoadBalancer', 'NodePort'), labels: labelsArb, finalizer: fc.boolean(), invalid: fc.boolean() }),
@@ -54,7 +55,8 @@ describe('folding the log reproduces every answer', () => {
   it('holds for random write sequences', async () => {
     const totals = { answers: 0, rejected: 0, noops: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 1000 }), async (steps, seed) => {
+      // Several field managers, so that the answers' managedFields (and their fold) move between them.
+      fc.asyncProperty(fc.array(fc.tuple(stepArb, MANAGER_ARB), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 1000 }), async (managedSteps, seed) => {
         const ctx = await createAppContext(seed);
         try {
           const executor = ctx.app.get(ServiceCommandExecutor);
@@ -62,7 +64,7 @@ describe('folding the log reproduces every answer', () => {
           const store = ctx.app.get(SqliteEventStore);
           const answers: { rv: number; text: string }[] = [];
           let lastHead = store.head();
-          for (const step of steps) {
+          for (const [step, manager] of managedSteps) {
             ctx.clock.advance(1500);
             const current = repository.loadLive('default', step.name).object;
             let command: ServiceCommand | undefined;
@@ -112,7 +114,7 @@ describe('folding the log reproduces every answer', () => {
             if (!command) continue;
             let result;
             try {
-              result = await executor.execute(command, { ...request, dryRun });
+              result = await executor.execute(command, { ...request, fieldManager: manager, dryRun });
             } catch (error) {
               if (!(error instanceof DomainError)) throw error;
               totals.rejected++;
