@@ -33,6 +33,12 @@ function createdUid(decision: Decision): string {
   return uid;
 }
 
+/** When a computed write happens and who makes it (the time and manager of its managedFields). */
+export interface WriteMoment {
+  now: Date;
+  manager: string;
+}
+
 const VERBS: Record<ServiceCommand['kind'], string> = {
   CreateService: 'create',
   ReplaceService: 'update',
@@ -68,21 +74,24 @@ export class ServiceCommandExecutor {
   }
 
   /**
-   * A write whose object is computed from the current one (PATCH): the read, the computation and
-   * the write happen in one savepoint, so nothing can change in between; a missing object is 404.
+   * A write whose object is computed from the current one (PATCH, apply): the read, the
+   * computation and the write happen in one savepoint, so nothing can change in between. A
+   * missing object is 404, unless `allowMissing` (apply creates): then `build` gets null.
    */
   executeOn(
     namespace: string,
     name: string,
-    build: (current: Service) => ServiceCommand,
+    build: (current: Service | null, write: WriteMoment) => ServiceCommand,
     request: WriteRequestContext,
     verb: string,
+    options: { allowMissing?: boolean } = {},
   ): Promise<WriteResult> {
     return this.committer
       .run(() => {
         const state = this.repository.loadLive(namespace, name);
-        if (!state.object) throw new NotFoundError('services', name);
-        return this.apply(build(state.object), request, verb, state);
+        if (!state.object && !options.allowMissing) throw new NotFoundError('services', name);
+        const now = this.eventStore.recordingTime(this.clock.now());
+        return this.apply(build(state.object, { now, manager: managerName(request.fieldManager, request.userAgent) }), request, verb, state, now);
       })
       .then(({ result, committed }) => {
         if (committed) this.published(committed);
@@ -96,10 +105,11 @@ export class ServiceCommandExecutor {
     request: WriteRequestContext,
     verb: string,
     loaded?: ServiceState,
+    at?: Date,
   ): { result: WriteResult; committed?: CommittedWrite } {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
     const state = loaded ?? this.repository.loadLive(command.namespace, name);
-    const now = this.eventStore.recordingTime(this.clock.now());
+    const now = at ?? this.eventStore.recordingTime(this.clock.now());
     const decision = decide(command, state, { ...this.decisionContext(now), manager: managerName(request.fieldManager, request.userAgent) });
     if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };
     const streamId = decision.created ? createdUid(decision) : state.object!.metadata.uid!;

@@ -1,7 +1,15 @@
 // Write intents, already decoded and defaulted by the API layer. Imperative names.
-import type { Service } from './service.types';
+import type { ManagedFieldsEntry, Service } from './service.types';
 
-export interface CreateService {
+/**
+ * Field ownership a server-side apply has already decided (its entries, or null for none): the
+ * decider stores it instead of recording the write as an Update.
+ */
+export interface AppliedOwnership {
+  appliedManagedFields?: ManagedFieldsEntry[] | null;
+}
+
+export interface CreateService extends AppliedOwnership {
   kind: 'CreateService';
   namespace: string;
   object: Service;
@@ -10,7 +18,7 @@ export interface CreateService {
 }
 
 /** PUT on the main resource; creates when the object does not exist (AllowCreateOnUpdate). */
-export interface ReplaceService {
+export interface ReplaceService extends AppliedOwnership {
   kind: 'ReplaceService';
   namespace: string;
   name: string;
@@ -18,7 +26,7 @@ export interface ReplaceService {
 }
 
 /** PUT on /status: only metadata and status are taken from the object. */
-export interface ReplaceServiceStatus {
+export interface ReplaceServiceStatus extends AppliedOwnership {
   kind: 'ReplaceServiceStatus';
   namespace: string;
   name: string;

@@ -7,7 +7,7 @@ import { prepareServiceCreate, prepareServiceUpdate } from './allocation/service
 import { encodeService } from './codec/service-encoder';
 import { BadRequestError, ConflictError, NotFoundError, RawServerError, AlreadyExistsError, InvalidError } from './errors/domain-errors';
 import { diffService } from './service-diff';
-import type { CreateService, DeleteService, ReplaceService, ReplaceServiceStatus, ServiceCommand } from './service.commands';
+import type { AppliedOwnership, CreateService, DeleteService, ReplaceService, ReplaceServiceStatus, ServiceCommand } from './service.commands';
 import type { ServiceEvent } from './service.events';
 import { evolveAll, ServiceState } from './service.evolve';
 import { copySystemMetadata, prepareServiceForUpdate, prepareServiceStatusForUpdate } from './service-update-strategy';
@@ -87,7 +87,7 @@ function decideCreate(command: CreateService, state: ServiceState, ctx: Decision
 
   // The field manager sees the decoded, defaulted object: the creator owns what decoding
   // defaulted, not what BeginCreate allocates next.
-  const managedFields = ownership(ctx, undefined, command.object, '');
+  const managedFields = ownership(ctx, undefined, command.object, '', command);
   delete meta.managedFields;
   if (managedFields) meta.managedFields = managedFields;
   // BeginCreate (allocation) runs before validation; nothing is reserved unless the write commits.
@@ -143,7 +143,7 @@ function decideReplace(command: ReplaceService, state: ServiceState, ctx: Decisi
   const old = state.object;
   checkResourceVersion(command.object, old, command.name);
   const requested = withNamespace(command.object, command.namespace);
-  const managedFields = ownership(ctx, old, requested, '');
+  const managedFields = ownership(ctx, old, requested, '', command);
   let next = prepareServiceUpdate(old, requested, ctx.allocation);
   next = withManagedFields(copySystemMetadata(prepareServiceForUpdate(next, old), old), managedFields);
   const errors = validateServiceUpdate(next, old);
@@ -160,7 +160,7 @@ function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState,
   const old = state.object;
   checkResourceVersion(command.object, old, command.name);
   const requested = withNamespace(command.object, command.namespace);
-  const managedFields = ownership(ctx, old, requested, 'status');
+  const managedFields = ownership(ctx, old, requested, 'status', command);
   const next = withManagedFields(copySystemMetadata(prepareServiceStatusForUpdate(requested, old), old), managedFields);
   const errors = validateServiceStatusUpdate(next, old);
   if (errors.length) throw new InvalidError(KIND, command.name, errors);
@@ -168,7 +168,14 @@ function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState,
 }
 
 /** The managedFields this write leaves (FieldManager.Update), or undefined when none are kept. */
-function ownership(ctx: DecisionContext, live: Service | undefined, requested: Service, subresource: Subresource): ManagedFieldsEntry[] | undefined {
+function ownership(
+  ctx: DecisionContext,
+  live: Service | undefined,
+  requested: Service,
+  subresource: Subresource,
+  command: AppliedOwnership,
+): ManagedFieldsEntry[] | undefined {
+  if (command.appliedManagedFields !== undefined) return command.appliedManagedFields ?? undefined;
   if (ctx.manager === undefined) return live?.metadata.managedFields;
   return updateManagedFields({ live, updated: requested, manager: ctx.manager, subresource, now: formatTime(ctx.now) });
 }

@@ -13,6 +13,7 @@ import {
   RawServerError,
   TooLargeResourceVersionError,
 } from '../domain/errors/domain-errors';
+import { ApplyConflictError } from '../domain/field-management';
 import { PatchRejectedError } from '../patch/patch-rejected-error';
 import { PatchTooLargeError } from '../patch/patch-too-large-error';
 import { ApiError } from './api-errors';
@@ -37,6 +38,7 @@ const CODES: [new (...args: never[]) => DomainError, number][] = [
   [ExpiredError, 410],
   [TooLargeResourceVersionError, 504],
   [PatchRejectedError, 422],
+  [ApplyConflictError, 409],
   [PatchTooLargeError, 413],
   [InternalServerError, 500],
   [RawServerError, 500],

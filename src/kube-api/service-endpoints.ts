@@ -42,6 +42,7 @@ export class ServiceEndpoints {
   async patch(namespace: string, name: string, subresource: Subresource, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { patch, context } = parsePatchRequest(request);
     const result = await this.commands.execute(new PatchServiceCommand(namespace, name, subresource, patch, context));
-    sendService(request, reply, 200, result.object, this.clock.now(), result.warnings);
+    // Server-side apply creates a missing object.
+    sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), result.warnings);
   }
 }

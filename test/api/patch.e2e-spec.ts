@@ -72,14 +72,14 @@ describe('PATCH', () => {
     expect(res.json.reason).toBe('Conflict');
   });
 
-  it('68: patching a missing Service is 404; server-side apply is a clear 415', async () => {
+  it('68: patching a missing Service is 404; server-side apply needs apiVersion and kind', async () => {
     const missing = await patch(`${NS}/nope`, { spec: {} }, MERGE);
     expect(missing.status).toBe(404);
     expect(missing.json.message).toBe('services "nope" not found');
     await create('p68');
     const apply = await t.client.request('PATCH', `${NS}/p68?fieldManager=x`, { body: 'spec: {}', contentType: 'application/apply-patch+yaml' });
-    expect(apply.status).toBe(415);
-    expect(apply.json.reason).toBe('UnsupportedMediaType');
+    expect(apply.status).toBe(400);
+    expect(apply.json.message).toBe('invalid object type: /, Kind=');
   });
 
   it('a no-op patch keeps the resourceVersion; dryRun changes nothing', async () => {
