@@ -28,6 +28,8 @@ function comparable(svc: any): any {
   return { ...svc, metadata, spec };
 }
 
+const minor = (version: string) => Number(/^v1\.(\d+)\./.exec(version)?.[1] ?? 0);
+
 /** kubectl version → the objects its `create service` commands produced. */
 const createdByVersion = new Map<string, Record<string, unknown>>();
 
@@ -191,6 +193,62 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
       ok(await kn('delete', 'svc', 'cip', 'np', 'lb', 'ext'));
     });
 
+    it('apply --server-side: created, unchanged, pruned, conflicts, --force-conflicts, --dry-run=server, managed fields, client-side then server-side', async () => {
+      const manifest = (name: string, labels: string, ports: string, extraSpec = '') =>
+        `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  labels: {${labels}}\nspec:\n  selector: {app: ${name}}\n${extraSpec}  ports:\n${ports}`;
+      const two = '  - {name: http, port: 80, targetPort: 8080}\n  - {name: https, port: 443, targetPort: 8443}\n';
+      const one = '  - {name: http, port: 80, targetPort: 8080}\n';
+      writeFileSync(file(`ssa-${index}.yaml`), manifest('ssa', 'app: ssa, tier: web', two));
+      expect(ok(await kn('apply', '--server-side', '-f', file(`ssa-${index}.yaml`))).trim()).toBe('service/ssa serverside-applied');
+      const rv = (await kn('get', 'svc', 'ssa', '-o', 'jsonpath={.metadata.resourceVersion}')).stdout;
+      expect(ok(await kn('apply', '--server-side', '-f', file(`ssa-${index}.yaml`))).trim()).toBe('service/ssa serverside-applied');
+      expect((await kn('get', 'svc', 'ssa', '-o', 'jsonpath={.metadata.resourceVersion}')).stdout).toBe(rv);
+      const shown = JSON.parse(ok(await kn('get', 'svc', 'ssa', '-o', 'json', '--show-managed-fields')));
+      expect(shown.metadata.managedFields).toEqual([
+        expect.objectContaining({
+          manager: 'kubectl',
+          operation: 'Apply',
+          fieldsV1: {
+            'f:metadata': { 'f:labels': { 'f:app': {}, 'f:tier': {} } },
+            'f:spec': {
+              'f:ports': {
+                'k:{"port":443,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:targetPort': {} },
+                'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:targetPort': {} },
+              },
+              'f:selector': {},
+            },
+          },
+        }),
+      ]);
+      writeFileSync(file(`ssa-${index}.yaml`), manifest('ssa', 'app: ssa', one));
+      ok(await kn('apply', '--server-side', '-f', file(`ssa-${index}.yaml`)));
+      expect(JSON.parse(ok(await kn('get', 'svc', 'ssa', '-o', 'json')))).toMatchObject({ metadata: { labels: { app: 'ssa' } }, spec: { ports: [{ port: 80 }] } });
+      expect((await kn('get', 'svc', 'ssa', '-o', 'jsonpath={.metadata.labels.tier}{.spec.ports[1].port}')).stdout).toBe('');
+
+      ok(await kn('create', 'service', 'clusterip', 'made', '--tcp=80:8080'));
+      writeFileSync(file(`made-${index}.yaml`), manifest('made', 'app: made', '  - {name: 80-8080, port: 80, targetPort: 8080}\n', '  sessionAffinity: ClientIP\n'));
+      const conflict = await kn('apply', '--server-side', '-f', file(`made-${index}.yaml`));
+      expect(conflict.status).toBe(1);
+      expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl-create" using v1: .spec.sessionAffinity');
+      expect(ok(await kn('apply', '--server-side', '--dry-run=server', '--force-conflicts', '-f', file(`made-${index}.yaml`))).trim()).toBe('service/made serverside-applied (server dry run)');
+      expect((await kn('get', 'svc', 'made', '-o', 'jsonpath={.spec.sessionAffinity}')).stdout).toBe('None');
+      ok(await kn('apply', '--server-side', '--force-conflicts', '-f', file(`made-${index}.yaml`)));
+      expect((await kn('get', 'svc', 'made', '-o', 'jsonpath={.spec.sessionAffinity}')).stdout).toBe('ClientIP');
+
+      writeFileSync(file(`csa-${index}.yaml`), manifest('csa', 'app: csa', one));
+      expect(ok(await kn('apply', '-f', file(`csa-${index}.yaml`))).trim()).toBe('service/csa created');
+      expect(ok(await kn('apply', '--server-side', '-f', file(`csa-${index}.yaml`))).trim()).toBe('service/csa serverside-applied');
+
+      if (minor(kubectlVersion(binary)) >= 32) {
+        ok(await kn('create', 'service', 'loadbalancer', 'lbs', '--tcp=80:8080'));
+        writeFileSync(file(`lbs-${index}.yaml`), 'apiVersion: v1\nkind: Service\nmetadata: {name: lbs}\nstatus:\n  loadBalancer:\n    ingress: [{ip: 203.0.113.50}]\n');
+        ok(await kn('apply', '--server-side', '--subresource=status', '--field-manager=lb-controller', '-f', file(`lbs-${index}.yaml`)));
+        expect((await kn('get', 'svc', 'lbs', '-o', 'jsonpath={.status.loadBalancer.ingress[0].ip}')).stdout).toBe('203.0.113.50');
+        ok(await kn('delete', 'svc', 'lbs'));
+      }
+      ok(await kn('delete', 'svc', 'ssa', 'made', 'csa'));
+    });
+
     it('get -w, wait --for=jsonpath, wait --for=delete, describe, explain, delete', async () => {
       const watcher = spawn(binary, [`--cache-dir=${cache()}`, '-n', ns, 'get', 'svc', '-w', '--output-watch-events'], {
         env: { ...process.env, KUBECONFIG: t.server.kubeconfigPath },
@@ -238,7 +296,6 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
   });
 
   it('create service: JSON bodies (kubectl ≤ 1.31) and protobuf bodies (≥ 1.32) give the same objects', () => {
-    const minor = (version: string) => Number(/^v1\.(\d+)\./.exec(version)?.[1] ?? 0);
     const versions = [...createdByVersion.keys()];
     const control = versions.find((v) => minor(v) === 31) ?? versions.find((v) => minor(v) < 32);
     const protobuf = versions.filter((v) => minor(v) >= 32);
