@@ -5,6 +5,7 @@ import { CONDITIONS_USAGE, runConditions } from './cli/conditions.command';
 import { GET_USAGE, runGet } from './cli/get.command';
 import { HISTORY_USAGE, runHistory } from './cli/history.command';
 import { runWhoHad, WHO_HAD_USAGE } from './cli/who-had.command';
+import { OWNERS_USAGE, runOwners } from './cli/owners.command';
 import 'reflect-metadata';
 import { EXPORT_USAGE, runExport } from './cli/export.command';
 import { IMPORT_USAGE, runImport } from './cli/import.command';
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   history: runHistory,
   'who-had': runWhoHad,
   conditions: runConditions,
+  owners: runOwners,
 };
 
 const USAGE = `usage: svctrail <command> [flags]
@@ -46,6 +48,7 @@ commands:
   history             the change log of a Service: every write, who made it, what changed
   who-had             which Services held a load-balancer IP or hostname, when, set by whom
   conditions          the condition audit log and per-condition summaries of a Service
+  owners              which field managers owned which fields of a Service, over time
 
 Run svctrail <command> --help for a command's flags.
 
@@ -67,7 +70,9 @@ ${HISTORY_USAGE}
 
 ${WHO_HAD_USAGE}
 
-${CONDITIONS_USAGE}`;
+${CONDITIONS_USAGE}
+
+${OWNERS_USAGE}`;
 
 const isUsageError = (error: unknown) =>
   error instanceof UsageError || error instanceof InvalidArgumentError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');

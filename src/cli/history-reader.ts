@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config/app-config';
 import { ChangeLogService } from '../history/change-log.service';
 import { ConditionAuditService } from '../history/condition-audit.service';
+import { FieldOwnershipService } from '../history/field-ownership.service';
 import { IngressHistoryService } from '../history/ingress-history.service';
 import { systemClock } from '../shared/clock';
 import { ChangeHistoryRepository } from '../store/change-history-repository';
@@ -19,6 +20,7 @@ export interface HistoryReader {
   changes: ChangeLogService;
   conditions: ConditionAuditService;
   ingress: IngressHistoryService;
+  ownership: FieldOwnershipService;
   close(): void;
 }
 
@@ -28,10 +30,12 @@ export function openHistory(dataDir: string): HistoryReader {
   const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   const positions = new LogPositions(handle);
   const snapshots = new ServiceRepository(handle);
+  const changes = new ChangeHistoryRepository(handle);
   return {
-    changes: new ChangeLogService(new ChangeHistoryRepository(handle), positions, snapshots),
+    changes: new ChangeLogService(changes, positions, snapshots),
     conditions: new ConditionAuditService(new ConditionHistoryRepository(handle), positions, snapshots, systemClock),
     ingress: new IngressHistoryService(new IngressHistoryRepository(handle), positions, snapshots),
+    ownership: new FieldOwnershipService(changes, positions, snapshots),
     close: () => handle.close(),
   };
 }

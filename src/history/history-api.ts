@@ -19,6 +19,7 @@ export const HISTORY_RESOURCES: readonly HistoryResource[] = [
   { name: 'ingressintervals', singularName: 'ingressinterval', kind: 'IngressInterval', namespaced: true, verbs: ['list'] },
   { name: 'ingressconflicts', singularName: 'ingressconflict', kind: 'IngressConflict', namespaced: true, verbs: ['list'] },
   { name: 'ingressowners', singularName: 'ingressowner', kind: 'IngressOwner', namespaced: false, verbs: ['list'] },
+  { name: 'fieldownerships', singularName: 'fieldownership', kind: 'FieldOwnership', namespaced: true, verbs: ['list'] },
   { name: 'feed', singularName: 'feed', kind: 'ServiceChange', namespaced: false, verbs: ['get'] },
 ];
 

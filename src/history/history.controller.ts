@@ -8,6 +8,7 @@ import { formatFor, sendObject } from '../kube-api/kube-response';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { ConditionAuditService } from './condition-audit.service';
+import { FieldOwnershipService } from './field-ownership.service';
 import { historyApiGroup, historyResourceList } from './history-api';
 import type { HistoryScope } from './history-scope';
 import { IngressHistoryService } from './ingress-history.service';
@@ -23,6 +24,7 @@ export class HistoryController {
     conditions: ConditionAuditService,
     private readonly ingress: IngressHistoryService,
     private readonly feed: ChangeFeedService,
+    ownership: FieldOwnershipService,
   ) {
     this.scoped = {
       changes: (s, q) => changes.list(s, q),
@@ -30,6 +32,7 @@ export class HistoryController {
       conditionsummaries: (s, q) => conditions.summaries(s, q),
       ingressintervals: (s, q) => ingress.intervals(s, q),
       ingressconflicts: (s, q) => ingress.conflicts(s, q),
+      fieldownerships: (s, q) => ownership.list(s, q),
     };
   }
 

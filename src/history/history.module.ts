@@ -10,6 +10,7 @@ import { DATABASE } from '../store/store.tokens';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { ConditionAuditService } from './condition-audit.service';
+import { FieldOwnershipService } from './field-ownership.service';
 import { HistoryController } from './history.controller';
 import { IngressHistoryService } from './ingress-history.service';
 
@@ -24,6 +25,7 @@ import { IngressHistoryService } from './ingress-history.service';
     ConditionAuditService,
     IngressHistoryService,
     ChangeFeedService,
+    FieldOwnershipService,
   ],
 })
 export class HistoryModule {}

@@ -168,3 +168,47 @@ spec:
     expect(withManagedFields.json.message).toBe('metadata.managedFields must be nil');
   });
 });
+
+describe('who owned each field, over time (fieldownerships)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => t.stop());
+
+  it('answers which controller owned .status.loadBalancer.ingress at a time, and who took it over, forced or not', async () => {
+    const ns = '/api/v1/namespaces/own/services';
+    const created = await t.client.post(ns, { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } }, { headers: { 'user-agent': 'kubectl-create/v1.33' } });
+    const first = await t.client.put(`${ns}/web/status?fieldManager=metallb-controller`, { ...created.json, status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } } });
+    const config = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, status: { loadBalancer: { ingress: [{ ip: '203.0.113.8' }] } } };
+    const conflict = await t.client.request('PATCH', `${ns}/web/status?fieldManager=kube-vip`, { body: JSON.stringify(config), contentType: APPLY });
+    expect(conflict.status).toBe(409);
+    expect(conflict.json.message).toBe('Apply failed with 1 conflict: conflict with "metallb-controller" with subresource "status" using v1: .status.loadBalancer.ingress');
+    const forced = await t.client.request('PATCH', `${ns}/web/status?fieldManager=kube-vip&force=true`, { body: JSON.stringify(config), contentType: APPLY });
+    expect(forced.status).toBe(200);
+
+    const base = '/apis/history.svctrail.io/v1alpha1/namespaces/own/services/web/fieldownerships';
+    const ingress = (await t.client.get(`${base}?field=.status.loadBalancer.ingress`)).json;
+    expect(ingress.kind).toBe('FieldOwnershipList');
+    expect(ingress.items.map((i: any) => [i.manager, i.operation, i.subresource, i.from.resourceVersion, i.to?.reason, i.to?.forced])).toEqual([
+      ['metallb-controller', 'Update', 'status', Number(first.json.metadata.resourceVersion), 'takenOver', true],
+      ['kube-vip', 'Apply', 'status', Number(forced.json.metadata.resourceVersion), undefined, undefined],
+    ]);
+    expect(ingress.items[0].to.takenOverBy).toEqual([{ manager: 'kube-vip', operation: 'Apply', subresource: 'status' }]);
+    // At the moment metallb set it, metallb owned it; now kube-vip does.
+    const atTime = async (time: string) =>
+      (await t.client.get(`${base}?field=.status.loadBalancer.ingress&at=${encodeURIComponent(time)}`)).json.items.map((i: any) => i.manager);
+    expect(await atTime(ingress.items[0].from.time)).toEqual(['metallb-controller']);
+    expect(await atTime(ingress.items[1].from.time)).toEqual(['kube-vip']);
+    expect(await atTime('2000-01-01T00:00:00Z')).toEqual([]);
+    const byManager = (await t.client.get(`${base}?manager=kubectl-create`)).json.items;
+    expect(byManager.length).toBeGreaterThan(3);
+    expect(byManager.every((i: any) => i.manager === 'kubectl-create' && !i.to)).toBe(true);
+    const paged = (await t.client.get(`${base}?limit=2`)).json;
+    expect(paged.items).toHaveLength(2);
+    const next = (await t.client.get(`${base}?limit=2&continue=${encodeURIComponent(paged.metadata.continue)}`)).json;
+    expect(next.items[0].metadata.name).not.toBe(paged.items[0].metadata.name);
+    const bad = await t.client.get(`${base}?at=yesterday`);
+    expect(bad.status).toBe(400);
+  });
+});

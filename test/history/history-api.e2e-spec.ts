@@ -70,7 +70,7 @@ describe('history.svctrail.io', () => {
       expect((await t.client.get('/apis/history.svctrail.io')).json).toMatchObject({ kind: 'APIGroup', name: 'history.svctrail.io' });
       const list = (await get('')).json;
       expect(list).toMatchObject({ kind: 'APIResourceList', groupVersion: 'history.svctrail.io/v1alpha1' });
-      expect(list.resources.map((r: any) => r.name)).toEqual(['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'feed']);
+      expect(list.resources.map((r: any) => r.name)).toEqual(['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'fieldownerships', 'feed']);
     });
 
     it.each(['v2', 'v2beta1'])('aggregated discovery %s lists it', async (version) => {
@@ -111,7 +111,8 @@ describe('history.svctrail.io', () => {
         actor: { user: 'bob', groups: ['system:authenticated'], userAgent: 'cloud-lb/1.0', fieldManager: 'cloud-lb' },
       });
       expect(flip0.actor.requestId).toEqual(expect.any(String));
-      expect(flip0.events.map((e: any) => e.type)).toEqual(['ServiceConditionChanged']);
+      // The condition flip, and cloud-lb's managedFields entry moving to the write's time.
+      expect(flip0.events.map((e: any) => e.type)).toEqual(['ServiceConditionChanged', 'ServiceManagedFieldsChanged']);
       expect(flip0.patch).toEqual(expect.arrayContaining([{ op: 'replace', path: '/status/conditions/0/status', value: 'True' }]));
       expect(items[1].actor).toMatchObject({ user: 'alice', groups: ['lb-controllers', 'system:authenticated'] });
       expect(items[7].events.map((e: any) => e.type)).toContain('ServiceDeleted');

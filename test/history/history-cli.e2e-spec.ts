@@ -2,6 +2,7 @@
 import { runConditions } from '../../src/cli/conditions.command';
 import { runGet } from '../../src/cli/get.command';
 import { runHistory } from '../../src/cli/history.command';
+import { runOwners } from '../../src/cli/owners.command';
 import { runWhoHad } from '../../src/cli/who-had.command';
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
@@ -49,6 +50,16 @@ describe('history CLI commands', () => {
     const cli = JSON.parse((await run(runConditions, ['cli/web', '-o', 'json'])).text);
     expect(cli.transitions).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/conditiontransitions`)).json);
     expect(cli.summaries.items.map((s: any) => s.conditions.map((c: any) => [c.type, c.status, c.transitions]))).toEqual([[['Ready', 'False', 2]]]);
+  });
+
+  it('owners -o json equals fieldownerships; the table names owner, operation and takeover', async () => {
+    const cli = await run(runOwners, ['cli/web', '.status.loadBalancer', '-o', 'json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.text)).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/fieldownerships?field=.status.loadBalancer`)).json);
+    const human = await run(runOwners, ['cli/web', '.status.loadBalancer.ingress']);
+    expect(human.text.split('\n')[0]).toMatch(/^FIELD\s+MANAGER\s+OPERATION\s+FROM\s+TO\s+ENDED BY$/);
+    expect(human.text).toMatch(/^\.status\.loadBalancer\.ingress\s+\S+\s+Update \(status\)\s+.*\(still owned\)\s*$/m);
+    expect((await run(runOwners, ['cli/web', '.spec.nothing'])).text).toBe('no recorded owner of .spec.nothing');
   });
 
   it('get --resource-version and --at answer what the API answers', async () => {

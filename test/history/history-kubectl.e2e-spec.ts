@@ -19,7 +19,7 @@ maybe('kubectl and the history API', () => {
     const res = await kubectl(binary!, t.server.kubeconfigPath, ['api-resources', '--api-group=history.svctrail.io', '-o', 'wide']);
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
-    for (const name of ['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'feed']) {
+    for (const name of ['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'fieldownerships', 'feed']) {
       expect(res.stdout).toMatch(new RegExp(`^${name}\\s+history.svctrail.io/v1alpha1`, 'm'));
     }
   });

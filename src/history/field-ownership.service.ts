@@ -1,0 +1,104 @@
+// fieldownerships: who owned which field of a Service over time, from the managedFields each
+// write left in the log (no Kubernetes server can answer this: it keeps only the current entries).
+// Filters: `field` (a path or a prefix of paths, as printed in conflicts: `.status.loadBalancer`),
+// `manager`, `at` (owners at that instant), and since/until (intervals overlapping the window).
+import { Injectable } from '@nestjs/common';
+import { ChangeHistoryRepository } from '../store/change-history-repository';
+import { LogPositions } from '../store/log-positions';
+import { ServiceRepository } from '../store/service-repository';
+import { HISTORY_API_VERSION } from './history-api';
+import { HistoryList, readPage } from './history-list-page';
+import { HistoryQuery } from './history-query';
+import { HistoryScope, scopeKey } from './history-scope';
+import { OwnershipInterval, ownershipIntervals, OwnershipWrite } from './field-ownership-intervals';
+
+const PARAMS = ['field', 'manager', 'at', 'since', 'until', 'limit', 'continue'];
+
+export interface FieldOwnership extends Omit<OwnershipInterval, 'owner'> {
+  kind: 'FieldOwnership';
+  apiVersion: string;
+  metadata: { name: string; namespace: string };
+  manager: string;
+  operation: 'Apply' | 'Update';
+  subresource?: string;
+}
+
+const covers = (prefix: string, path: string) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+
+@Injectable()
+export class FieldOwnershipService {
+  constructor(
+    private readonly changes: ChangeHistoryRepository,
+    private readonly positions: LogPositions,
+    private readonly snapshots: ServiceRepository,
+  ) {}
+
+  list(scope: HistoryScope, rawQuery: unknown): HistoryList<FieldOwnership> {
+    const query = HistoryQuery.parse('fieldownerships', rawQuery, PARAMS);
+    const field = query.string('field');
+    const manager = query.string('manager');
+    const at = query.time('at');
+    const since = query.time('since');
+    const until = query.time('until');
+    const keep = (i: OwnershipInterval): boolean =>
+      (field === undefined || covers(field, i.field)) &&
+      (manager === undefined || i.owner.manager === manager) &&
+      (at === undefined || (Date.parse(i.from.time) <= Date.parse(at) && (!i.to || Date.parse(i.to.time) > Date.parse(at)))) &&
+      (until === undefined || Date.parse(i.from.time) <= Date.parse(until)) &&
+      (since === undefined || !i.to || Date.parse(i.to.time) >= Date.parse(since));
+    return this.snapshots.snapshot(() =>
+      readPage({
+        listKind: 'FieldOwnershipList',
+        scope: scopeKey('fieldownerships', scope),
+        query,
+        keyShape: ['number'],
+        head: this.positions.head(),
+        read: (snapshot, after, limit) => {
+          const start = after ? Number(after[0]) + 1 : 0;
+          return this.intervals(scope, snapshot)
+            .map((interval, index) => ({ interval, index }))
+            .filter((row) => row.index >= start && keep(row.interval))
+            .slice(0, limit);
+        },
+        keyOf: (row) => [row.index],
+        toItem: ({ interval, index }) => fieldOwnership(interval, index),
+      }),
+    );
+  }
+
+  /** Every interval of the scope's Services up to the snapshot, in log order. */
+  private intervals(scope: HistoryScope, snapshot: number): OwnershipInterval[] {
+    const rvs = this.changes.matchingWrites({ ...scope, fromRv: 1, toRv: snapshot, fromPosition: 1 }, Number.MAX_SAFE_INTEGER);
+    const writes = function* (repository: ChangeHistoryRepository): Generator<OwnershipWrite> {
+      for (const rv of rvs) {
+        const w = repository.write(rv);
+        yield {
+          resourceVersion: rv,
+          time: w.events[w.events.length - 1].metadata.recordedAt,
+          uid: w.uid,
+          namespace: w.namespace,
+          name: w.name,
+          before: w.previous?.metadata.managedFields,
+          after: w.object === null ? null : w.object.metadata.managedFields,
+        };
+      }
+    };
+    return ownershipIntervals(writes(this.changes));
+  }
+}
+
+function fieldOwnership(interval: OwnershipInterval, index: number): FieldOwnership {
+  const { owner, ...rest } = interval;
+  return {
+    kind: 'FieldOwnership',
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${interval.service.name}.${interval.from.resourceVersion}.${index}`, namespace: interval.service.namespace },
+    service: rest.service,
+    field: rest.field,
+    manager: owner.manager,
+    operation: owner.operation,
+    ...(owner.subresource ? { subresource: owner.subresource } : {}),
+    from: rest.from,
+    ...(rest.to ? { to: rest.to } : {}),
+  };
+}
