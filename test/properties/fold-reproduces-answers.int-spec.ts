@@ -1,9 +1,12 @@
-// Property: for any sequence of valid and invalid writes, folding the event log reproduces,
+// Property: for any sequence of valid and invalid writes (updates and server-side applies by
+// several field managers, so managedFields move between them), folding the event log reproduces,
 // byte for byte, every object the write path answered; resourceVersions only grow; a write that
 // changes nothing appends nothing.
 import fc from 'fast-check';
 import { join } from 'node:path';
+import { PatchServiceHandler } from '../../src/commands/patch-service.handler';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { PatchServiceCommand } from '../../src/commands/service.commands';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { DomainError } from '../../src/domain/errors/domain-errors';
 import type { ServiceCommand } from '../../src/domain/service.commands';
@@ -23,7 +26,8 @@ type Step =
   | { op: 'status'; name: string; ips: string[]; conditions: [string, string][]; stale: boolean; finalizers: boolean | null }
   | { op: 'delete'; name: string }
   | { op: 'resend'; name: string; subresource: boolean }
-  | { op: 'dryRun'; inner: 'create' | 'status'; name: string };
+  | { op: 'dryRun'; inner: 'create' | 'status'; name: string }
+  | { op: 'apply'; name: string; labels: Record<string, string>; affinity: string; status: boolean; force: boolean };
 
 const MANAGER_ARB = fc.constantFrom('kubectl-create', 'metallb-controller', 'cloud-controller', 'editor');
 const labelsArb = fc.dictionary(fc.constantFrom('tier', 'env', 'team'), fc.constantFrom('web', 'db', 'x'), { maxKeys: 2 });
@@ -41,7 +45,18 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), name: fc.constantFrom(...NAMES) }),
   fc.record({ op: fc.constant('resend' as const), name: fc.constantFrom(...NAMES), subresource: fc.boolean() }),
   fc.record({ op: fc.constant('dryRun' as const), inner: fc.constantFrom('create' as const, 'status' as const), name: fc.constantFrom(...NAMES) }),
+  fc.record({ op: fc.constant('apply' as const), name: fc.constantFrom(...NAMES), labels: labelsArb, affinity: fc.constantFrom('None', 'ClientIP'), status: fc.boolean(), force: fc.boolean() }),
 );
+
+/** A server-side apply configuration: spec and labels, or a condition on /status. */
+function applyConfig(step: Extract<Step, { op: 'apply' }>): string {
+  const metadata = { name: step.name, labels: step.labels };
+  if (step.status) {
+    const conditions = [{ type: 'Applied', status: step.affinity === 'None' ? 'True' : 'False', reason: 'R', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }];
+    return JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: step.name }, status: { conditions } });
+  }
+  return JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata, spec: { type: 'LoadBalancer', sessionAffinity: step.affinity, ports: [{ port: 80 }] } });
+}
 
 function service(name: string, type: string, labels: Record<string, string>, finalizers?: string[]): Service {
   return applyServiceDefaults({
@@ -53,13 +68,14 @@ function service(name: string, type: string, labels: Record<string, string>, fin
 
 describe('folding the log reproduces every answer', () => {
   it('holds for random write sequences', async () => {
-    const totals = { answers: 0, rejected: 0, noops: 0 };
+    const totals = { answers: 0, rejected: 0, noops: 0, applied: 0 };
     await fc.assert(
       // Several field managers, so that the answers' managedFields (and their fold) move between them.
       fc.asyncProperty(fc.array(fc.tuple(stepArb, MANAGER_ARB), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 1000 }), async (managedSteps, seed) => {
         const ctx = await createAppContext(seed);
         try {
           const executor = ctx.app.get(ServiceCommandExecutor);
+          const patches = ctx.app.get(PatchServiceHandler);
           const repository = ctx.app.get(ServiceRepository);
           const store = ctx.app.get(SqliteEventStore);
           const answers: { rv: number; text: string }[] = [];
@@ -68,6 +84,7 @@ describe('folding the log reproduces every answer', () => {
             ctx.clock.advance(1500);
             const current = repository.loadLive('default', step.name).object;
             let command: ServiceCommand | undefined;
+            let apply: Extract<Step, { op: 'apply' }> | undefined;
             let dryRun = false;
             switch (step.op) {
               case 'create': {
@@ -101,6 +118,9 @@ describe('folding the log reproduces every answer', () => {
                   ? { kind: 'ReplaceServiceStatus', namespace: 'default', name: step.name, object: structuredClone(current) }
                   : { kind: 'ReplaceService', namespace: 'default', name: step.name, object: structuredClone(current) };
                 break;
+              case 'apply':
+                apply = step;
+                break;
               case 'dryRun':
                 dryRun = true;
                 command =
@@ -111,10 +131,15 @@ describe('folding the log reproduces every answer', () => {
                       : undefined;
                 break;
             }
-            if (!command) continue;
+            if (!command && !apply) continue;
             let result;
             try {
-              result = await executor.execute(command, { ...request, fieldManager: manager, dryRun });
+              result = apply
+                ? await patches.execute(
+                    new PatchServiceCommand('default', apply.name, apply.status ? 'status' : '', { type: 'apply', body: applyConfig(apply), fieldValidation: 'Strict', force: apply.force }, { ...request, fieldManager: manager, dryRun }),
+                  )
+                : await executor.execute(command!, { ...request, fieldManager: manager, dryRun });
+              if (apply && !dryRun) totals.applied++;
             } catch (error) {
               if (!(error instanceof DomainError)) throw error;
               totals.rejected++;
@@ -132,7 +157,7 @@ describe('folding the log reproduces every answer', () => {
               // Nothing appended: the answer is the unchanged stored object.
               totals.noops++;
               expect(rv).toBeLessThanOrEqual(head);
-            } else if (command.kind !== 'DeleteService' && rv === head) {
+            } else if (command?.kind !== 'DeleteService' && rv === head) {
               answers.push({ rv, text: JSON.stringify(result.object) });
             }
             lastHead = head;
@@ -152,5 +177,6 @@ describe('folding the log reproduces every answer', () => {
     expect(totals.answers).toBeGreaterThan(100);
     expect(totals.rejected).toBeGreaterThan(10);
     expect(totals.noops).toBeGreaterThan(0);
+    expect(totals.applied).toBeGreaterThan(20);
   }, 240000);
 });
