@@ -154,6 +154,17 @@ spec:
     const cloud = applied.json.metadata.managedFields.find((e: any) => e.manager === 'cloud-controller').fieldsV1;
     // An Apply entry owns the applied list items, not the list itself.
     expect(Object.keys(cloud['f:status']['f:conditions'])).toEqual(['k:{"type":"LoadBalancerReady"}']);
+    // The ownership history has both: MetalLB holds the ingress, the cloud controller the condition.
+    const owners = (await t.client.get('/apis/history.svctrail.io/v1alpha1/namespaces/ssa/services/cond/fieldownerships?field=.status')).json.items;
+    expect(owners.map((o: any) => [o.field, o.manager, o.operation, o.to?.reason ?? 'owned'])).toEqual([
+      ['.status.loadBalancer.ingress', 'metallb-controller', 'Update', 'owned'],
+      ['.status.conditions[type="LoadBalancerReady"]', 'cloud-controller', 'Apply', 'owned'],
+      ['.status.conditions[type="LoadBalancerReady"].lastTransitionTime', 'cloud-controller', 'Apply', 'owned'],
+      ['.status.conditions[type="LoadBalancerReady"].message', 'cloud-controller', 'Apply', 'owned'],
+      ['.status.conditions[type="LoadBalancerReady"].reason', 'cloud-controller', 'Apply', 'owned'],
+      ['.status.conditions[type="LoadBalancerReady"].status', 'cloud-controller', 'Apply', 'owned'],
+      ['.status.conditions[type="LoadBalancerReady"].type', 'cloud-controller', 'Apply', 'owned'],
+    ]);
   });
 
   it('bad apply bodies are Status answers', async () => {
