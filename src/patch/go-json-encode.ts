@@ -2,34 +2,10 @@
 // `patch: Invalid value: "<patched JSON>"`. evanphx/json-patch keeps untouched subtrees as raw
 // bytes (compacted, original key order) and re-marshals every container it had to decode into a
 // Go map (partialDoc), whose keys then come out sorted. Callers pass the set of such maps.
+import { goJsonString } from '../domain/codec/go-json-string';
 import { isMap, JsonTree } from './json-tree';
 
-const HTML_SAFE: Readonly<Record<string, string>> = {
-  '"': '\\"',
-  '\\': '\\\\',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\b': '\\b',
-  '\f': '\\f',
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
 
-/** encoding/json encodeState.string with escapeHTML (Go ≥ 1.22 writes \b and \f short). */
-export function goJsonString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const escaped = HTML_SAFE[ch];
-    if (escaped !== undefined) out += escaped;
-    else if (ch < ' ') out += '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + '"';
-}
 
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

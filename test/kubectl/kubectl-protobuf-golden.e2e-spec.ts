@@ -2,14 +2,10 @@
 // protobuf body. A loopback stub records each body (and echoes it back, as a create would);
 // decoding it and encoding it again must give the very same bytes, and it must decode to the
 // same Service as the JSON body kubectl ≤ 1.31 sends for the same command.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeKubeObject, encodeKubeObject } from '../../src/domain/codec/protobuf/kube-object-protobuf';
 import { decodeService, decodeServiceProtobuf } from '../../src/domain/codec/service-decoder';
-import { kubectl, kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
+import { KubectlCaptureStub } from '../helpers/kubectl-capture-stub';
+import { kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
 
 const minor = (binary: string) => Number(/^v1\.(\d+)\./.exec(kubectlVersion(binary))?.[1] ?? 0);
 const binaries = kubectlMatrix();
@@ -20,11 +16,6 @@ if (!protobufSenders.length || !jsonSender) {
 }
 const describeIfKubectl = protobufSenders.length && jsonSender ? describe : describe.skip;
 
-interface Captured {
-  contentType: string;
-  body: Buffer;
-}
-
 const COMMANDS: string[][] = [
   ['create', 'service', 'clusterip', 'cip', '--tcp=80:8080', '--tcp=443:8443'],
   ['create', 'service', 'nodeport', 'np', '--tcp=80:8080', '--node-port=30080'],
@@ -34,53 +25,12 @@ const COMMANDS: string[][] = [
 ];
 
 describeIfKubectl('kubectl protobuf bodies: golden bytes captured from real kubectl', () => {
-  let stub: Server;
-  let work: string;
-  let captured: Captured[] = [];
-
+  let stub: KubectlCaptureStub;
   beforeAll(async () => {
-    stub = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        if (req.method !== 'POST') {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}');
-          return;
-        }
-        const contentType = String(req.headers['content-type']);
-        captured.push({ contentType, body });
-        // Echo the object back as the created one, in the body's own format.
-        res.writeHead(201, { 'content-type': contentType }).end(body);
-      });
-    });
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    work = mkdtempSync(join(tmpdir(), 'svctrail-golden-'));
-    const port = (stub.address() as AddressInfo).port;
-    writeFileSync(
-      join(work, 'kubeconfig'),
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'stub', cluster: { server: `http://127.0.0.1:${port}` } }],
-        contexts: [{ name: 'stub', context: { cluster: 'stub', user: 'stub', namespace: 'default' } }],
-        'current-context': 'stub',
-        users: [{ name: 'stub', user: { token: 'x' } }],
-      }),
-    );
+    stub = await KubectlCaptureStub.start();
   });
-  afterAll(async () => {
-    await new Promise((resolve) => stub.close(resolve));
-    rmSync(work, { recursive: true, force: true });
-  });
-
-  const run = async (binary: string, args: string[]): Promise<Captured> => {
-    captured = [];
-    const result = await kubectl(binary, join(work, 'kubeconfig'), [`--cache-dir=${join(work, 'cache')}`, ...args]);
-    if (result.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${result.stderr}`);
-    expect(captured).toHaveLength(1);
-    return captured[0];
-  };
+  afterAll(async () => stub.stop());
+  const run = (binary: string, args: string[]) => stub.capture(binary, args);
 
   it.each(protobufSenders.map((b) => [kubectlVersion(b), b]))('%s: decode → encode gives the same bytes, and the same Service as the JSON body', async (_v, binary) => {
     for (const args of COMMANDS) {

@@ -3,16 +3,12 @@
 // (and echoes it back, as the review endpoints answer the review); decoding it and encoding it
 // again must give the very same bytes, and it must decode to the same review as the JSON body
 // kubectl ≤ 1.31 sends for the same command.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeEnvelope } from '../../src/domain/codec/protobuf/kube-envelope';
 import { encodeKubeObject, ProtobufKind } from '../../src/domain/codec/protobuf/kube-object-protobuf';
 import { decodeReviewBody, ReviewTarget } from '../../src/domain/codec/review-decoder';
 import { selfSubjectAccessReviewSchema, selfSubjectReviewSchema, selfSubjectRulesReviewSchema } from '../../src/domain/codec/review-schema';
-import { kubectl, kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
+import { KubectlCaptureStub } from '../helpers/kubectl-capture-stub';
+import { kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
 
 const minor = (binary: string) => Number(/^v1\.(\d+)\./.exec(kubectlVersion(binary))?.[1] ?? 0);
 const binaries = kubectlMatrix();
@@ -39,58 +35,13 @@ const COMMANDS: string[][] = [
   ['auth', 'whoami'],
 ];
 
-interface Captured {
-  path: string;
-  contentType: string;
-  body: Buffer;
-}
-
 describeIfKubectl('kubectl review bodies: golden bytes captured from real kubectl', () => {
-  let stub: Server;
-  let work: string;
-  let captured: Captured[] = [];
-
+  let stub: KubectlCaptureStub;
   beforeAll(async () => {
-    stub = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        if (req.method !== 'POST') {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}');
-          return;
-        }
-        const contentType = String(req.headers['content-type']);
-        captured.push({ path: String(req.url), contentType, body });
-        res.writeHead(201, { 'content-type': contentType }).end(body);
-      });
-    });
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    work = mkdtempSync(join(tmpdir(), 'svctrail-review-golden-'));
-    const port = (stub.address() as AddressInfo).port;
-    writeFileSync(
-      join(work, 'kubeconfig'),
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'stub', cluster: { server: `http://127.0.0.1:${port}` } }],
-        contexts: [{ name: 'stub', context: { cluster: 'stub', user: 'stub', namespace: 'default' } }],
-        'current-context': 'stub',
-        users: [{ name: 'stub', user: { token: 'x' } }],
-      }),
-    );
+    stub = await KubectlCaptureStub.start();
   });
-  afterAll(async () => {
-    await new Promise((resolve) => stub.close(resolve));
-    rmSync(work, { recursive: true, force: true });
-  });
-
-  const run = async (binary: string, args: string[]): Promise<Captured> => {
-    captured = [];
-    const result = await kubectl(binary, join(work, 'kubeconfig'), [`--cache-dir=${join(work, 'cache')}`, ...args]);
-    if (captured.length !== 1) throw new Error(`kubectl ${args.join(' ')}: ${captured.length} reviews sent: ${result.stderr}`);
-    return captured[0]!;
-  };
+  afterAll(async () => stub.stop());
+  const run = (binary: string, args: string[]) => stub.capture(binary, args);
 
   it.each(protobufSenders.map((b) => [kubectlVersion(b), b]))('%s: decode → encode gives the same bytes, and the same review as the JSON body', async (_v, binary) => {
     for (const args of COMMANDS) {

@@ -18,7 +18,7 @@ import { groupVersionString, notRegisteredMessage, registeredGoType } from './re
 import { decodeWithSchema, GoUnmarshalError } from './schema-decoder';
 import type { FieldValidation } from './service-decoder';
 import { summarizeBody } from './service-decoder';
-import { GroupVersionKind, interpretTypeMeta } from './type-meta-interpreter';
+import { GroupVersionKind, gvkWithDefaults, interpretTypeMeta } from './type-meta-interpreter';
 
 /** What the endpoint decodes into: its group, version, kind and Go struct. */
 export interface ReviewTarget {
@@ -43,22 +43,11 @@ function cannotBeHandled(target: ReviewTarget, gvk: GroupVersionKind, error: str
   return new BadRequestError(`${gvk.kind} in version ${strconvQuote(gvk.version)} cannot be handled as a ${target.kind}: ${error}`);
 }
 
-/** json.gvkWithDefaults */
-function withDefaults(actual: GroupVersionKind, defaults: GroupVersionKind): GroupVersionKind {
-  const out = { ...actual };
-  if (!out.kind) out.kind = defaults.kind;
-  if (!out.version && !out.group) {
-    out.group = defaults.group;
-    out.version = defaults.version;
-  }
-  if (!out.version && out.group === defaults.group) out.version = defaults.version;
-  return out;
-}
 
 function checkGvk(json: JsonValue, body: Buffer, target: ReviewTarget): GroupVersionKind {
   const interpreted = interpretTypeMeta(json);
   if (!interpreted.ok) throw unrecognized(target, interpreted.error, body);
-  const gvk = withDefaults(interpreted.gvk, { group: target.group, version: target.version, kind: target.kind });
+  const gvk = gvkWithDefaults(interpreted.gvk, { group: target.group, version: target.version, kind: target.kind });
   if (!gvk.version) throw cannotBeHandled(target, gvk, `Object 'apiVersion' is missing in '${body.toString('utf8')}'`);
   if (gvk.group === target.group && gvk.version === target.version && gvk.kind === target.kind) return gvk;
   const goType = registeredGoType(gvk.group, gvk.version, gvk.kind);

@@ -14,7 +14,7 @@ import { notRegisteredMessage, registeredGoType, groupVersionString } from './re
 import { decodeWithSchema, GoUnmarshalError } from './schema-decoder';
 import { ServiceDecodeError } from './service-decode-error';
 import { serviceSchema } from './service-schema';
-import { GroupVersionKind, interpretTypeMeta } from './type-meta-interpreter';
+import { GroupVersionKind, gvkWithDefaults, interpretTypeMeta } from './type-meta-interpreter';
 import { decodeEnvelope } from './protobuf/kube-envelope';
 import { decodeMessage } from './protobuf/proto-message-codec';
 import { ProtobufDecodeError } from './protobuf/protobuf-decode-error';
@@ -58,25 +58,14 @@ function cannotBeHandled(gvk: GroupVersionKind, error: string): ServiceDecodeErr
   return new ServiceDecodeError(`${gvk.kind} in version ${strconvQuote(gvk.version)} cannot be handled as a Service: ${error}`, error);
 }
 
-/** json.gvkWithDefaults */
-function withDefaults(actual: GroupVersionKind, defaults: GroupVersionKind): GroupVersionKind {
-  const out = { ...actual };
-  if (!out.kind) out.kind = defaults.kind;
-  if (!out.version && !out.group) {
-    out.group = defaults.group;
-    out.version = defaults.version;
-  }
-  if (!out.version && out.group === defaults.group) out.version = defaults.version;
-  return out;
-}
 
 /** The request's group/version/kind, or the error kube-apiserver gives when it is not v1 Service. */
 function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
   const interpreted = interpretTypeMeta(json);
   if (!interpreted.ok) throw unrecognized(interpreted.error, body);
   // The request's default GVK (v1 Service), then the `into` object's internal kind.
-  let gvk = withDefaults(interpreted.gvk, { group: '', version: 'v1', kind: 'Service' });
-  gvk = withDefaults(gvk, { group: '', version: '__internal', kind: 'Service' });
+  let gvk = gvkWithDefaults(interpreted.gvk, { group: '', version: 'v1', kind: 'Service' });
+  gvk = gvkWithDefaults(gvk, { group: '', version: '__internal', kind: 'Service' });
   if (!gvk.version) {
     // runtime.NewMissingVersionErr carries the whole body.
     throw cannotBeHandled(gvk, `Object 'apiVersion' is missing in '${body.toString('utf8')}'`);

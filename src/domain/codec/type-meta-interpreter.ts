@@ -61,3 +61,15 @@ export function parseGroupVersion(gv: string): { ok: true; group: string; versio
   }
   return { ok: false, error: `unexpected GroupVersion string: ${gv}` };
 }
+
+/** json.gvkWithDefaults: fills what the body left out from the request's (or target's) defaults. */
+export function gvkWithDefaults(actual: GroupVersionKind, defaults: GroupVersionKind): GroupVersionKind {
+  const out = { ...actual };
+  if (!out.kind) out.kind = defaults.kind;
+  if (!out.version && !out.group) {
+    out.group = defaults.group;
+    out.version = defaults.version;
+  }
+  if (!out.version && out.group === defaults.group) out.version = defaults.version;
+  return out;
+}

@@ -1,33 +1,8 @@
 // Go's encoding/json text for the plain values field management serialises: list-map keys and
 // set values inside FieldsV1 keys, manager identifiers, the last-applied annotation. Map keys
 // are sorted (Go sorts map[string]interface{}), strings are HTML-escaped like json.Marshal.
+import { goJsonString } from '../codec/go-json-string';
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '\\"',
-  '\\': '\\\\',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\b': '\\b',
-  '\f': '\\f',
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
-/** encoding/json's quoted string with escapeHTML. */
-export function goJsonString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const escaped = ESCAPES[ch];
-    if (escaped !== undefined) out += escaped;
-    else if (ch < ' ') out += '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + '"';
-}
 
 /** Go sorts map keys as UTF-8 byte strings, which is code point order. */
 export function compareGoStrings(a: string, b: string): number {

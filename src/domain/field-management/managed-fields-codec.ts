@@ -6,7 +6,8 @@ import { canonicalTime } from '../codec/go-time';
 import { ManagedFieldsEntry } from '../service.types';
 import { FieldSet } from './field-set';
 import { fieldSetToFieldsV1, fieldsV1ToFieldSet } from './fields-v1';
-import { compareGoStrings, goJsonString } from './go-json';
+import { goJsonString } from '../codec/go-json-string';
+import { compareGoStrings } from './go-json';
 
 export type Operation = 'Apply' | 'Update';
 

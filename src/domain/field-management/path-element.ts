@@ -1,7 +1,8 @@
 // One step of a field path (structured-merge-diff fieldpath.PathElement): a struct or map field
 // `f:name`, a list-map item by its key fields `k:{"port":80,"protocol":"TCP"}`, a set item by its
 // value `v:"finalizer"`, or an atomic-list index `i:0`. Order: field < key < value < index.
-import { compareGoStrings, goJsonMarshal, goJsonString, isJsonMap } from './go-json';
+import { goJsonString } from '../codec/go-json-string';
+import { compareGoStrings, goJsonMarshal, isJsonMap } from './go-json';
 import { compareValues, valuesEqual, valueToString } from './field-value';
 
 export interface KeyField {
