@@ -1,6 +1,5 @@
 // LIST with label and field selectors and limit/continue over one snapshot of the log.
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { encodeServiceForList } from '../domain/codec/service-encoder';
 import { BadRequestError, InvalidError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { fieldErrors, FieldError } from '../domain/errors/field-error';
 import { matchesFields, parseFieldSelector, SERVICE_SELECTABLE_FIELDS, serviceFieldSet } from '../domain/selectors/field-selector';
@@ -10,6 +9,16 @@ import { SqliteEventStore } from '../store/event-store';
 import { ServiceRepository } from '../store/service-repository';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { ListServicesOptions, ListServicesQuery, ServiceList } from './service.queries';
+
+/**
+ * A stored object as a list item: without `kind`/`apiVersion`. Stored objects are already in
+ * canonical form (every projection row is the JSON of an encoded Service), so nothing is
+ * re-encoded here: that schema walk per item was a third of a LIST's CPU.
+ */
+function asListItem(stored: Service): Service {
+  const { kind: _kind, apiVersion: _apiVersion, ...item } = stored;
+  return item as Service;
+}
 
 /** Rows read per round while filling a page whose items a selector may reject. */
 const SCAN_BATCH = 500;
@@ -46,7 +55,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
             break;
           }
           after = { namespace: row.namespace, name: row.name };
-          if (matches(row.object)) items.push(encodeServiceForList(row.object));
+          if (matches(row.object)) items.push(asListItem(row.object));
         }
         if (more || batch.length < SCAN_BATCH) break;
       }
