@@ -75,7 +75,7 @@ export class ChangeHistoryRepository {
 
   /** The resourceVersions of up to `limit` matching writes, oldest first. */
   matchingWrites(range: ChangeRange, limit: number): number[] {
-    const statement = this.handle.sqlite.prepare(ChangeHistoryRepository.rangeSql(range));
+    const statement = this.handle.statement(ChangeHistoryRepository.rangeSql(range));
     const out: number[] = [];
     let fromPosition = range.fromPosition;
     for (;;) {

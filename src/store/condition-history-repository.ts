@@ -92,7 +92,7 @@ export class ConditionHistoryRepository {
     const after = range.after ? { afterRv: range.after.rv, afterId: range.after.id } : {};
     // The keyset cursor starts the range at its resourceVersion; ties are broken by id.
     const fromRv = range.after ? Math.max(range.fromRv, range.after.rv) : range.fromRv;
-    return this.handle.sqlite.prepare(ConditionHistoryRepository.rangeSql(range)).all({ ...range, ...after, fromRv, limit }) as TransitionRow[];
+    return this.handle.statement(ConditionHistoryRepository.rangeSql(range)).all({ ...range, ...after, fromRv, limit }) as TransitionRow[];
   }
 
   static servicesSql(scoped: { namespace?: boolean; name?: boolean }): string {

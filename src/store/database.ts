@@ -16,7 +16,28 @@ export type Drizzle = BetterSQLite3Database<typeof schema>;
 export interface DatabaseHandle {
   readonly sqlite: Database.Database;
   readonly db: Drizzle;
+  /**
+   * A prepared statement for SQL assembled at run time from fixed clauses (which filters a query
+   * has), prepared once per text instead of on every call.
+   */
+  statement(sql: string): Database.Statement;
   close(): void;
+}
+
+/** More distinct texts than the handful of clause combinations means something builds SQL from data. */
+const MAX_CACHED_STATEMENTS = 256;
+
+function statementCache(sqlite: Database.Database): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+      statement = sqlite.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
 }
 
 export interface OpenDatabaseOptions {
@@ -58,7 +79,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
       // every read then searches the WAL index before the database file.
       if (options.truncateWal ?? true) sqlite.pragma('wal_checkpoint(TRUNCATE)');
     }
-    return { sqlite, db, close: () => sqlite.close() };
+    return { sqlite, db, statement: statementCache(sqlite), close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
     throw asDamaged(error, options.path);

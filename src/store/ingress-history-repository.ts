@@ -86,7 +86,7 @@ export class IngressHistoryRepository {
 
   intervals(range: IntervalRange, limit: number): IntervalRow[] {
     const after = range.after ? { afterFrom: range.after.from, afterId: range.after.id } : {};
-    return this.handle.sqlite.prepare(IngressHistoryRepository.intervalsSql(range)).all({ ...range, windowed: undefined, ...after, limit }) as IntervalRow[];
+    return this.handle.statement(IngressHistoryRepository.intervalsSql(range)).all({ ...range, windowed: undefined, ...after, limit }) as IntervalRow[];
   }
 
   /**
@@ -122,7 +122,7 @@ export class IngressHistoryRepository {
     const params = { ...range, ...(range.after ? { afterFrom: range.after.secondFrom, afterSecond: range.after.secondId, afterFirst: range.after.firstId } : {}), after: undefined, limit };
     const scoped = range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
     const run = (side: 'first' | 'second') =>
-      (this.handle.sqlite.prepare(IngressHistoryRepository.conflictsSql(range, side)).all(params) as Record<string, unknown>[]).map(split);
+      (this.handle.statement(IngressHistoryRepository.conflictsSql(range, side)).all(params) as Record<string, unknown>[]).map(split);
     const rows = run('second');
     // A Service is in a conflict whichever side it is on; the address filter alone needs one side.
     if (scoped) rows.push(...run('first'));

@@ -34,9 +34,7 @@ export class KubeEventLog {
     if (query.namespace !== undefined) where.push('namespace = @namespace');
     if (query.name !== undefined) where.push('name = @name');
     if (query.uid !== undefined) where.push('stream_id = @uid');
-    const rows = this.handle.sqlite
-      .prepare(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT @limit`)
-      .all(query) as EventRow[];
+    const rows = this.handle.statement(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT @limit`).all(query) as EventRow[];
     return rows.map(toRecorded);
   }
 

@@ -93,7 +93,7 @@ export class ServiceRepository {
     }
     if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
     sql += ' ORDER BY namespace, name LIMIT @limit';
-    const rows = this.handle.sqlite.prepare(sql).all(params) as { namespace: string; name: string; object: string }[];
+    const rows = this.handle.statement(sql).all(params) as { namespace: string; name: string; object: string }[];
     return rows.map((r) => ({ namespace: r.namespace, name: r.name, object: JSON.parse(r.object) as Service }));
   }
 
