@@ -39,22 +39,16 @@ const VERB_BY_METHOD: Record<string, string> = {
  * one by one, as the router decodes path parameters, so `%2F` inside a name stays in that name
  * (Go would split on it, but then the authorizer and the handler would disagree on the target).
  */
+/** The attributes of a request for a path that names no resource (or of a review asking about one). */
+export function nonResourceAttributes(path: string, verb: string): RequestAttributes {
+  return { isResourceRequest: false, path, verb, apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' };
+}
+
 export function requestAttributes(method: string, url: string): RequestAttributes {
   const queryAt = url.indexOf('?');
   const rawPath = queryAt < 0 ? url : url.slice(0, queryAt);
   const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
-  const attributes: RequestAttributes = {
-    isResourceRequest: false,
-    path: decodeOr(rawPath),
-    verb: method.toLowerCase(),
-    apiPrefix: '',
-    apiGroup: '',
-    apiVersion: '',
-    namespace: '',
-    resource: '',
-    subresource: '',
-    name: '',
-  };
+  const attributes = nonResourceAttributes(decodeOr(rawPath), method.toLowerCase());
 
   let parts = splitPath(rawPath).map(decodeOr);
   if (parts.length < 3 || !API_PREFIXES.has(parts[0]!)) return attributes;

@@ -8,7 +8,7 @@ import { objectMetaGoSyntax } from '../domain/codec/object-meta-go-syntax';
 import { InvalidError } from '../domain/errors/domain-errors';
 import { FieldError, fieldErrors, GoLiteral } from '../domain/errors/field-error';
 import type { AbacPolicy } from './abac-policy';
-import type { RequestAttributes } from './request-attributes';
+import { nonResourceAttributes, type RequestAttributes } from './request-attributes';
 import { authorize } from './request-authorizer';
 
 type Plain = Record<string, unknown>;
@@ -92,18 +92,7 @@ export function reviewAttributes(spec: Plain): RequestAttributes {
     };
   }
   const nonResource = (spec.nonResourceAttributes ?? {}) as Plain;
-  return {
-    isResourceRequest: false,
-    path: str(nonResource.path),
-    verb: str(nonResource.verb),
-    apiPrefix: '',
-    apiGroup: '',
-    apiVersion: '',
-    namespace: '',
-    resource: '',
-    subresource: '',
-    name: '',
-  };
+  return nonResourceAttributes(str(nonResource.path), str(nonResource.verb));
 }
 
 /**
