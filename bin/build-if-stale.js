@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles src/ into dist/ only when the sources changed since the last build (`npm start` runs
+// Compiles src/ into dist/ (and ui/ into ui/dist/, see build-ui.js) only when the sources changed since the last build (`npm start` runs
 // this first): a restart serves in a second instead of waiting ~15 s for `nest build`, and a
 // fresh clone (no dist/) or an edited source still gets a build. "Changed" is a fingerprint of
 // every input's path, size and mtime, so edits, deletions and checkouts that move mtimes
@@ -43,4 +43,8 @@ function buildIfStale(root = PROJECT_ROOT, build = nestBuild) {
 }
 
 module.exports = { buildIfStale };
-if (require.main === module) buildIfStale();
+if (require.main === module) {
+  buildIfStale();
+  // The browser UI (ui/ -> ui/dist/) has its own fingerprint: editing one never rebuilds the other.
+  require('./build-ui').buildUiIfStale();
+}

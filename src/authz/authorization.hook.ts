@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { statusForError } from '../kube-api/kube-status';
 import { sendStatus } from '../kube-api/kube-response';
-import { identityOf } from '../kube-api/request-identity';
+import { identityOf, isUiRequest } from '../kube-api/request-identity';
 import type { AbacPolicy } from './abac-policy';
 import { forbiddenError } from './forbidden';
 import { requestAttributes } from './request-attributes';
@@ -14,7 +14,7 @@ import { setRequestPolicy } from './request-policy';
 export function authorizationHook(policy: () => AbacPolicy) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void | FastifyReply> => {
     // Authentication already answered (401); Fastify skips later hooks then, but be explicit.
-    if (reply.sent) return;
+    if (reply.sent || isUiRequest(request)) return;
     const { user } = identityOf(request);
     const attributes = requestAttributes(request.method, request.url);
     const current = policy();

@@ -47,6 +47,22 @@ export class AppConfig {
   @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent' = 'info';
 
+  /** Browser UI sessions end after this many seconds without a request. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  uiSessionIdleSeconds = 30 * 60;
+
+  /** …and this many seconds after sign-in, however busy. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  uiSessionMaxSeconds = 8 * 60 * 60;
+
+  /** The built browser UI served under /ui/. */
+  @IsString()
+  uiDistFolder = join(PROJECT_ROOT, 'ui', 'dist');
+
   @IsString()
   migrationsFolder = join(PROJECT_ROOT, 'migrations');
 
@@ -64,6 +80,8 @@ const FLAGS = {
   'service-node-port-range': 'serviceNodePortRange',
   'sqlite-synchronous': 'sqliteSynchronous',
   'log-level': 'logLevel',
+  'ui-session-idle-seconds': 'uiSessionIdleSeconds',
+  'ui-session-max-seconds': 'uiSessionMaxSeconds',
 } as const;
 
 export class ConfigError extends Error {}

@@ -20,6 +20,8 @@ export const HISTORY_RESOURCES: readonly HistoryResource[] = [
   { name: 'ingressconflicts', singularName: 'ingressconflict', kind: 'IngressConflict', namespaced: true, verbs: ['list'] },
   { name: 'ingressowners', singularName: 'ingressowner', kind: 'IngressOwner', namespaced: false, verbs: ['list'] },
   { name: 'fieldownerships', singularName: 'fieldownership', kind: 'FieldOwnership', namespaced: true, verbs: ['list'] },
+  { name: 'activitybuckets', singularName: 'activitybucket', kind: 'ActivityBucket', namespaced: true, verbs: ['list'] },
+  { name: 'transitionrankings', singularName: 'transitionranking', kind: 'TransitionRanking', namespaced: true, verbs: ['list'] },
   { name: 'feed', singularName: 'feed', kind: 'ServiceChange', namespaced: false, verbs: ['get'] },
 ];
 

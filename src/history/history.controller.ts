@@ -5,6 +5,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from '../kube-api/api-errors';
 import { formatFor, sendObject } from '../kube-api/kube-response';
+import { ActivitySummaryService } from './activity-summary.service';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { ConditionAuditService } from './condition-audit.service';
@@ -25,6 +26,7 @@ export class HistoryController {
     private readonly ingress: IngressHistoryService,
     private readonly feed: ChangeFeedService,
     ownership: FieldOwnershipService,
+    activity: ActivitySummaryService,
   ) {
     this.scoped = {
       changes: (s, q) => changes.list(s, q),
@@ -33,6 +35,8 @@ export class HistoryController {
       ingressintervals: (s, q) => ingress.intervals(s, q),
       ingressconflicts: (s, q) => ingress.conflicts(s, q),
       fieldownerships: (s, q) => ownership.list(s, q),
+      activitybuckets: (s, q) => activity.buckets(s, q),
+      transitionrankings: (s, q) => activity.ranking(s, q),
     };
   }
 

@@ -1,19 +1,27 @@
 // Fastify onRequest hook: every request is authenticated before routing (so unknown paths
-// answer 401 too), except the endpoints kube-apiserver's system:public-info-viewer opens.
+// answer 401 too), except the endpoints kube-apiserver's system:public-info-viewer opens and the
+// browser UI's own routes under /ui/ (which check their session themselves). A request with no
+// token or certificate may be authenticated by a browser session cookie, for reads only.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { authenticateRequest } from '../auth/authenticator';
+import { requestAttributes } from '../authz/request-attributes';
+import { browserSessionMayRequest } from '../browser/browser-request-policy';
+import type { BrowserSessions } from '../browser/browser-sessions';
+import { sessionIdFrom } from '../browser/session-cookie';
+import { NO_STORE } from '../browser/ui-headers';
+import { isUiPath } from '../browser/ui-routes';
 import type { TokenIndex } from '../auth/token-index';
 import type { LoggedRequest } from '../observability/logging.module';
 import type { IdFactory } from '../shared/ids';
 import { apiErrors } from './api-errors';
-import { statusForError } from './kube-status';
+import { failureStatus, statusForError } from './kube-status';
 import { sendStatus } from './kube-response';
-import { setIdentity } from './request-identity';
+import { markUiRequest, setIdentity } from './request-identity';
 
 const PUBLIC_PATHS = /^\/(healthz|livez|readyz)(\/.*)?$|^\/version\/?$/;
 
-export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory) {
+export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, sessions?: BrowserSessions) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const requestId = ids.newRequestId();
     reply.header('audit-id', requestId);
@@ -26,6 +34,28 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory) {
     );
     const raw = request.raw as unknown as LoggedRequest;
     raw.id = requestId;
+    if (isUiPath(path)) {
+      setIdentity(request, { user: user ?? { name: 'system:anonymous', groups: ['system:unauthenticated'] }, requestId });
+      markUiRequest(request);
+      return;
+    }
+    if (!user && sessions && !request.headers.authorization) {
+      const id = sessionIdFrom(request.headers.cookie);
+      const sessionUser = id ? sessions.touch(id) : null;
+      if (sessionUser) {
+        raw.svctrailUser = sessionUser.name;
+        setIdentity(request, { user: sessionUser, requestId });
+        // Set on the socket's response so streamed answers (watch, feed) carry it too.
+        reply.raw.setHeader('cache-control', NO_STORE);
+        if (browserSessionMayRequest(request.method, requestAttributes(request.method, request.url))) return;
+        sendStatus(
+          request,
+          reply,
+          failureStatus(403, 'a browser session may only read Services, Events and history; use a token or client certificate to change anything', 'Forbidden'),
+        );
+        return reply;
+      }
+    }
     if (user) {
       raw.svctrailUser = user.name;
       setIdentity(request, { user, requestId });

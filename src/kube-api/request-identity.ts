@@ -18,3 +18,14 @@ export function identityOf(request: FastifyRequest): RequestIdentity {
   if (!identity) throw new Error('request reached a controller without authentication');
   return identity;
 }
+
+const UI_REQUEST = Symbol('svctrail.ui');
+
+/** The request is for /ui/, whose routes check their own session: the policy file is not asked. */
+export function markUiRequest(request: FastifyRequest): void {
+  (request as unknown as Record<symbol, boolean>)[UI_REQUEST] = true;
+}
+
+export function isUiRequest(request: FastifyRequest): boolean {
+  return (request as unknown as Record<symbol, boolean | undefined>)[UI_REQUEST] === true;
+}

@@ -8,6 +8,9 @@ import { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { TokenIndex } from '../auth/token-index';
 import { authorizationHook } from '../authz/authorization.hook';
+import { BrowserSessions } from '../browser/browser-sessions';
+import { loadUiAssets } from '../browser/ui-assets';
+import { registerUiRoutes } from '../browser/ui-routes';
 import { loadPolicyFile, policyFilePath } from '../authz/policy-file';
 import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
@@ -76,8 +79,10 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
-  fastify.addHook('onRequest', authenticationHook(() => tokens, ids));
+  const sessions = new BrowserSessions(clock, { idleMs: config.uiSessionIdleSeconds * 1000, absoluteMs: config.uiSessionMaxSeconds * 1000 });
+  fastify.addHook('onRequest', authenticationHook(() => tokens, ids, sessions));
   fastify.addHook('onRequest', authorizationHook(() => policy));
+  registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, tokens: () => tokens });
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;
   let requestLog: { debug(fields: object, message: string): void } | undefined;

@@ -70,7 +70,7 @@ describe('history.svctrail.io', () => {
       expect((await t.client.get('/apis/history.svctrail.io')).json).toMatchObject({ kind: 'APIGroup', name: 'history.svctrail.io' });
       const list = (await get('')).json;
       expect(list).toMatchObject({ kind: 'APIResourceList', groupVersion: 'history.svctrail.io/v1alpha1' });
-      expect(list.resources.map((r: any) => r.name)).toEqual(['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'fieldownerships', 'feed']);
+      expect(list.resources.map((r: any) => r.name)).toEqual(['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'fieldownerships', 'activitybuckets', 'transitionrankings', 'feed']);
     });
 
     it.each(['v2', 'v2beta1'])('aggregated discovery %s lists it', async (version) => {

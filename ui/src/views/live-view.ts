@@ -1,0 +1,82 @@
+// The cluster-wide change feed as it happens (NDJSON from …/feed?follow=true, read as a stream),
+// with pause (new lines are held, not lost) and filters by namespace, event type and user.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { getJson, HISTORY, query, serverUrl } from '../api';
+import { html } from '../html';
+import { hrefFor, patchRoute, Route } from '../route';
+import { formatTime, zone } from '../time-format';
+import type { ChangeItem } from './timeline-view';
+
+type FeedItem = ChangeItem & { service: { namespace: string; name: string } };
+const KEEP = 500;
+const BACKLOG = 20;
+
+export function LiveView({ route }: { route: Route }) {
+  const [items, setItems] = useState<FeedItem[]>([]);
+  const [paused, setPaused] = useState(false);
+  const [held, setHeld] = useState<FeedItem[]>([]);
+  const [state, setState] = useState('connecting');
+  const pausedRef = useRef(false);
+  pausedRef.current = paused;
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let after = 0;
+    const run = async () => {
+      const head = await getJson(`/api/v1/services${query({ limit: 1 })}`, abort.signal);
+      after = Math.max(0, Number(head.metadata.resourceVersion) - BACKLOG);
+      for (;;) {
+        setState('live');
+        const response = await fetch(serverUrl(`${HISTORY}/feed${query({ after, follow: 'true', timeoutSeconds: 300 })}`), { credentials: 'same-origin', signal: abort.signal });
+        if (!response.ok || !response.body) throw new Error(`feed answered ${response.status}`);
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          const lines = buffer.split('\n');
+          buffer = lines.pop() ?? '';
+          const fresh = lines.filter((l) => l.trim()).map((l) => JSON.parse(l) as FeedItem);
+          if (fresh.length === 0) continue;
+          after = Number(fresh[fresh.length - 1].metadata.resourceVersion);
+          if (pausedRef.current) setHeld((h) => [...h, ...fresh]);
+          else setItems((old) => [...fresh.reverse(), ...old].slice(0, KEEP));
+        }
+      }
+    };
+    run().catch((e) => abort.signal.aborted || setState(`disconnected: ${(e as Error).message}`));
+    return () => abort.abort();
+  }, []);
+
+  const resume = () => {
+    setItems((old) => [...[...held].reverse(), ...old].slice(0, KEEP));
+    setHeld([]);
+    setPaused(false);
+  };
+  const ns = route.ns ?? '';
+  const type = route.type ?? '';
+  const user = route.user ?? '';
+  const shown = items.filter((i) => (!ns || i.service.namespace === ns) && (!type || i.events.some((e) => e.type === type)) && (!user || i.actor.user === user));
+  const z = zone();
+  const filter = (key: string) => (event: Event) => patchRoute({ [key]: (event.target as HTMLInputElement).value.trim() || undefined }, true);
+  return html`
+    <h1>Live</h1>
+    <div class="filters">
+      <label>Namespace <input value=${ns} onChange=${filter('ns')} /></label>
+      <label>Event type <input value=${type} onChange=${filter('type')} placeholder="LoadBalancerIngressChanged" /></label>
+      <label>User <input value=${user} onChange=${filter('user')} /></label>
+      <button type="button" aria-pressed=${paused} onClick=${() => (paused ? resume() : setPaused(true))}>${paused ? `Resume (${held.length} new)` : 'Pause'}</button>
+      <span class="muted" role="status" data-testid="feed-state">${state}</span>
+    </div>
+    <table class="data" data-testid="live-table">
+      <caption>Changes as they happen, newest first</caption>
+      <thead><tr><th scope="col">Time</th><th scope="col">rv</th><th scope="col">Service</th><th scope="col">Verb</th><th scope="col">Events</th><th scope="col">User</th><th scope="col">User agent</th></tr></thead>
+      <tbody>${shown.map(
+        (c) => html`<tr>
+          <td>${formatTime(c.time, z)}</td><td>${c.metadata.resourceVersion}</td>
+          <td><a href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}>${c.service.namespace}/${c.service.name}</a></td>
+          <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td><td>${c.events.map((e) => e.type).join(', ')}</td><td>${c.actor.user}</td><td>${c.actor.userAgent}</td></tr>`,
+      )}</tbody>
+    </table>`;
+}

@@ -1,0 +1,218 @@
+// One Service over a window: ingress and condition lanes with their actors, change markers from
+// the summary endpoint, the change list with actors, events and diffs, and the "as of" cursor
+// showing the Service as the time-travel API answers at that instant.
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, getJson, query, serviceHistoryPath, servicePath } from '../api';
+import { html } from '../html';
+import { instant, patchRoute, Route } from '../route';
+import { formatDuration, formatTime, PRESETS, zone } from '../time-format';
+import { diffLines, PatchOp } from '../timeline/diff-lines';
+import { BucketItem, changeLane, conditionLanes, IngressIntervalItem, ingressLanes, Lane, TransitionItem } from '../timeline/lanes';
+import { TimelineChart } from '../timeline/timeline-chart';
+
+const DETAIL_LIMIT = 5000;
+const CHANGE_PAGE = 50;
+
+interface TimelineData {
+  lanes: Lane[];
+  truncated: boolean;
+  intervals: IngressIntervalItem[];
+  transitions: TransitionItem[];
+  buckets: BucketItem[];
+}
+
+export interface ChangeItem {
+  metadata: { resourceVersion: string };
+  time: string;
+  verb: string;
+  subresource?: string;
+  actor: { user: string; groups: string[]; userAgent: string; fieldManager: string };
+  events: { type: string }[];
+  patch: PatchOp[];
+}
+
+export function TimelineView({ route }: { route: Route }) {
+  const ns = route.ns ?? '';
+  const name = route.name ?? '';
+  const now = Date.now();
+  const to = Date.parse(instant(route.to) ?? new Date(now).toISOString());
+  const from = Date.parse(instant(route.from) ?? new Date(to - 24 * 3_600_000).toISOString());
+  const at = instant(route.at);
+  const [preview, setPreview] = useState<[number, number] | null>(null);
+  const [data, setData] = useState<TimelineData | null>(null);
+  const [error, setError] = useState('');
+  const [loadedAt, setLoadedAt] = useState(0);
+
+  const shown = preview ?? [from, to];
+
+  useEffect(() => {
+    setPreview(null);
+    const abort = new AbortController();
+    const since = new Date(from).toISOString();
+    const until = new Date(to).toISOString();
+    setError('');
+    const timer = setTimeout(async () => {
+      const started = performance.now();
+      try {
+        const window = query({ since, until, limit: DETAIL_LIMIT });
+        const [initial, transitions, intervals, buckets] = await Promise.all([
+          getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
+          getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
+          getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
+          getJson(`${serviceHistoryPath(ns, name, 'activitybuckets')}${query({ since, until, buckets: 200 })}`, abort.signal),
+        ]);
+        const initialConditions: Record<string, string> = {};
+        for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
+        const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
+        const lanes = [...ingressLanes(intervals.items), ...conditionLanes(initialConditions, inWindow, from), changeLane(buckets.items)];
+        setData({ lanes, truncated: !!(transitions.metadata.continue || intervals.metadata.continue), intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
+        setLoadedAt(performance.now() - started);
+        document.documentElement.dataset.timelineReady = String(Date.now());
+      } catch (e) {
+        if (!abort.signal.aborted) setError((e as Error).message);
+      }
+    }, 120);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [ns, name, from, to]);
+
+  const onRange = useCallback(
+    (f: number, t: number, commit: boolean) => {
+      if (commit) patchRoute({ from: new Date(f).toISOString(), to: new Date(t).toISOString() }, true);
+      else setPreview([f, t]);
+    },
+    [route],
+  );
+  const onCursor = useCallback((t: number) => patchRoute({ at: new Date(t).toISOString() }, true), [route]);
+  const preset = (ms: number) => patchRoute({ from: new Date(Date.now() - ms).toISOString(), to: new Date().toISOString() });
+  const setWindow = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const f = instant(String(form.get('from')));
+    const t = instant(String(form.get('to')));
+    if (f && t && f < t) patchRoute({ from: f, to: t });
+    else setError('From and To must be RFC 3339 times, From before To');
+  };
+  const table = route.table === '1';
+  const z = zone();
+
+  return html`
+    <h1>Service <span class="mono">${ns}/${name}</span></h1>
+    <div class="toolbar">
+      <span role="group" aria-label="Range presets">${PRESETS.map((p) => html`<button type="button" onClick=${() => preset(p.ms)}>Last ${p.label}</button>`)}</span>
+      <form class="range" onSubmit=${setWindow}>
+        <label>From <input name="from" value=${new Date(shown[0]).toISOString()} size="26" /></label>
+        <label>To <input name="to" value=${new Date(shown[1]).toISOString()} size="26" /></label>
+        <button type="submit">Show</button>
+      </form>
+      <button type="button" aria-pressed=${table} onClick=${() => patchRoute({ table: table ? undefined : '1' }, true)}>${table ? 'Show chart' : 'Show table'}</button>
+    </div>
+    <p class="muted" data-testid="window">${formatTime(shown[0], z)} → ${formatTime(shown[1], z)} (${formatDuration(shown[1] - shown[0])})${data ? ` · loaded in ${Math.round(loadedAt)} ms` : ''}</p>
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
+    ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: zoom in to see every one (markers are counted for the whole window).</p>` : null}
+    ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}
+    ${data && !table
+      ? html`<${TimelineChart} lanes=${data.lanes} from=${shown[0]} to=${shown[1]} cursor=${at ? Date.parse(at) : undefined} zone=${z} onRange=${onRange} onCursor=${onCursor} />`
+      : null}
+    ${data && table ? html`<${TimelineTables} data=${data} zone=${z} />` : null}
+    <div class="split">
+      <${ChangeList} ns=${ns} name=${name} from=${from} to=${to} onCursor=${onCursor} />
+      <${AsOf} ns=${ns} name=${name} at=${at} />
+    </div>`;
+}
+
+function TimelineTables({ data, zone: z }: { data: TimelineData; zone: 'utc' | 'local' }) {
+  return html`
+    <table class="data" data-testid="ingress-table">
+      <caption>Ingress addresses</caption>
+      <thead><tr><th scope="col">Address</th><th scope="col">From</th><th scope="col">Set by</th><th scope="col">To</th><th scope="col">Cleared by</th></tr></thead>
+      <tbody>${data.intervals.map((i) => html`<tr><td>${i.address}</td><td>${formatTime(i.from.time, z)}</td><td>${i.from.setBy}</td><td>${i.to ? formatTime(i.to.time, z) : 'still held'}</td><td>${i.to?.clearedBy ?? ''}</td></tr>`)}</tbody>
+    </table>
+    <table class="data" data-testid="conditions-table">
+      <caption>Condition transitions</caption>
+      <thead><tr><th scope="col">Time</th><th scope="col">Condition</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Reason</th><th scope="col">By</th></tr></thead>
+      <tbody>${data.transitions.map((t) => html`<tr><td>${formatTime(t.time, z)}</td><td>${t.conditionType}</td><td>${t.fromStatus ?? '—'}</td><td>${t.toStatus ?? 'removed'}</td><td>${t.reason}</td><td>${t.actor.user}</td></tr>`)}</tbody>
+    </table>
+    <table class="data" data-testid="buckets-table">
+      <caption>Activity per interval</caption>
+      <thead><tr><th scope="col">From</th><th scope="col">Writes</th><th scope="col">Spec</th><th scope="col">Metadata</th><th scope="col">Condition transitions</th><th scope="col">Ingress set</th></tr></thead>
+      <tbody>${data.buckets.filter((b) => b.changes > 0).map((b) => html`<tr><td>${formatTime(b.start, z)}</td><td>${b.changes}</td><td>${b.specChanges}</td><td>${b.metadataChanges}</td><td>${b.conditionTransitions}</td><td>${b.ingressSets}</td></tr>`)}</tbody>
+    </table>`;
+}
+
+function ChangeList(props: { ns: string; name: string; from: number; to: number; onCursor(t: number): void }) {
+  const [items, setItems] = useState<ChangeItem[]>([]);
+  const [next, setNext] = useState<string | undefined>(undefined);
+  const [error, setError] = useState('');
+  const base = useMemo(
+    () => `${serviceHistoryPath(props.ns, props.name, 'changes')}${query({ since: new Date(props.from).toISOString(), until: new Date(props.to).toISOString(), limit: CHANGE_PAGE })}`,
+    [props.ns, props.name, props.from, props.to],
+  );
+  const load = (token?: string) =>
+    getJson(`${base}${token ? `&continue=${encodeURIComponent(token)}` : ''}`).then(
+      (list) => {
+        setItems((old) => (token ? [...old, ...list.items] : list.items));
+        setNext(list.metadata.continue || undefined);
+      },
+      (e) => setError(e.message),
+    );
+  useEffect(() => {
+    setItems([]);
+    setError('');
+    void load();
+  }, [base]);
+  const z = zone();
+  return html`
+    <section class="changes" aria-labelledby="changes-title">
+      <h2 id="changes-title">Changes</h2>
+      ${error ? html`<p role="alert" class="error">${error}</p>` : null}
+      <ol class="change-list" data-testid="change-list">
+        ${items.map(
+          (c) => html`<li class="change">
+            <div class="change-head">
+              <button type="button" class="linkish" onClick=${() => props.onCursor(Date.parse(c.time))} title="Show the Service as of this change">${formatTime(c.time, z)}</button>
+              <span class="verb">${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</span>
+              <span class="rv">rv ${c.metadata.resourceVersion}</span>
+            </div>
+            <dl class="actor">
+              <dt>User</dt><dd data-field="user">${c.actor.user}</dd>
+              <dt>Groups</dt><dd>${c.actor.groups.join(', ')}</dd>
+              <dt>User agent</dt><dd data-field="user-agent">${c.actor.userAgent}</dd>
+              <dt>Field manager</dt><dd data-field="field-manager">${c.actor.fieldManager}</dd>
+              <dt>Events</dt><dd>${c.events.map((e) => e.type).join(', ')}</dd>
+            </dl>
+            <ul class="diff" aria-label="What changed">
+              ${diffLines(c.patch).map((d) => html`<li class=${`diff-${d.sign === '+' ? 'add' : d.sign === '-' ? 'remove' : 'replace'}`}><span class="sign" aria-label=${d.sign === '+' ? 'added' : d.sign === '-' ? 'removed' : 'changed'}>${d.sign}</span> <span class="mono">${d.path}</span>${d.value ? html` <span class="mono value">${d.value}</span>` : null}</li>`)}
+            </ul>
+          </li>`,
+        )}
+      </ol>
+      ${items.length === 0 && !error ? html`<p class="muted">No changes in this window.</p>` : null}
+      ${next ? html`<button type="button" onClick=${() => void load(next)}>Load more changes</button>` : null}
+    </section>`;
+}
+
+function AsOf(props: { ns: string; name: string; at?: string }) {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    if (!props.at) return;
+    const abort = new AbortController();
+    setText(null);
+    setError('');
+    getJson(`${servicePath(props.ns, props.name)}${query({ asOf: props.at })}`, abort.signal).then(
+      (service) => setText(JSON.stringify(service, null, 2)),
+      (e) => abort.signal.aborted || setError(e instanceof ApiError && e.status === 404 ? 'The Service did not exist at that moment.' : e.message),
+    );
+    return () => abort.abort();
+  }, [props.ns, props.name, props.at]);
+  return html`
+    <section class="as-of" aria-labelledby="as-of-title">
+      <h2 id="as-of-title">As of ${props.at ? formatTime(props.at) : '…'}</h2>
+      ${!props.at ? html`<p class="muted">Click the timeline, or choose an interval and press Enter, to see the whole Service as the API answered at that moment.</p>` : null}
+      ${error ? html`<p role="status">${error}</p>` : null}
+      ${text !== null ? html`<pre class="mono" data-testid="as-of-object" tabindex="0">${text}</pre>` : null}
+    </section>`;
+}
