@@ -1,0 +1,63 @@
+// Browser tests' harness: Debian's chromium driven by playwright-core (never a downloaded
+// browser), the UI built when its sources changed, and small page helpers. Without
+// /usr/bin/chromium the tests skip with a printed reason, or fail when CI is set.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.SVCTRAIL_CHROMIUM ?? '/usr/bin/chromium';
+export const ROOT = join(__dirname, '..', '..');
+export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** True when the browser is there; prints why not (or throws under CI). */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  const reason = `browser tests need ${CHROMIUM} (apt-get install -y chromium)`;
+  if (process.env.CI) throw new Error(`${reason}; CI is set, so this is a failure`);
+  process.stdout.write(`skipping browser tests: ${reason}\n`);
+  return false;
+}
+
+/** `describe` when the browser is available, else `describe.skip`. */
+export const describeInBrowser: jest.Describe = (browserAvailable() ? describe : describe.skip) as jest.Describe;
+
+export function buildUi(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(join(ROOT, 'bin', 'build-ui.js')).buildUiIfStale(ROOT);
+}
+
+export async function launch(): Promise<Browser> {
+  // playwright gives every launch a fresh temporary profile (user-data-dir).
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+}
+
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  // The server's certificate is signed by the data directory's own CA.
+  return browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 860 }, ...options });
+}
+
+export async function signInWithToken(page: Page, baseUrl: string, token: string, path = '/ui/'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.getByLabel('Bearer token').fill(token);
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await page.getByTestId('signed-in-user').waitFor();
+}
+
+/** axe-core's serious and critical violations on the page, as short strings. */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the debugging protocol, which the page's CSP does not govern.
+  await page.evaluate(source);
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
