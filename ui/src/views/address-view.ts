@@ -54,8 +54,9 @@ export function AddressView({ route }: { route: Route }) {
   };
   const z = zone();
   const times = (owners ?? []).flatMap((o) => [Date.parse(o.from.time), o.to ? Date.parse(o.to.time) : Date.now()]);
-  const chartFrom = from ? Date.parse(from) : Math.min(...times, Date.now() - 3_600_000);
-  const chartTo = to ? Date.parse(to) : Math.max(...times, Date.now());
+  // Without a window in the URL: exactly the span the holders cover.
+  const chartFrom = from ? Date.parse(from) : times.length ? Math.min(...times) : Date.now() - 3_600_000;
+  const chartTo = to ? Date.parse(to) : times.length ? Math.max(...times) : Date.now();
   const pad = Math.max(1000, Math.round((chartTo - chartFrom) * 0.02));
   const inConflict = (o: Holder) => conflicts.some((c) => c.holders.some((h) => h.service.uid === o.service.uid && h.from.time === o.from.time));
   const lanes: Lane[] = [];

@@ -109,7 +109,7 @@ export function TimelineView({ route }: { route: Route }) {
       </form>
       <button type="button" aria-pressed=${table} onClick=${() => patchRoute({ table: table ? undefined : '1' }, true)}>${table ? 'Show chart' : 'Show table'}</button>
     </div>
-    <p class="muted" data-testid="window">${formatTime(shown[0], z)} → ${formatTime(shown[1], z)} (${formatDuration(shown[1] - shown[0])})${data ? ` · loaded in ${Math.round(loadedAt)} ms` : ''}</p>
+    <p class="muted"><span data-testid="window">${formatTime(shown[0], z)} → ${formatTime(shown[1], z)} (${formatDuration(shown[1] - shown[0])})</span>${data ? html` · <span data-testid="load-time">loaded in ${Math.round(loadedAt)} ms</span>` : null}</p>
     ${error ? html`<p role="alert" class="error">${error}</p>` : null}
     ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: zoom in to see every one (markers are counted for the whole window).</p>` : null}
     ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}

@@ -1,0 +1,252 @@
+// The UI's views in Debian's chromium against a real server with seeded history (a hand-moved
+// clock, three controllers, one address on two Services at once, hostile text in a user agent
+// and an annotation): what each view shows, deep links, keyboard zoom and pan, the "as of"
+// cursor against the time-travel API, the live feed, accessibility (axe-core), dark mode.
+// Writes the README's screenshots to docs/screenshots/.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
+import { buildUi, describeInBrowser, launch, newContext, screenshot, seriousAccessibilityViolations, signInWithToken } from './ui-browser';
+
+const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };
+const iso = (ms: number) => new Date(ms).toISOString();
+const MIN = 60_000;
+const FROM = iso(START);
+const TO = iso(START + 60 * MIN);
+const HOSTILE_AGENT = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
+const HOSTILE_NOTE = '<img src=x onerror="window.__pwned=3"><script>window.__pwned=4</script>';
+
+describeInBrowser('browser views', () => {
+  let t: HistoryTestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const dialogs: string[] = [];
+
+  const at = async (minute: number, write: () => Promise<unknown>) => {
+    t.clock.advance(START + minute * MIN - t.clock.now().getTime());
+    await write();
+  };
+  const url = (query: string) => `${t.server.url}/ui/?${query}`;
+  const timelineQuery = (ns: string, name: string, extra = '') => `view=timeline&ns=${ns}&name=${name}&from=${FROM}&to=${TO}${extra}`;
+
+  beforeAll(async () => {
+    buildUi();
+    t = await startHistoryTestServer([{ name: 'metallb', groups: ['lb-controllers'] }, { name: 'cloud-lb' }]);
+    const admin = t.as('admin');
+    const metallb = t.as('metallb');
+    const cloud = t.as('cloud-lb');
+    const web = (status: object, who = metallb, agent = 'metallb-controller/v0.14') => putStatus(who, 'team-a', 'web', status, agent);
+    await at(1, () => admin.post('/api/v1/namespaces/team-a/services', { metadata: { name: 'web', labels: { app: 'web' } }, spec: LB }));
+    await at(5, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [ready('True', 'Serving', START + 5 * MIN)] }));
+    await at(8, () => admin.post('/api/v1/namespaces/team-b/services', { metadata: { name: 'api' }, spec: LB }));
+    await at(10, () => putStatus(metallb, 'team-b', 'api', { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } }, 'metallb-controller/v0.14'));
+    await at(15, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [ready('False', 'Unhealthy', START + 15 * MIN)] }, cloud, 'cloud-lb/2.1'));
+    await at(20, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [ready('True', 'Serving', START + 20 * MIN)] }));
+    await at(30, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.8' }] }, conditions: [ready('True', 'Serving', START + 20 * MIN)] }, cloud, 'cloud-lb/2.1'));
+    await at(40, () => putStatus(metallb, 'team-b', 'api', { loadBalancer: {} }, 'metallb-controller/v0.14'));
+    await at(45, () => admin.post('/api/v1/namespaces/team-c/services', { metadata: { name: 'odd', annotations: { note: HOSTILE_NOTE } }, spec: LB }));
+    await at(46, () => putStatus(metallb, 'team-c', 'odd', { loadBalancer: { ingress: [{ hostname: 'odd.example.com' }] } }, HOSTILE_AGENT));
+    await at(50, async () => {
+      const current = (await admin.get('/api/v1/namespaces/team-a/services/web')).json;
+      await admin.put('/api/v1/namespaces/team-a/services/web', { ...current, metadata: { ...current.metadata, labels: { app: 'web', tier: 'front' } } });
+    });
+    browser = await launch();
+    context = await newContext(browser);
+    page = await context.newPage();
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  const chart = () => page.locator('.chart').first();
+  const laneTitles = async () => (await page.locator('.lane-title').allTextContents()).map((s) => s.trim());
+  const selection = () => page.getByTestId('chart-selection').textContent();
+  const routeParams = () => new URL(page.url()).searchParams;
+
+  it('the sign-in page has no serious accessibility violations', async () => {
+    await page.goto(url('view=services'));
+    await page.getByLabel('Bearer token').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await signInWithToken(page, t.server.url, t.adminToken, `/ui/?view=services`);
+  });
+
+  it('the Services view lists the seeded Services with type, labels and address, and passes axe', async () => {
+    await page.getByTestId('services-table').waitFor();
+    const rows = await page.locator('[data-testid=services-table] tbody tr').allTextContents();
+    expect(rows.find((r) => r.includes('web'))).toEqual(expect.stringContaining('LoadBalancer'));
+    expect(rows.find((r) => r.includes('web'))).toEqual(expect.stringContaining('app=web'));
+    expect(rows.find((r) => r.includes('web'))).toEqual(expect.stringContaining('203.0.113.8'));
+    await page.getByLabel('Namespace').fill('team-b');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/ns=team-b/);
+    await page.locator('[data-testid=services-table] tbody tr').first().waitFor();
+    expect(await page.locator('[data-testid=services-table] tbody tr').allTextContents()).toEqual([expect.stringContaining('api')]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.goto(url('view=services'));
+    await page.getByTestId('services-table').waitFor();
+    await screenshot(page, 'services');
+  });
+
+  it('the timeline shows the ingress intervals and condition segments with who set and cleared them', async () => {
+    await page.goto(url(timelineQuery('team-a', 'web')));
+    await chart().waitFor();
+    expect(await laneTitles()).toEqual(['ingress 203.0.113.7', 'ingress 203.0.113.8', 'condition Ready', 'spec / metadata']);
+    await chart().focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await selection()).toMatch(/^203\.0\.113\.7: 203\.0\.113\.7 \(ip\) set by metallb at rv \d+; cleared by cloud-lb at rv \d+$/);
+    await page.keyboard.press('ArrowDown');
+    expect(await selection()).toMatch(/^203\.0\.113\.8: 203\.0\.113\.8 \(ip\) set by cloud-lb at rv \d+; still held$/);
+    await page.keyboard.press('ArrowDown');
+    expect(await selection()).toBe('Ready: Ready True, reason Serving, set by metallb');
+    await page.keyboard.press('ArrowRight');
+    expect(await selection()).toBe('Ready: Ready False, reason Unhealthy, set by cloud-lb');
+    await page.keyboard.press('ArrowRight');
+    expect(await selection()).toBe('Ready: Ready True, reason Serving, set by metallb');
+    await page.keyboard.press('ArrowDown');
+    expect(await selection()).toMatch(/^spec \/ metadata: created change\(s\)/);
+    // The change list names each actor: user, groups, user agent and field manager.
+    const changes = page.getByTestId('change-list');
+    await changes.locator('li.change').first().waitFor();
+    const unhealthy = changes.locator('li.change', { hasText: 'cloud-lb/2.1' }).first();
+    expect(await unhealthy.locator('[data-field=user]').textContent()).toBe('cloud-lb');
+    expect(await unhealthy.locator('[data-field=field-manager]').textContent()).toBe('cloud-lb');
+    expect(await unhealthy.locator('.diff').textContent()).toContain('/status/conditions/0/status');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'timeline');
+  });
+
+  it('the table view holds the same intervals and transitions as the chart', async () => {
+    await page.getByRole('button', { name: 'Show table' }).click();
+    const ingress = await page.locator('[data-testid=ingress-table] tbody tr').allTextContents();
+    expect(ingress).toEqual([expect.stringMatching(/^203\.0\.113\.7.*metallb.*cloud-lb$/), expect.stringMatching(/^203\.0\.113\.8.*cloud-lb.*still held$/)]);
+    const conditions = await page.locator('[data-testid=conditions-table] tbody tr').allTextContents();
+    expect(conditions).toEqual([
+      expect.stringMatching(/Ready—TrueServingmetallb$/),
+      expect.stringMatching(/ReadyTrueFalseUnhealthycloud-lb$/),
+      expect.stringMatching(/ReadyFalseTrueServingmetallb$/),
+    ]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Show chart' }).click();
+    await chart().waitFor();
+  });
+
+  it('zoom and pan by keyboard change the window in the URL; the URL opened anew reproduces the view', async () => {
+    await chart().focus();
+    await page.keyboard.press('+');
+    await page.waitForURL((u) => u.searchParams.get('from') !== FROM);
+    const zoomedFrom = Date.parse(routeParams().get('from')!);
+    const zoomedTo = Date.parse(routeParams().get('to')!);
+    expect(zoomedTo - zoomedFrom).toBe(30 * MIN);
+    expect((zoomedFrom + zoomedTo) / 2).toBe(START + 30 * MIN);
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.waitForURL((u) => Date.parse(u.searchParams.get('from')!) !== zoomedFrom);
+    expect(Date.parse(routeParams().get('from')!)).toBe(zoomedFrom + 7.5 * MIN);
+    expect(Date.parse(routeParams().get('to')!)).toBe(zoomedTo + 7.5 * MIN);
+    await page.keyboard.press('-');
+    await page.waitForURL((u) => Date.parse(u.searchParams.get('to')!) - Date.parse(u.searchParams.get('from')!) === 60 * MIN);
+    await page.waitForFunction(() => document.querySelector('.chart')?.getAttribute('data-from') === new URL(location.href).searchParams.get('from'));
+    const link = page.url();
+    const before = { titles: await laneTitles(), window: await page.getByTestId('window').textContent(), from: await chart().getAttribute('data-from') };
+
+    const other = await context.newPage();
+    await other.goto(link);
+    await other.locator('.chart').waitFor();
+    expect({
+      titles: (await other.locator('.lane-title').allTextContents()).map((s) => s.trim()),
+      window: await other.getByTestId('window').textContent(),
+      from: await other.locator('.chart').getAttribute('data-from'),
+    }).toEqual(before);
+    expect(new URL(link).searchParams.get('from')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    await other.close();
+  });
+
+  it('the "as of" cursor shows exactly what the time-travel API answers at that moment', async () => {
+    await page.goto(url(timelineQuery('team-a', 'web')));
+    await chart().focus();
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.has('at'));
+    const cursor = routeParams().get('at')!;
+    expect(cursor).toBe(iso(START + 15 * MIN));
+    const shown = await page.getByTestId('as-of-object').textContent();
+    const api = await t.client.get(`/api/v1/namespaces/team-a/services/web?asOf=${cursor}`);
+    expect(api.status).toBe(200);
+    expect(JSON.parse(shown!)).toEqual(api.json);
+    expect(api.json.status.conditions[0]).toMatchObject({ type: 'Ready', status: 'False', reason: 'Unhealthy' });
+  });
+
+  it('the Address view finds both holders of 203.0.113.7 and highlights their conflict', async () => {
+    await page.goto(url('view=address&address=203.0.113.7'));
+    await page.getByTestId('owners-table').waitFor();
+    const rows = await page.locator('[data-testid=owners-table] tbody tr').allTextContents();
+    expect(rows).toEqual([expect.stringMatching(/^team-a\/web.*metallb.*cloud-lb.*conflict$/), expect.stringMatching(/^team-b\/api.*metallb.*metallb.*conflict$/)]);
+    expect(await page.locator('[data-testid=owners-table] tr.is-conflict').count()).toBe(2);
+    expect(await page.locator('.conflict-note').textContent()).toContain('1 conflict(s)');
+    expect(await laneTitles()).toEqual(['ingress team-a/web', 'ingress team-b/api', 'conflicts']);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'address');
+  });
+
+  it('the Flapping view ranks Services by condition transitions and links to their timeline', async () => {
+    await page.goto(url(`view=flapping&from=${FROM}&to=${TO}`));
+    await page.getByTestId('flapping-table').waitFor();
+    const first = page.locator('[data-testid=flapping-table] tbody tr').first();
+    expect(await first.textContent()).toMatch(/^1team-a\/web3/);
+    const href = await first.getByRole('link').getAttribute('href');
+    expect(new URLSearchParams(href!)).toEqual(new URLSearchParams(`view=timeline&ns=team-a&name=web&from=${FROM}&to=${TO}`));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'flapping');
+  });
+
+  it('the Live view shows a new write as it happens', async () => {
+    await page.goto(url('view=live'));
+    await page.getByText('live', { exact: true }).waitFor();
+    await page.locator('[data-testid=live-table] tbody tr').first().waitFor();
+    t.clock.advance(MIN);
+    const written = await putStatus(t.as('metallb'), 'team-b', 'api', { loadBalancer: { ingress: [{ ip: '198.51.100.9' }] } }, 'live-check/1.0');
+    const row = page.locator('[data-testid=live-table] tbody tr', { hasText: 'live-check/1.0' });
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain(written.metadata.resourceVersion);
+    expect(await row.textContent()).toContain('team-b/api');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'live');
+  });
+
+  it('hostile text in a user agent and an annotation is shown as text and runs nothing', async () => {
+    const response = await page.goto(url(timelineQuery('team-c', 'odd', `&at=${iso(START + 47 * MIN)}`)));
+    expect(response!.headers()['content-security-policy']).toContain("default-src 'self'");
+    const agent = page.getByTestId('change-list').locator('[data-field=user-agent]', { hasText: '<script>' });
+    await agent.waitFor();
+    expect(await agent.textContent()).toBe(HOSTILE_AGENT);
+    await page.getByTestId('as-of-object').waitFor();
+    expect(await page.getByTestId('as-of-object').textContent()).toContain(JSON.stringify(HOSTILE_NOTE).slice(1, -1));
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('main script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+  });
+
+  it('dark mode follows prefers-color-scheme, and the manual switch overrides it', async () => {
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    await page.goto(url(timelineQuery('team-a', 'web', `&at=${iso(START + 15 * MIN)}`)));
+    await chart().waitFor();
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    await screenshot(page, 'timeline-dark');
+    await page.getByLabel('Theme').selectOption('light');
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.getByLabel('Theme').selectOption('system');
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+    await page.getByLabel('Theme').selectOption('dark');
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    await page.getByLabel('Theme').selectOption('system');
+  });
+});
