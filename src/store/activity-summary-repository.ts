@@ -25,7 +25,8 @@ export interface TransitionRank {
   lastAt: string;
 }
 
-// Each bucket is [lo, hi) in positions; json_each turns the bound list into rows to join on.
+// Each bucket is [lo, hi) in positions; json_each turns the bound list into rows. CROSS JOIN keeps
+// the buckets as the outer loop, so each one is a single index range seek (namespace, name, lo..hi).
 const BUCKETS = `WITH b(i, lo, hi) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(@bounds))`;
 
 const EVENT_COUNTS = `${BUCKETS}
@@ -33,17 +34,17 @@ SELECT b.i AS i, count(DISTINCT e.resource_version) AS changes,
   sum(e.type = 'ServiceCreated') AS created, sum(e.type = 'ServiceDeleted') AS deleted,
   sum(e.type = 'ServiceSpecChanged') AS specChanges, sum(e.type = 'ServiceMetadataChanged') AS metadataChanges,
   sum(e.type = 'LoadBalancerIngressChanged') AS ingressChanges
-FROM b JOIN events e INDEXED BY events_name_position ON e.namespace = @namespace AND e.name = @name AND e.position >= b.lo AND e.position < b.hi
+FROM b CROSS JOIN events e INDEXED BY events_name_position ON e.namespace = @namespace AND e.name = @name AND e.position >= b.lo AND e.position < b.hi
 GROUP BY b.i`;
 
 const TRANSITION_COUNTS = `${BUCKETS}
 SELECT b.i AS i, count(*) AS n
-FROM b JOIN condition_transitions t INDEXED BY condition_transitions_name_rv ON t.namespace = @namespace AND t.name = @name AND t.resource_version >= b.lo AND t.resource_version < b.hi
+FROM b CROSS JOIN condition_transitions t INDEXED BY condition_transitions_name_rv ON t.namespace = @namespace AND t.name = @name AND t.resource_version >= b.lo AND t.resource_version < b.hi
 GROUP BY b.i`;
 
 const INGRESS_SET_COUNTS = `${BUCKETS}
 SELECT b.i AS i, count(*) AS n
-FROM b JOIN ingress_intervals x INDEXED BY ingress_intervals_name_from ON x.namespace = @namespace AND x.name = @name AND x.from_resource_version >= b.lo AND x.from_resource_version < b.hi
+FROM b CROSS JOIN ingress_intervals x INDEXED BY ingress_intervals_name_from ON x.namespace = @namespace AND x.name = @name AND x.from_resource_version >= b.lo AND x.from_resource_version < b.hi
 GROUP BY b.i`;
 
 export class ActivitySummaryRepository {

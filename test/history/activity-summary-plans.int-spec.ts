@@ -1,0 +1,51 @@
+// The summary queries count over index ranges: no step of their plans scans a whole table.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ActivitySummaryRepository } from '../../src/store/activity-summary-repository';
+import { DatabaseHandle, openDatabase } from '../../src/store/database';
+
+describe('activity summary query plans', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svctrail-summary-plans-'));
+    handle = openDatabase({ path: join(dir, 'plans.db'), migrationsFolder: join(__dirname, '../../migrations'), synchronous: 'NORMAL' });
+  });
+  afterAll(() => {
+    handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const plan = (sql: string, params: Record<string, unknown>) => (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
+  const fullScans = (sql: string, params: Record<string, unknown>) =>
+    plan(sql, params)
+      .filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX|USING INTEGER PRIMARY KEY|^SCAN b$|^SCAN json_each/.test(d));
+
+  it('bucket counts use the name/position indexes of events, transitions and intervals', () => {
+    const repo = new ActivitySummaryRepository(handle);
+    const statements: string[] = [];
+    const original = handle.statement.bind(handle);
+    handle.statement = (sql: string) => {
+      statements.push(sql);
+      return original(sql);
+    };
+    try {
+      expect(repo.buckets({ namespace: 'a', name: 'web' }, [[1, 5], [5, 9]]).map((b) => b.changes)).toEqual([0, 0]);
+    } finally {
+      handle.statement = original;
+    }
+    expect(statements).toHaveLength(3);
+    for (const sql of statements) {
+      const params = { namespace: 'a', name: 'web', bounds: '[[1,5]]' };
+      expect(fullScans(sql, params)).toEqual([]);
+      // One seek per bucket on (namespace, name, position range), not a pass over the Service's rows per bucket.
+      expect(plan(sql, params)).toContainEqual(expect.stringMatching(/^SEARCH \w+ USING (COVERING )?INDEX \w+ \(namespace=\? AND name=\? AND \w+>\? AND \w+<\?\)$/));
+    }
+  });
+
+  it.each([{}, { namespace: 'a' }, { after: true }, { namespace: 'a', after: true }])('the ranking %j', (scope) => {
+    const params = { fromRv: 1, toRv: 10, limit: 10, namespace: 'a', afterCount: 1, afterNamespace: '', afterName: '', afterUid: '' };
+    expect(fullScans(ActivitySummaryRepository.rankingSql(scope), params)).toEqual([]);
+  });
+});
