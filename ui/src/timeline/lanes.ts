@@ -124,3 +124,18 @@ export function changeLane(buckets: BucketItem[]): Lane {
   }
   return { id: 'changes', kind: 'changes', title: 'spec / metadata', segments };
 }
+
+/**
+ * A lane of counts from the summary buckets, for windows holding more intervals than are fetched
+ * one by one: each bucket with activity becomes a marker saying how many.
+ */
+export function densityLane(id: string, title: string, buckets: BucketItem[], count: (b: BucketItem) => number, noun: string): Lane {
+  const segments: Segment[] = [];
+  for (const b of buckets) {
+    const n = count(b);
+    if (n === 0) continue;
+    const start = Date.parse(b.start);
+    segments.push({ start, end: Date.parse(b.end), label: `${n}`, style: 'dots', detail: `${n} ${noun} between ${b.start} and ${b.end}`, at: start });
+  }
+  return { id, kind: 'changes', title, segments };
+}

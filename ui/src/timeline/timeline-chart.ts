@@ -74,6 +74,8 @@ export function TimelineChart(props: TimelineChartProps) {
   useEffect(() => {
     if (!canvas.current) return;
     drawLanes(canvas.current, { lanes, from, to, width, laneHeight: LANE_HEIGHT, cursor, selected, palette: paletteFrom(canvas.current) });
+    // When the lanes were last drawn (performance.now()), for the render-time measurement script.
+    document.documentElement.dataset.timelineDrawnAt = String(performance.now());
   }, [lanes, from, to, width, cursor, selected, theme]);
 
   // Wheel zoom needs a non-passive listener to keep the page from scrolling.

@@ -7,10 +7,10 @@ import { html } from '../html';
 import { instant, patchRoute, Route } from '../route';
 import { formatDuration, formatTime, PRESETS, zone } from '../time-format';
 import { diffLines, PatchOp } from '../timeline/diff-lines';
-import { BucketItem, changeLane, conditionLanes, IngressIntervalItem, ingressLanes, Lane, TransitionItem } from '../timeline/lanes';
+import { BucketItem, changeLane, conditionLanes, densityLane, IngressIntervalItem, ingressLanes, Lane, TransitionItem } from '../timeline/lanes';
 import { TimelineChart } from '../timeline/timeline-chart';
 
-const DETAIL_LIMIT = 5000;
+const DETAIL_LIMIT = 2000;
 const CHANGE_PAGE = 50;
 
 interface TimelineData {
@@ -64,10 +64,18 @@ export function TimelineView({ route }: { route: Route }) {
         const initialConditions: Record<string, string> = {};
         for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
         const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
-        const lanes = [...ingressLanes(intervals.items), ...conditionLanes(initialConditions, inWindow, from), changeLane(buckets.items)];
-        setData({ lanes, truncated: !!(transitions.metadata.continue || intervals.metadata.continue), intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
+        // Too many to draw one by one: the lane shows counts per bucket (zoom in for each interval).
+        const manyIntervals = !!intervals.metadata.continue;
+        const manyTransitions = !!transitions.metadata.continue;
+        const lanes = [
+          ...(manyIntervals ? [densityLane('ingress-density', 'ingress set (count)', buckets.items, (b) => b.ingressSets, 'ingress assignments')] : ingressLanes(intervals.items)),
+          ...(manyTransitions
+            ? [densityLane('condition-density', 'condition transitions (count)', buckets.items, (b) => b.conditionTransitions, 'condition transitions')]
+            : conditionLanes(initialConditions, inWindow, from)),
+          changeLane(buckets.items),
+        ];
+        setData({ lanes, truncated: manyIntervals || manyTransitions, intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
         setLoadedAt(performance.now() - started);
-        document.documentElement.dataset.timelineReady = String(Date.now());
       } catch (e) {
         if (!abort.signal.aborted) setError((e as Error).message);
       }
@@ -111,7 +119,7 @@ export function TimelineView({ route }: { route: Route }) {
     </div>
     <p class="muted"><span data-testid="window">${formatTime(shown[0], z)} → ${formatTime(shown[1], z)} (${formatDuration(shown[1] - shown[0])})</span>${data ? html` · <span data-testid="load-time">loaded in ${Math.round(loadedAt)} ms</span>` : null}</p>
     ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-    ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: zoom in to see every one (markers are counted for the whole window).</p>` : null}
+    ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: lanes show counts per time bucket; zoom in to see each interval and its actors.</p>` : null}
     ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}
     ${data && !table
       ? html`<${TimelineChart} lanes=${data.lanes} from=${shown[0]} to=${shown[1]} cursor=${at ? Date.parse(at) : undefined} zone=${z} onRange=${onRange} onCursor=${onCursor} />`
