@@ -87,6 +87,13 @@ describeInBrowser('browser views', () => {
     await page.waitForURL(/ns=team-b/);
     await page.locator('[data-testid=services-table] tbody tr').first().waitFor();
     expect(await page.locator('[data-testid=services-table] tbody tr').allTextContents()).toEqual([expect.stringContaining('api')]);
+    // Type is a server-side field selector too.
+    await page.getByLabel('Namespace').fill('');
+    await page.getByLabel('Type').selectOption('ClusterIP');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/type=ClusterIP/);
+    await page.locator('[data-testid=services-table] tbody tr').first().waitFor();
+    expect(await page.locator('[data-testid=services-table] tbody tr').allTextContents()).toEqual([expect.stringMatching(/^defaultkubernetesClusterIP/)]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.goto(url('view=services'));
     await page.getByTestId('services-table').waitFor();
@@ -163,6 +170,11 @@ describeInBrowser('browser views', () => {
       from: await other.locator('.chart').getAttribute('data-from'),
     }).toEqual(before);
     expect(new URL(link).searchParams.get('from')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // Local time is a switch kept in the URL; the URL's instants stay UTC.
+    await other.getByRole('button', { name: /Times in UTC/ }).click();
+    await other.waitForURL(/tz=local/);
+    expect(await other.getByTestId('window').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d → /);
+    expect(new URL(other.url()).searchParams.get('from')).toBe(new URL(link).searchParams.get('from'));
     await other.close();
   });
 

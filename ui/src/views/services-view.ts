@@ -27,7 +27,8 @@ export function ServicesView({ route }: { route: Route }) {
     setItems(null);
     setError('');
     const base = route.ns ? `/api/v1/namespaces/${encodeURIComponent(route.ns)}/services` : '/api/v1/services';
-    const params = { limit: PAGE, continue: page, labelSelector: route.label, fieldSelector: route.name ? `metadata.name=${route.name}` : undefined };
+    const fields = [route.name ? `metadata.name=${route.name}` : '', route.type ? `spec.type=${route.type}` : ''].filter(Boolean).join(',');
+    const params = { limit: PAGE, continue: page, labelSelector: route.label, fieldSelector: fields || undefined };
     getJson(`${base}${query(params)}`, abort.signal).then(
       (list) => {
         setItems(list.items);
@@ -36,12 +37,22 @@ export function ServicesView({ route }: { route: Route }) {
       (e) => abort.signal.aborted || setError(e.message),
     );
     return () => abort.abort();
-  }, [route.ns, route.label, route.name, page]);
+  }, [route.ns, route.label, route.name, route.type, page]);
 
   const search = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
-    navigate({ view: 'services', tz: route.tz, ns: String(form.get('ns') ?? '').trim(), label: String(form.get('label') ?? '').trim(), name: String(form.get('name') ?? '').trim() });
+    const address = String(form.get('address') ?? '').trim();
+    // Who holds an address is the Address view's question (over time, not only now).
+    if (address) return navigate({ view: 'address', tz: route.tz, address });
+    navigate({
+      view: 'services',
+      tz: route.tz,
+      ns: String(form.get('ns') ?? '').trim(),
+      label: String(form.get('label') ?? '').trim(),
+      name: String(form.get('name') ?? '').trim(),
+      type: String(form.get('type') ?? ''),
+    });
   };
   const now = Date.now();
   const from = new Date(now - DAY).toISOString();
@@ -52,7 +63,11 @@ export function ServicesView({ route }: { route: Route }) {
     <form class="filters" role="search" onSubmit=${search}>
       <label>Namespace <input name="ns" value=${route.ns ?? ''} /></label>
       <label>Name <input name="name" value=${route.name ?? ''} /></label>
+      <label>Type <select name="type" value=${route.type ?? ''}>
+        ${['', 'ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].map((t) => html`<option value=${t}>${t || 'any'}</option>`)}
+      </select></label>
       <label>Label selector <input name="label" placeholder="app=web" value=${route.label ?? ''} /></label>
+      <label>Address <input name="address" placeholder="203.0.113.7" /></label>
       <button type="submit">Search</button>
     </form>
     ${error ? html`<p role="alert" class="error">${error}</p>` : null}
