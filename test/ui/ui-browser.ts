@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (Functions passed to page.evaluate run in the browser, so the DOM types are in scope here.)
 // Browser tests' harness: Debian's chromium driven by playwright-core (never a downloaded
 // browser), the UI built when its sources changed, and small page helpers. Without
 // /usr/bin/chromium the tests skip with a printed reason, or fail when CI is set.

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (Functions passed to page.evaluate run in the browser, so the DOM types are in scope here.)
 // Signing in to the browser UI, in Debian's chromium against the real server: a token or a
 // client certificate becomes a session cookie (__Host-, Secure, HttpOnly, SameSite=Strict) that
 // can only read, expires when idle, and ends on sign-out; sign-in from another origin or without

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (Functions passed to page.evaluate run in the browser, so the DOM types are in scope here.)
 // The UI's views in Debian's chromium against a real server with seeded history (a hand-moved
 // clock, three controllers, one address on two Services at once, hostile text in a user agent
 // and an annotation): what each view shows, deep links, keyboard zoom and pan, the "as of"
