@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// (Functions passed to page.evaluate run in the browser, so the DOM types are in scope here.)
 // Browser tests' harness: Debian's chromium driven by playwright-core (never a downloaded
 // browser), the UI built when its sources changed, and small page helpers. Without
 // /usr/bin/chromium the tests skip with a printed reason, or fail when CI is set.
@@ -52,10 +50,7 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the debugging protocol, which the page's CSP does not govern.
   await page.evaluate(source);
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
+  const results = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(`axe.run(document, { resultTypes: ['violations'] })`);
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// (Functions passed to page.evaluate run in the browser, so the DOM types are in scope here.)
 // Signing in to the browser UI, in Debian's chromium against the real server: a token or a
 // client certificate becomes a session cookie (__Host-, Secure, HttpOnly, SameSite=Strict) that
 // can only read, expires when idle, and ends on sign-out; sign-in from another origin or without
@@ -59,7 +57,8 @@ describeInBrowser('browser sign-in', () => {
     expect(cookie!.domain).toBe('127.0.0.1');
     expect(cookie!.value).not.toContain(t.adminToken);
     expect(page.url()).not.toContain(t.adminToken);
-    const storage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+    // (Expressions as strings: they run in the page, whose DOM types the test project does not load.)
+    const storage = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
     expect(storage).not.toContain(t.adminToken);
     // HttpOnly: scripts cannot see the session cookie.
     expect(storage).not.toContain('svctrail-session');

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// (Functions passed to page.evaluate run in the browser, so the DOM types are in scope here.)
 // The UI's views in Debian's chromium against a real server with seeded history (a hand-moved
 // clock, three controllers, one address on two Services at once, hostile text in a user agent
 // and an annotation): what each view shows, deep links, keyboard zoom and pan, the "as of"
@@ -159,7 +157,7 @@ describeInBrowser('browser views', () => {
     expect(Date.parse(routeParams().get('to')!)).toBe(zoomedTo + 7.5 * MIN);
     await page.keyboard.press('-');
     await page.waitForURL((u) => Date.parse(u.searchParams.get('to')!) - Date.parse(u.searchParams.get('from')!) === 60 * MIN);
-    await page.waitForFunction(() => document.querySelector('.chart')?.getAttribute('data-from') === new URL(location.href).searchParams.get('from'));
+    await page.waitForFunction(`document.querySelector('.chart')?.getAttribute('data-from') === new URL(location.href).searchParams.get('from')`);
     const link = page.url();
     const before = { titles: await laneTitles(), window: await page.getByTestId('window').textContent(), from: await chart().getAttribute('data-from') };
 
@@ -242,12 +240,12 @@ describeInBrowser('browser views', () => {
     expect(await page.getByTestId('as-of-object').textContent()).toContain(JSON.stringify(HOSTILE_NOTE).slice(1, -1));
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('main script').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(dialogs).toEqual([]);
   });
 
   it('dark mode follows prefers-color-scheme, and the manual switch overrides it', async () => {
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
     await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
     await page.goto(url(timelineQuery('team-a', 'web', `&at=${iso(START + 15 * MIN)}`)));
     await chart().waitFor();
