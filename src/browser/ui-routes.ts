@@ -99,6 +99,9 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
             tokens(),
           );
     if (!user) return refuse(request, reply, 401, 'Unauthorized', token !== undefined ? 'Unauthorized' : 'Unauthorized: no trusted client certificate was presented');
+    // A new sign-in replaces the browser's previous session rather than leaving it alive.
+    const previous = sessionIdFrom(request.headers.cookie);
+    if (previous) sessions.delete(previous);
     const id = sessions.create(user);
     secure(reply);
     return reply

@@ -206,6 +206,11 @@ describeInBrowser('browser views', () => {
   });
 
   it('the Flapping view ranks Services by condition transitions and links to their timeline', async () => {
+    // From the navigation (no window in the link): the last hour is written into the URL.
+    await page.getByRole('link', { name: 'Flapping' }).click();
+    await page.waitForURL((u) => u.searchParams.has('from') && u.searchParams.has('to'));
+    expect(Date.parse(routeParams().get('to')!) - Date.parse(routeParams().get('from')!)).toBe(60 * MIN);
+    await page.getByTestId('flapping-table').waitFor();
     await page.goto(url(`view=flapping&from=${FROM}&to=${TO}`));
     await page.getByTestId('flapping-table').waitFor();
     const first = page.locator('[data-testid=flapping-table] tbody tr').first();

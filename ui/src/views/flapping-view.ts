@@ -6,16 +6,27 @@ import { html } from '../html';
 import { hrefFor, instant, navigate, patchRoute, Route } from '../route';
 import { formatTime, PRESETS, zone } from '../time-format';
 
-interface Ranking {
+interface RankingItem {
   service: { namespace: string; name: string; uid: string };
   transitions: number;
   lastTransitionAt: string;
 }
 
 export function FlappingView({ route }: { route: Route }) {
-  const to = instant(route.to) ?? new Date().toISOString();
-  const from = instant(route.from) ?? new Date(Date.parse(to) - 3_600_000).toISOString();
-  const [items, setItems] = useState<Ranking[] | null>(null);
+  // Without a window: the last hour, written into the URL so the view stays a deep link.
+  const complete = instant(route.from) !== undefined && instant(route.to) !== undefined;
+  useEffect(() => {
+    if (complete) return;
+    const to = instant(route.to) ?? new Date().toISOString();
+    patchRoute({ to, from: instant(route.from) ?? new Date(Date.parse(to) - 3_600_000).toISOString() }, true);
+  }, [complete]);
+  return complete ? html`<${Ranking} route=${route} />` : null;
+}
+
+function Ranking({ route }: { route: Route }) {
+  const to = instant(route.to)!;
+  const from = instant(route.from)!;
+  const [items, setItems] = useState<RankingItem[] | null>(null);
   const [next, setNext] = useState<string | undefined>(undefined);
   const [error, setError] = useState('');
   const pages = (route.pages ?? '').split(',').filter(Boolean);

@@ -54,9 +54,8 @@ export function ServicesView({ route }: { route: Route }) {
       type: String(form.get('type') ?? ''),
     });
   };
-  const now = Date.now();
-  const from = new Date(now - DAY).toISOString();
-  const to = new Date(now).toISOString();
+  // One "last 24 hours" per visit, so re-renders do not refetch every row's activity.
+  const [{ from, to }] = useState(() => ({ from: new Date(Date.now() - DAY).toISOString(), to: new Date().toISOString() }));
 
   return html`
     <h1>Services</h1>

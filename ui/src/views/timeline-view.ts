@@ -32,11 +32,21 @@ export interface ChangeItem {
 }
 
 export function TimelineView({ route }: { route: Route }) {
+  // A link without a window gets the last 24 hours written into the URL, so it stays a deep link.
+  const complete = instant(route.from) !== undefined && instant(route.to) !== undefined;
+  useEffect(() => {
+    if (complete) return;
+    const to = instant(route.to) ?? new Date().toISOString();
+    patchRoute({ to, from: instant(route.from) ?? new Date(Date.parse(to) - 24 * 3_600_000).toISOString() }, true);
+  }, [complete]);
+  return complete ? html`<${Timeline} route=${route} />` : null;
+}
+
+function Timeline({ route }: { route: Route }) {
   const ns = route.ns ?? '';
   const name = route.name ?? '';
-  const now = Date.now();
-  const to = Date.parse(instant(route.to) ?? new Date(now).toISOString());
-  const from = Date.parse(instant(route.from) ?? new Date(to - 24 * 3_600_000).toISOString());
+  const to = Date.parse(instant(route.to)!);
+  const from = Date.parse(instant(route.from)!);
   const at = instant(route.at);
   const [preview, setPreview] = useState<[number, number] | null>(null);
   const [data, setData] = useState<TimelineData | null>(null);
