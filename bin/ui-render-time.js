@@ -5,7 +5,11 @@
 // new ingress IP every 10th, a label edit every 100th), then measures a cold first load and five
 // warm ones and prints the times. A measurement, not a test: nothing here passes or fails.
 //
-// usage: node bin/ui-render-time.js [--changes N] [--runs N] [--data-dir DIR] [--fresh]
+// With --existing, nothing is seeded: the data directory (a copy of a bench dataset, say) is
+// served as it is and the Service with the most condition transitions is measured over its
+// whole history.
+//
+// usage: node bin/ui-render-time.js [--changes N] [--runs N] [--data-dir DIR] [--fresh | --existing]
 const { spawn } = require('node:child_process');
 const { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
 const https = require('node:https');
@@ -19,6 +23,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     'data-dir': { type: 'string', default: join(ROOT, '.bench', 'ui-render-time') },
     fresh: { type: 'boolean', default: false },
+    existing: { type: 'boolean', default: false },
     chromium: { type: 'string', default: process.env.SVCTRAIL_CHROMIUM || '/usr/bin/chromium' },
   },
 });
@@ -77,6 +82,33 @@ async function seed(call) {
   return { changes: CHANGES, from: first, to: last };
 }
 
+/** The Service with the most condition transitions, and the span from its first to its last write. */
+async function busiest(call) {
+  const top = (await call('GET', '/apis/history.svctrail.io/v1alpha1/transitionrankings?limit=1')).items[0];
+  if (!top) throw new Error('no Service with condition transitions in this data directory');
+  const { namespace, name } = top.service;
+  const changes = `/apis/history.svctrail.io/v1alpha1/namespaces/${namespace}/services/${name}/changes`;
+  const first = (await call('GET', `${changes}?limit=1`)).items[0];
+  const head = (await call('GET', '/api/v1/services?limit=1')).metadata.resourceVersion;
+  let last = first;
+  // The last write: page through from the end of the log backwards in coarse steps.
+  for (let since = Number(head); since > 0; since = Math.floor(since / 2)) {
+    const page = await call('GET', `${changes}?sinceResourceVersion=${since}&limit=500`);
+    if (page.items.length > 0) {
+      let items = page.items;
+      let token = page.metadata.continue;
+      while (token) {
+        const more = await call('GET', `${changes}?sinceResourceVersion=${since}&limit=500&continue=${encodeURIComponent(token)}`);
+        items = more.items;
+        token = more.metadata.continue;
+      }
+      last = items[items.length - 1];
+      break;
+    }
+  }
+  return { namespace, name, changes: null, from: first.time, to: last.time };
+}
+
 async function main() {
   if (!existsSync(join(ROOT, 'dist', 'main.js')) || !existsSync(join(ROOT, 'ui', 'dist', 'index.html'))) throw new Error('run `npm run build` first');
   if (!existsSync(values.chromium)) throw new Error(`${values.chromium} is missing (apt-get install -y chromium)`);
@@ -88,15 +120,17 @@ async function main() {
     const ca = readFileSync(join(DATA_DIR, 'ca.crt'), 'utf8');
     const call = client(server.url, token, ca);
     let dataset = existsSync(MARKER) ? JSON.parse(readFileSync(MARKER, 'utf8')) : null;
-    if (!dataset || dataset.changes !== CHANGES) {
-      dataset = await seed(call);
+    if (values.existing) dataset = await busiest(call);
+    else if (!dataset || dataset.changes !== CHANGES) {
+      dataset = { namespace: 'perf', name: 'busy', ...(await seed(call)) };
       writeFileSync(MARKER, JSON.stringify(dataset));
     }
-    const counted = await call('GET', `/apis/history.svctrail.io/v1alpha1/namespaces/perf/services/busy/activitybuckets?since=${dataset.from}&until=${dataset.to}&buckets=1`);
+    const { namespace, name } = dataset;
+    const counted = await call('GET', `/apis/history.svctrail.io/v1alpha1/namespaces/${namespace}/services/${name}/activitybuckets?since=${dataset.from}&until=${dataset.to}&buckets=1`);
     // Pad the window a little so the first and last writes are inside it.
     const from = new Date(Date.parse(dataset.from) - 60_000).toISOString();
     const to = new Date(Date.parse(dataset.to) + 60_000).toISOString();
-    const link = `${server.url}/ui/?view=timeline&ns=perf&name=busy&from=${from}&to=${to}`;
+    const link = `${server.url}/ui/?view=timeline&ns=${encodeURIComponent(namespace)}&name=${encodeURIComponent(name)}&from=${from}&to=${to}`;
 
     const { chromium } = require('playwright-core');
     const browser = await chromium.launch({
@@ -121,7 +155,7 @@ async function main() {
       const median = warm[Math.floor(warm.length / 2)];
       const total = counted.items[0];
       process.stdout.write(
-        `Service perf/busy: ${total.changes} changes, ${total.conditionTransitions} condition transitions, ${total.ingressSets} ingress assignments in the window\n` +
+        `Service ${namespace}/${name}: ${total.changes} changes, ${total.conditionTransitions} condition transitions, ${total.ingressSets} ingress assignments in the window\n` +
           `first timeline render (navigation start -> lanes drawn), headless chromium ${browser.version()}:\n` +
           `  cold (empty cache): ${cold.toFixed(0)} ms\n` +
           `  warm, median of ${warm.length}: ${median.toFixed(0)} ms (min ${warm[0].toFixed(0)}, max ${warm[warm.length - 1].toFixed(0)})\n`,
