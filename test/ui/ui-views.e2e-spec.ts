@@ -178,6 +178,29 @@ describeInBrowser('browser views', () => {
     await other.close();
   });
 
+  it('with the mouse: a click sets the cursor, a drag pans, the wheel zooms', async () => {
+    await page.goto(url(timelineQuery('team-a', 'web')));
+    await chart().waitFor();
+    const plot = await page.locator('.chart-plot canvas').boundingBox();
+    const y = plot!.y + 10;
+    // The middle of the plot is 30 minutes into the hour.
+    await page.mouse.click(plot!.x + plot!.width / 2, y);
+    await page.waitForURL((u) => u.searchParams.has('at'));
+    expect(Math.abs(Date.parse(routeParams().get('at')!) - (START + 30 * MIN))).toBeLessThan(MIN);
+    await page.mouse.move(plot!.x + plot!.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(plot!.x + plot!.width / 4, y, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForURL((u) => u.searchParams.get('from') !== FROM);
+    // Dragged left by a quarter of the width: the window moved 15 minutes later, same span.
+    expect(Math.abs(Date.parse(routeParams().get('from')!) - (START + 15 * MIN))).toBeLessThan(MIN);
+    expect(Date.parse(routeParams().get('to')!) - Date.parse(routeParams().get('from')!)).toBe(60 * MIN);
+    const before = Date.parse(routeParams().get('to')!) - Date.parse(routeParams().get('from')!);
+    await page.mouse.move(plot!.x + plot!.width / 2, y);
+    await page.mouse.wheel(0, -100);
+    await page.waitForURL((u) => Date.parse(u.searchParams.get('to')!) - Date.parse(u.searchParams.get('from')!) < before);
+  });
+
   it('the "as of" cursor shows exactly what the time-travel API answers at that moment', async () => {
     await page.goto(url(timelineQuery('team-a', 'web')));
     await chart().focus();
@@ -231,6 +254,22 @@ describeInBrowser('browser views', () => {
     await row.waitFor({ timeout: 15_000 });
     expect(await row.textContent()).toContain(written.metadata.resourceVersion);
     expect(await row.textContent()).toContain('team-b/api');
+    // Paused, new lines are held (and counted), not shown; resuming shows them.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    t.clock.advance(MIN);
+    await putStatus(t.as('metallb'), 'team-b', 'api', { loadBalancer: { ingress: [{ ip: '198.51.100.10' }] } }, 'while-paused/1.0');
+    await page.getByRole('button', { name: 'Resume (1 new)' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Resume (1 new)' }).click();
+    await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).waitFor();
+    // Filters narrow what is shown, and live in the URL.
+    await page.getByLabel('User').fill('nobody');
+    await page.getByLabel('User').press('Enter');
+    await page.waitForURL(/user=nobody/);
+    expect(await page.locator('[data-testid=live-table] tbody tr').count()).toBe(0);
+    await page.getByLabel('User').fill('');
+    await page.getByLabel('User').press('Enter');
+    await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'live');
   });
