@@ -120,7 +120,7 @@ export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): void {
         ctx.lineWidth = 3;
         ctx.strokeRect(x0 + 1.5, y - 1.5, Math.max(2, w - 3), h + 3);
       }
-      drawLabel(ctx, s, x0, w, y + h / 2, palette, lane.kind === 'ingress' || s.style === 'solid');
+      drawLabel(ctx, s, x0, w, y + h / 2, palette, s.style === 'solid');
     });
   });
   if (input.cursor !== undefined && input.cursor >= from && input.cursor <= to) {

@@ -31,6 +31,20 @@ interface Gesture {
   pinch?: number;
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** 24-hour tick labels in the chosen zone: a date at midnight, else the shortest exact time. */
+export function tickLabel(d: Date, zone: Zone): string {
+  const utc = zone === 'utc';
+  const [y, mo, day, h, mi, s, ms] = utc
+    ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()]
+    : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()];
+  if (h === 0 && mi === 0 && s === 0 && ms === 0) return `${y}-${pad2(mo)}-${pad2(day)}`;
+  if (s === 0 && ms === 0) return `${pad2(h)}:${pad2(mi)}`;
+  if (ms === 0) return `${pad2(h)}:${pad2(mi)}:${pad2(s)}`;
+  return `${pad2(h)}:${pad2(mi)}:${pad2(s)}.${String(ms).padStart(3, '0')}`;
+}
+
 export function zoomed(from: number, to: number, factor: number, around = (from + to) / 2): [number, number] {
   const span = Math.max(MIN_SPAN_MS, (to - from) * factor);
   const ratio = (around - from) / (to - from);
@@ -177,7 +191,7 @@ export function TimelineChart(props: TimelineChartProps) {
 
   const scale = (zone === 'utc' ? scaleUtc() : scaleTime()).domain([new Date(from), new Date(to)]).range([0, width]);
   const ticks = scale.ticks(Math.max(2, Math.floor(width / 130)));
-  const format = scale.tickFormat();
+  const format = (d: Date) => tickLabel(d, zone);
   const chosen = selected && selected.segment >= 0 ? lanes[selected.lane]?.segments[selected.segment] : undefined;
   const laneCount = Math.max(lanes.length, 1);
 
@@ -190,7 +204,12 @@ export function TimelineChart(props: TimelineChartProps) {
       </div>
       <div class="chart-plot" ref=${plot} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp}>
         <svg class="axis" width=${width} height="24" aria-hidden="true">
-          ${ticks.map((t) => html`<g transform=${`translate(${scale(t)},0)`}><line y1="18" y2="24" /><text y="13" text-anchor="middle">${format(t)}</text></g>`)}
+          ${ticks.map((t) => {
+            const x = scale(t);
+            // Labels at the edges are anchored inward so they are not cut off.
+            const anchor = x < 40 ? 'start' : x > width - 40 ? 'end' : 'middle';
+            return html`<g transform=${`translate(${x},0)`}><line y1="18" y2="24" /><text y="13" text-anchor=${anchor}>${format(t)}</text></g>`;
+          })}
         </svg>
         <canvas ref=${canvas} class="lanes" height=${laneCount * LANE_HEIGHT} aria-hidden="true"></canvas>
       </div>
