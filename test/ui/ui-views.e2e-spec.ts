@@ -95,8 +95,25 @@ describeInBrowser('browser views', () => {
     await page.locator('[data-testid=services-table] tbody tr').first().waitFor();
     expect(await page.locator('[data-testid=services-table] tbody tr').allTextContents()).toEqual([expect.stringMatching(/^defaultkubernetesClusterIP/)]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.goto(url('view=services'));
+    // Pages come from the server (limit/continue); the page stack is in the URL.
+    await page.goto(url('view=services&limit=3'));
+    const names = () => page.locator('[data-testid=services-table] tbody tr td:nth-child(2)').allTextContents();
     await page.getByTestId('services-table').waitFor();
+    expect(await names()).toEqual(['kubernetes', 'web', 'api']);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForURL(/pages=/);
+    await page.getByText('page 2, 3 per page').waitFor();
+    expect(await names()).toEqual(['odd']);
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('page 1, 3 per page').waitFor();
+    expect(await names()).toEqual(['kubernetes', 'web', 'api']);
+    // Each row's activity over a window in the URL (default: the last 24 hours), per 1/24 of it.
+    await page.goto(url(`view=services&from=${FROM}&to=${TO}`));
+    await page.getByTestId('services-table').waitFor();
+    const web = page.locator('[data-testid=services-table] tbody tr', { hasText: 'web' });
+    await web.locator('.activity').waitFor();
+    expect((await web.locator('.activity').textContent())!.trim()).toBe('6'); // create, status at 5, 15, 20, 30, labels at 50
     await screenshot(page, 'services');
   });
 

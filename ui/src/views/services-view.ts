@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, query, serviceHistoryPath } from '../api';
 import { html } from '../html';
-import { hrefFor, navigate, patchRoute, Route } from '../route';
+import { hrefFor, instant, navigate, patchRoute, Route } from '../route';
+import { formatDuration } from '../time-format';
 
 const PAGE = 50;
 const DAY = 24 * 3_600_000;
@@ -21,6 +22,7 @@ export function ServicesView({ route }: { route: Route }) {
   const [error, setError] = useState('');
   const pages = (route.pages ?? '').split(',').filter(Boolean);
   const page = pages[pages.length - 1];
+  const pageSize = /^\d+$/.test(route.limit ?? '') && Number(route.limit) > 0 ? Math.min(500, Number(route.limit)) : PAGE;
 
   useEffect(() => {
     const abort = new AbortController();
@@ -28,7 +30,7 @@ export function ServicesView({ route }: { route: Route }) {
     setError('');
     const base = route.ns ? `/api/v1/namespaces/${encodeURIComponent(route.ns)}/services` : '/api/v1/services';
     const fields = [route.name ? `metadata.name=${route.name}` : '', route.type ? `spec.type=${route.type}` : ''].filter(Boolean).join(',');
-    const params = { limit: PAGE, continue: page, labelSelector: route.label, fieldSelector: fields || undefined };
+    const params = { limit: pageSize, continue: page, labelSelector: route.label, fieldSelector: fields || undefined };
     getJson(`${base}${query(params)}`, abort.signal).then(
       (list) => {
         setItems(list.items);
@@ -37,7 +39,7 @@ export function ServicesView({ route }: { route: Route }) {
       (e) => abort.signal.aborted || setError(e.message),
     );
     return () => abort.abort();
-  }, [route.ns, route.label, route.name, route.type, page]);
+  }, [route.ns, route.label, route.name, route.type, page, pageSize]);
 
   const search = (event: Event) => {
     event.preventDefault();
@@ -52,10 +54,17 @@ export function ServicesView({ route }: { route: Route }) {
       label: String(form.get('label') ?? '').trim(),
       name: String(form.get('name') ?? '').trim(),
       type: String(form.get('type') ?? ''),
+      from: route.from,
+      to: route.to,
+      limit: route.limit,
     });
   };
-  // One "last 24 hours" per visit, so re-renders do not refetch every row's activity.
-  const [{ from, to }] = useState(() => ({ from: new Date(Date.now() - DAY).toISOString(), to: new Date().toISOString() }));
+  // The activity window: from/to in the URL, else one "last 24 hours" per visit (so re-renders
+  // do not refetch every row's activity).
+  const [lastDay] = useState(() => ({ from: new Date(Date.now() - DAY).toISOString(), to: new Date().toISOString() }));
+  const windowed = instant(route.from) !== undefined && instant(route.to) !== undefined && instant(route.from)! < instant(route.to)!;
+  const from = windowed ? instant(route.from)! : lastDay.from;
+  const to = windowed ? instant(route.to)! : lastDay.to;
 
   return html`
     <h1>Services</h1>
@@ -74,8 +83,8 @@ export function ServicesView({ route }: { route: Route }) {
     ${items
       ? html`
           <table class="data" data-testid="services-table">
-            <caption>Services${route.ns ? ` in ${route.ns}` : ''} (page ${pages.length + 1})</caption>
-            <thead><tr><th scope="col">Namespace</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Labels</th><th scope="col">Address</th><th scope="col">Changes, last 24h</th></tr></thead>
+            <caption>Services${route.ns ? ` in ${route.ns}` : ''} (page ${pages.length + 1}, ${pageSize} per page)</caption>
+            <thead><tr><th scope="col">Namespace</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Labels</th><th scope="col">Address</th><th scope="col">${windowed ? `Changes, ${formatDuration(Date.parse(to) - Date.parse(from))} to ${to}` : 'Changes, last 24h'}</th></tr></thead>
             <tbody>
               ${items.map(
                 (s) => html`<tr>
