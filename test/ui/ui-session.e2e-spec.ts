@@ -31,9 +31,9 @@ describeInBrowser('browser sign-in', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'svctrail-ui-session-'));
     await ensureDataDir({ dataDir, now: () => clock.now() });
     await ensurePolicyFile(policyFilePath(dataDir), ADMIN_USER);
-    // A read-only user: the browser session must not be able to do more than the token can.
+    // A user who may read team-a only: the browser session must not be able to do more than the token can.
     await appendTokenRecord(join(dataDir, 'tokens.csv'), { token: viewerToken, user: 'viewer', uid: 'uid-viewer', groups: ['ops'] });
-    await appendPolicyLines(policyFilePath(dataDir), policyFor('readonly', 'viewer'));
+    await appendPolicyLines(policyFilePath(dataDir), policyFor('readonly', 'viewer', 'team-a'));
     t = await startTestServer({ dataDir, clock, config: { uiSessionIdleSeconds: IDLE_SECONDS, uiSessionMaxSeconds: MAX_SECONDS } });
     await t.client.post('/api/v1/namespaces/team-a/services', { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
     browser = await launch();
@@ -81,7 +81,7 @@ describeInBrowser('browser sign-in', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const answer = page.waitForResponse((r) => r.url().includes('/api/v1/services'));
-    await signInWithToken(page, t.server.url, viewerToken);
+    await signInWithToken(page, t.server.url, t.adminToken);
     const response = await answer;
     expect(response.status()).toBe(200);
     expect(response.headers()['cache-control']).toBe('no-store');
@@ -105,14 +105,21 @@ describeInBrowser('browser sign-in', () => {
     expect((await t.client.get('/api/v1/namespaces/team-a/services/web')).status).toBe(200);
     await context.close();
 
-    // The viewer's policy allows reads but not /metrics: the session is authorized as viewer.
+    // The viewer's policy allows reads in team-a only: the session's reads are authorized as viewer.
     const viewer = await newContext(browser);
     const viewerPage = await viewer.newPage();
     await signInWithToken(viewerPage, t.server.url, viewerToken);
     const viewerCookie = `__Host-svctrail-session=${(await cookieOf(viewer))!.value}`;
-    expect((await t.client.get('/api/v1/namespaces/team-a/services/web', { token: null, headers: { cookie: viewerCookie } })).status).toBe(200);
-    expect((await t.client.get('/apis/history.svctrail.io/v1alpha1/changes', { token: null, headers: { cookie: viewerCookie } })).status).toBe(200);
-    expect((await t.client.get('/metrics', { token: null, headers: { cookie: viewerCookie } })).status).toBe(403);
+    const read = async (path: string) => (await t.client.get(path, { token: null, headers: { cookie: viewerCookie } })).status;
+    expect(await read('/api/v1/namespaces/team-a/services/web')).toBe(200);
+    expect(await read('/apis/history.svctrail.io/v1alpha1/namespaces/team-a/services/web/changes')).toBe(200);
+    const denied = await t.client.get('/api/v1/namespaces/team-b/services', { token: null, headers: { cookie: viewerCookie } });
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe('services is forbidden: User "viewer" cannot list resource "services" in API group "" in the namespace "team-b"');
+    expect(await read('/api/v1/services')).toBe(403);
+    // In the page, the cluster-wide Services list is refused with the policy's message.
+    await viewerPage.getByRole('alert').waitFor();
+    expect(await viewerPage.getByRole('alert').textContent()).toContain('User "viewer" cannot list resource "services"');
     await viewer.close();
   });
 
