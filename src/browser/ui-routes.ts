@@ -62,11 +62,9 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
     const path = request.url.split('?')[0].slice(UI_PREFIX.length + 1);
     const name = path === '' ? 'index.html' : path;
     secure(reply);
-    if (assets.size === 0) {
-      return reply.code(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', NO_STORE).send('The UI is not built: run `npm run build`.\n');
-    }
+    if (assets.size === 0) return refuse(request, reply, 503, 'ServiceUnavailable', 'the UI is not built: run `npm run build` (or `npm start`, which builds it)');
     const asset = assets.get(name);
-    if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('not found\n');
+    if (!asset) return refuse(request, reply, 404, 'NotFound', 'the server could not find the requested resource');
     reply.header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     return reply.code(200).header('content-type', asset.contentType).send(asset.body);
   });

@@ -45,7 +45,9 @@ describe('browser UI over HTTPS', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect((await t.client.get('/ui/missing.js', { token: null })).status).toBe(404);
+    const missing = await t.client.get('/ui/missing.js', { token: null });
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ kind: 'Status', code: 404, reason: 'NotFound' });
     expect((await t.client.get('/ui/tokens.csv', { token: null })).status).toBe(404);
   });
 
@@ -132,7 +134,8 @@ describe('browser UI over HTTPS', () => {
     try {
       const res = await other.client.get('/ui/', { token: null });
       expect(res.status).toBe(503);
-      expect(res.text).toContain('npm run build');
+      expect(res.json).toMatchObject({ kind: 'Status', code: 503, reason: 'ServiceUnavailable' });
+      expect(res.json.message).toContain('npm run build');
     } finally {
       await other.stop();
       rmSync(empty, { recursive: true, force: true });
