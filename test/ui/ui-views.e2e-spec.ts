@@ -305,6 +305,27 @@ describeInBrowser('browser views', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('works behind a path prefix: every URL the page uses stays under it', async () => {
+    // A reverse proxy serving svctrail under /svctrail/, played by the browser context itself.
+    const prefixed = await newContext(browser);
+    const seen: string[] = [];
+    await prefixed.route(/^https:\/\/127\.0\.0\.1:\d+\/(?!svctrail\/)/, (route) => route.abort());
+    await prefixed.route(`${t.server.url}/svctrail/**`, async (route) => {
+      seen.push(new URL(route.request().url()).pathname);
+      const response = await route.fetch({ url: route.request().url().replace('/svctrail/', '/') });
+      await route.fulfill({ response });
+    });
+    const p = await prefixed.newPage();
+    await signInWithToken(p, t.server.url, t.adminToken, `/svctrail/ui/?${timelineQuery('team-a', 'web')}`);
+    await p.locator('.chart').waitFor();
+    await p.getByTestId('change-list').locator('li.change').first().waitFor();
+    expect((await p.locator('.lane-title').allTextContents()).map((x) => x.trim())).toEqual(['ingress 203.0.113.7', 'ingress 203.0.113.8', 'condition Ready', 'spec / metadata']);
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen.filter((path) => !path.startsWith('/svctrail/'))).toEqual([]);
+    expect(seen).toEqual(expect.arrayContaining(['/svctrail/ui/', '/svctrail/ui/api/session', '/svctrail/api/v1/namespaces/team-a/services/web']));
+    await prefixed.close();
+  });
+
   it('dark mode follows prefers-color-scheme, and the manual switch overrides it', async () => {
     const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
     await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
