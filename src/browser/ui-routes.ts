@@ -52,10 +52,11 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
     if (why) return refuse(request, reply, 403, 'Forbidden', why);
   };
 
-  fastify.get(UI_PREFIX, async (_request, reply) => {
+  fastify.get(UI_PREFIX, async (request, reply) => {
     secure(reply);
-    // Relative, so it also works behind a path prefix.
-    return reply.code(301).header('location', 'ui/').send();
+    // Relative, so it also works behind a path prefix; a deep link's query is kept.
+    const queryAt = request.url.indexOf('?');
+    return reply.code(301).header('location', `ui/${queryAt < 0 ? '' : request.url.slice(queryAt)}`).send();
   });
 
   fastify.get(`${UI_PREFIX}/*`, async (request, reply) => {

@@ -35,6 +35,7 @@ describe('browser UI over HTTPS', () => {
     const redirect = await t.client.get('/ui', { token: null });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.location).toBe('ui/');
+    expect((await t.client.get('/ui?view=live&ns=a', { token: null })).headers.location).toBe('ui/?view=live&ns=a');
     const shell = await t.client.get('/ui/?view=timeline&ns=a&name=web', { token: null, accept: 'text/html' });
     expect(shell.status).toBe(200);
     expect(shell.headers['content-type']).toBe('text/html; charset=utf-8');
