@@ -109,6 +109,11 @@ async function busiest(call) {
   return { namespace, name, changes: null, from: first.time, to: last.time };
 }
 
+function medianOf(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 async function main() {
   if (!existsSync(join(ROOT, 'dist', 'main.js')) || !existsSync(join(ROOT, 'ui', 'dist', 'index.html'))) throw new Error('run `npm run build` first');
   if (!existsSync(values.chromium)) throw new Error(`${values.chromium} is missing (apt-get install -y chromium)`);
@@ -119,7 +124,7 @@ async function main() {
     const token = readFileSync(join(DATA_DIR, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
     const ca = readFileSync(join(DATA_DIR, 'ca.crt'), 'utf8');
     const call = client(server.url, token, ca);
-    let dataset = existsSync(MARKER) ? JSON.parse(readFileSync(MARKER, 'utf8')) : null;
+    let dataset = existsSync(MARKER) ? { namespace: 'perf', name: 'busy', ...JSON.parse(readFileSync(MARKER, 'utf8')) } : null;
     if (values.existing) dataset = await busiest(call);
     else if (!dataset || dataset.changes !== CHANGES) {
       dataset = { namespace: 'perf', name: 'busy', ...(await seed(call)) };
@@ -142,12 +147,16 @@ async function main() {
       const signIn = await context.request.post(`${server.url}/ui/api/session`, { headers: { 'content-type': 'application/json', origin: server.url }, data: { token } });
       if (signIn.status() !== 201) throw new Error(`sign-in answered ${signIn.status()}`);
       const times = [];
+      const parts = [];
       for (let run = 0; run <= RUNS; run++) {
         const page = await context.newPage();
         await page.goto(link);
         await page.waitForFunction(() => document.querySelector('[data-testid=load-time]') && document.documentElement.dataset.timelineDrawnAt, null, { timeout: 60_000 });
         const drawnAt = await page.evaluate(() => Number(document.documentElement.dataset.timelineDrawnAt));
+        const fetched = await page.evaluate(() => Number(/\d+/.exec(document.querySelector('[data-testid=load-time]').textContent)[0]));
+        const scriptReady = await page.evaluate(() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd);
         times.push(drawnAt);
+        parts.push({ scriptReady, fetched });
         await page.close();
       }
       const [cold, ...warm] = times;
@@ -158,7 +167,8 @@ async function main() {
         `Service ${namespace}/${name}: ${total.changes} changes, ${total.conditionTransitions} condition transitions, ${total.ingressSets} ingress assignments in the window\n` +
           `first timeline render (navigation start -> lanes drawn), headless chromium ${browser.version()}:\n` +
           `  cold (empty cache): ${cold.toFixed(0)} ms\n` +
-          `  warm, median of ${warm.length}: ${median.toFixed(0)} ms (min ${warm[0].toFixed(0)}, max ${warm[warm.length - 1].toFixed(0)})\n`,
+          `  warm, median of ${warm.length}: ${median.toFixed(0)} ms (min ${warm[0].toFixed(0)}, max ${warm[warm.length - 1].toFixed(0)})\n` +
+          `  of which, median: page and script ready ${medianOf(parts.slice(1).map((p) => p.scriptReady)).toFixed(0)} ms, history API calls ${medianOf(parts.slice(1).map((p) => p.fetched)).toFixed(0)} ms\n`,
       );
     } finally {
       await browser.close();

@@ -1,7 +1,7 @@
 // One Service over a window: ingress and condition lanes with their actors, change markers from
 // the summary endpoint, the change list with actors, events and diffs, and the "as of" cursor
 // showing the Service as the time-travel API answers at that instant.
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, query, serviceHistoryPath, servicePath } from '../api';
 import { html } from '../html';
 import { instant, patchRoute, Route } from '../route';
@@ -54,6 +54,9 @@ function Timeline({ route }: { route: Route }) {
   const [loadedAt, setLoadedAt] = useState(0);
 
   const shown = preview ?? [from, to];
+  // Zooming and panning change the window many times a second: wait for a pause before loading,
+  // but load the first window at once.
+  const loadedOnce = useRef(false);
 
   useEffect(() => {
     setPreview(null);
@@ -65,31 +68,39 @@ function Timeline({ route }: { route: Route }) {
       const started = performance.now();
       try {
         const window = query({ since, until, limit: DETAIL_LIMIT });
-        const [initial, transitions, intervals, buckets] = await Promise.all([
+        // The summary first (one cheap counting query): lanes with more intervals than
+        // DETAIL_LIMIT are drawn from its counts, and their rows are not fetched at all.
+        const buckets = await getJson(`${serviceHistoryPath(ns, name, 'activitybuckets')}${query({ since, until, buckets: 200 })}`, abort.signal);
+        const total = (key: 'conditionTransitions' | 'ingressSets') => (buckets.items as BucketItem[]).reduce((n, b) => n + b[key], 0);
+        // Intervals that began before the window also show: the count is a lower bound, so only skip when clearly over.
+        const manyIntervals = total('ingressSets') > DETAIL_LIMIT;
+        const manyTransitions = total('conditionTransitions') > DETAIL_LIMIT;
+        const none = { metadata: {}, items: [] };
+        const [initial, transitions, intervals] = await Promise.all([
           getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
-          getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
-          getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
-          getJson(`${serviceHistoryPath(ns, name, 'activitybuckets')}${query({ since, until, buckets: 200 })}`, abort.signal),
+          manyTransitions ? none : getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
+          manyIntervals ? none : getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
         ]);
         const initialConditions: Record<string, string> = {};
         for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
         const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
         // Too many to draw one by one: the lane shows counts per bucket (zoom in for each interval).
-        const manyIntervals = !!intervals.metadata.continue;
-        const manyTransitions = !!transitions.metadata.continue;
+        const denseIntervals = manyIntervals || !!intervals.metadata.continue;
+        const denseTransitions = manyTransitions || !!transitions.metadata.continue;
         const lanes = [
-          ...(manyIntervals ? [densityLane('ingress-density', 'ingress set (count)', buckets.items, (b) => b.ingressSets, 'ingress assignments')] : ingressLanes(intervals.items)),
-          ...(manyTransitions
+          ...(denseIntervals ? [densityLane('ingress-density', 'ingress set (count)', buckets.items, (b) => b.ingressSets, 'ingress assignments')] : ingressLanes(intervals.items)),
+          ...(denseTransitions
             ? [densityLane('condition-density', 'condition transitions (count)', buckets.items, (b) => b.conditionTransitions, 'condition transitions')]
             : conditionLanes(initialConditions, inWindow, from)),
           changeLane(buckets.items),
         ];
-        setData({ lanes, truncated: manyIntervals || manyTransitions, intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
+        setData({ lanes, truncated: denseIntervals || denseTransitions, intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
         setLoadedAt(performance.now() - started);
       } catch (e) {
         if (!abort.signal.aborted) setError((e as Error).message);
       }
-    }, 120);
+    }, loadedOnce.current ? 120 : 0);
+    loadedOnce.current = true;
     return () => {
       clearTimeout(timer);
       abort.abort();
