@@ -29,6 +29,8 @@ interface Gesture {
   startX: number;
   moved: boolean;
   pinch?: number;
+  /** The range the gesture last showed (props lag behind until the next render). */
+  last?: [number, number];
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -138,6 +140,7 @@ export function TimelineChart(props: TimelineChartProps) {
       const around = g.startFrom + (((a + b) / 2 - rect.left) / rect.width) * span;
       const [nf, nt] = zoomed(g.startFrom, g.startTo, factor, around);
       g.moved = true;
+      g.last = [nf, nt];
       props.onRange(nf, nt, false);
       return;
     }
@@ -145,7 +148,8 @@ export function TimelineChart(props: TimelineChartProps) {
     if (Math.abs(dx) > 3) g.moved = true;
     if (!g.moved) return;
     const shift = Math.round((-dx / rect.width) * span);
-    props.onRange(g.startFrom + shift, g.startTo + shift, false);
+    g.last = [g.startFrom + shift, g.startTo + shift];
+    props.onRange(g.last[0], g.last[1], false);
   };
   const onPointerUp = (event: PointerEvent) => {
     const g = gesture.current;
@@ -153,7 +157,7 @@ export function TimelineChart(props: TimelineChartProps) {
     g.pointers.delete(event.pointerId);
     if (g.pointers.size > 0) return;
     gesture.current = null;
-    if (g.moved) props.onRange(live.current.from, live.current.to, true);
+    if (g.moved && g.last) props.onRange(g.last[0], g.last[1], true);
     else props.onCursor(timeAt(event.clientX));
   };
 
