@@ -230,6 +230,37 @@ describeInBrowser('browser views', () => {
     await page.waitForURL((u) => Date.parse(u.searchParams.get('to')!) - Date.parse(u.searchParams.get('from')!) < before);
   });
 
+  it('by touch: a two-finger pinch zooms, a one-finger swipe pans', async () => {
+    const touch = await newContext(browser, { hasTouch: true, isMobile: false });
+    const p = await touch.newPage();
+    await signInWithToken(p, t.server.url, t.adminToken, `/ui/?${timelineQuery('team-a', 'web')}`);
+    await p.locator('.chart').waitFor();
+    const box = (await p.locator('.chart-plot canvas').boundingBox())!;
+    const y = box.y + 10;
+    const mid = box.x + box.width / 2;
+    const cdp = await touch.newCDPSession(p);
+    const touches = async (type: 'touchStart' | 'touchMove' | 'touchEnd', xs: number[]) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : xs.map((x, id) => ({ x, y, id })) });
+    const params = () => new URL(p.url()).searchParams;
+    const span = () => Date.parse(params().get('to')!) - Date.parse(params().get('from')!);
+    // Fingers 100 px apart moving to 200 px apart: twice as close, around the middle.
+    await touches('touchStart', [mid - 50, mid + 50]);
+    for (const d of [60, 70, 80, 90, 100]) await touches('touchMove', [mid - d, mid + d]);
+    await touches('touchEnd', []);
+    await p.waitForURL((u) => u.searchParams.get('from') !== FROM);
+    expect(Math.abs(span() - 30 * MIN)).toBeLessThan(MIN);
+    expect(Math.abs((Date.parse(params().get('from')!) + Date.parse(params().get('to')!)) / 2 - (START + 30 * MIN))).toBeLessThan(MIN);
+    await p.waitForFunction(() => (globalThis as any).document.querySelector('.chart')?.getAttribute('data-from') === new URL((globalThis as any).document.location.href).searchParams.get('from'));
+    const pinchedFrom = Date.parse(params().get('from')!);
+    // One finger from the middle to the right by a quarter: the window moves earlier by a quarter.
+    await touches('touchStart', [mid]);
+    for (const step of [1, 2, 3, 4]) await touches('touchMove', [mid + (step * box.width) / 16]);
+    await touches('touchEnd', []);
+    await p.waitForURL((u) => Date.parse(u.searchParams.get('from')!) !== pinchedFrom);
+    expect(Math.abs(Date.parse(params().get('from')!) - (pinchedFrom - span() / 4))).toBeLessThan(MIN);
+    await touch.close();
+  });
+
   it('the "as of" cursor shows exactly what the time-travel API answers at that moment', async () => {
     await page.goto(url(timelineQuery('team-a', 'web')));
     await chart().focus();
