@@ -8,6 +8,7 @@ import type { CommittedWrite } from './projection';
 /** `events` are every event of one write (they share its resourceVersion), oldest first. */
 export function foldWrite(before: ServiceState, events: readonly RecordedEvent[]): CommittedWrite {
   const first = events[0];
+  const after = evolveAll(before, events.map((e) => e.event as ServiceEvent), first.resourceVersion);
   return {
     resourceVersion: first.resourceVersion,
     streamId: first.streamId,
@@ -16,6 +17,7 @@ export function foldWrite(before: ServiceState, events: readonly RecordedEvent[]
     events,
     metadata: first.metadata,
     before,
-    after: evolveAll(before, events.map((e) => e.event as ServiceEvent), first.resourceVersion),
+    after,
+    objectJson: after.object ? JSON.stringify(after.object) : null,
   };
 }

@@ -21,9 +21,6 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector)
       for (const projection of projector.projections) {
         for (const table of projection.tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
       }
-      handle.sqlite.prepare(`DELETE FROM sqlite_sequence WHERE name IN (${projector.projections.flatMap((p) => p.tables).map(() => '?').join(',')})`).run(
-        ...projector.projections.flatMap((p) => p.tables),
-      );
       const states = new Map<string, ServiceState>();
       let events = 0;
       let writes = 0;

@@ -13,6 +13,8 @@ export interface CommittedWrite {
   metadata: WriteMetadata;
   before: ServiceState;
   after: ServiceState;
+  /** `after.object` as stored and served (JSON.stringify), encoded once for every reader; null when deleted. */
+  objectJson: string | null;
 }
 
 export interface Projection {

@@ -2,7 +2,7 @@
 // which a Service held an address, who held an address at a point or during a window, and
 // conflicts (two Services holding one address at once). By address: the address index; by
 // Service: its scope index; across a namespace or the cluster within a window: the R*Tree
-// ingress_interval_spans (see migration 0003), so no query walks unrelated history.
+// ingress_interval_spans (closed intervals, see migrations 0003 and 0005), so no query walks unrelated history.
 import type { DatabaseHandle } from './database';
 
 export interface IntervalRow {
@@ -68,10 +68,11 @@ export class IngressHistoryRepository {
     else if (range.address !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_address_from';
     else if (range.name !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_name_from';
     else if (range.windowed) {
-      // An overlap search: only intervals that touch the window, however much history surrounds it.
-      // CROSS JOIN keeps the R*Tree as the outer loop (SQLite never reorders it).
-      from = 'ingress_interval_spans s CROSS JOIN ingress_intervals i ON i.id = s.id';
-      where.push('s.from_rv <= @toRv', 's.to_rv > @fromRv');
+      // An overlap search: only intervals that touch the window, however much history surrounds
+      // it. Closed intervals are in the R*Tree (CROSS JOIN keeps it the outer loop: SQLite never
+      // reorders it); open ones, by their start, in a partial index.
+      from = `(SELECT i.* FROM ingress_interval_spans s CROSS JOIN ingress_intervals i ON i.id = s.id WHERE s.from_rv <= @toRv AND s.to_rv > @fromRv
+        UNION ALL SELECT * FROM ingress_intervals INDEXED BY ingress_intervals_open_from WHERE to_resource_version IS NULL AND from_resource_version <= @toRv) i`;
     } else if (range.namespace !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_namespace_from';
     else from = 'ingress_intervals i INDEXED BY ingress_intervals_from';
     if (range.uid !== undefined) where.push('i.uid = @uid');
