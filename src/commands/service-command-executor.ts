@@ -133,7 +133,9 @@ export class ServiceCommandExecutor {
     });
     const committed = foldWrite(before, recorded);
     this.projector.apply(committed);
-    return { result: this.answer(decision, before, committed.resourceVersion, committed.after), committed };
+    const result = this.answer(decision, before, committed.resourceVersion, committed.after);
+    if (result.object === committed.after.object && committed.objectJson !== null) result.json = committed.objectJson;
+    return { result, committed };
   }
 
   private published(write: CommittedWrite): void {

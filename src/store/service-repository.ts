@@ -15,10 +15,11 @@ export interface ListPageRequest {
   limit: number;
 }
 
-export interface StoredService {
+export interface ServiceRow {
   namespace: string;
   name: string;
-  object: Service;
+  /** The stored JSON, as GET serves it. */
+  json: string;
 }
 
 /**
@@ -34,6 +35,7 @@ const REVISION_AS_OF = `(SELECT r.object FROM service_revisions r
 
 export class ServiceRepository {
   private readonly byName;
+  private readonly liveJson;
   private readonly clusterIP;
   private readonly nodePort;
   private readonly revisionAsOf;
@@ -42,6 +44,7 @@ export class ServiceRepository {
   constructor(private readonly handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
     this.byName = sqlite.prepare('SELECT object, stream_version AS streamVersion FROM services WHERE namespace = ? AND name = ?');
+    this.liveJson = sqlite.prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
     this.clusterIP = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'cluster-ip' AND value = ?`).pluck();
     this.nodePort = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'node-port' AND value = ?`).pluck();
     this.positions = new LogPositions(sqlite);
@@ -61,8 +64,18 @@ export class ServiceRepository {
     return { object, streamVersion: row.streamVersion, deleted: false, uid: object.metadata.uid };
   }
 
+  /** The live object's stored JSON, exactly as GET serves it. */
+  getLiveJson(namespace: string, name: string): string | undefined {
+    return this.liveJson.get(namespace, name) as string | undefined;
+  }
+
+  /** The stored JSON of the revision current at `resourceVersion`, if the name existed then. */
+  getJsonAsOf(namespace: string, name: string, resourceVersion: number): string | undefined {
+    return (this.revisionAsOf.get({ namespace, name, asOf: resourceVersion }) as string | null | undefined) ?? undefined;
+  }
+
   getAsOf(namespace: string, name: string, resourceVersion: number): Service | null {
-    const json = this.revisionAsOf.get({ namespace, name, asOf: resourceVersion }) as string | undefined;
+    const json = this.getJsonAsOf(namespace, name, resourceVersion);
     return json ? (JSON.parse(json) as Service) : null;
   }
 
@@ -76,7 +89,7 @@ export class ServiceRepository {
   }
 
   /** One page in (namespace, name) order. */
-  listPage(request: ListPageRequest): StoredService[] {
+  listPage(request: ListPageRequest): ServiceRow[] {
     const live = request.asOf === undefined;
     const column = (name: string) => (live ? name : `l.${name}`);
     const where: string[] = [];
@@ -92,14 +105,13 @@ export class ServiceRepository {
     }
     let sql: string;
     if (live) {
-      sql = `SELECT namespace, name, object FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+      sql = `SELECT namespace, name, object AS json FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     } else {
       params.asOf = request.asOf;
-      sql = `SELECT l.namespace, l.name, ${REVISION_AS_OF} AS object FROM ${LIVE_AS_OF}${where.map((w) => ` AND ${w}`).join('')}`;
+      sql = `SELECT l.namespace, l.name, ${REVISION_AS_OF} AS json FROM ${LIVE_AS_OF}${where.map((w) => ` AND ${w}`).join('')}`;
     }
     sql += ` ORDER BY ${column('namespace')}, ${column('name')} LIMIT @limit`;
-    const rows = this.handle.statement(sql).all(params) as { namespace: string; name: string; object: string }[];
-    return rows.map((r) => ({ namespace: r.namespace, name: r.name, object: JSON.parse(r.object) as Service }));
+    return this.handle.statement(sql).all(params) as ServiceRow[];
   }
 
   /** Runs reads in one transaction so they see a single snapshot. */
