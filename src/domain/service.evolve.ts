@@ -15,22 +15,28 @@ export interface ServiceState {
 export const initialServiceState: ServiceState = { object: null, streamVersion: 0, deleted: false };
 
 export function evolve(state: ServiceState, event: ServiceEvent, resourceVersion: number): ServiceState {
-  const next = applyEvent(state.object, event);
-  const streamVersion = state.streamVersion + 1;
-  if (next === null) return { object: null, streamVersion, deleted: true };
-  next.metadata.resourceVersion = String(resourceVersion);
-  return { object: encodeService(next), streamVersion, deleted: false };
+  return evolveAll(state, [event], resourceVersion);
 }
 
-/** Folds the events of one write (all share its resourceVersion) onto a state. */
+/**
+ * Folds the events of one write (all share its resourceVersion) onto a state. States are never
+ * changed: the object is copied once per write, the events applied to the copy, and the result
+ * encoded once (canonical key order), not once per event.
+ */
 export function evolveAll(state: ServiceState, events: readonly ServiceEvent[], resourceVersion: number): ServiceState {
-  return events.reduce((s, e) => evolve(s, e, resourceVersion), state);
+  if (events.length === 0) return state;
+  let object = state.object === null ? null : structuredClone(state.object);
+  for (const event of events) object = applyEvent(object, event);
+  const streamVersion = state.streamVersion + events.length;
+  if (object === null) return { object: null, streamVersion, deleted: true };
+  object.metadata.resourceVersion = String(resourceVersion);
+  return { object: encodeService(object), streamVersion, deleted: false };
 }
 
-function applyEvent(current: Service | null, event: ServiceEvent): Service | null {
+/** Applies one event to `obj` in place (a copy the caller owns); returns the new object. */
+function applyEvent(obj: Service | null, event: ServiceEvent): Service | null {
   if (event.type === 'ServiceCreated') return structuredClone(event.data.object);
-  if (current === null) throw new Error(`${event.type} applied to a Service that does not exist`);
-  const obj = structuredClone(current);
+  if (obj === null) throw new Error(`${event.type} applied to a Service that does not exist`);
   switch (event.type) {
     case 'ServiceSpecChanged':
       obj.spec = structuredClone(event.data.spec);
