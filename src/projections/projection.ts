@@ -21,5 +21,9 @@ export interface Projection {
   readonly name: string;
   /** Tables this projection owns (replay empties and refills them). */
   readonly tables: readonly string[];
+  /** Indexes its own writes search by: kept while a bulk rebuild drops the others. */
+  readonly searchedIndexes?: readonly string[];
   apply(write: CommittedWrite): void;
+  /** After a bulk rebuild (its triggers were off): rebuild what they keep, from the tables. */
+  rebuilt?(): void;
 }
