@@ -4,6 +4,7 @@ import type { CommittedWrite, Projection } from './projection';
 
 export class CurrentObjectProjection implements Projection {
   readonly name = 'current-object';
+  readonly presentOnly = true;
   readonly tables = ['services'];
   private readonly insert;
   private readonly update;

@@ -12,6 +12,7 @@ import type { DatabaseHandle } from '../store/database';
 import { SqliteEventStore } from '../store/event-store';
 import type { RecordedEvent } from '../store/recorded-event';
 import { foldWrite } from './committed-write';
+import type { CommittedWrite } from './projection';
 import type { Projector } from './projector';
 
 export interface RebuildReport {
@@ -41,7 +42,8 @@ function derivedSchema(handle: DatabaseHandle, tables: readonly string[]): Deriv
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-export function rebuildProjections(handle: DatabaseHandle, projector: Projector): RebuildReport {
+/** `folded` hears of every write folded (with its number of events), for progress reports. */
+export function rebuildProjections(handle: DatabaseHandle, projector: Projector, folded?: (events: number) => void): RebuildReport {
   const store = new SqliteEventStore(handle);
   const tables = projector.projections.flatMap((p) => p.tables);
   const cacheSize = handle.sqlite.pragma('cache_size', { simple: true }) as number;
@@ -52,7 +54,7 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector)
       const derived = derivedSchema(handle, tables).filter((d) => !kept.has(d.name));
       for (const d of derived) handle.sqlite.exec(`DROP ${d.type.toUpperCase()} ${quote(d.name)}`);
       for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
-      const report = refill(store, projector);
+      const report = refill(store, projector, folded);
       for (const d of derived) handle.sqlite.exec(d.sql);
       for (const projection of projector.projections) projection.rebuilt?.();
       return report;
@@ -62,18 +64,21 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector)
   }
 }
 
-function refill(store: SqliteEventStore, projector: Projector): RebuildReport {
-  const states = new Map<string, ServiceState>();
+function refill(store: SqliteEventStore, projector: Projector, folded?: (events: number) => void): RebuildReport {
+  const throughHistory = projector.projections.filter((p) => !p.presentOnly);
+  const present = projector.projections.filter((p) => p.presentOnly);
+  const states = new Map<string, { state: ServiceState; last: CommittedWrite }>();
   let events = 0;
   let writes = 0;
   let pending: RecordedEvent[] = [];
   const flush = () => {
     if (!pending.length) return;
     const streamId = pending[0].streamId;
-    const write = foldWrite(states.get(streamId) ?? initialServiceState, pending);
-    projector.apply(write);
+    const write = foldWrite(states.get(streamId)?.state ?? initialServiceState, pending);
+    for (const projection of throughHistory) projection.apply(write);
     if (write.after.deleted) states.delete(streamId);
-    else states.set(streamId, write.after);
+    else states.set(streamId, { state: write.after, last: write });
+    folded?.(pending.length);
     writes++;
     pending = [];
   };
@@ -89,5 +94,10 @@ function refill(store: SqliteEventStore, projector: Projector): RebuildReport {
     after = page[page.length - 1].position;
   }
   flush();
+  // The present: each live Service as if created by its last write, in the log's order.
+  const live = [...states.values()].sort((a, b) => a.last.resourceVersion - b.last.resourceVersion);
+  for (const { last } of live) {
+    for (const projection of present) projection.apply({ ...last, before: initialServiceState });
+  }
   return { events, writes };
 }
