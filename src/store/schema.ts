@@ -121,7 +121,12 @@ export const conditionTransitions = sqliteTable(
   ],
 );
 
-/** Projection: load-balancer ingress addresses as intervals [from, to) of resourceVersions. */
+/**
+ * Projection: load-balancer ingress addresses as intervals [from, to) of resourceVersions.
+ * Hand-written in the migrations, next to these: the R*Tree of closed intervals
+ * (ingress_interval_spans, kept by triggers) and the partial index of open intervals by start
+ * (ingress_intervals_open_from), both for window searches across the cluster (migration 0005).
+ */
 export const ingressIntervals = sqliteTable(
   'ingress_intervals',
   {
@@ -139,7 +144,9 @@ export const ingressIntervals = sqliteTable(
     clearedBy: text('cleared_by'),
   },
   (t) => [
-    index('ingress_intervals_address_from').on(t.address, t.fromResourceVersion),
+    // By address, then holder: "who held X at T" seeks each holder's intervals (which never
+    // overlap one another), so an address assigned 10,000 times answers like one assigned once.
+    index('ingress_intervals_address_uid_from').on(t.address, t.uid, t.fromResourceVersion),
     index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
     index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
     index('ingress_intervals_from').on(t.fromResourceVersion),

@@ -70,7 +70,7 @@ describe('history query plans', () => {
     const sql = IngressHistoryRepository.conflictsSql({ ...filters, after: filters.after ? { secondFrom: 1, secondId: 1, firstId: 1 } : undefined }, side);
     expect(fullScans(sql)).toEqual([]);
     // The other side of a conflict is found through the address index.
-    expect(plan(sql).join('\n')).toMatch(/ingress_intervals_address_from/);
+    expect(plan(sql).join('\n')).toMatch(/ingress_intervals_address_uid_from/);
   });
 
   it('point lookups: positions from times, writes by resourceVersion, revisions around a write', () => {
