@@ -64,8 +64,8 @@ export class IngressHistoryRepository {
   static intervalsSql(range: Omit<IntervalRange, 'fromRv' | 'toRv'>): string {
     const where = ['i.from_resource_version <= @toRv', '(i.to_resource_version IS NULL OR i.to_resource_version > @fromRv)'];
     let from: string;
+    // (An address without a Service is read holder by holder: addressIntervals.)
     if (range.uid !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_uid_from';
-    else if (range.address !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_address_uid_from';
     else if (range.name !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_name_from';
     else if (range.windowed) {
       // An overlap search: only intervals that touch the window, however much history surrounds
@@ -103,6 +103,7 @@ export class IngressHistoryRepository {
       'SELECT uid FROM ingress_intervals INDEXED BY ingress_intervals_address_uid_from WHERE address = ? AND uid > ? ORDER BY uid LIMIT 1',
     );
     const filters = [
+      ...(range.namespace !== undefined ? ['i.namespace = @namespace'] : []),
       ...(range.addressType !== undefined ? ['i.address_type = @addressType'] : []),
       ...(range.setBy !== undefined ? ['i.set_by = @setBy'] : []),
     ].map((f) => ` AND ${f}`).join('');
@@ -120,10 +121,11 @@ export class IngressHistoryRepository {
     const afterId = range.after?.id ?? 0;
     const isAfterCursor = (r: IntervalRow) => !range.after || r.fromResourceVersion > afterFrom || (r.fromResourceVersion === afterFrom && r.id > afterId);
     const matches = (r: IntervalRow) =>
+      (range.namespace === undefined || r.namespace === range.namespace) &&
       (range.addressType === undefined || r.addressType === range.addressType) && (range.setBy === undefined || r.setBy === range.setBy);
     const rows: IntervalRow[] = [];
     for (let uid = nextHolder.pluck().get(address, '') as string | undefined; uid !== undefined; uid = nextHolder.pluck().get(address, uid) as string | undefined) {
-      const params = { address, uid, fromRv: range.fromRv, toRv: range.toRv, afterFrom, addressType: range.addressType, setBy: range.setBy };
+      const params = { address, uid, fromRv: range.fromRv, toRv: range.toRv, afterFrom, namespace: range.namespace, addressType: range.addressType, setBy: range.setBy };
       const before = newestBefore.get(params) as IntervalRow | undefined;
       if (before && (before.toResourceVersion === null || before.toResourceVersion > range.fromRv) && matches(before) && isAfterCursor(before)) rows.push(before);
       // One more than a page per holder: rows at the cursor's own resourceVersion are skipped below.

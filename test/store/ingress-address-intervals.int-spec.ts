@@ -72,18 +72,19 @@ describe('ingress intervals of one address, holder by holder', () => {
         fc.nat(400),
         fc.integer({ min: 1, max: 7 }),
         fc.option(fc.constantFrom('a', 'b'), { nil: undefined }),
-        ([[h1], h2, h3], x, y, limit, setBy) => {
+        fc.option(fc.constantFrom('ns', 'elsewhere'), { nil: undefined }),
+        ([[h1], h2, h3], x, y, limit, setBy, namespace) => {
           const all = seed([h1, h2, h3]);
           const fromRv = Math.min(x, y);
           const toRv = Math.max(x, y);
           const expected = all
-            .filter((r) => r.fromResourceVersion <= toRv && (r.toResourceVersion === null || r.toResourceVersion > fromRv) && (setBy === undefined || r.setBy === setBy))
+            .filter((r) => r.fromResourceVersion <= toRv && (r.toResourceVersion === null || r.toResourceVersion > fromRv) && (setBy === undefined || r.setBy === setBy) && namespace !== 'elsewhere')
             .sort((a, b) => a.fromResourceVersion - b.fromResourceVersion || a.id - b.id)
             .map((r) => r.id);
           const got: number[] = [];
           let after: { from: number; id: number } | undefined;
           for (let pages = 0; pages < 1000; pages++) {
-            const page = repository.intervals({ address: ADDRESS, fromRv, toRv, windowed: fromRv > 0, setBy, after }, limit);
+            const page = repository.intervals({ address: ADDRESS, namespace, fromRv, toRv, windowed: fromRv > 0, setBy, after }, limit);
             got.push(...page.map((r) => r.id));
             if (page.length < limit) break;
             const last = page[page.length - 1];
