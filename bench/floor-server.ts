@@ -114,9 +114,11 @@ function main(): void {
   const listNamespace = db.prepare('SELECT object FROM services WHERE namespace = ? ORDER BY namespace, name LIMIT ?').pluck();
   const listAsOf = db
     .prepare(
-      `SELECT object FROM service_revisions WHERE namespace = @namespace
-         AND resource_version <= @asOf AND (valid_until IS NULL OR valid_until > @asOf)
-       ORDER BY namespace, name LIMIT @limit`,
+      `SELECT (SELECT r.object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= @asOf
+           ORDER BY r.resource_version DESC LIMIT 1)
+       FROM service_lifetimes l WHERE l.namespace = @namespace AND l.created_resource_version <= @asOf
+         AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @asOf)
+       ORDER BY l.namespace, l.name LIMIT @limit`,
     )
     .pluck();
   const insertEvent = db.prepare(
