@@ -45,7 +45,8 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, ses
       if (sessionUser) {
         raw.svctrailUser = sessionUser.name;
         setIdentity(request, { user: sessionUser, requestId });
-        // Set on the socket's response so streamed answers (watch, feed) carry it too.
+        // On the raw response, so it holds whatever handler answers (the watch and the feed,
+        // which write their own headers, keep their `no-cache`; a stream is never cached anyway).
         reply.raw.setHeader('cache-control', NO_STORE);
         if (browserSessionMayRequest(request.method, requestAttributes(request.method, request.url))) return;
         sendStatus(
