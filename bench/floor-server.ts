@@ -53,6 +53,8 @@ interface PendingWrite {
   changed?: boolean;
 }
 
+/** Writes per page of a watch resume. */
+const RESUME_PAGE = 100;
 const HISTORY_ROOT = '/apis/history.svctrail.io/v1alpha1/';
 const HISTORY_API_VERSION = 'history.svctrail.io/v1alpha1';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -168,9 +170,9 @@ function main(): void {
   // Watch from an old resourceVersion: each write after it (its last event: position = rv) and
   // the revision it made (a deletion: the revision it closed).
   const writesAfter = db.prepare(
-    `SELECT e.type, e.namespace, coalesce(r.object, (SELECT object FROM service_revisions WHERE uid = e.stream_id AND valid_until = e.resource_version)) AS object
+    `SELECT e.position, e.type, coalesce(r.object, (SELECT object FROM service_revisions WHERE uid = e.stream_id AND valid_until = e.resource_version)) AS object
      FROM events e LEFT JOIN service_revisions r ON r.uid = e.stream_id AND r.resource_version = e.resource_version
-     WHERE e.position > ? AND e.position = e.resource_version ORDER BY e.position`,
+     WHERE e.position > ? AND e.position = e.resource_version ORDER BY e.position LIMIT ${RESUME_PAGE}`,
   );
   const insertEvent = db.prepare(
     `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
@@ -568,30 +570,39 @@ function main(): void {
   const watch = (res: ServerResponse, protobuf: boolean, query: URLSearchParams | undefined) => {
     res.writeHead(200, { 'content-type': protobuf ? `${PROTOBUF};stream=watch` : 'application/json', 'transfer-encoding': 'chunked' });
     const from = Number(query?.get('resourceVersion') ?? '0');
-    if (from > 0 && from < head) {
-      // Resume: every write after `from`, then live (same thread: no write can fall in between).
-      let chunk: Buffer[] = [];
-      let size = 0;
-      for (const row of writesAfter.iterate(from) as Iterable<{ type: string; object: string }>) {
-        const type = row.type === 'ServiceCreated' ? 'ADDED' : row.type === 'ServiceDeleted' ? 'DELETED' : 'MODIFIED';
-        const bytes = protobuf
-          ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(row.object)))
-          : Buffer.from(`{"type":"${type}","object":${row.object}}\n`);
-        chunk.push(bytes as Buffer);
-        size += bytes.length;
-        if (size > 64 * 1024) {
-          res.write(Buffer.concat(chunk));
-          chunk = [];
-          size = 0;
-        }
-      }
-      if (size) res.write(Buffer.concat(chunk));
-    } else {
-      res.flushHeaders();
-    }
     const watcher = { res, protobuf };
-    watchers.add(watcher);
-    res.on('close', () => watchers.delete(watcher));
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+      watchers.delete(watcher);
+    });
+    if (!(from > 0 && from < head)) {
+      res.flushHeaders();
+      watchers.add(watcher);
+      return;
+    }
+    // Resume: the writes after `from`, a page per turn of the event loop (so the first page
+    // leaves at once), then live from the same turn that read the last page (no write falls in
+    // between: writes commit on this thread).
+    let position = from;
+    const page = () => {
+      if (closed) return;
+      const rows = writesAfter.all(position) as { position: number; type: string; object: string }[];
+      const chunk: Uint8Array[] = [];
+      for (const row of rows) {
+        const type = row.type === 'ServiceCreated' ? 'ADDED' : row.type === 'ServiceDeleted' ? 'DELETED' : 'MODIFIED';
+        chunk.push(
+          protobuf
+            ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(row.object)))
+            : Buffer.from(`{"type":"${type}","object":${row.object}}\n`),
+        );
+        position = row.position;
+      }
+      if (chunk.length) res.write(Buffer.concat(chunk));
+      if (rows.length < RESUME_PAGE) watchers.add(watcher);
+      else setImmediate(page);
+    };
+    page();
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {

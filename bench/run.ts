@@ -688,7 +688,7 @@ async function walkPages(server: Running, f: Fixture, seed: number, first: (rng:
   const w = walks.summary();
   const out = { served: true, rps: pageCount / d.seconds, p50: p.p50, p99: p.p99, max: p.max, walks: w.n, walkP50: w.p50, walkP99: w.p99, pagesPerWalk: pageCount / Math.max(1, w.n), errors: d.errors, badPages };
   log(
-    `  ${server.target.padEnd(8)} ${'pages'.padEnd(26)} ${out.rps.toFixed(0).padStart(7)} pages/s  p50 ${fmtMs(p.p50)}  p99 ${fmtMs(p.p99)} ms; ` +
+    `  ${server.target.padEnd(8)} ${'pages'.padEnd(32)} ${out.rps.toFixed(0).padStart(7)} pages/s  p50 ${fmtMs(p.p50)}  p99 ${fmtMs(p.p99)} ms; ` +
       `${w.n} walks of ${out.pagesPerWalk.toFixed(1)} pages, p50 ${fmtMs(w.p50)} p99 ${fmtMs(w.p99)} ms${d.errors ? `, ${d.errors} errors` : ''}`,
   );
   return out;
@@ -770,7 +770,7 @@ async function watchResume(server: Running, f: Fixture, protobuf: boolean): Prom
   const b = all.summary();
   const out = { served: errors === 0 || b.n > 0, events: f.catchUpWrites, runs: b.n, p50: a.p50, p99: a.p99, catchUpP50: b.p50, catchUpP99: b.p99, incomplete, errors };
   log(
-    `  ${server.target.padEnd(8)} ${(protobuf ? 'watch-resume-pb' : 'watch-resume').padEnd(26)} ${b.n} runs of ${f.catchUpWrites} events: ` +
+    `  ${server.target.padEnd(8)} ${(protobuf ? 'watch-resume-pb' : 'watch-resume').padEnd(32)} ${b.n} runs of ${f.catchUpWrites} events: ` +
       `first event p50 ${fmtMs(a.p50)} p99 ${fmtMs(a.p99)} ms, all p50 ${fmtMs(b.p50)} p99 ${fmtMs(b.p99)} ms${incomplete || errors ? ` (incomplete ${incomplete}, errors ${errors})` : ''}`,
   );
   return out;
@@ -780,7 +780,7 @@ async function runLoadCase(server: Running, f: Fixture, def: LoadCase, seed: num
   if (def.probe) {
     const probe = await call(server, f.token, def.probe(f), false);
     if (probe.status < 200 || probe.status >= 300) {
-      log(`  ${server.target.padEnd(8)} ${(opts.label ?? def.id).padEnd(26)} not served (${probe.status})`);
+      log(`  ${server.target.padEnd(8)} ${(opts.label ?? def.id).padEnd(32)} not served (${probe.status})`);
       return { served: false, probeStatus: probe.status };
     }
   }
@@ -788,7 +788,7 @@ async function runLoadCase(server: Running, f: Fixture, def: LoadCase, seed: num
   if (opts.warmup !== false) await load(server, f.token, def.connections, WARMUP, () => def.next(rng, f));
   const result = await load(server, f.token, def.connections, DURATION, () => def.next(rng, f));
   log(
-    `  ${server.target.padEnd(8)} ${(opts.label ?? def.id).padEnd(26)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${fmtMs(result.p50)}  p99 ${fmtMs(result.p99)} ms` +
+    `  ${server.target.padEnd(8)} ${(opts.label ?? def.id).padEnd(32)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${fmtMs(result.p50)}  p99 ${fmtMs(result.p99)} ms` +
       (result.non2xx || result.errors ? `  (non-2xx ${result.non2xx}, errors ${result.errors}: ${JSON.stringify(result.statusCodes)})` : ''),
   );
   return { served: true, ...result };
@@ -813,7 +813,7 @@ async function runWriteCase(server: Running, f: Fixture, def: LoadCase, seed: nu
     const written = diskWrites(pid) - written0;
     const walBytes = walSize(server.dataDir);
     log(
-      `  ${''.padEnd(8)} ${''.padEnd(26)} WAL ${fmtMB(walBytes)} (max ${fmtMB(walMax)}), ${fmtNum(written / Math.max(1, r.ok as number))} disk bytes/write` +
+      `  ${''.padEnd(8)} ${''.padEnd(32)} WAL ${fmtMB(walBytes)} (max ${fmtMB(walMax)}), ${fmtNum(written / Math.max(1, r.ok as number))} disk bytes/write` +
         (variant === 'settled' ? `, settled after ${fmtNum(pre.settleMs)} ms${pre.settled ? '' : ' (gave up)'}` : `, burst ${fmtNum(pre.burstRps)} req/s`),
     );
     return { ...r, ...pre, walBytes, walMaxBytes: Math.max(walMax, walBytes), diskBytesWritten: written, diskBytesPerWrite: written / Math.max(1, r.ok as number) };
@@ -924,7 +924,7 @@ async function runWatch(server: Running, f: Fixture, watchers: number, protobuf:
     events,
   };
   log(
-    `  ${server.target.padEnd(8)} ${`watch-${watchers}${protobuf ? '-pb' : ''}`.padEnd(26)} ${out.writesPerSecond.toFixed(0)} writes/s (p99 ${fmtMs(out.putP99)} ms) → ${out.deliveredPerSecond.toFixed(0)} deliveries/s ` +
+    `  ${server.target.padEnd(8)} ${`watch-${watchers}${protobuf ? '-pb' : ''}`.padEnd(32)} ${out.writesPerSecond.toFixed(0)} writes/s (p99 ${fmtMs(out.putP99)} ms) → ${out.deliveredPerSecond.toFixed(0)} deliveries/s ` +
       `(${(out.deliveredFraction * 100).toFixed(1)}%), lag p50 ${fmtMs(out.lagP50)} p99 ${fmtMs(out.lagP99)} ms, dropped ${dropped}`,
   );
   return out;
