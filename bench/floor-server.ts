@@ -219,14 +219,22 @@ function main(): void {
      WHERE address = @address AND from_resource_version <= @toRv AND (to_resource_version IS NULL OR to_resource_version > @fromRv)
      ORDER BY address, from_resource_version, id LIMIT @limit`,
   );
+  // Conflicts with either holder in the namespace (the later-assigned one, or the earlier one):
+  // each side found by its namespace index, the other holder by the address index among the
+  // intervals open when the later one began; ordered by (later id, earlier id).
+  const pair = `${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}a.${col} AS a_${alias ?? col}`)},
+    ${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}b.${col} AS b_${alias ?? col}`)}`;
+  const overlap = `a.address = b.address AND a.address_type = b.address_type AND a.uid <> b.uid AND a.id < b.id
+    AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
   const conflictsIn = db.prepare(
-    `SELECT ${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}a.${col} AS a_${alias ?? col}`)},
-            ${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}b.${col} AS b_${alias ?? col}`)}
-     FROM ingress_intervals b INDEXED BY ingress_intervals_namespace_from
-     JOIN ingress_intervals a INDEXED BY ingress_intervals_address_from
-       ON a.address = b.address AND a.from_resource_version <= b.from_resource_version AND a.id <> b.id AND a.uid <> b.uid
-      AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)
-     WHERE b.namespace = ? ORDER BY b.namespace, b.from_resource_version, b.id LIMIT ?`,
+    `SELECT * FROM (SELECT ${pair} FROM ingress_intervals b INDEXED BY ingress_intervals_namespace_from
+                      JOIN ingress_intervals a INDEXED BY ingress_intervals_address_from ON ${overlap}
+                      WHERE b.namespace = @namespace ORDER BY b.id, a.id LIMIT @limit)
+     UNION
+     SELECT * FROM (SELECT ${pair} FROM ingress_intervals a INDEXED BY ingress_intervals_namespace_from
+                      JOIN ingress_intervals b INDEXED BY ingress_intervals_address_from ON ${overlap}
+                      WHERE a.namespace = @namespace ORDER BY b.id, a.id LIMIT @limit)
+     ORDER BY b_id, a_id LIMIT @limit`,
   );
   let head = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
 
@@ -333,6 +341,9 @@ function main(): void {
   /** The stored JSON as is, or (Accept: protobuf) encoded from it with the server's codec. */
   const sendObject = (res: ServerResponse, protobuf: boolean, json: string) =>
     protobuf ? sendProtobuf(res, 200, pb.encodeKubeObject('Service', JSON.parse(json))) : send(res, 200, json);
+  /** A list item is the stored object without kind/apiVersion (as kube-apiserver lists): a slice. */
+  const ITEM_PREFIX = '{"kind":"Service","apiVersion":"v1",';
+  const asItem = (json: string) => (json.startsWith(ITEM_PREFIX) ? `{${json.slice(ITEM_PREFIX.length)}` : json);
   const sendList = (res: ServerResponse, protobuf: boolean, rv: number, items: string[], next?: string) => {
     const meta = next === undefined ? `{"resourceVersion":"${rv}"}` : `{"resourceVersion":"${rv}","continue":"${next}"}`;
     const json = `{"kind":"ServiceList","apiVersion":"v1","metadata":${meta},"items":[${items.join(',')}]}`;
@@ -471,7 +482,7 @@ function main(): void {
     if (parts[0] !== 'namespaces') return false;
     const namespace = parts[1];
     if (parts.length === 3 && parts[2] === 'ingressconflicts') {
-      const rows = conflictsIn.all(namespace, limit + 1) as Record<string, unknown>[];
+      const rows = conflictsIn.all({ namespace, limit: limit + 1 }) as Record<string, unknown>[];
       const pick = (row: Record<string, unknown>, p: string) =>
         Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(p)).map(([k, v]) => [k.slice(2), v])) as unknown as IntervalRow;
       const items = rows.slice(0, limit).map((row) => {
@@ -661,7 +672,7 @@ function main(): void {
         ) as { name: string; object: string }[];
         const more = limit > 0 && rows.length > limit;
         const shown = more ? rows.slice(0, limit) : rows;
-        return sendList(res, protobuf, rv, shown.map((r) => r.object), more ? encodeContinue(rv, shown[shown.length - 1].name) : undefined);
+        return sendList(res, protobuf, rv, shown.map((r) => asItem(r.object)), more ? encodeContinue(rv, shown[shown.length - 1].name) : undefined);
       }
     }
     if (req.method === 'GET' && pathname.startsWith(HISTORY_ROOT) && history(res, pathname.slice(HISTORY_ROOT.length), query)) return;
