@@ -28,6 +28,7 @@
 //
 // usage: node bench/dist/floor-server.js --data-dir DIR [--port 0] [--host 127.0.0.1]
 //        prints "floor serving https://127.0.0.1:PORT"
+//        node bench/dist/floor-server.js --data-dir DIR --explain   prints every statement's query plan
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -117,6 +118,7 @@ function main(): void {
       port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
       synchronous: { type: 'string', default: 'FULL' },
+      explain: { type: 'boolean', default: false },
     },
   });
   const dataDir = values['data-dir'];
@@ -137,26 +139,29 @@ function main(): void {
     if (token && user) tokens.set(token.trim(), user.trim());
   }
 
+  // Every statement the floor runs, for --explain (its query plans, so the floor's own cost is on view).
+  const prepared: string[] = [];
+  const prepare = (sql: string) => (prepared.push(sql), db.prepare(sql));
   const pb = real.protobufObject();
   const envelope = real.protobufEnvelope();
   const { summarizeConditions } = real.conditionSummary();
 
-  const current = db.prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
-  const currentObject = db.prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
-  const listNamespace = db.prepare('SELECT name, object FROM services WHERE namespace = ? AND name > ? ORDER BY namespace, name LIMIT ?');
+  const current = prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
+  const currentObject = prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
+  const listNamespace = prepare('SELECT name, object FROM services WHERE namespace = ? AND name > ? ORDER BY namespace, name LIMIT ?');
   // The resourceVersion of a point in time: the last write recorded at or before it (recorded_at
   // is monotonic in the log, so the index on it finds it in one seek).
   const rvExpr = `coalesce(@rv, (SELECT resource_version FROM events WHERE recorded_at <= @time ORDER BY recorded_at DESC LIMIT 1), 0)`;
-  const getAt = db.prepare(
+  const getAt = prepare(
     `SELECT r.object, r.valid_until AS validUntil, (SELECT ${rvExpr}) AS at FROM service_revisions r
      WHERE r.rowid = (SELECT rowid FROM service_revisions WHERE namespace = @namespace AND name = @name AND resource_version <= (SELECT ${rvExpr})
                       ORDER BY resource_version DESC LIMIT 1)`,
   );
-  const resolveRv = db.prepare(`SELECT ${rvExpr}`).pluck();
+  const resolveRv = prepare(`SELECT ${rvExpr}`).pluck();
   // LIST as of R: a skip-scan over the names the namespace ever had (one index seek each), and
   // for each the newest revision at or before R, kept if still valid at R. Independent of how
   // many revisions each name has.
-  const listAt = db.prepare(
+  const listAt = prepare(
     `WITH RECURSIVE names(name) AS (
        SELECT (SELECT name FROM service_revisions WHERE namespace = @namespace AND name > @after ORDER BY namespace, name LIMIT 1)
        UNION ALL
@@ -169,53 +174,53 @@ function main(): void {
   );
   // Watch from an old resourceVersion: each write after it (its last event: position = rv) and
   // the revision it made (a deletion: the revision it closed).
-  const writesAfter = db.prepare(
+  const writesAfter = prepare(
     `SELECT e.position, e.type, coalesce(r.object, (SELECT object FROM service_revisions WHERE uid = e.stream_id AND valid_until = e.resource_version)) AS object
      FROM events e LEFT JOIN service_revisions r ON r.uid = e.stream_id AND r.resource_version = e.resource_version
      WHERE e.position > ? AND e.position = e.resource_version ORDER BY e.position LIMIT ${RESUME_PAGE}`,
   );
-  const insertEvent = db.prepare(
+  const insertEvent = prepare(
     `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
        recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 'floor', 'floor', ?, 'update', 'status')`,
   );
-  const upsert = db.prepare(
+  const upsert = prepare(
     `INSERT INTO services (namespace, name, uid, resource_version, stream_version, object) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (namespace, name) DO UPDATE SET uid = excluded.uid, resource_version = excluded.resource_version,
        stream_version = excluded.stream_version, object = excluded.object`,
   );
   const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, recorded_at AS recordedAt,
     actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource`;
-  const changesOf = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
-  const feedAfter = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`);
-  const transitionsOf = db.prepare(
+  const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
+  const feedAfter = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`);
+  const transitionsOf = prepare(
     `SELECT t.id, t.resource_version AS rv, t.uid, t.namespace, t.name, t.condition_type AS conditionType, t.from_status AS fromStatus,
        t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration, t.last_transition_time AS lastTransitionTime,
        t.recorded_at AS recordedAt, t.actor_user AS user, e.actor_groups AS groups, e.user_agent AS userAgent, e.field_manager AS fieldManager,
        e.request_id AS requestId
-     FROM condition_transitions t INDEXED BY condition_transitions_name_rv JOIN events e ON e.position = t.resource_version
+     FROM condition_transitions t JOIN events e ON e.position = t.resource_version
      WHERE t.namespace = ? AND t.name = ? ORDER BY t.namespace, t.name, t.resource_version LIMIT ?`,
   );
-  const summaryRows = db.prepare(
+  const summaryRows = prepare(
     `SELECT uid, condition_type AS conditionType, from_status AS fromStatus, to_status AS toStatus, recorded_at AS recordedAt
-     FROM condition_transitions INDEXED BY condition_transitions_name_rv WHERE namespace = ? AND name = ? ORDER BY namespace, name, resource_version`,
+     FROM condition_transitions WHERE namespace = ? AND name = ? ORDER BY namespace, name, resource_version`,
   );
-  const lifetime = db.prepare(
+  const lifetime = prepare(
     `SELECT (SELECT recorded_at FROM events WHERE stream_id = @uid AND stream_version = 1) AS createdAt,
             (SELECT CASE WHEN type = 'ServiceDeleted' THEN recorded_at END FROM events WHERE stream_id = @uid ORDER BY stream_version DESC LIMIT 1) AS deletedAt`,
   );
   const INTERVAL_COLUMNS = `id, address, address_type AS addressType, uid, namespace, name, from_resource_version AS fromRv, from_time AS fromTime,
     set_by AS setBy, to_resource_version AS toRv, to_time AS toTime, cleared_by AS clearedBy`;
-  const intervalsOf = db.prepare(
-    `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals INDEXED BY ingress_intervals_name_from WHERE namespace = ? AND name = ?
+  const intervalsOf = prepare(
+    `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals WHERE namespace = ? AND name = ?
      ORDER BY namespace, name, from_resource_version, id LIMIT ?`,
   );
   // Owners of an address over [fromRv, toRv] (at T: fromRv = toRv = R): every interval of the
   // address that began at or before toRv, through the (address, from) index, kept if it had not
   // ended by fromRv. The scan covers the address's intervals that began before toRv: like the
   // straightforward index, this floor is not flat in the number of assignments of the address.
-  const ownersOf = db.prepare(
-    `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals INDEXED BY ingress_intervals_address_from
+  const ownersOf = prepare(
+    `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals
      WHERE address = @address AND from_resource_version <= @toRv AND (to_resource_version IS NULL OR to_resource_version > @fromRv)
      ORDER BY address, from_resource_version, id LIMIT @limit`,
   );
@@ -226,17 +231,29 @@ function main(): void {
     ${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}b.${col} AS b_${alias ?? col}`)}`;
   const overlap = `a.address = b.address AND a.address_type = b.address_type AND a.uid <> b.uid AND a.id < b.id
     AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
-  const conflictsIn = db.prepare(
-    `SELECT * FROM (SELECT ${pair} FROM ingress_intervals b INDEXED BY ingress_intervals_namespace_from
-                      JOIN ingress_intervals a INDEXED BY ingress_intervals_address_from ON ${overlap}
+  const conflictsIn = prepare(
+    `SELECT * FROM (SELECT ${pair} FROM ingress_intervals b
+                      JOIN ingress_intervals a ON ${overlap}
                       WHERE b.namespace = @namespace ORDER BY b.id, a.id LIMIT @limit)
      UNION
-     SELECT * FROM (SELECT ${pair} FROM ingress_intervals a INDEXED BY ingress_intervals_namespace_from
-                      JOIN ingress_intervals b INDEXED BY ingress_intervals_address_from ON ${overlap}
+     SELECT * FROM (SELECT ${pair} FROM ingress_intervals a
+                      JOIN ingress_intervals b ON ${overlap}
                       WHERE a.namespace = @namespace ORDER BY b.id, a.id LIMIT @limit)
      ORDER BY b_id, a_id LIMIT @limit`,
   );
-  let head = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+  let head = prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+
+  if (values.explain) {
+    for (const sql of prepared) {
+      const named = [...new Set(sql.match(/@\w+/g) ?? [])].map((n) => n.slice(1));
+      const positional = (sql.match(/\?/g) ?? []).length;
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      const rows = (named.length ? plan.all(Object.fromEntries(named.map((n) => [n, null]))) : plan.all(...Array(positional).fill(null))) as { detail: string }[];
+      process.stdout.write(`${sql.replace(/\s+/g, ' ').slice(0, 160)}…\n${rows.map((r) => `    ${r.detail}`).join('\n')}\n\n`);
+    }
+    db.close();
+    process.exit(0);
+  }
 
   interface Watcher {
     res: ServerResponse;
