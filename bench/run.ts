@@ -51,7 +51,7 @@ const QUICK = args.quick;
 const DURATION = Number(args.duration ?? (QUICK ? 2 : 8));
 const WARMUP = QUICK ? 0.5 : 1;
 /** The 64-connection burst before each "after burst" measurement. */
-const BURST = QUICK ? 2 : 8;
+const BURST = QUICK ? 2 : 5;
 /** Settled: the server wrote nothing to disk and its WAL did not change for this long. */
 const QUIET_MS = QUICK ? 1500 : 3000;
 const SETTLE_LIMIT_MS = 90_000;
@@ -1097,7 +1097,7 @@ function summary(rows: Row[]): string[] {
   const out = ['| target | met | worst |', '|:--|--:|:--|'];
   let context = '';
   const withContext = rows.map((r) => {
-    if (!r.case.startsWith('  ')) context = r.case.replace(/:.*$/, '');
+    if (!r.case.startsWith('  ')) context = r.case.replace(/: [^:]*$/, '');
     return { r, label: r.case.startsWith('  ') ? `${context}: ${r.case.trim()}` : r.case };
   });
   for (const goal of Object.keys(GOALS).map(Number)) {
@@ -1150,12 +1150,18 @@ async function phase(
       put(`${def.id}-burst`, `${def.title}, after a 64-conn burst`, await runWriteCase(server, fx, def, seed, 'burst'));
     }
     if (defs.watch && wanted('watch-100')) {
+      // No watcher before and after the watched runs; the better of the two is the baseline (the
+      // stricter comparison, and whatever a previous case left behind weighs on neither side).
       await settle(server);
-      put('watch-0', `status PUTs at ${WATCH_WRITE_RATE}/s, 16 conn, no watcher`, await runWatch(server, fx, 0, false));
+      const before = await runWatch(server, fx, 0, false);
       await settle(server);
       put('watch-100', `watch fan-out: ${WATCHERS} JSON watchers, ${WATCH_WRITE_RATE} PUT/s`, await runWatch(server, fx, WATCHERS, false));
       await settle(server);
       put('watch-100-pb', `watch fan-out: ${WATCHERS} protobuf watchers, ${WATCH_WRITE_RATE} PUT/s`, await runWatch(server, fx, WATCHERS, true));
+      await settle(server);
+      const after = await runWatch(server, fx, 0, false);
+      const best = (before.putP99 as number) <= (after.putP99 as number) ? before : after;
+      put('watch-0', `status PUTs at ${WATCH_WRITE_RATE}/s, 16 conn, no watcher`, { ...best, before, after });
     }
     return { ...memory(server.child.pid!), startupMs: performance.now() - t0 };
   } finally {
@@ -1321,7 +1327,7 @@ async function main(): Promise<void> {
     rows.push(ratioRow(`${w.title}: writes/s`, num(w.svctrail, 'writesPerSecond'), num(w.floor, 'writesPerSecond'), fmtNum));
     rows.push(ratioRow(`  PUT p99 ms, watched`, num(w.svctrail, 'putP99'), num(w.floor, 'putP99'), fmtMs));
     if (unwatched) {
-      rows.push(ratioRow(`  PUT p99 ms, unwatched (same rate)`, num(unwatched.svctrail, 'putP99'), num(unwatched.floor, 'putP99'), fmtMs));
+      rows.push(ratioRow(`  PUT p99 ms, unwatched (same rate; the better of before and after)`, num(unwatched.svctrail, 'putP99'), num(unwatched.floor, 'putP99'), fmtMs));
       const q = (t: Target) => (num(w[t], 'putP99') ?? NaN) / (num(unwatched[t], 'putP99') ?? NaN);
       rows.push(absoluteRow(`  PUT p99 watched ÷ unwatched`, q('svctrail'), q('floor'), fmtX, { text: '≤ 1.25', goal: 5, check: (s) => s <= 1.25 }));
     }
