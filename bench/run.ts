@@ -83,7 +83,8 @@ process.on('SIGINT', () => {
 
 function start(target: Target, dataDir: string): Promise<Running> {
   const script = target === 'svctrail' ? join(ROOT, 'dist', 'main.js') : join(ROOT, 'bench', 'dist', 'floor-server.js');
-  const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const extra = target === 'floor' ? ['--drop-unused-indexes'] : [];
+  const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => (children.delete(child), resolve())));
   let out = '';
