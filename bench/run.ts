@@ -806,7 +806,8 @@ async function runWriteCase(server: Running, f: Fixture, def: LoadCase, seed: nu
     const s = await settle(server);
     pre = { settleMs: s.settleMs, settled: s.settled, walBeforeBytes: walSize(server.dataDir) };
   } else {
-    const burst = await load(server, f.token, 64, BURST, () => jsonPut(f.lb[Math.floor(Math.random() * f.lb.length)]));
+    const spread = new Rng(seed + 10_000);
+    const burst = await load(server, f.token, 64, BURST, () => jsonPut(f.lb[spread.int(f.lb.length)]));
     pre = { burstRps: burst.rps, burstWrites: burst.ok, walBeforeBytes: walSize(server.dataDir) };
   }
   let walMax = walSize(server.dataDir);
