@@ -139,6 +139,38 @@ function dropUnusedIndexes(db: Database.Database): void {
   for (const name of indexes) if (!FLOOR_INDEXES.has(name)) db.exec(`DROP INDEX "${name}"`);
 }
 
+/** The parts of a better-sqlite3 statement the floor uses, prepared when first run. */
+class LazyStatement {
+  private statement?: Database.Statement;
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: string,
+    private readonly plucked = false,
+  ) {}
+  pluck(): LazyStatement {
+    return new LazyStatement(this.db, this.sql, true);
+  }
+  private get s(): Database.Statement {
+    if (!this.statement) {
+      const statement = this.db.prepare(this.sql);
+      this.statement = this.plucked ? statement.pluck() : statement;
+    }
+    return this.statement;
+  }
+  get(...params: unknown[]): unknown {
+    return this.s.get(...params);
+  }
+  all(...params: unknown[]): unknown[] {
+    return this.s.all(...params);
+  }
+  iterate(...params: unknown[]): IterableIterator<unknown> {
+    return this.s.iterate(...params);
+  }
+  run(...params: unknown[]): Database.RunResult {
+    return this.s.run(...params);
+  }
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -171,7 +203,9 @@ function main(): void {
 
   // Every statement the floor runs, for --explain (its query plans, so the floor's own cost is on view).
   const prepared: string[] = [];
-  const prepare = (sql: string) => (prepared.push(sql), db.prepare(sql));
+  // Prepared on first use: svctrail's schema moves, and a statement it breaks then fails only the
+  // requests that need it (answered 500, the SQLite message on stderr), not the whole floor.
+  const prepare = (sql: string) => (prepared.push(sql), new LazyStatement(db, sql));
   const pb = real.protobufObject();
   const envelope = real.protobufEnvelope();
   const { summarizeConditions } = real.conditionSummary();
@@ -663,7 +697,21 @@ function main(): void {
     page();
   };
 
+  const reported = new Set<string>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      route(req, res);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!reported.has(message)) {
+        reported.add(message);
+        process.stderr.write(`floor: ${req.method} ${req.url}: ${message}\n`);
+      }
+      if (!res.headersSent) send(res, 500, JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, code: 500 }));
+      else res.destroy();
+    }
+  };
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const qAt = url.indexOf('?');
     const pathname = qAt < 0 ? url : url.slice(0, qAt);
