@@ -118,17 +118,7 @@ function migrate(db: Database.Database, migrationsFolder: string): void {
  * of the database the floor drops them, so that its writes maintain only what its reads use: the
  * least work for the same answers. Triggers stay (the events table stays append-only).
  */
-const FLOOR_INDEXES = new Set([
-  'events_name_position',
-  'events_recorded_at',
-  'events_stream_version_unique',
-  'service_revisions_name_rv',
-  'service_revisions_valid_until',
-  'condition_transitions_name_rv',
-  'ingress_intervals_name_from',
-  'ingress_intervals_address_from',
-  'ingress_intervals_namespace_from',
-]);
+const FLOOR_INDEXES = new Set(['events_name_position']);
 
 function dropUnusedIndexes(db: Database.Database): void {
   // Only the tables a floor write touches: the others cost nothing at write time.
@@ -213,35 +203,44 @@ function main(): void {
   const current = prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
   const currentObject = prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
   const listNamespace = prepare('SELECT name, object FROM services WHERE namespace = ? AND name > ? ORDER BY namespace, name LIMIT ?');
-  // The resourceVersion of a point in time: the last write recorded at or before it (recorded_at
-  // is monotonic in the log, so the index on it finds it in one seek).
-  const rvExpr = `coalesce(@rv, (SELECT resource_version FROM events WHERE recorded_at <= @time ORDER BY recorded_at DESC LIMIT 1), 0)`;
+  // A time → the resourceVersion of the last write recorded at or before it. The log has no
+  // index by time (svctrail keeps none: each would cost every write a page); recorded_at never
+  // decreases along the log, so this is a binary search of the primary key, as svctrail does.
+  const recordedAt = prepare('SELECT recorded_at FROM events WHERE position = ?').pluck();
+  const firstPosition = prepare('SELECT coalesce(min(position), 1) FROM events').pluck();
+  const rvAt = (time: string): number => {
+    let low = firstPosition.get() as number;
+    let high = head;
+    const atOrBefore = (position: number) => ((recordedAt.get(position) as string | undefined) ?? '\uffff') <= time;
+    if (high === 0 || !atOrBefore(low)) return 0;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (atOrBefore(mid)) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  const resolveRv = (point: { rv: number | null; time: string | null }) => point.rv ?? rvAt(point.time!);
+  // GET / LIST at R: the incarnations alive at R (service_lifetimes, one row per Service ever
+  // created, whatever its number of writes) and for each its newest revision at or before R
+  // (a primary-key seek).
+  const REVISION_AT = `(SELECT r.object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= @rv
+    ORDER BY r.resource_version DESC LIMIT 1)`;
+  const ALIVE_AT = `l.created_resource_version <= @rv AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @rv)`;
   const getAt = prepare(
-    `SELECT r.object, r.valid_until AS validUntil, (SELECT ${rvExpr}) AS at FROM service_revisions r
-     WHERE r.rowid = (SELECT rowid FROM service_revisions WHERE namespace = @namespace AND name = @name AND resource_version <= (SELECT ${rvExpr})
-                      ORDER BY resource_version DESC LIMIT 1)`,
-  );
-  const resolveRv = prepare(`SELECT ${rvExpr}`).pluck();
-  // LIST as of R: a skip-scan over the names the namespace ever had (one index seek each), and
-  // for each the newest revision at or before R, kept if still valid at R. Independent of how
-  // many revisions each name has.
+    `SELECT ${REVISION_AT} FROM service_lifetimes l WHERE l.namespace = @namespace AND l.name = @name AND ${ALIVE_AT}
+     ORDER BY l.namespace, l.name, l.created_resource_version DESC LIMIT 1`,
+  ).pluck();
   const listAt = prepare(
-    `WITH RECURSIVE names(name) AS (
-       SELECT (SELECT name FROM service_revisions WHERE namespace = @namespace AND name > @after ORDER BY namespace, name LIMIT 1)
-       UNION ALL
-       SELECT (SELECT name FROM service_revisions WHERE namespace = @namespace AND name > names.name ORDER BY namespace, name LIMIT 1)
-         FROM names WHERE names.name IS NOT NULL)
-     SELECT r.name, r.object FROM names JOIN service_revisions r
-       ON r.rowid = (SELECT rowid FROM service_revisions WHERE namespace = @namespace AND name = names.name AND resource_version <= @rv
-                     ORDER BY resource_version DESC LIMIT 1)
-     WHERE names.name IS NOT NULL AND (r.valid_until IS NULL OR r.valid_until > @rv) LIMIT @limit`,
+    `SELECT l.name, ${REVISION_AT} AS object FROM service_lifetimes l WHERE l.namespace = @namespace AND l.name > @after AND ${ALIVE_AT}
+     ORDER BY l.namespace, l.name LIMIT @limit`,
   );
   // Watch from an old resourceVersion: each write after it (its last event: position = rv) and
-  // the revision it made (a deletion: the revision it closed).
+  // the newest revision of its Service at that rv (for a deletion: the last one it had).
   const writesAfter = prepare(
-    `SELECT e.position, e.type, coalesce(r.object, (SELECT object FROM service_revisions WHERE uid = e.stream_id AND valid_until = e.resource_version)) AS object
-     FROM events e LEFT JOIN service_revisions r ON r.uid = e.stream_id AND r.resource_version = e.resource_version
-     WHERE e.position > ? AND e.position = e.resource_version ORDER BY e.position LIMIT ${RESUME_PAGE}`,
+    `SELECT e.position, e.type, (SELECT object FROM service_revisions WHERE uid = e.stream_id AND resource_version <= e.resource_version
+       ORDER BY resource_version DESC LIMIT 1) AS object
+     FROM events e WHERE e.position > ? AND e.position = e.resource_version ORDER BY e.position LIMIT ${RESUME_PAGE}`,
   );
   const insertEvent = prepare(
     `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
@@ -270,8 +269,9 @@ function main(): void {
      FROM condition_transitions WHERE namespace = ? AND name = ? ORDER BY namespace, name, resource_version`,
   );
   const lifetime = prepare(
-    `SELECT (SELECT recorded_at FROM events WHERE stream_id = @uid AND stream_version = 1) AS createdAt,
-            (SELECT CASE WHEN type = 'ServiceDeleted' THEN recorded_at END FROM events WHERE stream_id = @uid ORDER BY stream_version DESC LIMIT 1) AS deletedAt`,
+    `SELECT (SELECT recorded_at FROM events WHERE position = l.created_resource_version) AS createdAt,
+            (SELECT recorded_at FROM events WHERE position = l.deleted_resource_version) AS deletedAt
+     FROM service_lifetimes l WHERE l.uid = @uid`,
   );
   const INTERVAL_COLUMNS = `id, address, address_type AS addressType, uid, namespace, name, from_resource_version AS fromRv, from_time AS fromTime,
     set_by AS setBy, to_resource_version AS toRv, to_time AS toTime, cleared_by AS clearedBy`;
@@ -279,14 +279,27 @@ function main(): void {
     `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals WHERE namespace = ? AND name = ?
      ORDER BY namespace, name, from_resource_version, id LIMIT ?`,
   );
-  // Owners of an address over [fromRv, toRv] (at T: fromRv = toRv = R): every interval of the
-  // address that began at or before toRv, through the (address, from) index, kept if it had not
-  // ended by fromRv. The scan covers the address's intervals that began before toRv: like the
-  // straightforward index, this floor is not flat in the number of assignments of the address.
+  // Owners of an address over [fromRv, toRv] (at T: fromRv = toRv = R): holder by holder (a
+  // skip-scan over the uids of the address), the newest interval that began before fromRv if it
+  // reaches into the window, then those that began inside it. A holder's intervals of one
+  // address never overlap, so the cost follows the holders and the answer, not how many times
+  // the address was assigned.
   const ownersOf = prepare(
-    `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals
-     WHERE address = @address AND from_resource_version <= @toRv AND (to_resource_version IS NULL OR to_resource_version > @fromRv)
-     ORDER BY address, from_resource_version, id LIMIT @limit`,
+    `WITH RECURSIVE holders(uid) AS (
+       SELECT (SELECT uid FROM ingress_intervals WHERE address = @address ORDER BY address, uid LIMIT 1)
+       UNION ALL
+       SELECT (SELECT uid FROM ingress_intervals WHERE address = @address AND uid > holders.uid ORDER BY address, uid LIMIT 1)
+         FROM holders WHERE holders.uid IS NOT NULL)
+     SELECT ${INTERVAL_COLUMNS} FROM (
+       SELECT i.* FROM holders JOIN ingress_intervals i
+         ON i.id = (SELECT id FROM ingress_intervals WHERE address = @address AND uid = holders.uid AND from_resource_version < @fromRv
+                    ORDER BY address, uid, from_resource_version DESC LIMIT 1)
+       WHERE holders.uid IS NOT NULL AND (i.to_resource_version IS NULL OR i.to_resource_version > @fromRv)
+       UNION ALL
+       SELECT i.* FROM holders JOIN ingress_intervals i
+         ON i.address = @address AND i.uid = holders.uid AND i.from_resource_version >= @fromRv AND i.from_resource_version <= @toRv
+       WHERE holders.uid IS NOT NULL)
+     ORDER BY from_resource_version, id LIMIT @limit`,
   );
   // Conflicts with either holder in the namespace (the later-assigned one, or the earlier one):
   // each side found by its namespace index, the other holder by the address index among the
@@ -544,7 +557,7 @@ function main(): void {
     if (path === 'ingressowners') {
       const address = query?.get('address') ?? '';
       const at = query?.get('at');
-      const point = (t: string | null | undefined, fallback: number) => (t ? (resolveRv.get({ rv: null, time: new Date(t).toISOString() }) as number) : fallback);
+      const point = (t: string | null | undefined, fallback: number) => (t ? rvAt(new Date(t).toISOString()) : fallback);
       const toRv = point(at ?? query?.get('to'), head);
       const fromRv = at ? toRv : point(query?.get('from'), 0);
       const rows = ownersOf.all({ address, fromRv, toRv, limit: limit + 1 }) as IntervalRow[];
@@ -752,15 +765,15 @@ function main(): void {
           const object = currentObject.get(namespace, name) as string | undefined;
           return object ? sendObject(res, protobuf, object) : send(res, 404, NOT_FOUND);
         }
-        const row = getAt.get({ namespace, name, ...point }) as { object: string; validUntil: number | null; at: number } | undefined;
-        return row && (row.validUntil === null || row.validUntil > row.at) ? sendObject(res, protobuf, row.object) : send(res, 404, NOT_FOUND);
+        const object = getAt.get({ namespace, name, rv: resolveRv(point) }) as string | undefined;
+        return object ? sendObject(res, protobuf, object) : send(res, 404, NOT_FOUND);
       }
       if (req.method === 'GET' && parts.length === 6) {
         const limit = Number(query?.get('limit') ?? '') || -1;
         const token = query?.get('continue');
         const page = token ? decodeContinue(token) : undefined;
         // A continued page reads at the first page's resourceVersion, as kube-apiserver does.
-        const rv = page?.rv ?? (point ? (resolveRv.get(point) as number) : head);
+        const rv = page?.rv ?? (point ? resolveRv(point) : head);
         const after = page?.after ?? '';
         const rows = (
           rv === head ? listNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) : listAt.all({ namespace, after, rv, limit: limit < 0 ? -1 : limit + 1 })

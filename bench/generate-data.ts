@@ -32,7 +32,7 @@ import type { DatabaseHandle, Service, ServiceCommand, CommittedWrite } from './
 import { Rng } from './rng';
 
 /** Bumped whenever the generated history changes shape: an older dataset is regenerated. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 /** Two addresses with very different histories, for "who had it at T" as history grows. */
 export const HEAVY_ADDRESS = '198.18.0.1';
@@ -124,11 +124,6 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
   const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL' });
   handle.sqlite.pragma('synchronous = OFF');
   handle.sqlite.pragma('cache_size = -262144');
-  // Generation-only index: the revisions projection closes the open revision with
-  // `WHERE uid = ? AND valid_until IS NULL`, which walks every revision of the Service through
-  // the primary key; with this partial index generation stays flat. It is dropped (and the file
-  // vacuumed) at the end, so the database is exactly what the migrations create.
-  handle.sqlite.exec('CREATE INDEX bench_generation_open_revisions ON service_revisions (uid) WHERE valid_until IS NULL');
   const store = new SqliteEventStore(handle);
   const repository = new ServiceRepository(handle);
   const projector = new Projector(handle);
@@ -179,6 +174,7 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
       },
     });
     const resourceVersion = recorded[0].resourceVersion;
+    const after = evolveAll(before, decision.events, resourceVersion);
     const write: CommittedWrite = {
       resourceVersion,
       streamId,
@@ -187,7 +183,8 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
       events: recorded,
       metadata: recorded[0].metadata,
       before,
-      after: evolveAll(before, decision.events, resourceVersion),
+      after,
+      objectJson: after.object ? JSON.stringify(after.object) : null,
     };
     projector.apply(write);
     for (const e of decision.events) counts[e.type] = (counts[e.type] ?? 0) + 1;
@@ -384,7 +381,6 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
       nextReport += 100_000;
     }
   }
-  handle.sqlite.exec('DROP INDEX bench_generation_open_revisions');
   handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   log('  vacuuming');
   handle.sqlite.exec('VACUUM');

@@ -28,7 +28,7 @@ export function openHistory(dataDir: string): HistoryReader {
   const path = join(dataDir, 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${dataDir} (use --data-dir)`);
   const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
-  const positions = new LogPositions(handle);
+  const positions = new LogPositions(handle.sqlite);
   const snapshots = new ServiceRepository(handle);
   const changes = new ChangeHistoryRepository(handle);
   return {

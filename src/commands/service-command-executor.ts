@@ -131,9 +131,11 @@ export class ServiceCommandExecutor {
         recordedAt: now.toISOString(),
       },
     });
-    const committed = foldWrite(before, recorded);
+    const committed = foldWrite(before, recorded, decision.folded);
     this.projector.apply(committed);
-    return { result: this.answer(decision, before, committed.resourceVersion, committed.after), committed };
+    const result = this.answer(decision, before, committed.resourceVersion, committed.after);
+    if (result.object === committed.after.object && committed.objectJson !== null) result.json = committed.objectJson;
+    return { result, committed };
   }
 
   private published(write: CommittedWrite): void {

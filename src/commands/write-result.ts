@@ -4,6 +4,8 @@ import type { Service } from '../domain/service.types';
 export interface WriteResult {
   object: Service;
   created: boolean;
+  /** `object`'s JSON when the commit already encoded it (the stored text). */
+  json?: string;
 }
 
 /** Who is writing and how; the request layer fills it, the log records it. */

@@ -34,6 +34,11 @@ export interface Decision {
   created: boolean;
   /** What the API answers when the events are empty or end in a deletion (see `responseFor`). */
   unchanged?: Service;
+  /**
+   * An update's events folded onto the state (the invariant guard's fold), with the old
+   * resourceVersion: the writer sets the new one instead of folding a second time.
+   */
+  folded?: Service;
 }
 
 const RESOURCE = 'services';
@@ -209,7 +214,7 @@ function updateDecision(old: Service, next: Service, state: ServiceState): Decis
   if (JSON.stringify(folded) !== JSON.stringify(canonical)) {
     throw new Error('internal: events do not reproduce the updated object');
   }
-  return { events, created: false };
+  return { events, created: false, ...(folded && !deleting ? { folded } : {}) };
 }
 
 function decideDelete(command: DeleteService, state: ServiceState, ctx: DecisionContext): Decision {

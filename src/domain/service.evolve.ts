@@ -15,57 +15,64 @@ export interface ServiceState {
 export const initialServiceState: ServiceState = { object: null, streamVersion: 0, deleted: false };
 
 export function evolve(state: ServiceState, event: ServiceEvent, resourceVersion: number): ServiceState {
-  const next = applyEvent(state.object, event);
-  const streamVersion = state.streamVersion + 1;
-  if (next === null) return { object: null, streamVersion, deleted: true };
-  next.metadata.resourceVersion = String(resourceVersion);
-  return { object: encodeService(next), streamVersion, deleted: false };
+  return evolveAll(state, [event], resourceVersion);
 }
 
-/** Folds the events of one write (all share its resourceVersion) onto a state. */
+/**
+ * Folds the events of one write (all share its resourceVersion) onto a state. Nothing is
+ * changed in place: each event makes shallow copies along the path it changes, and the result
+ * is encoded once (canonical key order, a tree of its own that shares nothing with the state
+ * or the events), not once per event.
+ */
 export function evolveAll(state: ServiceState, events: readonly ServiceEvent[], resourceVersion: number): ServiceState {
-  return events.reduce((s, e) => evolve(s, e, resourceVersion), state);
+  if (events.length === 0) return state;
+  let object = state.object;
+  for (const event of events) object = applyEvent(object, event);
+  const streamVersion = state.streamVersion + events.length;
+  if (object === null) return { object: null, streamVersion, deleted: true };
+  const versioned = { ...object, metadata: { ...object.metadata, resourceVersion: String(resourceVersion) } };
+  return { object: encodeService(versioned), streamVersion, deleted: false };
 }
 
-function applyEvent(current: Service | null, event: ServiceEvent): Service | null {
-  if (event.type === 'ServiceCreated') return structuredClone(event.data.object);
-  if (current === null) throw new Error(`${event.type} applied to a Service that does not exist`);
-  const obj = structuredClone(current);
+/** One event's change as a new object (shallow copies of what it changes; the rest is shared). */
+function applyEvent(obj: Service | null, event: ServiceEvent): Service | null {
+  if (event.type === 'ServiceCreated') return event.data.object;
+  if (obj === null) throw new Error(`${event.type} applied to a Service that does not exist`);
   switch (event.type) {
     case 'ServiceSpecChanged':
-      obj.spec = structuredClone(event.data.spec);
-      return obj;
-    case 'ServiceMetadataChanged':
-      for (const key of MUTABLE_METADATA_KEYS) delete obj.metadata[key];
-      Object.assign(obj.metadata, structuredClone(event.data.metadata));
-      return obj;
-    case 'LoadBalancerIngressChanged':
-      obj.status.loadBalancer = event.data.ingress.length ? { ingress: structuredClone(event.data.ingress) } : {};
-      return obj;
-    case 'ServiceConditionChanged': {
-      const conditions: Condition[] = obj.status.conditions ?? [];
-      const at = conditions.findIndex((c) => c.type === event.data.condition.type);
-      if (at >= 0) conditions[at] = structuredClone(event.data.condition);
-      else conditions.push(structuredClone(event.data.condition));
-      obj.status.conditions = conditions;
-      return obj;
+      return { ...obj, spec: event.data.spec };
+    case 'ServiceMetadataChanged': {
+      const metadata = { ...obj.metadata };
+      for (const key of MUTABLE_METADATA_KEYS) delete metadata[key];
+      return { ...obj, metadata: Object.assign(metadata, event.data.metadata) };
     }
-    case 'ServiceConditionRemoved':
-      obj.status.conditions = (obj.status.conditions ?? []).filter((c) => c.type !== event.data.conditionType);
-      if (obj.status.conditions.length === 0) delete obj.status.conditions;
-      return obj;
-    case 'ServiceConditionsReplaced':
-      if (event.data.conditions.length) obj.status.conditions = structuredClone(event.data.conditions);
-      else delete obj.status.conditions;
-      return obj;
-    case 'ServiceManagedFieldsChanged':
-      if (event.data.managedFields.length) obj.metadata.managedFields = structuredClone(event.data.managedFields);
-      else delete obj.metadata.managedFields;
-      return obj;
+    case 'LoadBalancerIngressChanged':
+      return { ...obj, status: { ...obj.status, loadBalancer: event.data.ingress.length ? { ingress: event.data.ingress } : {} } };
+    case 'ServiceConditionChanged': {
+      const conditions: Condition[] = [...(obj.status.conditions ?? [])];
+      const at = conditions.findIndex((c) => c.type === event.data.condition.type);
+      if (at >= 0) conditions[at] = event.data.condition;
+      else conditions.push(event.data.condition);
+      return { ...obj, status: { ...obj.status, conditions } };
+    }
+    case 'ServiceConditionRemoved': {
+      const { conditions: before, ...status } = obj.status;
+      const conditions = (before ?? []).filter((c) => c.type !== event.data.conditionType);
+      return { ...obj, status: conditions.length ? { ...status, conditions } : status };
+    }
+    case 'ServiceConditionsReplaced': {
+      const { conditions: _before, ...status } = obj.status;
+      return { ...obj, status: event.data.conditions.length ? { ...status, conditions: event.data.conditions } : status };
+    }
+    case 'ServiceManagedFieldsChanged': {
+      const { managedFields: _before, ...metadata } = obj.metadata;
+      return { ...obj, metadata: event.data.managedFields.length ? { ...metadata, managedFields: event.data.managedFields } : metadata };
+    }
     case 'ServiceDeletionRequested':
-      obj.metadata.deletionTimestamp = event.data.deletionTimestamp;
-      obj.metadata.deletionGracePeriodSeconds = event.data.deletionGracePeriodSeconds;
-      return obj;
+      return {
+        ...obj,
+        metadata: { ...obj.metadata, deletionTimestamp: event.data.deletionTimestamp, deletionGracePeriodSeconds: event.data.deletionGracePeriodSeconds },
+      };
     case 'ServiceDeleted':
       return null;
     default: {

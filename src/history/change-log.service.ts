@@ -1,6 +1,7 @@
 // The change log: every accepted write with its actor, domain events and JSON patch, per Service
 // name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { SERVICE_EVENT_TYPES } from '../domain/service.events';
 import { ChangeHistoryRepository } from '../store/change-history-repository';
 import { LogPositions } from '../store/log-positions';
@@ -13,8 +14,17 @@ import { checkNotTooLarge, readWindow, resolveWindow, WINDOW_PARAMS } from './hi
 
 const PARAMS = [...WINDOW_PARAMS, 'actor', 'eventType', 'fieldManager', 'uid', 'limit', 'continue'];
 
+/**
+ * Changes kept ready to serve. A write never changes once committed, so neither does its item
+ * (its events, actor and the patch between two revisions): the cache is never invalidated.
+ * About 2-4 KB each.
+ */
+const CACHED_CHANGES = 4096;
+
 @Injectable()
 export class ChangeLogService {
+  private readonly items = new LRUCache<number, ServiceChange>({ max: CACHED_CHANGES });
+
   constructor(
     private readonly changes: ChangeHistoryRepository,
     private readonly positions: LogPositions,
@@ -47,8 +57,14 @@ export class ChangeLogService {
           return this.changes.matchingWrites({ ...filters, fromRv, toRv: w.toRv, fromPosition: this.positions.writeStartAtOrAfter(fromRv) }, limit);
         },
         keyOf: (rv) => [rv],
-        toItem: (rv) => serviceChange(this.changes.write(rv)),
+        toItem: (rv) => this.change(rv),
       });
     });
+  }
+
+  private change(rv: number): ServiceChange {
+    let item = this.items.get(rv);
+    if (!item) this.items.set(rv, (item = serviceChange(this.changes.write(rv))));
+    return item;
   }
 }

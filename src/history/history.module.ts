@@ -17,7 +17,7 @@ import { IngressHistoryService } from './ingress-history.service';
 @Module({
   controllers: [HistoryController],
   providers: [
-    { provide: LogPositions, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new LogPositions(h) },
+    { provide: LogPositions, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new LogPositions(h.sqlite) },
     { provide: ChangeHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ChangeHistoryRepository(h) },
     { provide: ConditionHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ConditionHistoryRepository(h) },
     { provide: IngressHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new IngressHistoryRepository(h) },

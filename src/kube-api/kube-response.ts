@@ -27,9 +27,21 @@ export function formatFor(request: FastifyRequest, options: { protobuf?: boolean
   return negotiateFormat(request.headers.accept, options);
 }
 
+/** A body, or a lazily built one with its JSON text already at hand (a stored object). */
+export interface EncodedBody {
+  readonly json: string;
+  readonly object: unknown;
+}
+
 function serialize(format: ResponseFormat, body: unknown, kind: ProtobufKind | undefined): string | Buffer {
+  if (body instanceof EncodedJson) return format === 'json' ? body.encoded.json : serialize(format, body.encoded.object, kind);
   if (format === 'protobuf') return Buffer.from(encodeKubeObject(kind!, body as object));
   return format === 'yaml' ? toYaml(body) : JSON.stringify(body);
+}
+
+/** Marks a body whose JSON is sent as given (no parse, no stringify) when JSON is negotiated. */
+export class EncodedJson {
+  constructor(readonly encoded: EncodedBody) {}
 }
 
 export function sendObject(request: FastifyRequest, reply: FastifyReply, code: number, body: unknown, warnings: readonly string[] = []): void {

@@ -4,7 +4,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PatchServiceCommand, ReplaceServiceCommand, ReplaceServiceStatusCommand } from '../commands/service.commands';
+import type { WriteResult } from '../commands/write-result';
 import { GetServiceQuery } from '../queries/service.queries';
+import { StoredService } from '../queries/stored-service';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { parsePatchRequest } from './patch-request';
@@ -14,6 +16,11 @@ import { sendService } from './service-representation';
 import { parseWriteOptions } from './write-options';
 
 export type Subresource = '' | 'status';
+
+/** A write's answer, with the JSON the commit already encoded for the projections when it has it. */
+export function storedResult(result: WriteResult): StoredService {
+  return result.json !== undefined ? new StoredService(result.json, result.object) : StoredService.of(result.object);
+}
 
 @Injectable()
 export class ServiceEndpoints {
@@ -36,13 +43,13 @@ export class ServiceEndpoints {
         ? new ReplaceServiceStatusCommand({ kind: 'ReplaceServiceStatus', namespace, name, object }, options.context)
         : new ReplaceServiceCommand({ kind: 'ReplaceService', namespace, name, object }, options.context);
     const result = await this.commands.execute(command);
-    sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), warnings);
+    sendService(request, reply, result.created ? 201 : 200, storedResult(result), this.clock.now(), warnings);
   }
 
   async patch(namespace: string, name: string, subresource: Subresource, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { patch, context } = parsePatchRequest(request);
     const result = await this.commands.execute(new PatchServiceCommand(namespace, name, subresource, patch, context));
     // Server-side apply creates a missing object.
-    sendService(request, reply, result.created ? 201 : 200, result.object, this.clock.now(), result.warnings);
+    sendService(request, reply, result.created ? 201 : 200, storedResult(result), this.clock.now(), result.warnings);
   }
 }

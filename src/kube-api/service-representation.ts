@@ -5,8 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
 import type { Service } from '../domain/service.types';
 import type { ServiceList } from '../queries/service.queries';
+import type { StoredService } from '../queries/stored-service';
 import type { WatchObjectEncoder } from '../watch/watch-session';
-import { sendKubeObject } from './kube-response';
+import { EncodedJson, sendKubeObject } from './kube-response';
 import {
   buildPartialObjectMetadataList,
   partialObjectMetadataListOfObjectError,
@@ -32,9 +33,10 @@ function send(reply: FastifyReply, code: number, conversion: ConversionRequest, 
 
 const metaVersion = (c: ConversionRequest): MetaApiVersion => `meta.k8s.io/${c.version}`;
 
-export function sendService(request: FastifyRequest, reply: FastifyReply, code: number, svc: Service, now: Date, warnings: readonly string[] = []): void {
+export function sendService(request: FastifyRequest, reply: FastifyReply, code: number, stored: StoredService, now: Date, warnings: readonly string[] = []): void {
   const conversion = conversionOf(request);
-  if (!conversion) return sendKubeObject(request, reply, code, 'Service', svc, warnings);
+  if (!conversion) return sendKubeObject(request, reply, code, 'Service', new EncodedJson(stored), warnings);
+  const svc = stored.object;
   if (conversion.as === 'PartialObjectMetadataList') throw partialObjectMetadataListOfObjectError();
   if (conversion.as === 'PartialObjectMetadata') return send(reply, code, conversion, toPartialObjectMetadata(svc, metaVersion(conversion)), warnings);
   const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
@@ -42,10 +44,27 @@ export function sendService(request: FastifyRequest, reply: FastifyReply, code: 
   send(reply, code, conversion, table, warnings);
 }
 
-export function sendServiceList(request: FastifyRequest, reply: FastifyReply, list: ServiceList, now: Date): void {
+/** The list as JSON text around its items' stored text (the order JSON.stringify would write). */
+function listJson(list: ServiceList): string {
+  const head = JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata });
+  return `${head.slice(0, -1)},"items":[${list.items.map((i) => i.itemJson).join(',')}]}`;
+}
+
+export function sendServiceList(request: FastifyRequest, reply: FastifyReply, stored: ServiceList, now: Date): void {
   const conversion = conversionOf(request);
-  if (!conversion) return sendKubeObject(request, reply, 200, 'ServiceList', list);
+  if (!conversion) {
+    const encoded = {
+      get json() {
+        return listJson(stored);
+      },
+      get object() {
+        return { ...stored, items: stored.items.map((i) => i.item) };
+      },
+    };
+    return sendKubeObject(request, reply, 200, 'ServiceList', new EncodedJson(encoded));
+  }
   if (conversion.as === 'PartialObjectMetadata') throw partialObjectMetadataOfListError();
+  const list = { ...stored, items: stored.items.map((i) => i.item) };
   const meta = { resourceVersion: list.metadata.resourceVersion, continue: list.metadata.continue };
   if (conversion.as === 'PartialObjectMetadataList') {
     return send(reply, 200, conversion, buildPartialObjectMetadataList(list.items, { ...meta, apiVersion: metaVersion(conversion) }), []);

@@ -10,7 +10,8 @@ import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { protobufWatchWire } from '../watch/watch-wire';
-import { ServiceEndpoints } from './service-endpoints';
+import { ServiceEndpoints, storedResult } from './service-endpoints';
+import { StoredService } from '../queries/stored-service';
 import { sendService, sendServiceList, serviceWatchEncoder } from './service-representation';
 import { parseTableRequest } from './table/table-request';
 import { formatFor } from './kube-response';
@@ -49,7 +50,7 @@ export class ServicesController {
     const options = parseWriteOptions(request, 'CreateOptions');
     const { object, warnings } = decodeServiceRequest(request, options.fieldValidation);
     const result = await this.commands.execute(new CreateServiceCommand({ kind: 'CreateService', namespace, object }, options.context));
-    sendService(request, reply, 201, result.object, this.clock.now(), warnings);
+    sendService(request, reply, 201, storedResult(result), this.clock.now(), warnings);
   }
 
   /**
@@ -71,7 +72,7 @@ export class ServicesController {
       matching.items.map((item) =>
         this.commands.execute(
           new DeleteServiceCommand(
-            { kind: 'DeleteService', namespace, name: item.metadata.name!, propagationPolicy: options.propagationPolicy },
+            { kind: 'DeleteService', namespace, name: item.object.metadata.name!, propagationPolicy: options.propagationPolicy },
             requestContext(request, dryRun),
           ),
         ),
@@ -79,9 +80,8 @@ export class ServicesController {
     );
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof NotFoundError));
     if (failed) throw failed.reason;
-    const deleted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.object] : []));
-    const list = { ...matching, items: deleted.map(({ kind, apiVersion, ...rest }) => (void kind, void apiVersion, rest)) };
-    sendServiceList(request, reply, list as typeof matching, this.clock.now());
+    const deleted = results.flatMap((r) => (r.status === 'fulfilled' ? [StoredService.of(r.value.object)] : []));
+    sendServiceList(request, reply, { ...matching, items: deleted }, this.clock.now());
   }
 
   @Get('namespaces/:namespace/services/:name')
@@ -114,7 +114,7 @@ export class ServicesController {
         requestContext(request, dryRun),
       ),
     );
-    sendService(request, reply, 200, result.object, this.clock.now());
+    sendService(request, reply, 200, storedResult(result), this.clock.now());
   }
 
   /** Errors before the first byte are ordinary Status responses; then the stream owns the socket. */

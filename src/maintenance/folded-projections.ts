@@ -9,16 +9,8 @@ import type { Progress } from './progress';
 export function foldProjections(handle: DatabaseHandle, progress: Progress): RebuildReport {
   const projector = new Projector(handle);
   progress.start('fold projections', countEvents(handle), 'events');
-  // rebuildProjections takes a Projector; this one counts what passes through it.
-  const counting: Projector = {
-    projections: projector.projections,
-    apply: (write) => {
-      projector.apply(write);
-      progress.advance(write.events.length);
-    },
-  };
   try {
-    return rebuildProjections(handle, counting);
+    return rebuildProjections(handle, projector, (events) => progress.advance(events));
   } finally {
     progress.done();
   }

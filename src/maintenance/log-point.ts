@@ -3,6 +3,7 @@
 // every write after it. Writes are never split: all events of one write share its resourceVersion.
 import type Database from 'better-sqlite3';
 import { InvalidArgumentError, MaintenanceError } from './maintenance-error';
+import { LogPositions } from '../store/log-positions';
 
 export type LogPoint = { kind: 'resourceVersion'; resourceVersion: number } | { kind: 'time'; time: string };
 
@@ -28,7 +29,7 @@ export function describeLogPoint(point: LogPoint): string {
 
 /**
  * The resourceVersion a point stands for, read in the caller's transaction. A time means the
- * newest write recorded at or before it (as ServiceRepository.resourceVersionAt reads it);
+ * newest write recorded at or before it (as the API's asOf reads it);
  * a resourceVersion past the head is refused rather than silently clamped.
  */
 export function resolveLogPoint(sqlite: Database.Database, point: LogPoint, flag: string): number {
@@ -37,11 +38,7 @@ export function resolveLogPoint(sqlite: Database.Database, point: LogPoint, flag
     if (point.resourceVersion > head) throw new MaintenanceError(`${flag} ${point.resourceVersion} is newer than the log, whose newest resourceVersion is ${head}`);
     return point.resourceVersion;
   }
-  const position = sqlite
-    .prepare('SELECT position FROM events WHERE recorded_at <= ? ORDER BY recorded_at DESC, position DESC LIMIT 1')
-    .pluck()
-    .get(point.time) as number | undefined;
-  return position ?? 0;
+  return new LogPositions(sqlite).lastPositionAtOrBefore(point.time);
 }
 
 export function logHead(sqlite: Database.Database): number {

@@ -13,6 +13,7 @@ function entries(object: Service | null): Set<string> {
 
 export class AllocationsProjection implements Projection {
   readonly name = 'allocations';
+  readonly presentOnly = true;
   readonly tables = ['allocations'];
   private readonly insert;
   private readonly remove;

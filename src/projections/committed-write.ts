@@ -3,11 +3,22 @@
 import type { ServiceEvent } from '../domain/service.events';
 import { evolveAll, ServiceState } from '../domain/service.evolve';
 import type { RecordedEvent } from '../store/recorded-event';
+import type { Service } from '../domain/service.types';
 import type { CommittedWrite } from './projection';
 
-/** `events` are every event of one write (they share its resourceVersion), oldest first. */
-export function foldWrite(before: ServiceState, events: readonly RecordedEvent[]): CommittedWrite {
+function withResourceVersion(before: ServiceState, count: number, folded: Service, resourceVersion: number): ServiceState {
+  folded.metadata.resourceVersion = String(resourceVersion);
+  return { object: folded, streamVersion: before.streamVersion + count, deleted: false };
+}
+
+/**
+ * `events` are every event of one write (they share its resourceVersion), oldest first.
+ * `folded` is the object those events produce, when the writer already has it (the decider's
+ * invariant guard folded them): it only takes the write's resourceVersion.
+ */
+export function foldWrite(before: ServiceState, events: readonly RecordedEvent[], folded?: Service): CommittedWrite {
   const first = events[0];
+  const after = folded ? withResourceVersion(before, events.length, folded, first.resourceVersion) : evolveAll(before, events.map((e) => e.event as ServiceEvent), first.resourceVersion);
   return {
     resourceVersion: first.resourceVersion,
     streamId: first.streamId,
@@ -16,6 +27,7 @@ export function foldWrite(before: ServiceState, events: readonly RecordedEvent[]
     events,
     metadata: first.metadata,
     before,
-    after: evolveAll(before, events.map((e) => e.event as ServiceEvent), first.resourceVersion),
+    after,
+    objectJson: after.object ? JSON.stringify(after.object) : null,
   };
 }

@@ -21,21 +21,26 @@ export function ingressAddresses(ingress: readonly LoadBalancerIngress[]): Addre
 export class IngressHistoryProjection implements Projection {
   readonly name = 'ingress-history';
   readonly tables = ['ingress_intervals'];
+  /** Closing an address finds its open interval by uid. */
+  readonly searchedIndexes = ['ingress_intervals_open'];
   private readonly open;
   private readonly closeOne;
   private readonly closeAll;
+  private readonly handle: DatabaseHandle;
 
   constructor(handle: DatabaseHandle) {
+    this.handle = handle;
     this.open = handle.sqlite.prepare(
       `INSERT INTO ingress_intervals (address, address_type, uid, namespace, name, from_resource_version, from_time, set_by)
        VALUES (@address, @addressType, @uid, @namespace, @name, @resourceVersion, @recordedAt, @user)`,
     );
     this.closeOne = handle.sqlite.prepare(
-      `UPDATE ingress_intervals SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
+      // The open intervals of the Service (a handful), not its whole history of this address.
+      `UPDATE ingress_intervals INDEXED BY ingress_intervals_open SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
        WHERE uid = @uid AND address = @address AND address_type = @addressType AND to_resource_version IS NULL`,
     );
     this.closeAll = handle.sqlite.prepare(
-      `UPDATE ingress_intervals SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
+      `UPDATE ingress_intervals INDEXED BY ingress_intervals_open SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
        WHERE uid = @uid AND to_resource_version IS NULL`,
     );
   }
@@ -62,5 +67,12 @@ export class IngressHistoryProjection implements Projection {
         for (const a of after) if (!beforeKeys.has(key(a))) this.open.run({ ...base, ...a });
       }
     }
+  }
+
+  /** The R-tree of closed intervals (kept by triggers on the live path, see migration 0005). */
+  rebuilt(): void {
+    this.handle.sqlite.exec(`DELETE FROM ingress_interval_spans;
+      INSERT INTO ingress_interval_spans (id, from_rv, to_rv)
+        SELECT id, from_resource_version, to_resource_version FROM ingress_intervals WHERE to_resource_version IS NOT NULL ORDER BY id;`);
   }
 }

@@ -1,10 +1,18 @@
 // Rebuilds every projection from the event log alone, in one transaction: the proof that the
-// projections hold nothing the log cannot reproduce (and the core of replay).
+// projections hold nothing the log cannot reproduce (and the core of replay, verify, import and
+// point-in-time copies).
+//
+// A bulk load: the projection tables' secondary indexes and triggers are dropped first and
+// created again at the end (building an index once, from sorted rows, is far cheaper than
+// keeping it up to date through every insert), companions the triggers kept (the R-tree) are
+// rebuilt by their projection, and the page cache is enlarged for the duration. All of it is
+// inside the one transaction: a failed rebuild leaves the schema and the rows as they were.
 import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
 import { SqliteEventStore } from '../store/event-store';
 import type { RecordedEvent } from '../store/recorded-event';
 import { foldWrite } from './committed-write';
+import type { CommittedWrite } from './projection';
 import type { Projector } from './projector';
 
 export interface RebuildReport {
@@ -13,45 +21,83 @@ export interface RebuildReport {
 }
 
 const REBUILD_PAGE = 1000;
+/** Page cache during a rebuild (KiB; SQLite's default is 2 MB). */
+const REBUILD_CACHE_KIB = 131_072;
 
-export function rebuildProjections(handle: DatabaseHandle, projector: Projector): RebuildReport {
-  const store = new SqliteEventStore(handle);
-  return handle.sqlite
-    .transaction((): RebuildReport => {
-      for (const projection of projector.projections) {
-        for (const table of projection.tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
-      }
-      handle.sqlite.prepare(`DELETE FROM sqlite_sequence WHERE name IN (${projector.projections.flatMap((p) => p.tables).map(() => '?').join(',')})`).run(
-        ...projector.projections.flatMap((p) => p.tables),
-      );
-      const states = new Map<string, ServiceState>();
-      let events = 0;
-      let writes = 0;
-      let pending: RecordedEvent[] = [];
-      const flush = () => {
-        if (!pending.length) return;
-        const streamId = pending[0].streamId;
-        const write = foldWrite(states.get(streamId) ?? initialServiceState, pending);
-        projector.apply(write);
-        if (write.after.deleted) states.delete(streamId);
-        else states.set(streamId, write.after);
-        writes++;
-        pending = [];
-      };
-      // Pages, not a cursor: the projections write on the same connection while we read.
-      for (let after = 0; ; ) {
-        const page = store.readAll(after, REBUILD_PAGE);
-        for (const recorded of page) {
-          if (pending.length && pending[0].resourceVersion !== recorded.resourceVersion) flush();
-          pending.push(recorded);
-          events++;
-        }
-        if (page.length < REBUILD_PAGE) break;
-        after = page[page.length - 1].position;
-      }
-      flush();
-      return { events, writes };
-    })
-    .immediate();
+interface DerivedSchema {
+  type: string;
+  name: string;
+  sql: string;
 }
 
+/** Secondary indexes, then triggers, of `tables`, in creation order (not the primary keys). */
+function derivedSchema(handle: DatabaseHandle, tables: readonly string[]): DerivedSchema[] {
+  return handle.sqlite
+    .prepare(
+      `SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
+         AND tbl_name IN (${tables.map(() => '?').join(', ')}) ORDER BY type = 'trigger', rowid`,
+    )
+    .all(...tables) as DerivedSchema[];
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** `folded` hears of every write folded (with its number of events), for progress reports. */
+export function rebuildProjections(handle: DatabaseHandle, projector: Projector, folded?: (events: number) => void): RebuildReport {
+  const store = new SqliteEventStore(handle);
+  const tables = projector.projections.flatMap((p) => p.tables);
+  const cacheSize = handle.sqlite.pragma('cache_size', { simple: true }) as number;
+  handle.sqlite.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
+  try {
+    return handle.sqlite.transaction(() => {
+      const kept = new Set(projector.projections.flatMap((p) => p.searchedIndexes ?? []));
+      const derived = derivedSchema(handle, tables).filter((d) => !kept.has(d.name));
+      for (const d of derived) handle.sqlite.exec(`DROP ${d.type.toUpperCase()} ${quote(d.name)}`);
+      for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
+      const report = refill(store, projector, folded);
+      for (const d of derived) handle.sqlite.exec(d.sql);
+      for (const projection of projector.projections) projection.rebuilt?.();
+      return report;
+    }).immediate();
+  } finally {
+    handle.sqlite.pragma(`cache_size = ${cacheSize}`);
+  }
+}
+
+function refill(store: SqliteEventStore, projector: Projector, folded?: (events: number) => void): RebuildReport {
+  const throughHistory = projector.projections.filter((p) => !p.presentOnly);
+  const present = projector.projections.filter((p) => p.presentOnly);
+  const states = new Map<string, { state: ServiceState; last: CommittedWrite }>();
+  let events = 0;
+  let writes = 0;
+  let pending: RecordedEvent[] = [];
+  const flush = () => {
+    if (!pending.length) return;
+    const streamId = pending[0].streamId;
+    const write = foldWrite(states.get(streamId)?.state ?? initialServiceState, pending);
+    for (const projection of throughHistory) projection.apply(write);
+    if (write.after.deleted) states.delete(streamId);
+    else states.set(streamId, { state: write.after, last: write });
+    folded?.(pending.length);
+    writes++;
+    pending = [];
+  };
+  // Pages, not a cursor: the projections write on the same connection while we read.
+  for (let after = 0; ; ) {
+    const page = store.readAll(after, REBUILD_PAGE);
+    for (const recorded of page) {
+      if (pending.length && pending[0].resourceVersion !== recorded.resourceVersion) flush();
+      pending.push(recorded);
+      events++;
+    }
+    if (page.length < REBUILD_PAGE) break;
+    after = page[page.length - 1].position;
+  }
+  flush();
+  // The present: each live Service as if created by its last write, in the log's order.
+  const live = [...states.values()].sort((a, b) => a.last.resourceVersion - b.last.resourceVersion);
+  for (const { last } of live) {
+    for (const projection of present) projection.apply({ ...last, before: initialServiceState });
+  }
+  return { events, writes };
+}

@@ -13,11 +13,22 @@ export interface CommittedWrite {
   metadata: WriteMetadata;
   before: ServiceState;
   after: ServiceState;
+  /** `after.object` as stored and served (JSON.stringify), encoded once for every reader; null when deleted. */
+  objectJson: string | null;
 }
 
 export interface Projection {
   readonly name: string;
   /** Tables this projection owns (replay empties and refills them). */
   readonly tables: readonly string[];
+  /**
+   * Holds only the present (the live object, the allocations): a rebuild applies it once per
+   * live Service, from nothing to its final state, instead of through every write.
+   */
+  readonly presentOnly?: boolean;
+  /** Indexes its own writes search by: kept while a bulk rebuild drops the others. */
+  readonly searchedIndexes?: readonly string[];
   apply(write: CommittedWrite): void;
+  /** After a bulk rebuild (its triggers were off): rebuild what they keep, from the tables. */
+  rebuilt?(): void;
 }

@@ -1,33 +1,36 @@
-// Every revision of every Service with the range of resourceVersions it was current for, so
-// "the object as of R" is one index lookup and paginated LISTs read a consistent snapshot.
+// Every revision of every Service, appended as it is written, and the lifetime of each
+// incarnation: "the object as of R" is one seek of the revisions' primary key, a LIST as of R
+// walks the lifetimes of a namespace. Nothing already written is rewritten: a write that
+// supersedes a revision adds a row and touches no other.
 import type { DatabaseHandle } from '../store/database';
 import type { CommittedWrite, Projection } from './projection';
 
 export class ServiceRevisionsProjection implements Projection {
   readonly name = 'service-revisions';
-  readonly tables = ['service_revisions'];
-  private readonly close;
+  readonly tables = ['service_revisions', 'service_lifetimes'];
   private readonly insert;
+  private readonly born;
+  private readonly died;
 
   constructor(handle: DatabaseHandle) {
-    this.close = handle.sqlite.prepare('UPDATE service_revisions SET valid_until = ? WHERE uid = ? AND valid_until IS NULL');
     this.insert = handle.sqlite.prepare(
-      `INSERT INTO service_revisions (uid, resource_version, valid_until, namespace, name, recorded_at, object)
-       VALUES (@uid, @resourceVersion, NULL, @namespace, @name, @recordedAt, @object)`,
+      `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object)
+       VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object)`,
     );
+    this.born = handle.sqlite.prepare(
+      `INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version) VALUES (@uid, @namespace, @name, @resourceVersion)`,
+    );
+    this.died = handle.sqlite.prepare('UPDATE service_lifetimes SET deleted_resource_version = @resourceVersion WHERE uid = @uid');
   }
 
   apply(write: CommittedWrite): void {
-    this.close.run(write.resourceVersion, write.streamId);
+    const at = { uid: write.streamId, namespace: write.namespace, name: write.name, resourceVersion: write.resourceVersion };
+    if (!write.before.object) this.born.run(at);
     const object = write.after.object;
-    if (!object) return;
-    this.insert.run({
-      uid: write.streamId,
-      resourceVersion: write.resourceVersion,
-      namespace: write.namespace,
-      name: write.name,
-      recordedAt: write.metadata.recordedAt,
-      object: JSON.stringify(object),
-    });
+    if (!object) {
+      this.died.run(at);
+      return;
+    }
+    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: write.objectJson ?? JSON.stringify(object) });
   }
 }

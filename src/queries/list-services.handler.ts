@@ -9,16 +9,7 @@ import { SqliteEventStore } from '../store/event-store';
 import { ServiceRepository } from '../store/service-repository';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { ListServicesOptions, ListServicesQuery, ServiceList } from './service.queries';
-
-/**
- * A stored object as a list item: without `kind`/`apiVersion`. Stored objects are already in
- * canonical form (every projection row is the JSON of an encoded Service), so nothing is
- * re-encoded here: that schema walk per item was a third of a LIST's CPU.
- */
-function asListItem(stored: Service): Service {
-  const { kind: _kind, apiVersion: _apiVersion, ...item } = stored;
-  return item as Service;
-}
+import { StoredService } from './stored-service';
 
 /** Rows read per round while filling a page whose items a selector may reject. */
 const SCAN_BATCH = 500;
@@ -35,6 +26,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector, SERVICE_SELECTABLE_FIELDS) : undefined;
     const matches = (s: Service) =>
       (!labels || matchesLabels(labels, s.metadata.labels)) && (!fields || matchesFields(fields, serviceFieldSet(s)));
+    const selective = labels !== undefined || fields !== undefined;
     const point = this.startingPoint(options);
 
     return this.repository.snapshot(() => {
@@ -44,7 +36,8 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       const snapshotRv = point.asOf ?? head;
       const asOf = point.asOf;
       const limit = options.limit && options.limit > 0 ? options.limit : undefined;
-      const items: Service[] = [];
+      // Stored objects are canonical: items are their stored text, parsed only for a selector.
+      const items: StoredService[] = [];
       let after = point.after;
       let more = false;
       for (;;) {
@@ -55,7 +48,8 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
             break;
           }
           after = { namespace: row.namespace, name: row.name };
-          if (matches(row.object)) items.push(asListItem(row.object));
+          const item = new StoredService(row.json);
+          if (!selective || matches(item.object)) items.push(item);
         }
         if (more || batch.length < SCAN_BATCH) break;
       }

@@ -1,11 +1,11 @@
 // @nestjs/cqrs query messages for the Service read side.
 import { Query } from '@nestjs/cqrs';
-import type { Service } from '../domain/service.types';
+import type { StoredService } from './stored-service';
 
 /** A point in the past: the state right after resourceVersion R, or as of a wall-clock time. */
 export type PointInTime = { resourceVersion: number } | { time: string };
 
-export class GetServiceQuery extends Query<Service> {
+export class GetServiceQuery extends Query<StoredService> {
   constructor(
     readonly namespace: string,
     readonly name: string,
@@ -32,7 +32,7 @@ export interface ServiceList {
   kind: 'ServiceList';
   apiVersion: 'v1';
   metadata: { resourceVersion: string; continue?: string };
-  items: Service[];
+  items: StoredService[];
 }
 
 export class ListServicesQuery extends Query<ServiceList> {

@@ -5,6 +5,7 @@
 import type { Service } from '../domain/service.types';
 import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
+import { LogPositions } from './log-positions';
 import type { RecordedEvent } from './recorded-event';
 import { events } from './schema';
 
@@ -44,20 +45,25 @@ const BATCH = 500;
 export class ChangeHistoryRepository {
   private readonly eventsOfWrite;
   private readonly revisionAt;
-  private readonly revisionEndingAt;
+  private readonly revisionBefore;
+  private readonly positions;
 
   constructor(private readonly handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
-    this.eventsOfWrite = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE resource_version = ? ORDER BY position`);
+    this.positions = new LogPositions(sqlite);
+    this.eventsOfWrite = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position >= ? AND position <= ? ORDER BY position`);
     this.revisionAt = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
-    this.revisionEndingAt = sqlite.prepare('SELECT object FROM service_revisions WHERE valid_until = ? AND uid = ?').pluck();
+    this.revisionBefore = sqlite
+      .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
+      .pluck();
   }
 
   /** The SQL of one round (exported for the query-plan test). */
   static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
     const where = ['position >= @fromPosition', 'position <= @toRv', 'resource_version >= @fromRv'];
     let index: string;
-    if (range.uid !== undefined) index = 'events_stream_position';
+    // A stream's events in stream_version order are its events in position order.
+    if (range.uid !== undefined) index = 'events_stream_version_unique';
     else if (range.name !== undefined) index = 'events_name_position';
     else if (range.namespace !== undefined) index = 'events_namespace_position';
     else if (range.actor !== undefined) index = 'events_actor_position';
@@ -70,7 +76,8 @@ export class ChangeHistoryRepository {
     if (range.eventType !== undefined) where.push('type = @eventType');
     if (range.fieldManager !== undefined) where.push('field_manager = @fieldManager');
     const from = index ? `events INDEXED BY ${index}` : 'events';
-    return `SELECT position, resource_version AS rv FROM ${from} WHERE ${where.join(' AND ')} ORDER BY position LIMIT @batch`;
+    const order = range.uid !== undefined ? 'stream_version' : 'position';
+    return `SELECT position, resource_version AS rv FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @batch`;
   }
 
   /** The resourceVersions of up to `limit` matching writes, oldest first. */
@@ -92,7 +99,7 @@ export class ChangeHistoryRepository {
 
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   write(resourceVersion: number): RecordedWrite {
-    const recorded = (this.eventsOfWrite.all(resourceVersion) as EventRow[]).map(toRecorded);
+    const recorded = (this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[]).map(toRecorded);
     const first = recorded[0];
     const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
     return {
@@ -101,7 +108,8 @@ export class ChangeHistoryRepository {
       namespace: first.namespace,
       name: first.name,
       events: recorded,
-      previous: parse(this.revisionEndingAt.get(resourceVersion, first.streamId) as string | undefined),
+      // The revision this write superseded: none before a create.
+      previous: first.streamVersion === 1 ? null : parse(this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined),
       object: parse(this.revisionAt.get(first.streamId, resourceVersion) as string | undefined),
     };
   }

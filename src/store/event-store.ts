@@ -49,7 +49,7 @@ export class SqliteEventStore {
     );
     this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
     this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
-    this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1').pluck();
+    this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events WHERE position = (SELECT max(position) FROM events)').pluck();
   }
 
   /**

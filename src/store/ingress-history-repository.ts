@@ -2,7 +2,7 @@
 // which a Service held an address, who held an address at a point or during a window, and
 // conflicts (two Services holding one address at once). By address: the address index; by
 // Service: its scope index; across a namespace or the cluster within a window: the R*Tree
-// ingress_interval_spans (see migration 0003), so no query walks unrelated history.
+// ingress_interval_spans (closed intervals, see migrations 0003 and 0005), so no query walks unrelated history.
 import type { DatabaseHandle } from './database';
 
 export interface IntervalRow {
@@ -64,14 +64,15 @@ export class IngressHistoryRepository {
   static intervalsSql(range: Omit<IntervalRange, 'fromRv' | 'toRv'>): string {
     const where = ['i.from_resource_version <= @toRv', '(i.to_resource_version IS NULL OR i.to_resource_version > @fromRv)'];
     let from: string;
+    // (An address without a Service is read holder by holder: addressIntervals.)
     if (range.uid !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_uid_from';
-    else if (range.address !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_address_from';
     else if (range.name !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_name_from';
     else if (range.windowed) {
-      // An overlap search: only intervals that touch the window, however much history surrounds it.
-      // CROSS JOIN keeps the R*Tree as the outer loop (SQLite never reorders it).
-      from = 'ingress_interval_spans s CROSS JOIN ingress_intervals i ON i.id = s.id';
-      where.push('s.from_rv <= @toRv', 's.to_rv > @fromRv');
+      // An overlap search: only intervals that touch the window, however much history surrounds
+      // it. Closed intervals are in the R*Tree (CROSS JOIN keeps it the outer loop: SQLite never
+      // reorders it); open ones, by their start, in a partial index.
+      from = `(SELECT i.* FROM ingress_interval_spans s CROSS JOIN ingress_intervals i ON i.id = s.id WHERE s.from_rv <= @toRv AND s.to_rv > @fromRv
+        UNION ALL SELECT * FROM ingress_intervals INDEXED BY ingress_intervals_open_from WHERE to_resource_version IS NULL AND from_resource_version <= @toRv) i`;
     } else if (range.namespace !== undefined) from = 'ingress_intervals i INDEXED BY ingress_intervals_namespace_from';
     else from = 'ingress_intervals i INDEXED BY ingress_intervals_from';
     if (range.uid !== undefined) where.push('i.uid = @uid');
@@ -85,8 +86,53 @@ export class IngressHistoryRepository {
   }
 
   intervals(range: IntervalRange, limit: number): IntervalRow[] {
+    if (range.address !== undefined && range.uid === undefined && range.name === undefined) return this.addressIntervals(range, limit);
     const after = range.after ? { afterFrom: range.after.from, afterId: range.after.id } : {};
     return this.handle.statement(IngressHistoryRepository.intervalsSql(range)).all({ ...range, windowed: undefined, ...after, limit }) as IntervalRow[];
+  }
+
+  /**
+   * The intervals of one address, holder by holder. A holder's intervals of an address never
+   * overlap, so of those that began before the window only its newest can reach into it: one
+   * seek per holder, then the ones that began inside the window. The cost follows the holders
+   * and the answer, not how many times the address was assigned.
+   */
+  private addressIntervals(range: IntervalRange, limit: number): IntervalRow[] {
+    const address = range.address!;
+    const nextHolder = this.handle.statement(
+      'SELECT uid FROM ingress_intervals INDEXED BY ingress_intervals_address_uid_from WHERE address = ? AND uid > ? ORDER BY uid LIMIT 1',
+    );
+    const filters = [
+      ...(range.namespace !== undefined ? ['i.namespace = @namespace'] : []),
+      ...(range.addressType !== undefined ? ['i.address_type = @addressType'] : []),
+      ...(range.setBy !== undefined ? ['i.set_by = @setBy'] : []),
+    ].map((f) => ` AND ${f}`).join('');
+    const newestBefore = this.handle.statement(
+      `SELECT ${columns('i')} FROM ingress_intervals i INDEXED BY ingress_intervals_address_uid_from
+       WHERE i.address = @address AND i.uid = @uid AND i.from_resource_version < @fromRv ORDER BY i.from_resource_version DESC, i.id DESC LIMIT 1`,
+    );
+    const within = this.handle.statement(
+      `SELECT ${columns('i')} FROM ingress_intervals i INDEXED BY ingress_intervals_address_uid_from
+       WHERE i.address = @address AND i.uid = @uid AND i.from_resource_version >= @fromRv AND i.from_resource_version <= @toRv
+         AND i.from_resource_version >= @afterFrom${filters}
+       ORDER BY i.from_resource_version, i.id LIMIT @limit`,
+    );
+    const afterFrom = range.after?.from ?? 0;
+    const afterId = range.after?.id ?? 0;
+    const isAfterCursor = (r: IntervalRow) => !range.after || r.fromResourceVersion > afterFrom || (r.fromResourceVersion === afterFrom && r.id > afterId);
+    const matches = (r: IntervalRow) =>
+      (range.namespace === undefined || r.namespace === range.namespace) &&
+      (range.addressType === undefined || r.addressType === range.addressType) && (range.setBy === undefined || r.setBy === range.setBy);
+    const rows: IntervalRow[] = [];
+    for (let uid = nextHolder.pluck().get(address, '') as string | undefined; uid !== undefined; uid = nextHolder.pluck().get(address, uid) as string | undefined) {
+      const params = { address, uid, fromRv: range.fromRv, toRv: range.toRv, afterFrom, namespace: range.namespace, addressType: range.addressType, setBy: range.setBy };
+      const before = newestBefore.get(params) as IntervalRow | undefined;
+      if (before && (before.toResourceVersion === null || before.toResourceVersion > range.fromRv) && matches(before) && isAfterCursor(before)) rows.push(before);
+      // One more than a page per holder: rows at the cursor's own resourceVersion are skipped below.
+      rows.push(...(within.all({ ...params, limit: limit + 1 }) as IntervalRow[]).filter(isAfterCursor));
+    }
+    rows.sort((a, b) => a.fromResourceVersion - b.fromResourceVersion || a.id - b.id);
+    return rows.slice(0, limit);
   }
 
   /**
@@ -99,7 +145,7 @@ export class IngressHistoryRepository {
     const other = side === 'second' ? 'a' : 'b';
     let index: string;
     if (range.uid !== undefined) index = 'ingress_intervals_uid_from';
-    else if (range.address !== undefined) index = 'ingress_intervals_address_from';
+    else if (range.address !== undefined) index = 'ingress_intervals_address_uid_from';
     else if (range.name !== undefined) index = 'ingress_intervals_name_from';
     else if (range.namespace !== undefined) index = 'ingress_intervals_namespace_from';
     else index = 'ingress_intervals_from';
@@ -114,7 +160,7 @@ export class IngressHistoryRepository {
       AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
     return `SELECT ${columns('a', 'first_')}, ${columns('b', 'second_')}
       FROM ingress_intervals ${driver} INDEXED BY ${index}
-      JOIN ingress_intervals ${other} INDEXED BY ingress_intervals_address_from ON ${join}
+      JOIN ingress_intervals ${other} INDEXED BY ingress_intervals_address_uid_from ON ${join}
       WHERE ${where.join(' AND ')} ORDER BY b.id, a.id LIMIT @limit`;
   }
 

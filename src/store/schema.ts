@@ -28,16 +28,17 @@ export const events = sqliteTable(
     subresource: text('subresource').notNull().default(''),
   },
   (t) => [
+    // The optimistic-concurrency guard, and a stream's events in order (stream_version grows
+    // with position inside a stream).
     uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
-    index('events_name_position').on(t.namespace, t.name, t.position),
-    index('events_recorded_at').on(t.recordedAt),
     // History API ranges: one index per way a change log is scoped or filtered, each ending in
-    // position so a page is a contiguous range.
+    // position so a page is a contiguous range. Every index costs every write a page of WAL:
+    // there is none by resource_version (a write's events are the positions just before it)
+    // nor by recorded_at (it grows with position: a binary search on the primary key).
+    index('events_name_position').on(t.namespace, t.name, t.position),
     index('events_namespace_position').on(t.namespace, t.position),
-    index('events_stream_position').on(t.streamId, t.position),
     index('events_actor_position').on(t.actorUser, t.position),
     index('events_type_position').on(t.type, t.position),
-    index('events_resource_version').on(t.resourceVersion),
   ],
 );
 
@@ -56,35 +57,47 @@ export const services = sqliteTable(
 );
 
 /**
- * Projection: every revision of every Service, valid from `resourceVersion` until `validUntil`
- * (the resourceVersion of the next write to it, or of its deletion; null while current).
- * Answers "the object as of resourceVersion R" and consistent paginated LISTs.
+ * Projection: every revision of every Service, as written at `resourceVersion`. A revision is
+ * current until the next one of the same uid (or its lifetime's end): nothing is rewritten when
+ * it is superseded, so a write appends one row. "The object as of R" is the newest revision of
+ * the uid at or before R: one seek of the primary key.
  */
 export const serviceRevisions = sqliteTable(
   'service_revisions',
   {
     uid: text('uid').notNull(),
     resourceVersion: integer('resource_version').notNull(),
-    validUntil: integer('valid_until'),
     namespace: text('namespace').notNull(),
     name: text('name').notNull(),
     recordedAt: text('recorded_at').notNull(),
     object: text('object').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.uid, t.resourceVersion] }),
-    index('service_revisions_name_rv').on(t.namespace, t.name, t.resourceVersion),
-    index('service_revisions_valid_until').on(t.validUntil),
-    // The one open revision of a Service: closing it on every write must not visit its history.
-    index('service_revisions_open').on(t.uid).where(sql`${t.validUntil} IS NULL`),
-  ],
+  (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
+);
+
+/**
+ * Projection: each incarnation of a Service name, from its creation until its deletion (null
+ * while it lives). Written on create and delete only. A LIST as of R walks the lifetimes of a
+ * namespace in name order, not its revisions, so its cost does not grow with history.
+ */
+export const serviceLifetimes = sqliteTable(
+  'service_lifetimes',
+  {
+    uid: text('uid').primaryKey(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    createdResourceVersion: integer('created_resource_version').notNull(),
+    deletedResourceVersion: integer('deleted_resource_version'),
+  },
+  (t) => [index('service_lifetimes_name').on(t.namespace, t.name, t.createdResourceVersion)],
 );
 
 /** Projection: one row per condition transition (keyed by condition `type`). */
 export const conditionTransitions = sqliteTable(
   'condition_transitions',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    // Not AUTOINCREMENT: that rewrites sqlite_sequence on every insert; ids only order rows.
+    id: integer('id').primaryKey(),
     resourceVersion: integer('resource_version').notNull(),
     uid: text('uid').notNull(),
     namespace: text('namespace').notNull(),
@@ -108,11 +121,16 @@ export const conditionTransitions = sqliteTable(
   ],
 );
 
-/** Projection: load-balancer ingress addresses as intervals [from, to) of resourceVersions. */
+/**
+ * Projection: load-balancer ingress addresses as intervals [from, to) of resourceVersions.
+ * Hand-written in the migrations, next to these: the R*Tree of closed intervals
+ * (ingress_interval_spans, kept by triggers) and the partial index of open intervals by start
+ * (ingress_intervals_open_from), both for window searches across the cluster (migration 0005).
+ */
 export const ingressIntervals = sqliteTable(
   'ingress_intervals',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: integer('id').primaryKey(),
     address: text('address').notNull(),
     addressType: text('address_type', { enum: ['ip', 'hostname'] }).notNull(),
     uid: text('uid').notNull(),
@@ -126,7 +144,9 @@ export const ingressIntervals = sqliteTable(
     clearedBy: text('cleared_by'),
   },
   (t) => [
-    index('ingress_intervals_address_from').on(t.address, t.fromResourceVersion),
+    // By address, then holder: "who held X at T" seeks each holder's intervals (which never
+    // overlap one another), so an address assigned 10,000 times answers like one assigned once.
+    index('ingress_intervals_address_uid_from').on(t.address, t.uid, t.fromResourceVersion),
     index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
     index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
     index('ingress_intervals_from').on(t.fromResourceVersion),

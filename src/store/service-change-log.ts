@@ -6,23 +6,34 @@ import type { Service } from '../domain/service.types';
 import { deletedObject, ServiceChange } from '../watch/service-change';
 import type { DatabaseHandle } from './database';
 
+interface EventRow {
+  position: number;
+  rv: number;
+  uid: string;
+  streamVersion: number;
+  type: string;
+  data: string;
+}
+
 export class ServiceChangeLog {
-  private readonly writesAfter;
+  private readonly eventsAfter;
   private readonly revisionAt;
-  private readonly revisionEndingAt;
+  private readonly revisionBefore;
   private readonly oldest;
-  private readonly eventsOfWrite;
 
   constructor(handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
-    this.writesAfter = sqlite.prepare(
-      `SELECT resource_version AS rv, stream_id AS uid, max(type = 'ServiceCreated') AS created, max(type = 'ServiceDeleted') AS deleted
-       FROM events WHERE position > ? GROUP BY resource_version ORDER BY resource_version LIMIT ?`,
+    // A seek on the primary key, then the log in order: resuming from an old resourceVersion
+    // costs the same as from the newest.
+    this.eventsAfter = sqlite.prepare(
+      `SELECT position, resource_version AS rv, stream_id AS uid, stream_version AS streamVersion, type, data
+       FROM events WHERE position > ? ORDER BY position`,
     );
     this.revisionAt = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
-    this.revisionEndingAt = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND valid_until = ?').pluck();
+    this.revisionBefore = sqlite
+      .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
+      .pluck();
     this.oldest = sqlite.prepare('SELECT min(position) FROM events').pluck();
-    this.eventsOfWrite = sqlite.prepare('SELECT type, data FROM events WHERE resource_version = ? ORDER BY position');
   }
 
   /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
@@ -33,19 +44,29 @@ export class ServiceChangeLog {
 
   /** Up to `limit` writes after `resourceVersion`, oldest first. */
   changesAfter(resourceVersion: number, limit: number): ServiceChange[] {
-    const rows = this.writesAfter.all(resourceVersion, limit) as { rv: number; uid: string; created: number; deleted: number }[];
-    return rows.map((row) => {
-      const previousJson = this.revisionEndingAt.get(row.uid, row.rv) as string | undefined;
-      const previous = previousJson ? (JSON.parse(previousJson) as Service) : null;
-      if (row.deleted) {
-        const events = (this.eventsOfWrite.all(row.rv) as { type: string; data: string }[]).map(
-          (e) => ({ type: e.type, data: JSON.parse(e.data) }) as ServiceEvent,
-        );
-        const before = { object: previous, streamVersion: 0, deleted: false };
-        return { resourceVersion: row.rv, type: 'DELETED', object: deletedObject(before, events, row.rv), previous };
-      }
-      const object = JSON.parse(this.revisionAt.get(row.uid, row.rv) as string) as Service;
-      return { resourceVersion: row.rv, type: row.created ? 'ADDED' : 'MODIFIED', object, previous };
-    });
+    // Group the log's rows into writes (consecutive rows sharing a resourceVersion); the cursor
+    // stops at the first row past the last wanted write.
+    const writes: EventRow[][] = [];
+    for (const row of this.eventsAfter.iterate(resourceVersion) as Iterable<EventRow>) {
+      const last = writes[writes.length - 1];
+      if (last && last[0].rv === row.rv) last.push(row);
+      else if (writes.length === limit) break;
+      else writes.push([row]);
+    }
+    return writes.map((rows) => this.change(rows));
+  }
+
+  private change(rows: EventRow[]): ServiceChange {
+    const { rv, uid } = rows[0];
+    const created = rows.some((r) => r.type === 'ServiceCreated');
+    const previousJson = created ? undefined : (this.revisionBefore.get(uid, rv) as string | undefined);
+    const previous = previousJson ? (JSON.parse(previousJson) as Service) : null;
+    if (rows.some((r) => r.type === 'ServiceDeleted')) {
+      const events = rows.map((e) => ({ type: e.type, data: JSON.parse(e.data) }) as ServiceEvent);
+      const before = { object: previous, streamVersion: 0, deleted: false };
+      return { resourceVersion: rv, type: 'DELETED', object: deletedObject(before, events, rv), previous };
+    }
+    const object = JSON.parse(this.revisionAt.get(uid, rv) as string) as Service;
+    return { resourceVersion: rv, type: created ? 'ADDED' : 'MODIFIED', object, previous };
   }
 }

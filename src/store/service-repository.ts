@@ -4,6 +4,7 @@ import type { ServiceState } from '../domain/service.evolve';
 import { initialServiceState } from '../domain/service.evolve';
 import type { Service } from '../domain/service.types';
 import type { DatabaseHandle } from './database';
+import { LogPositions } from './log-positions';
 
 export interface ListPageRequest {
   namespace?: string;
@@ -14,38 +15,45 @@ export interface ListPageRequest {
   limit: number;
 }
 
-export interface StoredService {
+export interface ServiceRow {
   namespace: string;
   name: string;
-  object: Service;
+  /** The stored JSON, as GET serves it. */
+  json: string;
 }
+
+/**
+ * The incarnations alive at @asOf (created at or before it, not deleted by then), in name order.
+ * There are as many lifetimes as Services ever created, whatever the number of their writes.
+ */
+const LIVE_AS_OF = `service_lifetimes l INDEXED BY service_lifetimes_name
+  WHERE l.created_resource_version <= @asOf AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @asOf)`;
+
+/** The revision of lifetime `l` current at @asOf: its newest at or before it (a primary-key seek). */
+const REVISION_AS_OF = `(SELECT r.object FROM service_revisions r
+  WHERE r.uid = l.uid AND r.resource_version <= @asOf ORDER BY r.resource_version DESC LIMIT 1)`;
 
 export class ServiceRepository {
   private readonly byName;
+  private readonly liveJson;
   private readonly clusterIP;
   private readonly nodePort;
   private readonly revisionAsOf;
-  private readonly positionAtTime;
+  private readonly positions;
 
   constructor(private readonly handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
     this.byName = sqlite.prepare('SELECT object, stream_version AS streamVersion FROM services WHERE namespace = ? AND name = ?');
+    this.liveJson = sqlite.prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
     this.clusterIP = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'cluster-ip' AND value = ?`).pluck();
     this.nodePort = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'node-port' AND value = ?`).pluck();
-    // recorded_at is ISO 8601 UTC with milliseconds, so text order is time order (index seek).
-    this.positionAtTime = sqlite
-      .prepare('SELECT position FROM events WHERE recorded_at <= ? ORDER BY recorded_at DESC, position DESC LIMIT 1')
-      .pluck();
-    this.revisionAsOf = sqlite.prepare(
-      `SELECT object FROM service_revisions
-       WHERE namespace = ? AND name = ? AND resource_version <= ? AND (valid_until IS NULL OR valid_until > ?)
-       ORDER BY resource_version DESC LIMIT 1`,
-    ).pluck();
+    this.positions = new LogPositions(sqlite);
+    this.revisionAsOf = sqlite.prepare(`SELECT ${REVISION_AS_OF} AS object FROM ${LIVE_AS_OF} AND l.namespace = @namespace AND l.name = @name`).pluck();
   }
 
   /** The newest log position recorded at or before an RFC 3339 time (0 before the first write). */
   resourceVersionAt(time: string): number {
-    return (this.positionAtTime.get(time) as number | undefined) ?? 0;
+    return this.positions.lastPositionAtOrBefore(time);
   }
 
   /** The live incarnation's state, loaded from the current-object projection (never by a fold). */
@@ -56,8 +64,18 @@ export class ServiceRepository {
     return { object, streamVersion: row.streamVersion, deleted: false, uid: object.metadata.uid };
   }
 
+  /** The live object's stored JSON, exactly as GET serves it. */
+  getLiveJson(namespace: string, name: string): string | undefined {
+    return this.liveJson.get(namespace, name) as string | undefined;
+  }
+
+  /** The stored JSON of the revision current at `resourceVersion`, if the name existed then. */
+  getJsonAsOf(namespace: string, name: string, resourceVersion: number): string | undefined {
+    return (this.revisionAsOf.get({ namespace, name, asOf: resourceVersion }) as string | null | undefined) ?? undefined;
+  }
+
   getAsOf(namespace: string, name: string, resourceVersion: number): Service | null {
-    const json = this.revisionAsOf.get(namespace, name, resourceVersion, resourceVersion) as string | undefined;
+    const json = this.getJsonAsOf(namespace, name, resourceVersion);
     return json ? (JSON.parse(json) as Service) : null;
   }
 
@@ -71,30 +89,29 @@ export class ServiceRepository {
   }
 
   /** One page in (namespace, name) order. */
-  listPage(request: ListPageRequest): StoredService[] {
+  listPage(request: ListPageRequest): ServiceRow[] {
+    const live = request.asOf === undefined;
+    const column = (name: string) => (live ? name : `l.${name}`);
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: request.limit };
     if (request.namespace !== undefined) {
-      where.push('namespace = @namespace');
+      where.push(`${column('namespace')} = @namespace`);
       params.namespace = request.namespace;
     }
     if (request.after) {
-      where.push('(namespace > @afterNamespace OR (namespace = @afterNamespace AND name > @afterName))');
+      where.push(`(${column('namespace')} > @afterNamespace OR (${column('namespace')} = @afterNamespace AND ${column('name')} > @afterName))`);
       params.afterNamespace = request.after.namespace;
       params.afterName = request.after.name;
     }
     let sql: string;
-    if (request.asOf === undefined) {
-      sql = `SELECT namespace, name, object FROM services`;
+    if (live) {
+      sql = `SELECT namespace, name, object AS json FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     } else {
-      where.push('resource_version <= @asOf AND (valid_until IS NULL OR valid_until > @asOf)');
       params.asOf = request.asOf;
-      sql = `SELECT namespace, name, object FROM service_revisions`;
+      sql = `SELECT l.namespace, l.name, ${REVISION_AS_OF} AS json FROM ${LIVE_AS_OF}${where.map((w) => ` AND ${w}`).join('')}`;
     }
-    if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
-    sql += ' ORDER BY namespace, name LIMIT @limit';
-    const rows = this.handle.statement(sql).all(params) as { namespace: string; name: string; object: string }[];
-    return rows.map((r) => ({ namespace: r.namespace, name: r.name, object: JSON.parse(r.object) as Service }));
+    sql += ` ORDER BY ${column('namespace')}, ${column('name')} LIMIT @limit`;
+    return this.handle.statement(sql).all(params) as ServiceRow[];
   }
 
   /** Runs reads in one transaction so they see a single snapshot. */

@@ -4,6 +4,13 @@
 // (wal_autocheckpoint=0) and a worker thread with its own connection runs PASSIVE checkpoints,
 // which never block writers and copy only frames no reader still needs.
 //
+// The WAL must stay short. SQLite starts it over from the top only at a write that finds every
+// frame copied back; while checkpoints lag, it grows, and a burst of writes leaves hundreds of
+// MB behind that the checkpointer then copies back with its own fsyncs while every commit waits
+// on one too (the slow-after-burst effect). So the worker checkpoints every 100 ms, and at once
+// again while the previous checkpoint left frames behind; a WAL that did grow is truncated back
+// to WAL_SIZE_LIMIT when it starts over (journal_size_limit).
+//
 // Since nothing else checkpoints, a silent failure here would let the WAL grow without limit:
 // every failure is logged and reported to the observer (/metrics), and the worker is replaced
 // (a failed checkpoint may mean a broken connection) after a delay that doubles up to 30 s while
@@ -34,6 +41,9 @@ export interface WalCheckpointerOptions {
 
 const MAX_RESTART_DELAY_MS = 30_000;
 
+/** Bytes a WAL file keeps on disk when it starts over (it may grow past it during a burst). */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -49,14 +59,25 @@ const run = (requested) => {
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ...row, requested });
+    return row;
   } catch (error) {
     parentPort.postMessage({ error: String(error), requested });
   }
 };
-const timer = setInterval(() => run(false), workerData.intervalMs);
+let timer;
+let copied = -1;
+const tick = () => {
+  const row = run(false);
+  // Still behind but moving (this checkpoint copied frames the last one had not): go again
+  // right away. Frames a reader holds back are not worth a spin: wait for the next interval.
+  const progressed = row && row.checkpointed > copied && row.log > row.checkpointed;
+  copied = row && row.log > row.checkpointed ? row.checkpointed : -1;
+  timer = setTimeout(tick, progressed ? 1 : workerData.intervalMs);
+};
+timer = setTimeout(tick, workerData.intervalMs);
 parentPort.on('message', (m) => {
   if (m === 'now') run(true);
-  if (m === 'stop') { clearInterval(timer); db.close(); parentPort.close(); }
+  if (m === 'stop') { clearTimeout(timer); db.close(); parentPort.close(); }
 });
 parentPort.postMessage({ ready: true });
 `;
@@ -91,10 +112,11 @@ export class WalCheckpointer {
     private readonly path: string,
     options: WalCheckpointerOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 1000;
+    this.intervalMs = options.intervalMs ?? 100;
     this.firstRestartDelayMs = this.restartDelayMs = options.restartDelayMs ?? 1000;
     this.observer = options.observer;
     handle.sqlite.pragma('wal_autocheckpoint = 0');
+    handle.sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     this.start();
   }
 

@@ -59,7 +59,10 @@ export class ServiceWatchService {
     let after: { namespace: string; name: string } | undefined;
     for (;;) {
       const page = this.repository.listPage({ namespace: filter.namespace, after, limit: 1000 });
-      for (const row of page) if (matchesFilter(filter, row.object)) out.push(row.object);
+      for (const row of page) {
+        const object = JSON.parse(row.json) as Service;
+        if (matchesFilter(filter, object)) out.push(object);
+      }
       if (page.length < 1000) return out;
       after = page[page.length - 1];
     }

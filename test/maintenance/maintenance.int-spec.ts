@@ -21,7 +21,7 @@ import { AppContext, createAppContext } from '../helpers/app-context';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { StoreWriter } from './store-fixture';
 
-const TABLES = ['events', 'services', 'service_revisions', 'condition_transitions', 'ingress_intervals', 'allocations', 'sqlite_sequence'];
+const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'sqlite_sequence'];
 
 /** Every row of every table, in a stable order: what "identical state" means. */
 function dump(dbPath: string): Record<string, unknown[]> {
@@ -81,7 +81,7 @@ describe('maintenance on a live store', () => {
     expect(report.differences).toBe(0);
     expect(report.samples).toEqual([]);
     expect(report.events).toBeGreaterThan(10);
-    expect(report.tables.map((t) => t.table)).toEqual(['services', 'service_revisions', 'condition_transitions', 'ingress_intervals', 'allocations']);
+    expect(report.tables.map((t) => t.table)).toEqual(['services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations']);
     for (const t of report.tables) expect(t.liveRows).toBe(t.foldedRows);
     expect(foldLogAndCompare(dbPath).differences).toEqual([]);
     // verify leaves nothing behind in the data directory
@@ -114,6 +114,7 @@ describe('maintenance on a live store', () => {
     expect(Object.fromEntries(replay.tables.map((t) => [t.table, t.changed]))).toEqual({
       services: 1,
       service_revisions: 0,
+      service_lifetimes: 0,
       condition_transitions: 1,
       ingress_intervals: 0,
       allocations: 1,
@@ -211,9 +212,11 @@ describe('maintenance on a live store', () => {
     expect(live.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(report.lock.transactions).toBeGreaterThan(1);
     // the R-tree's triggers moved with the new table: a write through the app lands in it
-    const result = await writer.status('db', ['198.51.100.2'], [], 'team-a');
-    const rv = Number(result.object.metadata.resourceVersion);
-    expect(live.prepare('SELECT count(*) FROM ingress_interval_spans WHERE from_rv = ?').pluck().get(rv)).toBe(1);
+    // (an interval enters the R-tree when it is closed)
+    const opened = Number((await writer.status('db', ['198.51.100.2'], [], 'team-a')).object.metadata.resourceVersion);
+    expect(live.prepare('SELECT count(*) FROM ingress_interval_spans WHERE from_rv = ?').pluck().get(opened)).toBe(0);
+    const closed = Number((await writer.status('db', ['198.51.100.3'], [], 'team-a')).object.metadata.resourceVersion);
+    expect(live.prepare('SELECT from_rv, to_rv FROM ingress_interval_spans WHERE from_rv = ?').all(opened)).toEqual([{ from_rv: opened, to_rv: closed }]);
     expect(verify(ctx.dataDir).differences).toBe(0);
   });
 
@@ -341,8 +344,11 @@ describe('maintenance on a live store', () => {
     try {
       // the live table of the copy is the original's revisions as of `at`
       const asOf = live
-        .prepare('SELECT namespace, name, object FROM service_revisions WHERE resource_version <= ? AND (valid_until IS NULL OR valid_until > ?) ORDER BY 1, 2')
-        .all(at, at);
+        .prepare(
+          `SELECT l.namespace, l.name, (SELECT object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= @at ORDER BY r.resource_version DESC LIMIT 1) AS object
+           FROM service_lifetimes l WHERE l.created_resource_version <= @at AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @at) ORDER BY 1, 2`,
+        )
+        .all({ at });
       expect(pit.prepare('SELECT namespace, name, object FROM services ORDER BY 1, 2').all()).toEqual(asOf);
       expect(pit.prepare('SELECT max(position) FROM events').pluck().get()).toBe(at);
       expect(() => pit.prepare(`INSERT INTO events SELECT position + 1000, resource_version + 1000, stream_id, stream_version + 1000, namespace, name, type, data,

@@ -88,16 +88,23 @@ describe('projections', () => {
     expect(rows('SELECT count(*) AS n FROM allocations')).toEqual([{ n: 3 }]); // plus default/kubernetes' cluster IP
   });
 
-  it('keeps one revision per write with the range it was current for', () => {
-    const revisions = rows(`SELECT resource_version AS rv, valid_until AS until FROM service_revisions WHERE name = 'web' ORDER BY rv`) as { rv: number; until: number | null }[];
+  it('keeps one revision per write, and one lifetime per incarnation from creation to deletion', () => {
+    const revisions = rows(`SELECT uid, resource_version AS rv FROM service_revisions WHERE name = 'web' ORDER BY rv`) as { uid: string; rv: number }[];
     expect(revisions).toHaveLength(6);
-    for (let i = 0; i < revisions.length - 1; i++) {
-      if (i !== 3) expect(revisions[i].until).toBe(revisions[i + 1].rv);
-    }
-    expect(revisions[3].until).toBeGreaterThan(revisions[3].rv); // closed by the deletion
-    expect(revisions[5].until).toBeNull();
-    const asOf = repository.getAsOf('default', 'web', revisions[1].rv);
-    expect(asOf!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.7', ipMode: 'VIP' }]);
+    const lifetimes = rows(
+      `SELECT uid, created_resource_version AS born, deleted_resource_version AS died FROM service_lifetimes WHERE name = 'web' ORDER BY born`,
+    ) as { uid: string; born: number; died: number | null }[];
+    expect(lifetimes).toHaveLength(2);
+    const [first, second] = lifetimes;
+    expect(first).toMatchObject({ uid: revisions[0].uid, born: revisions[0].rv });
+    expect(first.died).toBeGreaterThan(revisions[3].rv); // the deletion writes no revision
+    expect(second).toMatchObject({ uid: revisions[4].uid, born: revisions[4].rv, died: null });
+    expect(second.uid).not.toBe(first.uid);
+    // As of any point, the newest revision at or before it; nothing between a deletion and the next creation.
+    expect(repository.getAsOf('default', 'web', revisions[1].rv)!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.7', ipMode: 'VIP' }]);
+    expect(repository.getAsOf('default', 'web', revisions[2].rv - 1)!.metadata.resourceVersion).toBe(String(revisions[1].rv));
+    expect(repository.getAsOf('default', 'web', first.died!)).toBeNull();
+    expect(repository.getAsOf('default', 'web', revisions[0].rv - 1)).toBeNull();
   });
 
   it('rebuilds every projection from the log to exactly the same rows', () => {
