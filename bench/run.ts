@@ -382,7 +382,8 @@ function readFixture(dataDir: string, manifest: DatasetManifest): Fixture {
   const db = new Database(join(dataDir, 'svctrail.db'), { readonly: true });
   const rows = db.prepare('SELECT namespace AS ns, name, object FROM services ORDER BY namespace, name').all() as { ns: string; name: string; object: string }[];
   const head = db.prepare('SELECT max(position) FROM events').pluck().get() as number;
-  const revisionsOf = db.prepare('SELECT count(*) FROM service_revisions WHERE namespace = ? AND name = ?').pluck();
+  // Writes per Service, through the events' (namespace, name, position) index.
+  const revisionsOf = db.prepare('SELECT count(*) FROM events WHERE namespace = ? AND name = ?').pluck();
   const lb: Fixture['lb'] = [];
   for (const row of rows) {
     const object = JSON.parse(row.object);
@@ -419,8 +420,9 @@ function readFixture(dataDir: string, manifest: DatasetManifest): Fixture {
   });
   const resumeFrom = Math.max(0, head - CATCH_UP_EVENTS);
   const catchUpWrites = db.prepare('SELECT count(*) FROM events WHERE position > ? AND position = resource_version').pluck().get(resumeFrom) as number;
-  const firstTime = db.prepare('SELECT min(recorded_at) FROM events').pluck().get() as string;
-  const lastTime = db.prepare('SELECT max(recorded_at) FROM events').pluck().get() as string;
+  // recorded_at grows with position (and has no index): the first and the last row hold the bounds.
+  const firstTime = db.prepare('SELECT recorded_at FROM events ORDER BY position LIMIT 1').pluck().get() as string;
+  const lastTime = db.prepare('SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1').pluck().get() as string;
   db.close();
   const token = readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
   const namespaces = [...new Set(rows.filter((r) => r.ns !== 'default').map((r) => r.ns))];
