@@ -3,25 +3,34 @@
 //
 //   node:https on 127.0.0.1 with the data directory's serving certificate (client certificates
 //   requested, not required — as svctrail), bearer tokens from tokens.csv, better-sqlite3 on the
-//   same svctrail.db (the migrations' schema), WAL + synchronous=FULL.
+//   same svctrail.db (the migrations' schema, read and written as svctrail left it), WAL +
+//   synchronous=FULL.
 //
-// Writes (PUT .../services/{name}/status) are group-committed: a request only enqueues its
-// write; the queue is flushed by setImmediate, i.e. after the event loop has read every request
-// that arrived meanwhile — in particular all those that arrived while the previous commit (and
-// its fsync) blocked the loop. One IMMEDIATE transaction and one fsync per batch, one savepoint
-// per write (a failing write rolls back alone), answers sent after COMMIT returns.
+// Writes (PUT .../services/{name}/status, JSON or protobuf body) are group-committed: a request
+// only enqueues its write; the queue is flushed by setImmediate, i.e. after the event loop has
+// read every request that arrived meanwhile — in particular all those that arrived while the
+// previous commit (and its fsync) blocked the loop. One IMMEDIATE transaction and one fsync per
+// batch, one savepoint per write (a failing write rolls back alone), answers sent after COMMIT.
 // Each write appends an event row (LoadBalancerIngressChanged / ServiceConditionsReplaced with
 // the previous value, so the log stays replayable) and upserts the current-object row; it
 // maintains no other projection. The WAL is checkpointed by a worker thread on its own
 // connection (wal_autocheckpoint=0 here), so checkpoints never stall the event loop.
 //
-// Reads: GET one Service (the stored JSON as is), LIST a namespace (rows concatenated), LIST with
-// resourceVersionMatch=Exact from service_revisions (the same SQL as svctrail's repository),
-// watch (one pre-encoded line per write written to every watcher), and the raw history queries
-// under /apis/history.svctrail.io/v1alpha1/namespaces/{ns}/services/{name}/{events,conditions,ingress}.
+// Reads are one indexed statement per answer whose stored JSON is sent as is (what each one
+// computes beyond that is said where it is, and in bench/README.md):
+//   GET / LIST (limit + continue) of the current objects; GET / LIST as of a resourceVersion
+//   (resourceVersion=R&resourceVersionMatch=Exact) or a time (asOf=T) from service_revisions, by
+//   a skip-scan over the names of the namespace (cost independent of history length); watch
+//   (live: one pre-encoded line or frame per write, written to every watcher; from an old
+//   resourceVersion: the revisions of the writes after it, through the events' primary key);
+//   protobuf answers encoded from the stored JSON with the server's own codec; the history
+//   resources under /apis/history.svctrail.io/v1alpha1.
 //
 // usage: node bench/dist/floor-server.js --data-dir DIR [--port 0] [--host 127.0.0.1]
 //        prints "floor serving https://127.0.0.1:PORT"
+//        node bench/dist/floor-server.js --data-dir DIR --explain   prints every statement's query plan
+//        --drop-unused-indexes (the runner passes it, on the floor's own copy): drops the indexes of
+//        events and services that no floor statement reads, so floor writes maintain only those
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,6 +39,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { real } from './real';
 
 interface PendingWrite {
   namespace: string;
@@ -37,13 +47,34 @@ interface PendingWrite {
   body: { status?: { loadBalancer?: { ingress?: unknown[] }; conditions?: unknown[] } };
   user: string;
   res: ServerResponse;
+  /** Answer in protobuf (Accept asked for it first). */
+  protobuf: boolean;
   result?: string;
+  object?: unknown;
   status?: number;
   /** True when the write appended events (watchers hear of it). */
   changed?: boolean;
 }
 
-const HISTORY_PREFIX = '/apis/history.svctrail.io/v1alpha1/namespaces/';
+/** Writes per page of a watch resume. */
+const RESUME_PAGE = 100;
+const HISTORY_ROOT = '/apis/history.svctrail.io/v1alpha1/';
+const HISTORY_API_VERSION = 'history.svctrail.io/v1alpha1';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const NOT_FOUND = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}';
+/** metav1.Time has second precision. */
+const timestamp = (iso: string) => `${iso.slice(0, 19)}Z`;
+const q = (v: unknown) => JSON.stringify(v);
+/** The kube-apiserver continue token shape: base64 of {v, rv, start}. */
+const encodeContinue = (rv: number, start: string) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${start}\u0000` })).toString('base64url');
+function decodeContinue(token: string): { rv: number; after: string } | undefined {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv: number; start: string };
+    return { rv: t.rv, after: t.start.replace(/\u0000$/, '') };
+  } catch {
+    return undefined;
+  }
+}
 
 function checkpointer(): void {
   // Worker: PASSIVE checkpoints on a second connection; SQLite restarts the WAL from the top at
@@ -82,6 +113,54 @@ function migrate(db: Database.Database, migrationsFolder: string): void {
   }
 }
 
+/**
+ * The indexes of svctrail's tables that no floor statement reads (see --explain). On its own copy
+ * of the database the floor drops them, so that its writes maintain only what its reads use: the
+ * least work for the same answers. Triggers stay (the events table stays append-only).
+ */
+const FLOOR_INDEXES = new Set(['events_name_position']);
+
+function dropUnusedIndexes(db: Database.Database): void {
+  // Only the tables a floor write touches: the others cost nothing at write time.
+  const indexes = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('events', 'services') AND sql IS NOT NULL`)
+    .pluck()
+    .all() as string[];
+  for (const name of indexes) if (!FLOOR_INDEXES.has(name)) db.exec(`DROP INDEX "${name}"`);
+}
+
+/** The parts of a better-sqlite3 statement the floor uses, prepared when first run. */
+class LazyStatement {
+  private statement?: Database.Statement;
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: string,
+    private readonly plucked = false,
+  ) {}
+  pluck(): LazyStatement {
+    return new LazyStatement(this.db, this.sql, true);
+  }
+  private get s(): Database.Statement {
+    if (!this.statement) {
+      const statement = this.db.prepare(this.sql);
+      this.statement = this.plucked ? statement.pluck() : statement;
+    }
+    return this.statement;
+  }
+  get(...params: unknown[]): unknown {
+    return this.s.get(...params);
+  }
+  all(...params: unknown[]): unknown[] {
+    return this.s.all(...params);
+  }
+  iterate(...params: unknown[]): IterableIterator<unknown> {
+    return this.s.iterate(...params);
+  }
+  run(...params: unknown[]): Database.RunResult {
+    return this.s.run(...params);
+  }
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -89,6 +168,8 @@ function main(): void {
       port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
       synchronous: { type: 'string', default: 'FULL' },
+      explain: { type: 'boolean', default: false },
+      'drop-unused-indexes': { type: 'boolean', default: false },
     },
   });
   const dataDir = values['data-dir'];
@@ -100,6 +181,7 @@ function main(): void {
   db.pragma('busy_timeout = 5000');
   db.pragma('wal_autocheckpoint = 0');
   migrate(db, join(__dirname, '..', '..', 'migrations'));
+  if (values['drop-unused-indexes']) dropUnusedIndexes(db);
   const checkpoints = new Worker(__filename, { workerData: { path } });
   checkpoints.unref();
 
@@ -109,42 +191,152 @@ function main(): void {
     if (token && user) tokens.set(token.trim(), user.trim());
   }
 
-  const current = db.prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
-  const currentObject = db.prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
-  const listNamespace = db.prepare('SELECT object FROM services WHERE namespace = ? ORDER BY namespace, name LIMIT ?').pluck();
-  const listAsOf = db
-    .prepare(
-      `SELECT (SELECT r.object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= @asOf
-           ORDER BY r.resource_version DESC LIMIT 1)
-       FROM service_lifetimes l WHERE l.namespace = @namespace AND l.created_resource_version <= @asOf
-         AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @asOf)
-       ORDER BY l.namespace, l.name LIMIT @limit`,
-    )
-    .pluck();
-  const insertEvent = db.prepare(
+  // Every statement the floor runs, for --explain (its query plans, so the floor's own cost is on view).
+  const prepared: string[] = [];
+  // Prepared on first use: svctrail's schema moves, and a statement it breaks then fails only the
+  // requests that need it (answered 500, the SQLite message on stderr), not the whole floor.
+  const prepare = (sql: string) => (prepared.push(sql), new LazyStatement(db, sql));
+  const pb = real.protobufObject();
+  const envelope = real.protobufEnvelope();
+  const { summarizeConditions } = real.conditionSummary();
+
+  const current = prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
+  const currentObject = prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
+  const listNamespace = prepare('SELECT name, object FROM services WHERE namespace = ? AND name > ? ORDER BY namespace, name LIMIT ?');
+  // A time → the resourceVersion of the last write recorded at or before it. The log has no
+  // index by time (svctrail keeps none: each would cost every write a page); recorded_at never
+  // decreases along the log, so this is a binary search of the primary key, as svctrail does.
+  const recordedAt = prepare('SELECT recorded_at FROM events WHERE position = ?').pluck();
+  const firstPosition = prepare('SELECT coalesce(min(position), 1) FROM events').pluck();
+  const rvAt = (time: string): number => {
+    let low = firstPosition.get() as number;
+    let high = head;
+    const atOrBefore = (position: number) => ((recordedAt.get(position) as string | undefined) ?? '\uffff') <= time;
+    if (high === 0 || !atOrBefore(low)) return 0;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (atOrBefore(mid)) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  const resolveRv = (point: { rv: number | null; time: string | null }) => point.rv ?? rvAt(point.time!);
+  // GET / LIST at R: the incarnations alive at R (service_lifetimes, one row per Service ever
+  // created, whatever its number of writes) and for each its newest revision at or before R
+  // (a primary-key seek).
+  const REVISION_AT = `(SELECT r.object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= @rv
+    ORDER BY r.resource_version DESC LIMIT 1)`;
+  const ALIVE_AT = `l.created_resource_version <= @rv AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @rv)`;
+  const getAt = prepare(
+    `SELECT ${REVISION_AT} FROM service_lifetimes l WHERE l.namespace = @namespace AND l.name = @name AND ${ALIVE_AT}
+     ORDER BY l.namespace, l.name, l.created_resource_version DESC LIMIT 1`,
+  ).pluck();
+  const listAt = prepare(
+    `SELECT l.name, ${REVISION_AT} AS object FROM service_lifetimes l WHERE l.namespace = @namespace AND l.name > @after AND ${ALIVE_AT}
+     ORDER BY l.namespace, l.name LIMIT @limit`,
+  );
+  // Watch from an old resourceVersion: each write after it (its last event: position = rv) and
+  // the newest revision of its Service at that rv (for a deletion: the last one it had).
+  const writesAfter = prepare(
+    `SELECT e.position, e.type, (SELECT object FROM service_revisions WHERE uid = e.stream_id AND resource_version <= e.resource_version
+       ORDER BY resource_version DESC LIMIT 1) AS object
+     FROM events e WHERE e.position > ? AND e.position = e.resource_version ORDER BY e.position LIMIT ${RESUME_PAGE}`,
+  );
+  const insertEvent = prepare(
     `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
        recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 'floor', 'floor', ?, 'update', 'status')`,
   );
-  const upsert = db.prepare(
+  const upsert = prepare(
     `INSERT INTO services (namespace, name, uid, resource_version, stream_version, object) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (namespace, name) DO UPDATE SET uid = excluded.uid, resource_version = excluded.resource_version,
+     ON CONFLICT (namespace, name) DO UPDATE SET resource_version = excluded.resource_version,
        stream_version = excluded.stream_version, object = excluded.object`,
   );
-  const historyEvents = db.prepare(
-    `SELECT position, resource_version AS resourceVersion, stream_id AS uid, type, data, recorded_at AS recordedAt,
-       actor_user AS user, verb, subresource FROM events WHERE namespace = ? AND name = ? ORDER BY position DESC LIMIT ?`,
+  const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, recorded_at AS recordedAt,
+    actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource`;
+  const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
+  const feedAfter = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`);
+  const transitionsOf = prepare(
+    `SELECT t.id, t.resource_version AS rv, t.uid, t.namespace, t.name, t.condition_type AS conditionType, t.from_status AS fromStatus,
+       t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration, t.last_transition_time AS lastTransitionTime,
+       t.recorded_at AS recordedAt, t.actor_user AS user, e.actor_groups AS groups, e.user_agent AS userAgent, e.field_manager AS fieldManager,
+       e.request_id AS requestId
+     FROM condition_transitions t JOIN events e ON e.position = t.resource_version
+     WHERE t.namespace = ? AND t.name = ? ORDER BY t.namespace, t.name, t.resource_version LIMIT ?`,
   );
-  const historyConditions = db.prepare(
-    `SELECT * FROM condition_transitions WHERE namespace = ? AND name = ? ORDER BY resource_version DESC LIMIT ?`,
+  const summaryRows = prepare(
+    `SELECT uid, condition_type AS conditionType, from_status AS fromStatus, to_status AS toStatus, recorded_at AS recordedAt
+     FROM condition_transitions WHERE namespace = ? AND name = ? ORDER BY namespace, name, resource_version`,
   );
-  const historyIngress = db.prepare(
-    `SELECT * FROM ingress_intervals WHERE uid IN (SELECT uid FROM services WHERE namespace = ? AND name = ?)
-     ORDER BY from_resource_version DESC LIMIT ?`,
+  const lifetime = prepare(
+    `SELECT (SELECT recorded_at FROM events WHERE position = l.created_resource_version) AS createdAt,
+            (SELECT recorded_at FROM events WHERE position = l.deleted_resource_version) AS deletedAt
+     FROM service_lifetimes l WHERE l.uid = @uid`,
   );
-  let head = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+  const INTERVAL_COLUMNS = `id, address, address_type AS addressType, uid, namespace, name, from_resource_version AS fromRv, from_time AS fromTime,
+    set_by AS setBy, to_resource_version AS toRv, to_time AS toTime, cleared_by AS clearedBy`;
+  const intervalsOf = prepare(
+    `SELECT ${INTERVAL_COLUMNS} FROM ingress_intervals WHERE namespace = ? AND name = ?
+     ORDER BY namespace, name, from_resource_version, id LIMIT ?`,
+  );
+  // Owners of an address over [fromRv, toRv] (at T: fromRv = toRv = R): holder by holder (a
+  // skip-scan over the uids of the address), the newest interval that began before fromRv if it
+  // reaches into the window, then those that began inside it. A holder's intervals of one
+  // address never overlap, so the cost follows the holders and the answer, not how many times
+  // the address was assigned.
+  const ownersOf = prepare(
+    `WITH RECURSIVE holders(uid) AS (
+       SELECT (SELECT uid FROM ingress_intervals WHERE address = @address ORDER BY address, uid LIMIT 1)
+       UNION ALL
+       SELECT (SELECT uid FROM ingress_intervals WHERE address = @address AND uid > holders.uid ORDER BY address, uid LIMIT 1)
+         FROM holders WHERE holders.uid IS NOT NULL)
+     SELECT ${INTERVAL_COLUMNS} FROM (
+       SELECT i.* FROM holders JOIN ingress_intervals i
+         ON i.id = (SELECT id FROM ingress_intervals WHERE address = @address AND uid = holders.uid AND from_resource_version < @fromRv
+                    ORDER BY address, uid, from_resource_version DESC LIMIT 1)
+       WHERE holders.uid IS NOT NULL AND (i.to_resource_version IS NULL OR i.to_resource_version > @fromRv)
+       UNION ALL
+       SELECT i.* FROM holders JOIN ingress_intervals i
+         ON i.address = @address AND i.uid = holders.uid AND i.from_resource_version >= @fromRv AND i.from_resource_version <= @toRv
+       WHERE holders.uid IS NOT NULL)
+     ORDER BY from_resource_version, id LIMIT @limit`,
+  );
+  // Conflicts with either holder in the namespace (the later-assigned one, or the earlier one):
+  // each side found by its namespace index, the other holder by the address index among the
+  // intervals open when the later one began; ordered by (later id, earlier id).
+  const pair = `${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}a.${col} AS a_${alias ?? col}`)},
+    ${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}b.${col} AS b_${alias ?? col}`)}`;
+  const overlap = `a.address = b.address AND a.address_type = b.address_type AND a.uid <> b.uid AND a.id < b.id
+    AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
+  const conflictsIn = prepare(
+    `SELECT * FROM (SELECT ${pair} FROM ingress_intervals b
+                      JOIN ingress_intervals a ON ${overlap}
+                      WHERE b.namespace = @namespace ORDER BY b.id, a.id LIMIT @limit)
+     UNION
+     SELECT * FROM (SELECT ${pair} FROM ingress_intervals a
+                      JOIN ingress_intervals b ON ${overlap}
+                      WHERE a.namespace = @namespace ORDER BY b.id, a.id LIMIT @limit)
+     ORDER BY b_id, a_id LIMIT @limit`,
+  );
+  let head = prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
 
-  const watchers = new Set<ServerResponse>();
+  if (values.explain) {
+    for (const sql of prepared) {
+      const named = [...new Set(sql.match(/@\w+/g) ?? [])].map((n) => n.slice(1));
+      const positional = (sql.match(/\?/g) ?? []).length;
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      const rows = (named.length ? plan.all(Object.fromEntries(named.map((n) => [n, null]))) : plan.all(...Array(positional).fill(null))) as { detail: string }[];
+      process.stdout.write(`${sql.replace(/\s+/g, ' ').slice(0, 160)}…\n${rows.map((r) => `    ${r.detail}`).join('\n')}\n\n`);
+    }
+    db.close();
+    process.exit(0);
+  }
+
+  interface Watcher {
+    res: ServerResponse;
+    protobuf: boolean;
+  }
+  const watchers = new Set<Watcher>();
   let queue: PendingWrite[] = [];
   let scheduled = false;
 
@@ -152,7 +344,7 @@ function main(): void {
     const row = current.get(w.namespace, w.name) as { uid: string; streamVersion: number; object: string } | undefined;
     if (!row) {
       w.status = 404;
-      w.result = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+      w.result = NOT_FOUND;
       return;
     }
     const object = JSON.parse(row.object);
@@ -171,6 +363,7 @@ function main(): void {
     if (events.length === 0) {
       w.status = 200;
       w.result = row.object;
+      w.object = object;
       return;
     }
     const rv = head + events.length;
@@ -186,6 +379,7 @@ function main(): void {
     upsert.run(w.namespace, w.name, row.uid, rv, row.streamVersion + events.length, json);
     w.status = 200;
     w.result = json;
+    w.object = object;
     w.changed = true;
   });
   const applyBatch = db.transaction((batch: PendingWrite[]) => {
@@ -216,38 +410,334 @@ function main(): void {
       }
     }
     for (const w of batch) {
-      send(w.res, w.status ?? 500, w.result ?? '');
+      if (w.protobuf && w.status === 200) sendProtobuf(w.res, 200, pb.encodeKubeObject('Service', w.object as object));
+      else send(w.res, w.status ?? 500, w.result ?? '');
       if (w.changed && watchers.size) {
-        const line = `{"type":"MODIFIED","object":${w.result}}\n`;
-        for (const watcher of watchers) watcher.write(line);
+        // One encoding per write and per format, shared by every watcher.
+        let line: string | undefined;
+        let frame: Uint8Array | undefined;
+        for (const watcher of watchers) {
+          if (watcher.protobuf) watcher.res.write((frame ??= envelope.encodeWatchFrame('MODIFIED', pb.encodeKubeObject('Service', w.object as object))));
+          else watcher.res.write((line ??= `{"type":"MODIFIED","object":${w.result}}\n`));
+        }
       }
     }
   };
 
-  const send = (res: ServerResponse, status: number, body: string) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  const send = (res: ServerResponse, status: number, body: string, contentType = 'application/json') => {
+    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
+  const sendProtobuf = (res: ServerResponse, status: number, body: Uint8Array) => {
+    res.writeHead(status, { 'content-type': PROTOBUF, 'content-length': body.length });
+    res.end(body);
+  };
+  /** The stored JSON as is, or (Accept: protobuf) encoded from it with the server's codec. */
+  const sendObject = (res: ServerResponse, protobuf: boolean, json: string) =>
+    protobuf ? sendProtobuf(res, 200, pb.encodeKubeObject('Service', JSON.parse(json))) : send(res, 200, json);
+  /** A list item is the stored object without kind/apiVersion (as kube-apiserver lists): a slice. */
+  const ITEM_PREFIX = '{"kind":"Service","apiVersion":"v1",';
+  const asItem = (json: string) => (json.startsWith(ITEM_PREFIX) ? `{${json.slice(ITEM_PREFIX.length)}` : json);
+  const sendList = (res: ServerResponse, protobuf: boolean, rv: number, items: string[], next?: string) => {
+    const meta = next === undefined ? `{"resourceVersion":"${rv}"}` : `{"resourceVersion":"${rv}","continue":"${next}"}`;
+    const json = `{"kind":"ServiceList","apiVersion":"v1","metadata":${meta},"items":[${items.join(',')}]}`;
+    if (protobuf) sendProtobuf(res, 200, pb.encodeKubeObject('ServiceList', JSON.parse(json)));
+    else send(res, 200, json);
+  };
 
+  /** A point in time from the query: rv (Exact), time (asOf), or undefined (now). */
+  const pointOf = (query: URLSearchParams | undefined): { rv: number | null; time: string | null } | undefined => {
+    if (query?.get('resourceVersionMatch') === 'Exact') return { rv: Number(query.get('resourceVersion')), time: null };
+    const asOf = query?.get('asOf');
+    if (asOf) return { rv: null, time: new Date(asOf).toISOString() };
+    return undefined;
+  };
+
+  // --- history items, built by concatenating stored JSON text ---------------------------------
+  interface EventRow {
+    position: number;
+    rv: number;
+    uid: string;
+    namespace: string;
+    name: string;
+    type: string;
+    data: string;
+    recordedAt: string;
+    user: string;
+    groups: string;
+    userAgent: string;
+    fieldManager: string;
+    requestId: string;
+    verb: string;
+    subresource: string;
+  }
+  /** The patch path each event type replaces (the floor stores no patch; see bench/README.md). */
+  const PATCH_PATH: Record<string, string> = {
+    ServiceCreated: '',
+    ServiceSpecChanged: '/spec',
+    ServiceMetadataChanged: '/metadata',
+    LoadBalancerIngressChanged: '/status/loadBalancer',
+    ServiceConditionChanged: '/status/conditions',
+    ServiceConditionRemoved: '/status/conditions',
+    ServiceConditionsReplaced: '/status/conditions',
+    ServiceDeletionRequested: '/metadata/deletionTimestamp',
+    ServiceDeleted: '',
+  };
+  /** One ServiceChange per write: the events as stored, and one patch operation per event whose
+   * value is the event's stored data (svctrail computes an RFC 6902 diff of two revisions). */
+  const changeItem = (rows: EventRow[]): string => {
+    const m = rows[rows.length - 1];
+    const events = rows.map((r) => `{"type":${q(r.type)},"data":${r.data}}`).join(',');
+    const patch = rows.map((r) => `{"op":"replace","path":${q(PATCH_PATH[r.type] ?? '')},"value":${r.data}}`).join(',');
+    return (
+      `{"kind":"ServiceChange","apiVersion":"${HISTORY_API_VERSION}","metadata":{"name":${q(`${m.name}.${m.rv}`)},"namespace":${q(m.namespace)},` +
+      `"resourceVersion":"${m.rv}","creationTimestamp":"${timestamp(m.recordedAt)}"},"service":{"namespace":${q(m.namespace)},"name":${q(m.name)},"uid":${q(m.uid)}},` +
+      `"time":${q(m.recordedAt)},"verb":${q(m.verb)},${m.subresource ? `"subresource":${q(m.subresource)},` : ''}` +
+      `"actor":{"user":${q(m.user)},"groups":${m.groups},"userAgent":${q(m.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)}},` +
+      `"events":[${events}],"patch":[${patch}]}`
+    );
+  };
+  /** Groups consecutive event rows of one write (same resourceVersion); stops after `limit` writes. */
+  function* writesOf(rows: Iterable<EventRow>, limit: number): Generator<EventRow[]> {
+    let group: EventRow[] = [];
+    let n = 0;
+    for (const row of rows) {
+      if (group.length && group[0].rv !== row.rv) {
+        yield group;
+        if (++n >= limit) return;
+        group = [];
+      }
+      group.push(row);
+    }
+    if (group.length) yield group;
+  }
+  interface IntervalRow {
+    id: number;
+    address: string;
+    addressType: string;
+    uid: string;
+    namespace: string;
+    name: string;
+    fromRv: number;
+    fromTime: string;
+    setBy: string;
+    toRv: number | null;
+    toTime: string | null;
+    clearedBy: string | null;
+  }
+  const span = (r: IntervalRow, snapshot: number) => ({
+    address: r.address,
+    addressType: r.addressType,
+    service: { namespace: r.namespace, name: r.name, uid: r.uid },
+    from: { resourceVersion: String(r.fromRv), time: r.fromTime, setBy: r.setBy },
+    to: r.toRv === null || r.toRv > snapshot ? null : { resourceVersion: String(r.toRv), time: r.toTime, clearedBy: r.clearedBy },
+  });
+  const historyList = (kind: string, items: string[], more: boolean, lastKey: string) =>
+    `{"kind":"${kind}","apiVersion":"${HISTORY_API_VERSION}","metadata":{"resourceVersion":"${head}"${
+      more ? `,"continue":"${Buffer.from(`${head}:${lastKey}`).toString('base64url')}"` : ''
+    }},"items":[${items.join(',')}]}`;
+
+  const history = (res: ServerResponse, path: string, query: URLSearchParams | undefined): boolean => {
+    const limit = Number(query?.get('limit') ?? '') || 500;
+    if (path === 'feed') {
+      // Every write after `after` up to the head as of the request, one line each, streamed.
+      const after = Number(query?.get('after') ?? '0');
+      res.writeHead(200, { 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' });
+      let chunk = '';
+      for (const write of writesOf(feedAfter.iterate(after, head) as Iterable<EventRow>, Infinity)) {
+        chunk += `${changeItem(write)}\n`;
+        if (chunk.length > 64 * 1024) {
+          res.write(chunk);
+          chunk = '';
+        }
+      }
+      res.end(chunk);
+      return true;
+    }
+    if (path === 'ingressowners') {
+      const address = query?.get('address') ?? '';
+      const at = query?.get('at');
+      const point = (t: string | null | undefined, fallback: number) => (t ? rvAt(new Date(t).toISOString()) : fallback);
+      const toRv = point(at ?? query?.get('to'), head);
+      const fromRv = at ? toRv : point(query?.get('from'), 0);
+      const rows = ownersOf.all({ address, fromRv, toRv, limit: limit + 1 }) as IntervalRow[];
+      const items = rows.slice(0, limit).map((r) =>
+        JSON.stringify({
+          kind: 'IngressOwner',
+          apiVersion: HISTORY_API_VERSION,
+          metadata: { name: `${r.address}.${r.id}`, resourceVersion: String(r.fromRv), creationTimestamp: timestamp(r.fromTime) },
+          ...span(r, head),
+        }),
+      );
+      send(res, 200, historyList('IngressOwnerList', items, rows.length > limit, String(rows[limit - 1]?.id)));
+      return true;
+    }
+    const parts = path.split('/'); // namespaces/{ns}/{resource} or namespaces/{ns}/services/{name}/{resource}
+    if (parts[0] !== 'namespaces') return false;
+    const namespace = parts[1];
+    if (parts.length === 3 && parts[2] === 'ingressconflicts') {
+      const rows = conflictsIn.all({ namespace, limit: limit + 1 }) as Record<string, unknown>[];
+      const pick = (row: Record<string, unknown>, p: string) =>
+        Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(p)).map(([k, v]) => [k.slice(2), v])) as unknown as IntervalRow;
+      const items = rows.slice(0, limit).map((row) => {
+        const a = pick(row, 'a_');
+        const b = pick(row, 'b_');
+        const first = span(a, head);
+        const second = span(b, head);
+        const end = [first.to, second.to].filter((e) => e !== null).sort((x, y) => Number(x!.resourceVersion) - Number(y!.resourceVersion))[0];
+        return JSON.stringify({
+          kind: 'IngressConflict',
+          apiVersion: HISTORY_API_VERSION,
+          metadata: { name: `${b.address}.${a.id}.${b.id}`, namespace: b.namespace, resourceVersion: String(b.fromRv), creationTimestamp: timestamp(b.fromTime) },
+          address: b.address,
+          addressType: b.addressType,
+          from: { resourceVersion: second.from.resourceVersion, time: second.from.time },
+          to: end ? { resourceVersion: end.resourceVersion, time: end.time } : null,
+          holders: [first, second].map(({ service, from, to }) => ({ service, from, to })),
+        });
+      });
+      send(res, 200, historyList('IngressConflictList', items, rows.length > limit, ''));
+      return true;
+    }
+    if (parts.length !== 5 || parts[2] !== 'services') return false;
+    const name = parts[3];
+    switch (parts[4]) {
+      case 'changes': {
+        const writes = [...writesOf(changesOf.iterate(namespace, name, 0) as Iterable<EventRow>, limit + 1)];
+        const items = writes.slice(0, limit).map(changeItem);
+        send(res, 200, historyList('ServiceChangeList', items, writes.length > limit, String(writes[limit - 1]?.[0].rv)));
+        return true;
+      }
+      case 'conditiontransitions': {
+        const rows = transitionsOf.all(namespace, name, limit + 1) as (Record<string, unknown> & { id: number; rv: number; recordedAt: string; groups: string })[];
+        const items = rows.slice(0, limit).map((r) =>
+          JSON.stringify({
+            kind: 'ConditionTransition',
+            apiVersion: HISTORY_API_VERSION,
+            metadata: { name: `${r.name}.${r.id}`, namespace: r.namespace, resourceVersion: String(r.rv), creationTimestamp: timestamp(r.recordedAt) },
+            service: { namespace: r.namespace, name: r.name, uid: r.uid },
+            conditionType: r.conditionType,
+            fromStatus: r.fromStatus,
+            toStatus: r.toStatus,
+            reason: r.reason,
+            message: r.message,
+            observedGeneration: r.observedGeneration,
+            lastTransitionTime: r.lastTransitionTime,
+            time: r.recordedAt,
+            actor: { user: r.user, groups: JSON.parse(r.groups), userAgent: r.userAgent, fieldManager: r.fieldManager, requestId: r.requestId },
+          }),
+        );
+        send(res, 200, historyList('ConditionTransitionList', items, rows.length > limit, String(rows[limit - 1]?.id)));
+        return true;
+      }
+      case 'conditionsummaries': {
+        // The floor stores no summaries either: one statement reads every transition of the
+        // Service and the server's own pure fold (summarizeConditions) computes them.
+        const rows = summaryRows.all(namespace, name) as { uid: string; conditionType: string; fromStatus: string | null; toStatus: string | null; recordedAt: string }[];
+        const byUid = new Map<string, typeof rows>();
+        for (const r of rows) (byUid.get(r.uid) ?? byUid.set(r.uid, []).get(r.uid)!).push(r);
+        const now = new Date().toISOString();
+        const items = [...byUid].slice(0, limit).map(([uid, list]) => {
+          const life = lifetime.get({ uid }) as { createdAt: string | null; deletedAt: string | null };
+          const start = life.createdAt ?? now;
+          const end = life.deletedAt ?? now;
+          const conditions = summarizeConditions(list, { start: Date.parse(start), end: Date.parse(end), flapThreshold: 3, flapWindowMs: 600_000 });
+          return JSON.stringify({
+            kind: 'ConditionSummary',
+            apiVersion: HISTORY_API_VERSION,
+            metadata: { name: `${name}.${uid}`, namespace, resourceVersion: String(head), creationTimestamp: timestamp(start) },
+            service: { namespace, name, uid },
+            ...(life.deletedAt ? { deletedAt: life.deletedAt } : {}),
+            window: { start, end },
+            conditions,
+          });
+        });
+        send(res, 200, historyList('ConditionSummaryList', items, false, ''));
+        return true;
+      }
+      case 'ingressintervals': {
+        const rows = intervalsOf.all(namespace, name, limit + 1) as IntervalRow[];
+        const items = rows.slice(0, limit).map((r) =>
+          JSON.stringify({
+            kind: 'IngressInterval',
+            apiVersion: HISTORY_API_VERSION,
+            metadata: { name: `${r.name}.${r.id}`, namespace: r.namespace, resourceVersion: String(r.fromRv), creationTimestamp: timestamp(r.fromTime) },
+            ...span(r, head),
+          }),
+        );
+        send(res, 200, historyList('IngressIntervalList', items, rows.length > limit, String(rows[limit - 1]?.id)));
+        return true;
+      }
+    }
+    return false;
+  };
+
+  const watch = (res: ServerResponse, protobuf: boolean, query: URLSearchParams | undefined) => {
+    res.writeHead(200, { 'content-type': protobuf ? `${PROTOBUF};stream=watch` : 'application/json', 'transfer-encoding': 'chunked' });
+    const from = Number(query?.get('resourceVersion') ?? '0');
+    const watcher = { res, protobuf };
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+      watchers.delete(watcher);
+    });
+    if (!(from > 0 && from < head)) {
+      res.flushHeaders();
+      watchers.add(watcher);
+      return;
+    }
+    // Resume: the writes after `from`, a page per turn of the event loop (so the first page
+    // leaves at once), then live from the same turn that read the last page (no write falls in
+    // between: writes commit on this thread).
+    let position = from;
+    const page = () => {
+      if (closed) return;
+      const rows = writesAfter.all(position) as { position: number; type: string; object: string }[];
+      const chunk: Uint8Array[] = [];
+      for (const row of rows) {
+        const type = row.type === 'ServiceCreated' ? 'ADDED' : row.type === 'ServiceDeleted' ? 'DELETED' : 'MODIFIED';
+        chunk.push(
+          protobuf
+            ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(row.object)))
+            : Buffer.from(`{"type":"${type}","object":${row.object}}\n`),
+        );
+        position = row.position;
+      }
+      if (chunk.length) res.write(Buffer.concat(chunk));
+      if (rows.length < RESUME_PAGE) watchers.add(watcher);
+      else setImmediate(page);
+    };
+    page();
+  };
+
+  const reported = new Set<string>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      route(req, res);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!reported.has(message)) {
+        reported.add(message);
+        process.stderr.write(`floor: ${req.method} ${req.url}: ${message}\n`);
+      }
+      if (!res.headersSent) send(res, 500, JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, code: 500 }));
+      else res.destroy();
+    }
+  };
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q < 0 ? url : url.slice(0, q);
-    const query = q < 0 ? undefined : new URLSearchParams(url.slice(q + 1));
-    if (pathname === '/healthz') return send(res, 200, 'ok');
+    const qAt = url.indexOf('?');
+    const pathname = qAt < 0 ? url : url.slice(0, qAt);
+    const query = qAt < 0 ? undefined : new URLSearchParams(url.slice(qAt + 1));
+    if (pathname === '/healthz') return send(res, 200, 'ok', 'text/plain');
     const auth = req.headers.authorization;
     const user = auth?.startsWith('Bearer ') ? tokens.get(auth.slice(7)) : undefined;
     if (!user) return send(res, 401, '{"kind":"Status","code":401,"reason":"Unauthorized"}');
+    const protobuf = (req.headers.accept ?? '').startsWith(PROTOBUF);
     const parts = pathname.split('/');
     // /api/v1/namespaces/{ns}/services[/{name}[/status]]  or  /api/v1/services
     if (pathname.startsWith('/api/v1/')) {
-      if (req.method === 'GET' && query?.get('watch') === 'true' && (parts.length === 4 || parts.length === 6)) {
-        res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-        res.flushHeaders();
-        watchers.add(res);
-        res.on('close', () => watchers.delete(res));
-        return;
-      }
+      if (req.method === 'GET' && query?.get('watch') === 'true' && (parts.length === 4 || parts.length === 6)) return watch(res, protobuf, query);
       const namespace = parts[4];
       const name = parts[6];
       if (req.method === 'PUT' && parts.length === 8 && parts[7] === 'status') {
@@ -256,11 +746,12 @@ function main(): void {
         req.on('end', () => {
           let body: PendingWrite['body'];
           try {
-            body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            const bytes = Buffer.concat(chunks);
+            body = (req.headers['content-type'] ?? '').startsWith(PROTOBUF) ? pb.decodeKubeObject(bytes) : JSON.parse(bytes.toString('utf8'));
           } catch {
             return send(res, 400, '{"kind":"Status","code":400}');
           }
-          queue.push({ namespace, name, body, user, res });
+          queue.push({ namespace, name, body, user, res, protobuf });
           if (!scheduled) {
             scheduled = true;
             setImmediate(flush);
@@ -268,27 +759,32 @@ function main(): void {
         });
         return;
       }
-      if (req.method === 'GET' && parts.length === 7) {
-        const object = currentObject.get(namespace, name) as string | undefined;
-        return object ? send(res, 200, object) : send(res, 404, '{"kind":"Status","code":404,"reason":"NotFound"}');
+      const point = pointOf(query);
+      if (req.method === 'GET' && (parts.length === 7 || (parts.length === 8 && parts[7] === 'status'))) {
+        if (!point) {
+          const object = currentObject.get(namespace, name) as string | undefined;
+          return object ? sendObject(res, protobuf, object) : send(res, 404, NOT_FOUND);
+        }
+        const object = getAt.get({ namespace, name, rv: resolveRv(point) }) as string | undefined;
+        return object ? sendObject(res, protobuf, object) : send(res, 404, NOT_FOUND);
       }
       if (req.method === 'GET' && parts.length === 6) {
         const limit = Number(query?.get('limit') ?? '') || -1;
-        const exact = query?.get('resourceVersionMatch') === 'Exact';
-        const asOf = Number(query?.get('resourceVersion') ?? '0');
-        const items = exact ? (listAsOf.all({ namespace, asOf, limit }) as string[]) : (listNamespace.all(namespace, limit) as string[]);
-        const rv = exact ? asOf : head;
-        return send(res, 200, `{"kind":"ServiceList","apiVersion":"v1","metadata":{"resourceVersion":"${rv}"},"items":[${items.join(',')}]}`);
+        const token = query?.get('continue');
+        const page = token ? decodeContinue(token) : undefined;
+        // A continued page reads at the first page's resourceVersion, as kube-apiserver does.
+        const rv = page?.rv ?? (point ? resolveRv(point) : head);
+        const after = page?.after ?? '';
+        const rows = (
+          rv === head ? listNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) : listAt.all({ namespace, after, rv, limit: limit < 0 ? -1 : limit + 1 })
+        ) as { name: string; object: string }[];
+        const more = limit > 0 && rows.length > limit;
+        const shown = more ? rows.slice(0, limit) : rows;
+        return sendList(res, protobuf, rv, shown.map((r) => asItem(r.object)), more ? encodeContinue(rv, shown[shown.length - 1].name) : undefined);
       }
     }
-    if (req.method === 'GET' && pathname.startsWith(HISTORY_PREFIX)) {
-      // .../namespaces/{ns}/services/{name}/{events|conditions|ingress}
-      const [namespace, , name, kind] = pathname.slice(HISTORY_PREFIX.length).split('/');
-      const limit = Number(query?.get('limit') ?? '') || 50;
-      const statement = kind === 'changes' ? historyEvents : kind === 'conditiontransitions' ? historyConditions : kind === 'ingressintervals' ? historyIngress : undefined;
-      if (statement) return send(res, 200, JSON.stringify({ items: statement.all(namespace, name, limit) }));
-    }
-    send(res, 404, '{"kind":"Status","code":404,"reason":"NotFound"}');
+    if (req.method === 'GET' && pathname.startsWith(HISTORY_ROOT) && history(res, pathname.slice(HISTORY_ROOT.length), query)) return;
+    send(res, 404, NOT_FOUND);
   };
 
   const server = createServer(
@@ -307,7 +803,7 @@ function main(): void {
     process.stdout.write(`floor serving https://${values.host}:${port}\n`);
   });
   const shutdown = () => {
-    for (const w of watchers) w.end();
+    for (const w of watchers) w.res.end();
     server.close(() => {
       checkpoints.postMessage('stop');
       db.close();

@@ -31,7 +31,17 @@ import { MIGRATIONS, ROOT, real } from './real';
 import type { DatabaseHandle, Service, ServiceCommand, CommittedWrite } from './real';
 import { Rng } from './rng';
 
+/** Bumped whenever the generated history changes shape: an older dataset is regenerated. */
+export const GENERATOR_VERSION = 3;
+
+/** Two addresses with very different histories, for "who had it at T" as history grows. */
+export const HEAVY_ADDRESS = '198.18.0.1';
+export const ONCE_ADDRESS = '198.18.0.2';
+export const HEAVY_SERVICE = { namespace: 'default', name: 'bench-address-heavy' };
+export const ONCE_SERVICE = { namespace: 'default', name: 'bench-address-once' };
+
 export interface DatasetManifest {
+  generatorVersion?: number;
   events: number;
   writes: number;
   services: number;
@@ -43,6 +53,8 @@ export interface DatasetManifest {
   eventsPerSecond: number;
   dbBytes: number;
   counts: Record<string, number>;
+  /** How often HEAVY_ADDRESS and ONCE_ADDRESS were assigned (each assignment is one interval). */
+  addresses?: { heavy: { address: string; assignments: number }; once: { address: string; assignments: number } };
 }
 
 export const DATA_ROOT = join(ROOT, 'bench', 'data');
@@ -55,6 +67,8 @@ export const DATASETS: Record<string, { events: number; services: number; namesp
 export interface GenerateOptions {
   out: string;
   events: number;
+  /** Assignments of HEAVY_ADDRESS (default: 10,000, at most a twentieth of the events). */
+  heavyAssignments?: number;
   services: number;
   namespaces: number;
   seed: number;
@@ -302,6 +316,39 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
     'create',
   );
 
+  // Two Services outside the team namespaces (the LIST and PUT cases leave `default` alone): one
+  // whose ingress alternates between HEAVY_ADDRESS and nothing, interleaved with the rest of the
+  // history (each assignment opens an interval), and one that receives ONCE_ADDRESS once, halfway.
+  const heavyAssignments = options.heavyAssignments ?? Math.min(10_000, Math.floor(options.events / 20));
+  const lbBody = (svc: { namespace: string; name: string }) => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: svc.name, namespace: svc.namespace, labels: { app: 'bench-address' } },
+    spec: { type: 'LoadBalancer', selector: { app: 'bench-address' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }], allocateLoadBalancerNodePorts: false },
+  });
+  for (const svc of [HEAVY_SERVICE, ONCE_SERVICE]) execute({ kind: 'CreateService', namespace: svc.namespace, object: body(lbBody(svc)) }, APISERVER, 'create');
+  const flap = { writes: 0, assignments: 0, onceDone: false };
+  const setIngress = (svc: { namespace: string; name: string }, address: string | undefined) => {
+    const next = structuredClone(live(svc.namespace, svc.name)!);
+    next.status.loadBalancer = address ? { ingress: [{ ip: address, ipMode: 'VIP' }] } : {};
+    statusWrite(next, LB_CONTROLLER);
+  };
+  /** Called before each ordinary write of the main loop: keeps the flapping spread evenly. */
+  const addressWrites = (budgetFrom: number) => {
+    const span = Math.max(1, options.events - budgetFrom);
+    const due = Math.min(2 * heavyAssignments, Math.floor(((events - budgetFrom) / span) * 2 * heavyAssignments) + 1);
+    while (flap.writes < due && events < options.events) {
+      const assign = flap.writes % 2 === 0;
+      setIngress(HEAVY_SERVICE, assign ? HEAVY_ADDRESS : undefined);
+      flap.writes++;
+      if (assign) flap.assignments++;
+    }
+    if (!flap.onceDone && events - budgetFrom >= span / 2 && events < options.events) {
+      setIngress(ONCE_SERVICE, ONCE_ADDRESS);
+      flap.onceDone = true;
+    }
+  };
+
   const batch = (fn: () => void) => handle.sqlite.transaction(fn).immediate();
   const perNamespace = Math.ceil(options.services / options.namespaces);
   for (let i = 0; i < options.services; i++) {
@@ -319,9 +366,12 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
   }
   const hot = Math.max(1, Math.floor(names.length / 100));
   let nextReport = 100_000;
+  const loopFrom = events;
   while (events < options.events) {
     batch(() => {
       for (let i = 0; i < 5000 && events < options.events; i++) {
+        addressWrites(loopFrom);
+        if (events >= options.events) break;
         const target = rng.chance(0.3) ? names[rng.int(hot)] : names[rng.int(names.length)];
         mutate(target.namespace, target.name);
       }
@@ -339,6 +389,7 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
   handle.close();
   const generationMs = performance.now() - started;
   const manifest: DatasetManifest = {
+    generatorVersion: GENERATOR_VERSION,
     events,
     writes,
     services: options.services,
@@ -350,6 +401,10 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
     eventsPerSecond: Math.round(events / (generationMs / 1000)),
     dbBytes: statSync(path).size,
     counts,
+    addresses: {
+      heavy: { address: HEAVY_ADDRESS, assignments: flap.assignments },
+      once: { address: ONCE_ADDRESS, assignments: flap.onceDone ? 1 : 0 },
+    },
   };
   writeFileSync(join(options.out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
@@ -377,7 +432,7 @@ export async function ensureDataset(
   const services = opts.services ?? DATASETS[key].services;
   const namespaces = opts.namespaces ?? DATASETS[key].namespaces;
   const existing = readManifest(dir);
-  if (!opts.force && existing && existing.seed === seed && existing.services === services && existing.events >= DATASETS[key].events) {
+  if (!opts.force && existing && existing.generatorVersion === GENERATOR_VERSION && existing.seed === seed && existing.services === services && existing.events >= DATASETS[key].events) {
     return { dir, manifest: existing, generated: false };
   }
   await prepareDataDir(dir);

@@ -13,6 +13,9 @@ import type * as DatabaseModule from '../src/store/database';
 import type * as EventStoreModule from '../src/store/event-store';
 import type * as ServiceRepositoryModule from '../src/store/service-repository';
 import type * as DataDirModule from '../src/tls/data-dir';
+import type * as KubeEnvelopeModule from '../src/domain/codec/protobuf/kube-envelope';
+import type * as KubeObjectProtobufModule from '../src/domain/codec/protobuf/kube-object-protobuf';
+import type * as ConditionSummaryModule from '../src/history/condition-summary';
 
 /** The project root (bench/dist/ → ../..). */
 export const ROOT = join(__dirname, '..', '..');
@@ -38,6 +41,10 @@ export const real = {
   clusterIPRange: () => load<typeof ClusterIPRangeModule>('domain/allocation/cluster-ip-range.js'),
   nodePortRange: () => load<typeof NodePortRangeModule>('domain/allocation/node-port-range.js'),
   dataDir: () => load<typeof DataDirModule>('tls/data-dir.js'),
+  /** The protobuf codec the server speaks (the floor and the bench client use it as is). */
+  protobufObject: () => load<typeof KubeObjectProtobufModule>('domain/codec/protobuf/kube-object-protobuf.js'),
+  protobufEnvelope: () => load<typeof KubeEnvelopeModule>('domain/codec/protobuf/kube-envelope.js'),
+  conditionSummary: () => load<typeof ConditionSummaryModule>('history/condition-summary.js'),
 };
 
 export type { DatabaseHandle } from '../src/store/database';

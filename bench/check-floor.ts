@@ -1,0 +1,249 @@
+// Keeps the floor honest: asks svctrail and the floor the same read requests (each on its own
+// fresh copy of a dataset) and compares the answers — status codes always; bodies byte for byte
+// where both serve stored JSON (GET, LIST items, time travel, protobuf GET, watch resume);
+// history items field by field, minus what the floor computes differently (bench/README.md:
+// the ServiceChange `patch`, the `continue` tokens, the summaries' window end, which is "now").
+// Prints one line per request kind and exits 1 on any unexpected difference.
+//
+// usage: node bench/dist/check-floor.js [--dataset 10k] [--samples 40]
+import { spawn, ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { DATA_ROOT, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
+import { ROOT } from './real';
+import { Rng } from './rng';
+
+const HISTORY = '/apis/history.svctrail.io/v1alpha1';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const { values } = parseArgs({ options: { dataset: { type: 'string', default: '10k' }, samples: { type: 'string', default: '40' } } });
+const SAMPLES = Number(values.samples);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  dir: string;
+}
+
+function start(script: string, source: string, label: string): Promise<Server> {
+  const dir = join(DATA_ROOT, `check-${label}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const file of ['svctrail.db', 'ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'policy.jsonl']) {
+    if (existsSync(join(source, file))) copyFileSync(join(source, file), join(dir, file));
+  }
+  const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /serving (https:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1], dir });
+    });
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
+  });
+}
+
+function fetch(server: Server, token: string, path: string, accept = 'application/json'): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(new URL(path, server.url), { headers: { authorization: `Bearer ${token}`, accept }, rejectUnauthorized: false, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Reads a watch until `count` lines arrived, then closes it. */
+function watchLines(server: Server, token: string, path: string, count: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const lines: string[] = [];
+    let pending = '';
+    const req = httpsRequest(new URL(path, server.url), { headers: { authorization: `Bearer ${token}` }, rejectUnauthorized: false, agent: false }, (res) => {
+      res.setEncoding('utf8');
+      const timer = setTimeout(() => (res.destroy(), resolve(lines)), 30_000);
+      res.on('data', (c: string) => {
+        pending += c;
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          lines.push(pending.slice(0, nl));
+          pending = pending.slice(nl + 1);
+        }
+        if (lines.length >= count) {
+          clearTimeout(timer);
+          res.destroy();
+          resolve(lines.slice(0, count));
+        }
+      });
+    });
+    req.on('error', (e) => (lines.length >= count ? undefined : reject(e)));
+    req.end();
+  });
+}
+
+/** Drops the fields the floor computes differently (see the header). */
+function comparable(kind: string, value: any): any {
+  const v = structuredClone(value);
+  if (v?.metadata) delete v.metadata.continue;
+  for (const item of v?.items ?? []) {
+    if (kind === 'changes') delete item.patch;
+    if (kind === 'conditionsummaries') {
+      delete item.window?.end;
+      delete item.metadata?.resourceVersion;
+      for (const c of item.conditions ?? []) {
+        // Open-ended: the time in the current status runs to "now", which differs per request.
+        delete c.secondsInStatus;
+      }
+    }
+  }
+  return v;
+}
+
+async function main(): Promise<void> {
+  const source = join(DATA_ROOT, values.dataset!);
+  const token = readFileSync(join(source, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
+  const db = new Database(join(source, 'svctrail.db'), { readonly: true });
+  const head = db.prepare('SELECT max(position) FROM events').pluck().get() as number;
+  const services = db.prepare(`SELECT namespace AS ns, name FROM services WHERE namespace <> 'default' ORDER BY namespace, name`).all() as { ns: string; name: string }[];
+  const namespaces = [...new Set(services.map((s) => s.ns))];
+  const maxRowid = db.prepare('SELECT max(rowid) FROM service_revisions').pluck().get() as number;
+  const revision = db.prepare('SELECT namespace AS ns, name, resource_version AS rv, recorded_at AS time FROM service_revisions WHERE rowid = ?');
+  const times = db.prepare('SELECT from_time FROM ingress_intervals WHERE address = ? ORDER BY from_resource_version').pluck();
+  const heavy = times.all(HEAVY_ADDRESS) as string[];
+  const once = times.all(ONCE_ADDRESS) as string[];
+  const rng = new Rng(5);
+  const pick = <T>(list: T[]) => list[rng.int(list.length)];
+  const pinned = () => {
+    for (;;) {
+      const r = revision.get(1 + rng.int(maxRowid)) as { ns: string; name: string; rv: number; time: string } | undefined;
+      if (r) return r;
+    }
+  };
+  const requests: { kind: string; path: string; accept?: string; mode: 'bytes' | 'list' | 'history' }[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const s = pick(services);
+    const ns = pick(namespaces);
+    const p = pinned();
+    const rv = 1 + rng.int(head);
+    requests.push(
+      { kind: 'get', path: `/api/v1/namespaces/${s.ns}/services/${s.name}`, mode: 'bytes' },
+      { kind: 'get-protobuf', path: `/api/v1/namespaces/${s.ns}/services/${s.name}`, accept: PROTOBUF, mode: 'bytes' },
+      { kind: 'get-exact', path: `/api/v1/namespaces/${p.ns}/services/${p.name}?resourceVersion=${p.rv}&resourceVersionMatch=Exact`, mode: 'bytes' },
+      { kind: 'get-asof', path: `/api/v1/namespaces/${p.ns}/services/${p.name}?asOf=${encodeURIComponent(p.time)}`, mode: 'bytes' },
+      { kind: 'list', path: `/api/v1/namespaces/${ns}/services`, mode: 'list' },
+      { kind: 'list-exact', path: `/api/v1/namespaces/${ns}/services?resourceVersion=${rv}&resourceVersionMatch=Exact`, mode: 'list' },
+      { kind: 'list-asof', path: `/api/v1/namespaces/${ns}/services?asOf=${encodeURIComponent(p.time)}`, mode: 'list' },
+      { kind: 'list-exact-page1', path: `/api/v1/namespaces/${ns}/services?limit=10&resourceVersion=${rv}&resourceVersionMatch=Exact`, mode: 'list' },
+    );
+    for (const kind of ['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals']) {
+      requests.push({ kind, path: `${HISTORY}/namespaces/${s.ns}/services/${s.name}/${kind}${kind === 'conditionsummaries' ? '' : '?limit=50'}`, mode: 'history' });
+    }
+    requests.push({ kind: 'ingressconflicts', path: `${HISTORY}/namespaces/${ns}/ingressconflicts?limit=50`, mode: 'history' });
+    if (heavy.length) requests.push({ kind: 'owners-at-heavy', path: `${HISTORY}/ingressowners?address=${HEAVY_ADDRESS}&at=${encodeURIComponent(pick(heavy))}`, mode: 'history' });
+    if (once.length) requests.push({ kind: 'owners-at-once', path: `${HISTORY}/ingressowners?address=${ONCE_ADDRESS}&at=${encodeURIComponent(once[0])}`, mode: 'history' });
+    if (heavy.length > 11) {
+      const at = rng.int(heavy.length - 11);
+      requests.push({ kind: 'owners-window', path: `${HISTORY}/ingressowners?address=${HEAVY_ADDRESS}&from=${encodeURIComponent(heavy[at])}&to=${encodeURIComponent(heavy[at + 10])}`, mode: 'history' });
+    }
+  }
+  requests.push({ kind: 'feed', path: `${HISTORY}/feed?after=${head - 200}`, mode: 'history' });
+  db.close();
+
+  const svctrail = await start(join(ROOT, 'dist', 'main.js'), source, 'svctrail');
+  const floor = await start(join(ROOT, 'bench', 'dist', 'floor-server.js'), source, 'floor');
+  const tally = new Map<string, { same: number; differ: number; example?: string }>();
+  const note = (kind: string, same: boolean, example?: string) => {
+    const t = tally.get(kind) ?? { same: 0, differ: 0 };
+    if (same) t.same++;
+    else {
+      t.differ++;
+      t.example ??= example;
+    }
+    tally.set(kind, t);
+  };
+  try {
+    for (const r of requests) {
+      const [a, b] = await Promise.all([fetch(svctrail, token, r.path, r.accept), fetch(floor, token, r.path, r.accept)]);
+      if (a.status !== b.status) {
+        note(r.kind, false, `${r.path}: status ${a.status} vs ${b.status}`);
+        continue;
+      }
+      if (a.status !== 200) {
+        note(r.kind, true);
+        continue;
+      }
+      if (r.mode === 'bytes') {
+        note(r.kind, a.body.equals(b.body), `${r.path}: ${a.body.length} vs ${b.body.length} bytes`);
+      } else if (r.kind === 'feed') {
+        const lines = (x: Buffer) => x.toString('utf8').trim().split('\n').map((l) => comparable('changes', { items: [JSON.parse(l)] }));
+        note(r.kind, isDeepStrictEqual(lines(a.body), lines(b.body)), `${r.path}: ${lines(a.body).length} vs ${lines(b.body).length} lines`);
+      } else {
+        const x = comparable(r.kind, JSON.parse(a.body.toString('utf8')));
+        const y = comparable(r.kind, JSON.parse(b.body.toString('utf8')));
+        if (r.mode === 'list') {
+          delete x.metadata.continue;
+          delete y.metadata.continue;
+        }
+        const same = isDeepStrictEqual(x, y);
+        let example = `${r.path}: ${x.items?.length} vs ${y.items?.length} items`;
+        if (!same) {
+          const i = (x.items ?? []).findIndex((item: unknown, k: number) => !isDeepStrictEqual(item, y.items?.[k]));
+          example += i >= 0 ? `; item ${i}: ${JSON.stringify(x.items[i]).slice(0, 400)} vs ${JSON.stringify(y.items?.[i]).slice(0, 400)}` : `; ${JSON.stringify(x.metadata)} vs ${JSON.stringify(y.metadata)}`;
+        }
+        note(r.kind, same, example);
+      }
+    }
+    // Every page of a paginated LIST (each server following its own continue tokens).
+    const walk = async (server: Server, first: string) => {
+      const pages: unknown[][] = [];
+      let path = first;
+      const base = first.slice(0, first.indexOf('?'));
+      for (let n = 0; n < 100; n++) {
+        const page = JSON.parse((await fetch(server, token, path)).body.toString('utf8'));
+        pages.push(page.items);
+        if (!page.metadata.continue) break;
+        path = `${base}?limit=10&continue=${encodeURIComponent(page.metadata.continue)}`;
+      }
+      return pages;
+    };
+    for (let i = 0; i < Math.min(10, SAMPLES); i++) {
+      const ns = pick(namespaces);
+      const rv = 1 + rng.int(head);
+      for (const first of [`/api/v1/namespaces/${ns}/services?limit=10`, `/api/v1/namespaces/${ns}/services?limit=10&resourceVersion=${rv}&resourceVersionMatch=Exact`]) {
+        const [pa, pb] = await Promise.all([walk(svctrail, first), walk(floor, first)]);
+        note(first.includes('Exact') ? 'list-exact-all-pages' : 'list-all-pages', isDeepStrictEqual(pa, pb), `${first}: ${pa.length} vs ${pb.length} pages`);
+      }
+    }
+    // Watch resume: the same events, byte for byte, in the same order.
+    const from = head - 300;
+    const count = (await fetch(floor, token, `${HISTORY}/feed?after=${from}`)).body.toString('utf8').trim().split('\n').length;
+    const [wa, wb] = await Promise.all([
+      watchLines(svctrail, token, `/api/v1/services?watch=true&resourceVersion=${from}`, count),
+      watchLines(floor, token, `/api/v1/services?watch=true&resourceVersion=${from}`, count),
+    ]);
+    const same = wa.length === wb.length && wa.every((l, i) => l === wb[i]);
+    const i = wa.findIndex((l, k) => l !== wb[k]);
+    note('watch-resume', same, `${wa.length} vs ${wb.length} events; first difference at ${i}: ${wa[i]?.slice(0, 300)} vs ${wb[i]?.slice(0, 300)}`);
+  } finally {
+    for (const s of [svctrail, floor]) {
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+  }
+  let bad = 0;
+  for (const [kind, t] of tally) {
+    process.stdout.write(`${kind.padEnd(22)} ${String(t.same).padStart(4)} same ${String(t.differ).padStart(4)} differ${t.example ? `   e.g. ${t.example}` : ''}\n`);
+    bad += t.differ;
+  }
+  process.exit(bad ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`check-floor: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
