@@ -95,10 +95,16 @@ export function resyncStreamsInBatches(scratch: Database.Database, owners: reado
  * rewrites every index, trigger and R-tree reference to follow the tables.
  */
 export function swapShadowTables(scratch: Database.Database, schema: ProjectionSchema): void {
-  for (const table of schema.owners) {
-    const shadow = shadowName(table);
-    scratch.prepare(`DELETE FROM ${LIVE_SCHEMA}.sqlite_sequence WHERE name = ?`).run(shadow);
-    scratch.prepare(`INSERT INTO ${LIVE_SCHEMA}.sqlite_sequence (name, seq) SELECT ?, seq FROM main.sqlite_sequence WHERE name = ?`).run(shadow, table);
+  // sqlite_sequence exists only in a file that has (or had) an AUTOINCREMENT table; since
+  // migration 0005 no projection table is one, and a vacuumed file may have none at all.
+  const sequences = (schemaName: string) =>
+    scratch.prepare(`SELECT 1 FROM ${schemaName}.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`).get() !== undefined;
+  if (sequences(LIVE_SCHEMA) && sequences('main')) {
+    for (const table of schema.owners) {
+      const shadow = shadowName(table);
+      scratch.prepare(`DELETE FROM ${LIVE_SCHEMA}.sqlite_sequence WHERE name = ?`).run(shadow);
+      scratch.prepare(`INSERT INTO ${LIVE_SCHEMA}.sqlite_sequence (name, seq) SELECT ?, seq FROM main.sqlite_sequence WHERE name = ?`).run(shadow, table);
+    }
   }
   const tables = schema.tables.map((t) => t.name);
   for (const table of tables) scratch.exec(`ALTER TABLE ${LIVE_SCHEMA}.${quote(table)} RENAME TO ${quote(retiredName(table))}`);
