@@ -77,7 +77,9 @@ function refill(store: SqliteEventStore, projector: Projector, folded?: (events:
     const write = foldWrite(states.get(streamId)?.state ?? initialServiceState, pending);
     for (const projection of throughHistory) projection.apply(write);
     if (write.after.deleted) states.delete(streamId);
-    else states.set(streamId, { state: write.after, last: write });
+    // Kept per live Service until the end: its state and what the present-only projections read
+    // (not the write's events nor the state before it, which would double the memory held).
+    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState } });
     folded?.(pending.length);
     writes++;
     pending = [];
