@@ -130,7 +130,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let countedAt = -1;
       const states: StreamStates = new Map();
       try {
-        fillShadowTables(sqlite, owners, clock, progress);
+        fillShadowTables(sqlite, owners, clock, progress, checkpoint);
         checkpoint();
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {

@@ -57,6 +57,6 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // The one thing on screen that differs run to run: a committed screenshot changes only when the UI does.
-  await page.evaluate(() => document.querySelectorAll('[data-testid="load-time"]').forEach((e) => (e.textContent = 'loaded')));
+  await page.evaluate(`document.querySelectorAll('[data-testid="load-time"]').forEach((e) => { e.textContent = 'loaded'; })`);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
