@@ -1,6 +1,7 @@
 // Browser tests' harness: Debian's chromium driven by playwright-core (never a downloaded
 // browser), the UI built when its sources changed, and small page helpers. Without
 // /usr/bin/chromium the tests skip with a printed reason, or fail when CI is set.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -31,6 +32,26 @@ export function buildUi(): void {
 export async function launch(): Promise<Browser> {
   // playwright gives every launch a fresh temporary profile (user-data-dir).
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+}
+
+/**
+ * Closes the browser, and if it does not finish within `ms` kills the chromium processes this
+ * test process started: a hung close must fail one hook, never keep jest (and CI) running.
+ */
+export async function closeBrowser(browser: Browser | undefined, ms = 15_000): Promise<void> {
+  if (!browser) return;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    browser.close().then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]).finally(() => clearTimeout(timer));
+  if (closed) return;
+  process.stdout.write(`chromium did not close within ${ms} ms; killing its processes\n`);
+  try {
+    execFileSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'chromium']);
+  } catch {
+    // pkill exits 1 when nothing matched: the browser went away meanwhile.
+  }
 }
 
 export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {

@@ -14,7 +14,7 @@ import { ADMIN_USER, ensureDataDir } from '../../src/tls/data-dir';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { buildUi, describeInBrowser, launch, newContext, signInWithToken } from './ui-browser';
+import { buildUi, closeBrowser, describeInBrowser, launch, newContext, signInWithToken } from './ui-browser';
 
 const IDLE_SECONDS = 120;
 const MAX_SECONDS = 600;
@@ -40,7 +40,7 @@ describeInBrowser('browser sign-in', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser(browser);
     await t?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -5,7 +5,7 @@
 // Writes the README's screenshots to docs/screenshots/.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
-import { buildUi, describeInBrowser, launch, newContext, screenshot, seriousAccessibilityViolations, signInWithToken } from './ui-browser';
+import { buildUi, closeBrowser, describeInBrowser, launch, newContext, screenshot, seriousAccessibilityViolations, signInWithToken } from './ui-browser';
 
 const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -64,7 +64,7 @@ describeInBrowser('browser views', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser(browser);
     await t?.stop();
   });
 
