@@ -7,8 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { PROJECT_ROOT } from '../config/app-config';
 import { parseAsOf } from '../kube-api/point-in-time';
 import { openDatabase } from '../store/database';
-import { SqliteEventStore } from '../store/event-store';
-import { ServiceRepository } from '../store/service-repository';
+import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
 import { serviceScope } from './history-reader';
 import { UsageError } from './usage-error';
 
@@ -29,11 +28,12 @@ export async function runGet(argv: string[], out: (line: string) => void): Promi
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${values['data-dir']} (use --data-dir)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   try {
-    const repository = new ServiceRepository(handle);
-    const head = new SqliteEventStore(handle).head();
-    const rv = rvText !== undefined ? Number(rvText) : values.at !== undefined ? repository.resourceVersionAt(parseAsOf(values.at as string)) : head;
+    const reads = new SqliteServiceReadStore(handle);
+    const head = await reads.head();
+    const rv = rvText !== undefined ? Number(rvText) : values.at !== undefined ? await reads.resourceVersionAt(parseAsOf(values.at as string)) : head;
     if (rv > head) throw new UsageError(`resourceVersion ${rv} is newer than the log (head ${head})`);
-    const service = repository.getAsOf(namespace, name, rv);
+    const json = await reads.jsonAsOf(namespace, name, rv);
+    const service: unknown = json === undefined ? undefined : JSON.parse(json);
     if (!service) {
       out(`services "${name}" not found in namespace ${namespace} at resourceVersion ${rv}`);
       return 1;

@@ -1,23 +1,26 @@
 // Every real cluster has default/kubernetes on the first service IP (object-semantics.md §9);
 // svctrail creates it once, through the ordinary write path, so it has a history like any other.
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { ClusterNetwork } from '../config/cluster-network';
 import { applyServiceDefaults } from '../domain/service-defaults';
-import { ServiceRepository } from '../store/service-repository';
+import { AlreadyExistsError } from '../domain/errors/domain-errors';
 import { ServiceCommandExecutor } from './service-command-executor';
 
 @Injectable()
 export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
   constructor(
     private readonly executor: ServiceCommandExecutor,
-    private readonly repository: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
     private readonly network: ClusterNetwork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.repository.loadLive('default', 'kubernetes').object) return;
+    // Present already (a read-only server must not even try to write).
+    if ((await this.reads.liveJson('default', 'kubernetes')) !== undefined) return;
     const object = applyServiceDefaults({
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: {
@@ -28,9 +31,14 @@ export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
       },
       status: { loadBalancer: {} },
     });
-    await this.executor.execute(
-      { kind: 'CreateService', namespace: 'default', object },
-      { user: 'system:apiserver', groups: ['system:masters'], userAgent: 'svctrail', fieldManager: 'kube-apiserver', requestId: 'bootstrap', dryRun: false },
-    );
+    try {
+      await this.executor.execute(
+        { kind: 'CreateService', namespace: 'default', object },
+        { user: 'system:apiserver', groups: ['system:masters'], userAgent: 'svctrail', fieldManager: 'kube-apiserver', requestId: 'bootstrap', dryRun: false },
+      );
+    } catch (error) {
+      // Created at an earlier start (or by another replica): the create is refused and stores nothing.
+      if (!(error instanceof AlreadyExistsError)) throw error;
+    }
   }
 }

@@ -1,7 +1,7 @@
-// The shared write pipeline of every Service command: inside the group-committed transaction
-// (its own savepoint) it loads the live state from the current-object projection, runs the pure
-// decider, appends the events and applies the inline projections; the caller and the change feed
-// hear of it only after the COMMIT that holds it.
+// The shared write pipeline of every Service command: the pure step of a write (the command
+// built from the live state when it depends on it, the decider, the answer) handed to the
+// store's write port, which runs it inside its transaction, appends and projects; the caller and
+// the change feed hear of it only after the commit that holds it.
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
@@ -13,16 +13,11 @@ import type { Service } from '../domain/service.types';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { ChangeFeed } from '../feed/change-feed';
 import type { CommittedWrite } from '../projections/projection';
-import { foldWrite } from '../projections/committed-write';
-import { Projector } from '../projections/projector';
-import { CLOCK } from '../shared/clock';
-import type { Clock } from '../shared/clock';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { ClusterNetwork } from '../config/cluster-network';
-import { SqliteEventStore } from '../store/event-store';
-import { GroupCommitter } from '../store/group-commit';
-import { ServiceRepository } from '../store/service-repository';
+import { SERVICE_WRITE_STORE } from '../store/service-write-store';
+import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/service-write-store';
 import type { WriteRequestContext, WriteResult } from './write-result';
 
 /** The new object's uid names its stream; a creation without one is a bug, never an empty stream id. */
@@ -49,13 +44,9 @@ const VERBS: Record<ServiceCommand['kind'], string> = {
 @Injectable()
 export class ServiceCommandExecutor {
   constructor(
-    private readonly committer: GroupCommitter,
-    private readonly eventStore: SqliteEventStore,
-    private readonly repository: ServiceRepository,
-    private readonly projector: Projector,
+    @Inject(SERVICE_WRITE_STORE) private readonly store: ServiceWriteStore,
     private readonly feed: ChangeFeed,
     private readonly network: ClusterNetwork,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_FACTORY) private readonly ids: IdFactory,
     @InjectPinoLogger('ServiceCommandExecutor') private readonly logger: PinoLogger,
   ) {}
@@ -64,18 +55,13 @@ export class ServiceCommandExecutor {
    * Runs one command. `verb`/`subresource` override the recorded verb (a PATCH records "patch").
    */
   execute(command: ServiceCommand, request: WriteRequestContext, verb = VERBS[command.kind]): Promise<WriteResult> {
-    return this.committer
-      .run(() => this.apply(command, request, verb))
-      .then(({ result, committed }) => {
-        // Only now is the write durable; only now may watchers hear of it.
-        if (committed) this.published(committed);
-        return result;
-      });
+    const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
+    return this.written(this.store.write(command.namespace, name, (facts) => this.step(command, request, verb, facts)));
   }
 
   /**
    * A write whose object is computed from the current one (PATCH, apply): the read, the
-   * computation and the write happen in one savepoint, so nothing can change in between. A
+   * computation and the write happen in one transaction, so nothing can change in between. A
    * missing object is 404, unless `allowMissing` (apply creates): then `build` gets null.
    */
   executeOn(
@@ -86,56 +72,53 @@ export class ServiceCommandExecutor {
     verb: string,
     options: { allowMissing?: boolean } = {},
   ): Promise<WriteResult> {
-    return this.committer
-      .run(() => {
-        const state = this.repository.loadLive(namespace, name);
-        if (!state.object && !options.allowMissing) throw new NotFoundError('services', name);
-        const now = this.eventStore.recordingTime(this.clock.now());
-        return this.apply(build(state.object, { now, manager: managerName(request.fieldManager, request.userAgent) }), request, verb, state, now);
-      })
-      .then(({ result, committed }) => {
-        if (committed) this.published(committed);
-        return result;
-      });
+    return this.written(
+      this.store.write(namespace, name, (facts) => {
+        if (!facts.state.object && !options.allowMissing) throw new NotFoundError('services', name);
+        const command = build(facts.state.object, { now: facts.now, manager: managerName(request.fieldManager, request.userAgent) });
+        return this.step(command, request, verb, facts);
+      }),
+    );
   }
 
-  /** Runs inside the shared transaction, in its own savepoint: load, decide, append, project. */
-  private apply(
-    command: ServiceCommand,
-    request: WriteRequestContext,
-    verb: string,
-    loaded?: ServiceState,
-    at?: Date,
-  ): { result: WriteResult; committed?: CommittedWrite } {
-    const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
-    const state = loaded ?? this.repository.loadLive(command.namespace, name);
-    const now = at ?? this.eventStore.recordingTime(this.clock.now());
-    const decision = decide(command, state, { ...this.decisionContext(now), manager: managerName(request.fieldManager, request.userAgent) });
-    if (decision.events.length === 0 || request.dryRun) return { result: this.answer(decision, state, 0) };
-    const streamId = decision.created ? createdUid(decision) : state.object!.metadata.uid!;
-    const before: ServiceState = decision.created ? initialServiceState : state;
-    const recorded = this.eventStore.append({
-      streamId,
-      namespace: command.namespace,
-      name,
-      expectedVersion: before.streamVersion,
-      events: decision.events,
-      metadata: {
-        user: request.user,
-        groups: request.groups,
-        userAgent: request.userAgent,
-        fieldManager: request.fieldManager,
-        requestId: request.requestId,
-        verb,
-        subresource: command.kind === 'ReplaceServiceStatus' ? 'status' : '',
-        recordedAt: now.toISOString(),
-      },
+  private written(write: Promise<{ result: WriteResult; committed?: CommittedWrite }>): Promise<WriteResult> {
+    return write.then(({ result, committed }) => {
+      // Only now is the write durable; only now may watchers hear of it.
+      if (committed) this.published(committed);
+      return result;
     });
-    const committed = foldWrite(before, recorded, decision.folded);
-    this.projector.apply(committed);
-    const result = this.answer(decision, before, committed.resourceVersion, committed.after);
-    if (result.object === committed.after.object && committed.objectJson !== null) result.json = committed.objectJson;
-    return { result, committed };
+  }
+
+  /** The pure part of a write, run by the store inside its transaction: decide, then answer. */
+  private step(command: ServiceCommand, request: WriteRequestContext, verb: string, facts: StoredFacts): StepOutcome<WriteResult> {
+    const { state, now } = facts;
+    const decision = decide(command, state, { ...this.decisionContext(now, facts), manager: managerName(request.fieldManager, request.userAgent) });
+    if (decision.events.length === 0 || request.dryRun) return { finish: () => this.answer(decision, state, 0) };
+    const before: ServiceState = decision.created ? initialServiceState : state;
+    return {
+      append: {
+        streamId: decision.created ? createdUid(decision) : state.object!.metadata.uid!,
+        expectedVersion: before.streamVersion,
+        events: decision.events,
+        before,
+        folded: decision.folded,
+        metadata: {
+          user: request.user,
+          groups: request.groups,
+          userAgent: request.userAgent,
+          fieldManager: request.fieldManager,
+          requestId: request.requestId,
+          verb,
+          subresource: command.kind === 'ReplaceServiceStatus' ? 'status' : '',
+          recordedAt: now.toISOString(),
+        },
+      },
+      finish: (committed) => {
+        const result = this.answer(decision, before, committed!.resourceVersion, committed!.after);
+        if (result.object === committed!.after.object && committed!.objectJson !== null) result.json = committed!.objectJson;
+        return result;
+      },
+    };
   }
 
   private published(write: CommittedWrite): void {
@@ -171,12 +154,12 @@ export class ServiceCommandExecutor {
   }
 
   /** The allocation table as it is before this write, the object's own values included. */
-  private decisionContext(now: Date): DecisionContext {
+  private decisionContext(now: Date, facts: StoredFacts): DecisionContext {
     const allocation: AllocationContext = {
       clusterIPRange: this.network.clusterIPRange,
       nodePortRange: this.network.nodePortRange,
-      isClusterIPAllocated: (ip) => this.repository.clusterIPHolder(ip) !== undefined,
-      isNodePortAllocated: (port) => this.repository.nodePortHolder(port) !== undefined,
+      isClusterIPAllocated: (ip) => facts.clusterIPTaken(ip),
+      isNodePortAllocated: (port) => facts.nodePortTaken(port),
       random: () => this.ids.random(),
     };
     return { now, newUid: () => this.ids.newUid(), allocation };

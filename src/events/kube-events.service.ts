@@ -6,7 +6,6 @@ import { FieldSelector, matchesFields, parseFieldSelector, requiredFieldValue } 
 import { LabelSelector, matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
 import { ChangeFeed } from '../feed/change-feed';
 import { decodeContinue, encodeContinue } from '../queries/continue-token';
-import { SqliteEventStore } from '../store/event-store';
 import { KubeEventLog } from '../store/kube-event-log';
 import type { RecordedEvent } from '../store/recorded-event';
 import { WatchRegistry, WatchRequest } from '../watch/watch-registry';
@@ -41,20 +40,20 @@ const SCAN = 500;
 export class KubeEventsService {
   constructor(
     private readonly log: KubeEventLog,
-    private readonly eventStore: SqliteEventStore,
     private readonly feed: ChangeFeed,
     private readonly registry: WatchRegistry,
   ) {}
 
-  list(selection: EventSelection, limit?: number, continueToken?: string): EventList {
+  async list(selection: EventSelection, limit?: number, continueToken?: string): Promise<EventList> {
     const s = this.compile(selection);
     const start = continueToken ? decodeContinue(continueToken) : undefined;
-    const until = start?.resourceVersion ?? this.eventStore.head();
+    // Pages read up to a fixed position, so they agree without a snapshot.
+    const until = start?.resourceVersion ?? (await this.log.head());
     let after = start ? Number(start.after.name) : 0;
     const items: KubeEvent[] = [];
     let more = false;
     for (;;) {
-      const page = this.log.page({ namespace: s.namespace, name: s.name, uid: s.uid, afterPosition: after, untilPosition: until, limit: SCAN });
+      const page = await this.log.page({ namespace: s.namespace, name: s.name, uid: s.uid, afterPosition: after, untilPosition: until, limit: SCAN });
       for (const recorded of page) {
         if (limit && items.length === limit) {
           more = true;
@@ -71,26 +70,29 @@ export class KubeEventsService {
     return { kind: 'EventList', apiVersion: 'v1', metadata, items };
   }
 
-  get(namespace: string, name: string): KubeEvent {
+  async get(namespace: string, name: string): Promise<KubeEvent> {
     const match = /^(.+)\.([0-9a-f]{16})$/.exec(name);
-    const recorded = match ? this.log.at(parseInt(match[2], 16)) : undefined;
+    const recorded = match ? await this.log.at(parseInt(match[2], 16)) : undefined;
     if (!recorded || recorded.namespace !== namespace || recorded.name !== match![1] || !isReportedAsKubeEvent(recorded)) {
       throw new NotFoundError('events', name);
     }
     return deriveKubeEvent(recorded);
   }
 
-  prepareWatch(selection: EventSelection, request: WatchRequest<KubeEvent>): (res: ServerResponse) => Promise<void> {
+  prepareWatch(selection: EventSelection, request: WatchRequest<KubeEvent>): Promise<(res: ServerResponse) => Promise<void>> {
     const s = this.compile(selection);
     const toChange = (recorded: RecordedEvent): WatchChange<KubeEvent> => {
       const event = this.matching(s, recorded);
       return { resourceVersion: recorded.resourceVersion, event: event ? { type: 'ADDED', object: event } : undefined };
     };
     const sources: WatchSources<KubeEvent> = {
-      head: () => this.eventStore.head(),
-      currentObjects: () => this.list(selection).items.map((e) => ({ kind: 'Event', apiVersion: 'v1', ...e }) as KubeEvent),
-      changesAfter: (rv, limit) => {
-        const page = this.log.writesAfter(rv, limit);
+      head: () => this.log.head(),
+      currentObjects: async () => {
+        const list = await this.list(selection);
+        return { objects: list.items.map((e) => ({ kind: 'Event', apiVersion: 'v1', ...e }) as KubeEvent), resourceVersion: Number(list.metadata.resourceVersion) };
+      },
+      changesAfter: async (rv, limit) => {
+        const page = await this.log.writesAfter(rv, limit);
         return { changes: page.events.map(toChange), complete: page.complete };
       },
       subscribe: (listener, failed) =>

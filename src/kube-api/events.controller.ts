@@ -32,8 +32,8 @@ export class EventsController {
   }
 
   @Get('namespaces/:namespace/events/:name')
-  get(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    const event = this.events.get(namespace, name);
+  async get(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const event = await this.events.get(namespace, name);
     this.send(request, reply, [event], event.metadata.resourceVersion) ?? sendKubeObject(request, reply, 200, 'Event', event);
   }
 
@@ -41,7 +41,7 @@ export class EventsController {
     const options = parseListOptions(request, namespace);
     const selection = { namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
     if (!isWatchRequest(request)) {
-      const list = this.events.list(selection, options.limit, options.continue);
+      const list = await this.events.list(selection, options.limit, options.continue);
       this.send(request, reply, list.items, list.metadata.resourceVersion, list.metadata.continue) ?? sendKubeObject(request, reply, 200, 'EventList', list);
       return;
     }
@@ -50,7 +50,7 @@ export class EventsController {
     const encode = (event: KubeEvent, first: boolean) =>
       table ? buildEventTable([event], { ...table, now: this.clock.now(), resourceVersion: event.metadata.resourceVersion, noHeaders: !first }) : event;
     const wire = format === 'protobuf' ? protobufWatchWire('Event') : undefined;
-    const start = this.events.prepareWatch(selection, { ...parseWatchParams(request), encode, wire });
+    const start = await this.events.prepareWatch(selection, { ...parseWatchParams(request), encode, wire });
     reply.hijack();
     await start(reply.raw);
   }

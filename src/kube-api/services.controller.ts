@@ -122,7 +122,7 @@ export class ServicesController {
     const encode = serviceWatchEncoder(request, () => this.clock.now());
     const format = parseTableRequest(request.headers.accept) ? 'json' : formatFor(request, { protobuf: true, streams: true });
     const watch = parseServiceWatch(request, namespace, encode);
-    const start = this.watches.prepare({ ...watch, wire: format === 'protobuf' ? protobufWatchWire('Service') : undefined });
+    const start = await this.watches.prepare({ ...watch, wire: format === 'protobuf' ? protobufWatchWire('Service') : undefined });
     reply.hijack();
     await start(reply.raw);
   }

@@ -1,12 +1,13 @@
 // LIST with label and field selectors and limit/continue over one snapshot of the log.
+import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { BadRequestError, InvalidError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { fieldErrors, FieldError } from '../domain/errors/field-error';
 import { matchesFields, parseFieldSelector, SERVICE_SELECTABLE_FIELDS, serviceFieldSet } from '../domain/selectors/field-selector';
 import { matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
 import type { Service } from '../domain/service.types';
-import { SqliteEventStore } from '../store/event-store';
-import { ServiceRepository } from '../store/service-repository';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReads, ServiceReadStore } from '../store/service-read-store';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { ListServicesOptions, ListServicesQuery, ServiceList } from './service.queries';
 import { StoredService } from './stored-service';
@@ -16,10 +17,7 @@ const SCAN_BATCH = 500;
 
 @QueryHandler(ListServicesQuery)
 export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
-  constructor(
-    private readonly repository: ServiceRepository,
-    private readonly eventStore: SqliteEventStore,
-  ) {}
+  constructor(@Inject(SERVICE_READ_STORE) private readonly store: ServiceReadStore) {}
 
   async execute({ options }: ListServicesQuery): Promise<ServiceList> {
     const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
@@ -27,10 +25,9 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     const matches = (s: Service) =>
       (!labels || matchesLabels(labels, s.metadata.labels)) && (!fields || matchesFields(fields, serviceFieldSet(s)));
     const selective = labels !== undefined || fields !== undefined;
-    const point = this.startingPoint(options);
-
-    return this.repository.snapshot(() => {
-      const head = this.eventStore.head();
+    return this.store.inSnapshot(async (reads) => {
+      const point = await this.startingPoint(options, reads);
+      const head = await reads.head();
       if (point.minimum !== undefined && point.minimum > head) throw new TooLargeResourceVersionError(point.minimum, head);
       // The first page of a live LIST reads the current table; later pages read the same snapshot.
       const snapshotRv = point.asOf ?? head;
@@ -41,7 +38,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       let after = point.after;
       let more = false;
       for (;;) {
-        const batch = this.repository.listPage({ namespace: options.namespace, after, asOf, limit: SCAN_BATCH });
+        const batch = await reads.listPage({ namespace: options.namespace, after, asOf, limit: SCAN_BATCH });
         for (const row of batch) {
           if (limit !== undefined && items.length === limit) {
             more = true;
@@ -59,7 +56,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     });
   }
 
-  private startingPoint(options: ListServicesOptions): { asOf?: number; minimum?: number; after?: { namespace: string; name: string } } {
+  private async startingPoint(options: ListServicesOptions, reads: ServiceReads): Promise<{ asOf?: number; minimum?: number; after?: { namespace: string; name: string } }> {
     const errors: FieldError[] = [];
     const rv = options.resourceVersion ?? '';
     const match = options.resourceVersionMatch ?? '';
@@ -76,7 +73,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     if (errors.length) throw new InvalidError('ListOptions', '', errors, 'meta.k8s.io');
     if (options.asOfTime !== undefined) {
       if (rv !== '' || match || options.continue) throw new BadRequestError('asOf cannot be combined with resourceVersion, resourceVersionMatch or continue');
-      const at = this.repository.resourceVersionAt(options.asOfTime);
+      const at = await reads.resourceVersionAt(options.asOfTime);
       return { asOf: at, minimum: at };
     }
     if (options.continue) {

@@ -12,6 +12,7 @@
 // batch always ends.
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
+import { readSnapshotOpen } from './read-snapshots';
 import { WriteNotStoredError } from './write-not-stored-error';
 
 interface PendingWrite {
@@ -69,6 +70,11 @@ export class GroupCommitter {
 
   /** Commits whatever is queued now (also used at shutdown). Every queued write is answered. */
   flush(): void {
+    if (readSnapshotOpen(this.handle.sqlite)) {
+      // A request's reads are open on this connection: a BEGIN now would fail (or end theirs).
+      setImmediate(() => this.flush());
+      return;
+    }
     this.scheduled = false;
     let batch = this.queue;
     this.queue = [];

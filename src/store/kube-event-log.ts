@@ -24,12 +24,19 @@ const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS str
 
 export class KubeEventLog {
   private readonly byPosition;
+  private readonly maxPosition;
 
   constructor(private readonly handle: DatabaseHandle) {
     this.byPosition = handle.sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position = ?`);
+    this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) FROM events').pluck();
   }
 
-  page(query: KubeEventQuery): RecordedEvent[] {
+  /** The newest position in the log (the current global resourceVersion). */
+  async head(): Promise<number> {
+    return this.maxPosition.get() as number;
+  }
+
+  async page(query: KubeEventQuery): Promise<RecordedEvent[]> {
     const where = ['position > @afterPosition', 'position <= @untilPosition'];
     if (query.namespace !== undefined) where.push('namespace = @namespace');
     if (query.name !== undefined) where.push('name = @name');
@@ -38,14 +45,14 @@ export class KubeEventLog {
     return rows.map(toRecorded);
   }
 
-  at(position: number): RecordedEvent | undefined {
+  async at(position: number): Promise<RecordedEvent | undefined> {
     const row = this.byPosition.get(position) as EventRow | undefined;
     return row ? toRecorded(row) : undefined;
   }
 
   /** Events of whole writes after a resourceVersion (a page never splits a write). */
-  writesAfter(resourceVersion: number, limit: number): { events: RecordedEvent[]; complete: boolean } {
-    const page = this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit });
+  async writesAfter(resourceVersion: number, limit: number): Promise<{ events: RecordedEvent[]; complete: boolean }> {
+    const page = await this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit });
     if (page.length < limit) return { events: page, complete: true };
     const last = page[page.length - 1].resourceVersion;
     const whole = page.filter((e) => e.resourceVersion !== last);

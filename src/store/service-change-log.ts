@@ -37,13 +37,13 @@ export class ServiceChangeLog {
   }
 
   /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
-  oldestResumable(): number {
+  async oldestResumable(): Promise<number> {
     const first = this.oldest.get() as number | null;
     return first === null ? 0 : first - 1;
   }
 
   /** Up to `limit` writes after `resourceVersion`, oldest first. */
-  changesAfter(resourceVersion: number, limit: number): ServiceChange[] {
+  async changesAfter(resourceVersion: number, limit: number): Promise<ServiceChange[]> {
     // Group the log's rows into writes (consecutive rows sharing a resourceVersion); the cursor
     // stops at the first row past the last wanted write.
     const writes: EventRow[][] = [];

@@ -14,6 +14,12 @@ import { KubeEventLog } from './kube-event-log';
 import { ServiceChangeLog } from './service-change-log';
 import { ServiceRepository } from './service-repository';
 import { DATABASE } from './store.tokens';
+import { SERVICE_WRITE_STORE } from './service-write-store';
+import { SqliteServiceWriteStore } from './sqlite-service-write-store';
+import { SERVICE_READ_STORE } from './service-read-store';
+import { SqliteServiceReadStore } from './sqlite-service-read-store';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
 
 class DatabaseLifecycle implements OnApplicationShutdown {
   constructor(
@@ -49,6 +55,13 @@ class DatabaseLifecycle implements OnApplicationShutdown {
       inject: [DATABASE, MetricsService],
       useFactory: (h: DatabaseHandle, metrics: MetricsService) => new GroupCommitter(h, metrics),
     },
+    { provide: SERVICE_READ_STORE, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteServiceReadStore(h) },
+    {
+      provide: SERVICE_WRITE_STORE,
+      inject: [GroupCommitter, SqliteEventStore, ServiceRepository, Projector, CLOCK],
+      useFactory: (committer: GroupCommitter, events: SqliteEventStore, repository: ServiceRepository, projector: Projector, clock: Clock) =>
+        new SqliteServiceWriteStore(committer, events, repository, projector, clock),
+    },
     {
       provide: WalCheckpointer,
       inject: [DATABASE, APP_CONFIG, MetricsService],
@@ -58,6 +71,6 @@ class DatabaseLifecycle implements OnApplicationShutdown {
     BacklogBudget,
     DatabaseLifecycle,
   ],
-  exports: [DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed, BacklogBudget],
+  exports: [DATABASE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed, BacklogBudget],
 })
 export class StoreModule {}

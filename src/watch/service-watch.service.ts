@@ -1,12 +1,12 @@
 // Watches on Services: the log's changes and the change feed, filtered by namespace and
 // selectors into the events one watcher receives.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import type { Service } from '../domain/service.types';
 import { ChangeFeed } from '../feed/change-feed';
-import { SqliteEventStore } from '../store/event-store';
 import { ServiceChangeLog } from '../store/service-change-log';
-import { ServiceRepository } from '../store/service-repository';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReads, ServiceReadStore } from '../store/service-read-store';
 import type { CommittedWrite } from '../projections/projection';
 import { changeFromWrite, ServiceChange } from './service-change';
 import { eventFor, matchesFilter, WatchFilter } from './watch-filter';
@@ -23,29 +23,28 @@ export class ServiceWatchService {
   private readonly changes = new WeakMap<CommittedWrite, ServiceChange>();
   constructor(
     private readonly registry: WatchRegistry,
-    private readonly eventStore: SqliteEventStore,
-    private readonly repository: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly store: ServiceReadStore,
     private readonly changeLog: ServiceChangeLog,
     private readonly feed: ChangeFeed,
   ) {}
 
-  prepare(request: ServiceWatchRequest): (res: ServerResponse) => Promise<void> {
+  async prepare(request: ServiceWatchRequest): Promise<(res: ServerResponse) => Promise<void>> {
     const filter = request.filter;
     const toWatchChange = (change: ServiceChange): WatchChange<Service> => ({
       resourceVersion: change.resourceVersion,
       event: eventFor(filter, change),
     });
     const sources: WatchSources<Service> = {
-      head: () => this.eventStore.head(),
-      currentObjects: () => this.currentObjects(filter),
-      changesAfter: (rv, limit) => {
-        const changes = this.changeLog.changesAfter(rv, limit);
+      head: () => this.store.head(),
+      currentObjects: () => this.store.inSnapshot(async (reads) => ({ objects: await this.currentObjects(filter, reads), resourceVersion: await reads.head() })),
+      changesAfter: async (rv, limit) => {
+        const changes = await this.changeLog.changesAfter(rv, limit);
         return { changes: changes.map(toWatchChange), complete: changes.length < limit };
       },
       subscribe: (listener, failed) => this.feed.subscribe((write) => listener(toWatchChange(this.changeOf(write))), failed),
       bookmark: (rv) => ({ kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
     };
-    return this.registry.prepare(request, sources, this.changeLog.oldestResumable());
+    return this.registry.prepare(request, sources, await this.changeLog.oldestResumable());
   }
 
   private changeOf(write: CommittedWrite): ServiceChange {
@@ -54,11 +53,11 @@ export class ServiceWatchService {
     return change;
   }
 
-  private currentObjects(filter: WatchFilter): Service[] {
+  private async currentObjects(filter: WatchFilter, reads: ServiceReads): Promise<Service[]> {
     const out: Service[] = [];
     let after: { namespace: string; name: string } | undefined;
     for (;;) {
-      const page = this.repository.listPage({ namespace: filter.namespace, after, limit: 1000 });
+      const page = await reads.listPage({ namespace: filter.namespace, after, limit: 1000 });
       for (const row of page) {
         const object = JSON.parse(row.json) as Service;
         if (matchesFilter(filter, object)) out.push(object);

@@ -49,9 +49,11 @@ class RecordingResponse extends EventEmitter {
 function sources(head: number, history: WatchChange<string>[] = []) {
   const live = new Subject<WatchChange<string>>();
   const src: WatchSources<string> = {
-    head: () => head,
-    currentObjects: () => ['current'],
-    changesAfter: (rv, limit) => {
+    head: async () => head,
+    currentObjects: async () => ({ objects: ['current'], resourceVersion: head }),
+    changesAfter: async (rv, limit) => {
+      // A turn of the event loop per page, as a database server's answer would take.
+      await new Promise((resolve) => setImmediate(resolve));
       const changes = history.filter((c) => c.resourceVersion > rv).slice(0, limit);
       return { changes, complete: changes.length < limit };
     },
@@ -65,7 +67,7 @@ describe('WatchRegistry', () => {
   it('answers a resourceVersion older than the log with an ERROR 410 Expired event and ends the stream', async () => {
     const registry = new WatchRegistry();
     const res = new RecordingResponse();
-    await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, sources(20).src, 10)(res as unknown as ServerResponse);
+    await (await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, sources(20).src, 10))(res as unknown as ServerResponse);
     expect(res.status).toBe(200);
     expect(res.lines()).toEqual([
       {
@@ -77,8 +79,33 @@ describe('WatchRegistry', () => {
     expect(registry.openWatches).toBe(0);
   });
 
-  it('refuses a resourceVersion beyond the head before streaming', () => {
-    expect(() => new WatchRegistry().prepare({ resourceVersion: 21, bookmarks: false, encode: (o) => o }, sources(20).src, 0)).toThrow(TooLargeResourceVersionError);
+  it('refuses a resourceVersion beyond the head before streaming', async () => {
+    await expect(new WatchRegistry().prepare({ resourceVersion: 21, bookmarks: false, encode: (o) => o }, sources(20).src, 0)).rejects.toThrow(TooLargeResourceVersionError);
+  });
+
+  it('holds live changes that arrive while it reads the log, and delivers each write once, in order', async () => {
+    const registry = new WatchRegistry();
+    const res = new RecordingResponse();
+    // Given a log of writes 4..6, where 6 commits (and is published) while the watcher reads page one,
+    const history: WatchChange<string>[] = [4, 5, 6].map((rv) => ({ resourceVersion: rv, event: { type: 'MODIFIED', object: `w${rv}` } }));
+    const { src, live } = sources(5, history);
+    const changesAfter = src.changesAfter;
+    let pages = 0;
+    src.changesAfter = async (rv, limit) => {
+      const page = await changesAfter(rv, 2);
+      if (++pages === 1) {
+        live.next(history[2]);
+        live.next({ resourceVersion: 7, event: { type: 'DELETED', object: 'w7' } });
+      }
+      return { changes: page.changes, complete: page.changes.length < 2 && limit > 0 };
+    };
+    // when it resumes from 3,
+    await (await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, src, 0))(res as unknown as ServerResponse);
+    live.next({ resourceVersion: 7, event: { type: 'DELETED', object: 'stale' } });
+    live.next({ resourceVersion: 8, event: { type: 'ADDED', object: 'w8' } });
+    // then 6 comes once (from the log), 7 once (held), and live changes follow.
+    expect(res.lines().map((l) => l.object)).toEqual(['w4', 'w5', 'w6', 'w7', 'w8']);
+    registry.beforeApplicationShutdown();
   });
 
   it('replays history, then follows live changes that come after it, skipping ones already replayed', async () => {
@@ -88,7 +115,7 @@ describe('WatchRegistry', () => {
       { resourceVersion: 4, event: { type: 'MODIFIED', object: 'four' } },
       { resourceVersion: 5 },
     ]);
-    await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o.toUpperCase() }, src, 0)(res as unknown as ServerResponse);
+    await (await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o.toUpperCase() }, src, 0))(res as unknown as ServerResponse);
     live.next({ resourceVersion: 5, event: { type: 'MODIFIED', object: 'stale' } });
     live.next({ resourceVersion: 6, event: { type: 'DELETED', object: 'six' } });
     expect(res.lines()).toEqual([
@@ -105,9 +132,9 @@ describe('WatchRegistry', () => {
     /** Live changes from a real ChangeFeed: each write carries one shared object. */
     function feedSources(feed: ChangeFeed): WatchSources<Payload> {
       return {
-        head: () => 0,
-        currentObjects: () => [],
-        changesAfter: () => ({ changes: [], complete: true }),
+        head: async () => 0,
+        currentObjects: async () => ({ objects: [], resourceVersion: 0 }),
+        changesAfter: async () => ({ changes: [], complete: true }),
         subscribe: (listener, failed) =>
           feed.subscribe((write) => listener({ resourceVersion: write.resourceVersion, event: { type: 'ADDED', object: write.after.object as unknown as Payload } }), failed),
         bookmark: (rv) => ({ rv }),
@@ -119,7 +146,7 @@ describe('WatchRegistry', () => {
 
     async function open(registry: WatchRegistry, feed: ChangeFeed, encode: WatchObjectEncoder<Payload>) {
       const res = new RecordingResponse();
-      await registry.prepare({ resourceVersion: 0, bookmarks: false, encode }, feedSources(feed), 0)(res as unknown as ServerResponse);
+      await (await registry.prepare({ resourceVersion: 0, bookmarks: false, encode }, feedSources(feed), 0))(res as unknown as ServerResponse);
       return res;
     }
 

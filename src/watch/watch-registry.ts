@@ -38,6 +38,7 @@ export class WatchRegistry implements BeforeApplicationShutdown {
   ) {
     if (metrics && eventStore) {
       metrics.watchStats = () => {
+        // The metrics scrape runs outside any request; the embedded log answers at once.
         const head = eventStore.head();
         let maxLag = 0;
         for (const session of this.sessions) maxLag = Math.max(maxLag, head - session.position);
@@ -54,12 +55,12 @@ export class WatchRegistry implements BeforeApplicationShutdown {
    * Checks the starting point before any byte is sent (a too-new resourceVersion is an HTTP
    * error, not a stream) and returns the function that streams until the watch ends.
    */
-  prepare<T>(request: WatchRequest<T>, sources: WatchSources<T>, oldestResumable: number): (res: ServerResponse) => Promise<void> {
+  async prepare<T>(request: WatchRequest<T>, sources: WatchSources<T>, oldestResumable: number): Promise<(res: ServerResponse) => Promise<void>> {
     if (this.sessions.size >= this.maxWatches) {
       throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
     }
     const rv = request.resourceVersion;
-    const head = sources.head();
+    const head = await sources.head();
     if (rv !== undefined && rv > head) throw new TooLargeResourceVersionError(rv, head);
     const expired = rv !== undefined && rv > 0 && rv < oldestResumable;
     return async (res) => {

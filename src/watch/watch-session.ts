@@ -20,13 +20,16 @@ export interface WatchChange<T> {
   event?: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T };
 }
 
-/** Where one watch reads from; the resource (Services, Events) and the selectors are bound in. */
+/**
+ * Where one watch reads from; the resource (Services, Events) and the selectors are bound in.
+ * Reads are asynchronous (a store may be a database server); the feed is the only push source.
+ */
 export interface WatchSources<T> {
-  head(): number;
-  /** Current matching objects, for the synthetic ADDED events of a resourceVersion-0 watch. */
-  currentObjects(): T[];
+  head(): Promise<number>;
+  /** Current matching objects and the resourceVersion they are as of, for a resourceVersion-0 watch. */
+  currentObjects(): Promise<{ objects: T[]; resourceVersion: number }>;
   /** Changes after a resourceVersion, whole writes only; `complete` when the log's end was reached. */
-  changesAfter(resourceVersion: number, limit: number): { changes: WatchChange<T>[]; complete: boolean };
+  changesAfter(resourceVersion: number, limit: number): Promise<{ changes: WatchChange<T>[]; complete: boolean }>;
   /** `failed` is called, and the subscription ended, when the listener (or the mapping) throws. */
   subscribe(listener: (change: WatchChange<T>) => void, failed?: (error: unknown) => void): FeedSubscription;
   /** The object of a BOOKMARK event at a resourceVersion. */
@@ -51,6 +54,12 @@ export interface WatchOptions<T> {
 }
 
 const CATCH_UP_PAGE = 500;
+
+/**
+ * Live changes held while a watcher catches up from the log. Past this many the buffer is
+ * dropped and the catch-up runs again from where it got to (the log still has them all).
+ */
+const MAX_HELD_DURING_CATCH_UP = 10_000;
 
 /**
  * Encoded events, shared by the watchers of one change: N watchers with the same encoder and
@@ -95,8 +104,9 @@ export class WatchSession<T> implements BudgetedStream {
     this.res.flushHeaders();
     this.timers.push(setTimeout(() => this.close(), this.options.timeoutMs));
     if (this.options.resourceVersion === undefined || this.options.resourceVersion === 0) {
-      this.lastResourceVersion = this.sources.head();
-      for (const object of this.sources.currentObjects()) {
+      const current = await this.sources.currentObjects();
+      this.lastResourceVersion = current.resourceVersion;
+      for (const object of current.objects) {
         if (!(await this.send('ADDED', object))) return;
       }
     } else {
@@ -126,39 +136,62 @@ export class WatchSession<T> implements BudgetedStream {
   }
 
   /**
-   * Pages through the log until a page comes back short; the last read and the subscription
-   * happen in one synchronous step, so no write can fall between them.
+   * Subscribes to the feed first and holds what it brings, then pages through the log until a
+   * page comes back short, then delivers the held changes the log did not already cover. Every
+   * write is in the log before the feed hears of it, so nothing falls between the two, however
+   * long the reads take.
    */
   private async catchUpAndFollow(): Promise<void> {
     for (;;) {
-      if (this.closed) return;
-      const page = this.sources.changesAfter(this.lastResourceVersion, CATCH_UP_PAGE);
+      let held: WatchChange<T>[] | undefined = [];
+      let live = false;
+      this.subscription = this.sources.subscribe(
+        (change) => {
+          if (live) {
+            // Several changes may share one write's resourceVersion: the log delivered whole writes.
+            if (change.resourceVersion > this.lastResourceVersion) this.deliver(change);
+          } else if (held) {
+            held.push(change);
+            if (held.length > MAX_HELD_DURING_CATCH_UP) held = undefined;
+          }
+        },
+        // A change this stream could not take ends this stream only (never with a gap): the client resumes.
+        () => this.evict(),
+      );
+      if (!(await this.catchUp())) return;
+      if (!held) {
+        // Too much arrived meanwhile: catch up again from the log rather than hold it all.
+        this.subscription.unsubscribe();
+        continue;
+      }
+      const caughtUpTo = this.lastResourceVersion;
+      live = true;
+      for (const change of held) {
+        if (change.resourceVersion > caughtUpTo && !this.deliver(change)) return;
+      }
+      return;
+    }
+  }
+
+  /** Delivers the log after the last resourceVersion up to its end; false when the stream closed. */
+  private async catchUp(): Promise<boolean> {
+    for (;;) {
+      if (this.closed) return false;
+      const page = await this.sources.changesAfter(this.lastResourceVersion, CATCH_UP_PAGE);
       // Waits for the socket between writes (never inside one: they share a resourceVersion), so
-      // a page of large objects is not buffered whole. A page read before a wait may no longer
-      // end at the log's end, so the log is read again before subscribing.
-      let waited = false;
+      // a page of large objects is not buffered whole.
       for (let i = 0; i < page.changes.length; i++) {
         const change = page.changes[i];
-        if (!this.deliver(change)) return;
+        if (!this.deliver(change)) return false;
         if (this.res.writableNeedDrain && page.changes[i + 1]?.resourceVersion !== change.resourceVersion) {
           await this.drained();
-          if (this.closed) return;
-          waited = true;
+          if (this.closed) return false;
         }
       }
-      if (page.complete && !waited) break;
-      if (!waited) await this.drained();
+      if (page.complete) return !this.closed;
+      await this.drained();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    // Several changes may share one write's resourceVersion, so compare with the catch-up point.
-    const caughtUpTo = this.lastResourceVersion;
-    this.subscription = this.sources.subscribe(
-      (change) => {
-        if (change.resourceVersion > caughtUpTo) this.deliver(change);
-      },
-      // A change this stream could not take ends this stream only (never with a gap): the client resumes.
-      () => this.evict(),
-    );
   }
 
   private deliver(change: WatchChange<T>): boolean {

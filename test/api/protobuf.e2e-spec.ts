@@ -215,7 +215,7 @@ describe('protobuf: a client-go typed client, compared with the JSON path', () =
 
   it('watch from an expired resourceVersion: one ERROR frame with a 410 Status, then the end', async () => {
     const changeLog = t.server.app.get(ServiceChangeLog);
-    const spy = jest.spyOn(changeLog, 'oldestResumable').mockReturnValue(Number.MAX_SAFE_INTEGER - 1);
+    const spy = jest.spyOn(changeLog, 'oldestResumable').mockResolvedValue(Number.MAX_SAFE_INTEGER - 1);
     try {
       const head = (await t.client.get(NS)).json.metadata.resourceVersion;
       const watch = await typed.watch(`${NS}?watch=true&resourceVersion=${head}`);

@@ -117,7 +117,7 @@ describe('@kubernetes/client-node', () => {
 
       // A 410 Expired makes it relist.
       const changeLog = t.server.app.get(ServiceChangeLog);
-      const spy = jest.spyOn(changeLog, 'oldestResumable').mockReturnValue(Number.MAX_SAFE_INTEGER - 1);
+      const spy = jest.spyOn(changeLog, 'oldestResumable').mockResolvedValue(Number.MAX_SAFE_INTEGER - 1);
       try {
         t.server.app.get(WatchRegistry).beforeApplicationShutdown();
         await waitFor(() => listCalls.length > listsBefore);

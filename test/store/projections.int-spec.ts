@@ -8,6 +8,8 @@ import { rebuildProjections } from '../../src/projections/projection-rebuild';
 import { Projector } from '../../src/projections/projector';
 import type { DatabaseHandle } from '../../src/store/database';
 import { ServiceRepository } from '../../src/store/service-repository';
+import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
+import type { ServiceReadStore } from '../../src/store/service-read-store';
 import { DATABASE } from '../../src/store/store.tokens';
 import { AppContext, createAppContext } from '../helpers/app-context';
 
@@ -88,7 +90,12 @@ describe('projections', () => {
     expect(rows('SELECT count(*) AS n FROM allocations')).toEqual([{ n: 3 }]); // plus default/kubernetes' cluster IP
   });
 
-  it('keeps one revision per write, and one lifetime per incarnation from creation to deletion', () => {
+  it('keeps one revision per write, and one lifetime per incarnation from creation to deletion', async () => {
+    const reads = ctx.app.get<ServiceReadStore>(SERVICE_READ_STORE);
+    const asOf = async (rv: number) => {
+      const json = await reads.jsonAsOf('default', 'web', rv);
+      return json === undefined ? null : (JSON.parse(json) as Service);
+    };
     const revisions = rows(`SELECT uid, resource_version AS rv FROM service_revisions WHERE name = 'web' ORDER BY rv`) as { uid: string; rv: number }[];
     expect(revisions).toHaveLength(6);
     const lifetimes = rows(
@@ -101,10 +108,10 @@ describe('projections', () => {
     expect(second).toMatchObject({ uid: revisions[4].uid, born: revisions[4].rv, died: null });
     expect(second.uid).not.toBe(first.uid);
     // As of any point, the newest revision at or before it; nothing between a deletion and the next creation.
-    expect(repository.getAsOf('default', 'web', revisions[1].rv)!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.7', ipMode: 'VIP' }]);
-    expect(repository.getAsOf('default', 'web', revisions[2].rv - 1)!.metadata.resourceVersion).toBe(String(revisions[1].rv));
-    expect(repository.getAsOf('default', 'web', first.died!)).toBeNull();
-    expect(repository.getAsOf('default', 'web', revisions[0].rv - 1)).toBeNull();
+    expect((await asOf(revisions[1].rv))!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.7', ipMode: 'VIP' }]);
+    expect((await asOf(revisions[2].rv - 1))!.metadata.resourceVersion).toBe(String(revisions[1].rv));
+    expect(await asOf(first.died!)).toBeNull();
+    expect(await asOf(revisions[0].rv - 1)).toBeNull();
   });
 
   it('rebuilds every projection from the log to exactly the same rows', () => {

@@ -1,0 +1,46 @@
+// The embedded engine's ServiceWriteStore: every write runs synchronously inside the group
+// commit's shared transaction (its own savepoint), so a batch is one fsync and no other request
+// can observe it half done. Load, append and the inline projections are SQLite statements here.
+import { foldWrite } from '../projections/committed-write';
+import type { CommittedWrite } from '../projections/projection';
+import { Projector } from '../projections/projector';
+import type { Clock } from '../shared/clock';
+import { SqliteEventStore } from './event-store';
+import { GroupCommitter } from './group-commit';
+import { ServiceRepository } from './service-repository';
+import type { ServiceWriteStore, StoredFacts, WriteStep } from './service-write-store';
+
+export class SqliteServiceWriteStore implements ServiceWriteStore {
+  constructor(
+    private readonly committer: GroupCommitter,
+    private readonly eventStore: SqliteEventStore,
+    private readonly repository: ServiceRepository,
+    private readonly projector: Projector,
+    private readonly clock: Clock,
+  ) {}
+
+  write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
+    return this.committer.run(() => {
+      const facts: StoredFacts = {
+        state: this.repository.loadLive(namespace, name),
+        now: this.eventStore.recordingTime(this.clock.now()),
+        clusterIPTaken: (ip) => this.repository.clusterIPHolder(ip) !== undefined,
+        nodePortTaken: (port) => this.repository.nodePortHolder(port) !== undefined,
+      };
+      const outcome = step(facts);
+      const append = outcome.append;
+      if (!append) return { result: outcome.finish() };
+      const recorded = this.eventStore.append({
+        streamId: append.streamId,
+        namespace,
+        name,
+        expectedVersion: append.expectedVersion,
+        events: append.events,
+        metadata: append.metadata,
+      });
+      const committed = foldWrite(append.before, recorded, append.folded);
+      this.projector.apply(committed);
+      return { result: outcome.finish(committed), committed };
+    });
+  }
+}
