@@ -2,12 +2,12 @@
 // the database answers.
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { DatabaseHandle } from '../store/database';
-import { DATABASE } from '../store/store.tokens';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 
 @Controller()
 export class HealthController {
-  constructor(@Inject(DATABASE) private readonly handle: DatabaseHandle) {}
+  constructor(@Inject(SERVICE_READ_STORE) private readonly store: ServiceReadStore) {}
 
   @Get(['healthz', 'livez'])
   live(@Res() reply: FastifyReply): void {
@@ -15,13 +15,8 @@ export class HealthController {
   }
 
   @Get('readyz')
-  ready(@Res() reply: FastifyReply): void {
-    let ok = false;
-    try {
-      ok = this.handle.sqlite.prepare('SELECT 1').pluck().get() === 1;
-    } catch {
-      ok = false;
-    }
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    const ok = await this.store.ready();
     reply
       .code(ok ? 200 : 500)
       .header('content-type', 'text/plain; charset=utf-8')

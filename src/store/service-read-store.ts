@@ -31,6 +31,8 @@ export interface ServiceReads {
 }
 
 export interface ServiceReadStore extends ServiceReads {
+  /** Whether the engine answers a trivial query now (readiness). Never rejects. */
+  ready(): Promise<boolean>;
   /** Runs reads that must agree with each other (a LIST's head and its pages) in one snapshot. */
   inSnapshot<T>(reads: (snapshot: ServiceReads) => Promise<T>): Promise<T>;
 }

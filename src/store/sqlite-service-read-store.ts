@@ -30,6 +30,14 @@ export class SqliteServiceReadStore implements ServiceReadStore {
     this.snapshots = new ReadSnapshots(sqlite);
   }
 
+  async ready(): Promise<boolean> {
+    try {
+      return this.handle.sqlite.prepare('SELECT 1').pluck().get() === 1;
+    } catch {
+      return false;
+    }
+  }
+
   async head(): Promise<number> {
     return this.positions.head();
   }
