@@ -29,8 +29,23 @@ class RecordingResponse extends EventEmitter {
     return this;
   }
   flushHeaders() {}
+  /** Writes that reached the socket: one per write while uncorked, one per uncork with data held. */
+  socketWrites = 0;
+  private corks = 0;
+  private held = false;
+  cork() {
+    this.corks++;
+  }
+  uncork() {
+    if (this.corks > 0 && --this.corks === 0 && this.held) {
+      this.held = false;
+      this.socketWrites++;
+    }
+  }
   write(chunk: string) {
     this.body += chunk;
+    if (this.corks > 0) this.held = true;
+    else this.socketWrites++;
     return true;
   }
   end(chunk?: string) {
@@ -162,6 +177,22 @@ describe('WatchRegistry', () => {
       await nextTurn();
       for (const res of watchers) expect(res.lines().map((l) => l.object.name)).toEqual(['first', 'second', 'third']);
       expect(encoded).toEqual([...Array(5).fill('first'), 'second', 'third']);
+      registry.beforeApplicationShutdown();
+    });
+
+    it('the writes one turn brings leave each watcher in one socket write', async () => {
+      const registry = new WatchRegistry();
+      const feed = new ChangeFeed();
+      const watchers = await Promise.all(Array.from({ length: 3 }, () => open(registry, feed, (o) => o)));
+      const before = watchers.map((res) => res.socketWrites);
+      // Given three commits published in one turn (one group-commit batch),
+      for (const rv of [1, 2, 3]) publish(feed, rv, { name: `w${rv}` });
+      await nextTurn();
+      // then every watcher got all three in one write.
+      watchers.forEach((res, i) => {
+        expect(res.lines().map((l) => l.object.name)).toEqual(['w1', 'w2', 'w3']);
+        expect(res.socketWrites - before[i]).toBe(1);
+      });
       registry.beforeApplicationShutdown();
     });
 

@@ -83,6 +83,7 @@ export class WatchSession<T> implements BudgetedStream {
     return this.lastResourceVersion;
   }
   private first = true;
+  private corked = false;
   private readonly wire: WatchWire;
   private closed = false;
   readonly done: Promise<void>;
@@ -217,6 +218,7 @@ export class WatchSession<T> implements BudgetedStream {
           ? line(encode(object as T, true))
           : memoFor(this.wire).get(object, type, encode, () => line(encode(object as T, false)));
     this.first = false;
+    this.cork();
     this.res.write(bytes);
     if (this.res.writableLength > this.options.maxBacklogBytes) {
       // Too slow: drop it rather than buffer without bound; it resumes from its last resourceVersion.
@@ -225,6 +227,20 @@ export class WatchSession<T> implements BudgetedStream {
     }
     this.options.budget?.track(this, this.res.writableLength);
     return !this.closed;
+  }
+
+  /**
+   * The events written in one turn (a commit batch reaches every watcher in one turn) leave as
+   * one socket write, so a TLS record and a syscall per batch, not per event.
+   */
+  private cork(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.res.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.res.uncork();
+    });
   }
 
   backlog(): number {

@@ -15,6 +15,8 @@ function normalized(svc: any): any {
   delete copy.metadata.uid;
   delete copy.metadata.resourceVersion;
   delete copy.metadata.creationTimestamp;
+  // Two creates a moment apart may straddle a second boundary.
+  for (const entry of copy.metadata.managedFields ?? []) delete entry.time;
   delete copy.spec.clusterIP;
   delete copy.spec.clusterIPs;
   for (const port of copy.spec.ports ?? []) delete port.nodePort;
