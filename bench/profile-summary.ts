@@ -1,4 +1,5 @@
-// Where a .cpuprofile's time went: self time by module (an npm package, a directory of
+// Where a .cpuprofile's time went (sampled main-thread time: running JavaScript, or blocked in a
+// synchronous native call, which V8 charges to the JavaScript function that made it): self time by module (an npm package, a directory of
 // svctrail's dist/, a node: internal area, or V8 itself: GC, compiled code, idle) and the top
 // functions by self time, optionally only over a window of the profile (the measured part of
 // one benchmark case, on the monotonic clock V8 stamps its samples with).
@@ -112,7 +113,9 @@ export function summarizeProfile(profile: CpuProfile, top = 25, windowUs?: [numb
 export function formatProfileSummary(s: ProfileSummary, modules = 20): string[] {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
-    `${s.busyMs.toFixed(0)} ms of CPU on the main thread over ${s.windowMs.toFixed(0)} ms (idle ${(s.totalMs - s.busyMs).toFixed(0)} ms left out of the shares).`,
+    `${s.busyMs.toFixed(0)} ms of main-thread time over ${s.windowMs.toFixed(0)} ms (idle ${(s.totalMs - s.busyMs).toFixed(0)} ms left out of the shares). ` +
+      'A native call counts in the JavaScript function that made it: an SQLite statement in the function that ran it, ' +
+      "COMMIT and its fsync (the thread blocked, not computing) in the group committer's `attempt`.",
     '',
     '| module | self ms | share |',
     '|:--|--:|--:|',

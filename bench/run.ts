@@ -17,7 +17,8 @@
 // order: reads, history, time travel, watch resume, writes (each settled, then right after a
 // 64-connection burst), watch fan-out. Then replay / verify / export / import through the CLI
 // against a raw read-parse-fold and a raw import of the same log. Prints the table (case,
-// svctrail, floor, ratio, target, met) and a summary per target, and writes
+// svctrail, floor-full, floor, svctrail ÷ floor-full, svctrail ÷ floor, target, met) and a
+// summary per target, and writes
 // bench/results/<timestamp>.json, <timestamp>.md and latest.md. A missed target is a
 // measurement, not a failure: the exit code is 1 only when the benchmark itself could not run.
 //
@@ -1548,7 +1549,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, `${stem}.md`), md);
   if (!PROFILE) writeFileSync(join(dir, 'latest.md'), md);
   if (busy > 1) log(`\nnote: load average was ${loadBefore[0].toFixed(2)} → ${loadavg()[0].toFixed(2)}: other processes shared the CPUs; figures are noisy`);
-  log(`\nresults: ${join(dir, `${stem}.json`)}, ${stem}.md, latest.md  (total ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
+  log(`\nresults: ${join(dir, `${stem}.json`)}, ${stem}.md${PROFILE ? '' : ', latest.md'}  (total ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
 }
 
 main().catch((error: unknown) => {
