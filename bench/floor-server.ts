@@ -912,9 +912,10 @@ function main(): void {
           } catch {
             return send(res, 400, '{"kind":"Status","code":400}');
           }
-          const userAgent = req.headers['user-agent'] ?? '';
+          // Only floor-full records the caller beyond the user (the floor stays the least work).
+          const userAgent = full ? (req.headers['user-agent'] ?? '') : '';
           const fieldManager = full ? managerName(query?.get('fieldManager') ?? undefined, userAgent) : '';
-          queue.push({ namespace, name, body, user, groups: groupsOf.get(user) ?? '[]', userAgent, fieldManager, res, protobuf });
+          queue.push({ namespace, name, body, user, groups: full ? (groupsOf.get(user) ?? '[]') : '', userAgent, fieldManager, res, protobuf });
           if (!scheduled) {
             scheduled = true;
             setImmediate(flush);
