@@ -33,6 +33,8 @@ export interface ProfileSummary {
   windowMs: number;
   byModule: { module: string; selfMs: number; share: number }[];
   topFunctions: { name: string; module: string; where: string; selfMs: number; share: number }[];
+  /** svctrail's own functions by inclusive time (themselves and everything they called). */
+  topInclusive: { name: string; module: string; where: string; totalMs: number; share: number }[];
 }
 
 /** The module a frame belongs to, for grouping. */
@@ -56,6 +58,8 @@ export function moduleOf(url: string, functionName: string): string {
 /** `windowUs`: [from, to] in the profile's clock (µs); the whole profile when absent or empty. */
 export function summarizeProfile(profile: CpuProfile, top = 25, windowUs?: [number, number]): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfUs = new Map<number, number>();
   const tally = (from: number, to: number) => {
     selfUs.clear();
@@ -79,8 +83,24 @@ export function summarizeProfile(profile: CpuProfile, top = 25, windowUs?: [numb
   }
   const modules = new Map<string, number>();
   const functions = new Map<string, { name: string; module: string; where: string; us: number }>();
+  const inclusive = new Map<string, { name: string; module: string; where: string; us: number }>();
   let idleUs = 0;
   for (const [id, us] of selfUs) {
+    // Each svctrail function on the sample's stack once (recursion counted once).
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const frame = byId.get(cur)!.callFrame;
+      const module = moduleOf(frame.url, frame.functionName);
+      // Not svctrail's, or a module's top-level code (its loading, not a request's work).
+      if (!module.startsWith('svctrail ') || (!frame.functionName && frame.lineNumber === 0)) continue;
+      const where = `${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+      const key = `${frame.functionName}\u0000${where}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entry = inclusive.get(key) ?? { name: frame.functionName || '(anonymous)', module, where, us: 0 };
+      entry.us += us;
+      inclusive.set(key, entry);
+    }
     const { callFrame: f } = byId.get(id)!;
     const module = moduleOf(f.url, f.functionName);
     if (f.functionName === '(idle)') idleUs += us;
@@ -106,6 +126,10 @@ export function summarizeProfile(profile: CpuProfile, top = 25, windowUs?: [numb
       .sort((a, b) => b.us - a.us)
       .slice(0, top)
       .map((f) => ({ name: f.name, module: f.module, where: f.where, selfMs: f.us / 1000, share: share(f.us) })),
+    topInclusive: [...inclusive.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map((f) => ({ name: f.name, module: f.module, where: f.where, totalMs: f.us / 1000, share: share(f.us) })),
   };
 }
 
@@ -124,6 +148,12 @@ export function formatProfileSummary(s: ProfileSummary, modules = 20): string[] 
     '| function | module | where | self ms | share |',
     '|:--|:--|:--|--:|--:|',
     ...s.topFunctions.map((f) => `| ${f.name.replace(/\|/g, '\\|')} | ${f.module} | ${f.where} | ${f.selfMs.toFixed(0)} | ${pct(f.share)} |`),
+    '',
+    "svctrail's own functions by inclusive time (themselves and all they called, SQLite included):",
+    '',
+    '| function | module | where | total ms | share |',
+    '|:--|:--|:--|--:|--:|',
+    ...s.topInclusive.map((f) => `| ${f.name.replace(/\|/g, '\\|')} | ${f.module} | ${f.where} | ${f.totalMs.toFixed(0)} | ${pct(f.share)} |`),
   ];
 }
 
