@@ -3,6 +3,11 @@
 // where both serve stored JSON (GET, LIST items, time travel, protobuf GET, watch resume);
 // history items field by field, minus what the floor computes differently (bench/README.md:
 // the ServiceChange `patch`, the `continue` tokens, the summaries' window end, which is "now").
+// Then floor-full (floor-server.js --variant storage) gets the same status PUTs as svctrail
+// (JSON and protobuf; new ingress addresses, cleared ingress, condition changes, additions and
+// removals; with and without a fieldManager): the answers must be the same bytes, and the rows
+// both wrote (events, services, service_revisions, condition_transitions, ingress_intervals and
+// the R-tree) the same, minus the times and request ids (the clock and a random id).
 // Prints one line per request kind and exits 1 on any unexpected difference.
 //
 // usage: node bench/dist/check-floor.js [--dataset 10k] [--samples 40]
@@ -13,7 +18,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DATA_ROOT, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
-import { ROOT } from './real';
+import { ROOT, real } from './real';
 import { Rng } from './rng';
 
 const HISTORY = '/apis/history.svctrail.io/v1alpha1';
@@ -27,14 +32,14 @@ interface Server {
   dir: string;
 }
 
-function start(script: string, source: string, label: string): Promise<Server> {
+function start(script: string, source: string, label: string, extra: string[] = []): Promise<Server> {
   const dir = join(DATA_ROOT, `check-${label}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const file of ['svctrail.db', 'ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'policy.jsonl']) {
     if (existsSync(join(source, file))) copyFileSync(join(source, file), join(dir, file));
   }
-  const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -56,6 +61,59 @@ function fetch(server: Server, token: string, path: string, accept = 'applicatio
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A status PUT; `protobuf` sends and asks for protobuf. */
+function put(server: Server, token: string, path: string, body: Buffer, protobuf: boolean): Promise<{ status: number; body: Buffer }> {
+  const type = protobuf ? PROTOBUF : 'application/json';
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      new URL(path, server.url),
+      {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, accept: type, 'content-type': type, 'content-length': body.length, 'user-agent': 'check-floor/1.0 (linux/amd64) bench' },
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The rows a server wrote after `head`, minus what legitimately differs (each server's clock,
+ * the random request id); the interval rows whose close a write after `head` recorded included.
+ */
+function writtenRows(dir: string, head: number): Record<string, unknown[]> {
+  const db = new Database(join(dir, 'svctrail.db'), { readonly: true });
+  try {
+    const all = (sql: string) => db.prepare(sql).all(...Array((sql.match(/\?/g) ?? []).length).fill(head));
+    return {
+      events: all(
+        `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent,
+           field_manager, verb, subresource FROM events WHERE position > ? ORDER BY position`,
+      ),
+      services: all('SELECT namespace, name, uid, resource_version, stream_version, object FROM services WHERE resource_version > ? ORDER BY namespace, name'),
+      service_revisions: all('SELECT uid, resource_version, namespace, name, object FROM service_revisions WHERE resource_version > ? ORDER BY uid, resource_version'),
+      condition_transitions: all(
+        `SELECT id, resource_version, uid, namespace, name, condition_type, from_status, to_status, reason, message, observed_generation,
+           last_transition_time, actor_user FROM condition_transitions WHERE resource_version > ? ORDER BY id`,
+      ),
+      ingress_intervals: all(
+        `SELECT id, address, address_type, uid, namespace, name, from_resource_version, set_by, to_resource_version, cleared_by
+         FROM ingress_intervals WHERE from_resource_version > ? OR to_resource_version > ? ORDER BY id`,
+      ),
+      ingress_interval_spans: all('SELECT id, from_rv, to_rv FROM ingress_interval_spans WHERE to_rv > ? ORDER BY id'),
+    };
+  } finally {
+    db.close();
+  }
 }
 
 /** Reads a watch until `count` lines arrived, then closes it. */
@@ -103,6 +161,53 @@ function comparable(kind: string, value: any): any {
   return v;
 }
 
+type Note = (kind: string, same: boolean, example?: string) => void;
+
+/** The write half of the check: see the header. */
+async function checkWrites(svctrail: Server, floorFull: Server, token: string, head: number, lb: { ns: string; name: string }[], rng: Rng, note: Note): Promise<void> {
+  const pb = real.protobufObject();
+  for (let i = 0; i < SAMPLES; i++) {
+    const s = lb[rng.int(lb.length)];
+    const path = `/api/v1/namespaces/${s.ns}/services/${s.name}`;
+    const current = await fetch(svctrail, token, path);
+    if (current.status !== 200) continue;
+    const object = JSON.parse(current.body.toString('utf8'));
+    const status = object.status ?? {};
+    const kind = ['ingress', 'ingress-cleared', 'condition-flip', 'condition-added', 'condition-removed', 'ingress+conditions'][i % 6];
+    if (kind === 'ingress' || kind === 'ingress+conditions') status.loadBalancer = { ingress: [{ ip: `100.77.${i >> 8}.${i & 255}`, ipMode: 'VIP' }] };
+    if (kind === 'ingress-cleared') status.loadBalancer = {};
+    const conditions: any[] = status.conditions ?? [];
+    if ((kind === 'condition-flip' || kind === 'ingress+conditions') && conditions.length) {
+      const c = conditions[0];
+      c.status = c.status === 'True' ? 'False' : 'True';
+      c.reason = `CheckFloor${i}`;
+      c.message = `flipped by check-floor ${i}`;
+      c.lastTransitionTime = '2026-01-01T00:00:00Z';
+    } else if (kind === 'condition-removed' && conditions.length) conditions.pop();
+    else if (kind !== 'ingress' && kind !== 'ingress-cleared') {
+      conditions.push({ type: `CheckFloor${i}`, status: 'True', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Added', message: 'added by check-floor' });
+    }
+    if (conditions.length) status.conditions = conditions;
+    object.status = status;
+    const protobuf = Math.floor(i / 6) % 2 === 1; // every kind of change both ways
+    const body = protobuf ? Buffer.from(pb.encodeKubeObject('Service', object)) : Buffer.from(JSON.stringify(object));
+    const statusPath = `${path}/status${i % 4 === 1 ? '?fieldManager=check-floor-manager' : ''}`;
+    // One after the other: both logs get the writes in the same order, so resourceVersions agree.
+    const a = await put(svctrail, token, statusPath, body, protobuf);
+    const b = await put(floorFull, token, statusPath, body, protobuf);
+    const label = `put-${kind}${protobuf ? '-pb' : ''}`;
+    if (a.status !== b.status) note(label, false, `${statusPath}: status ${a.status} vs ${b.status}: ${a.body.toString().slice(0, 300)} / ${b.body.toString().slice(0, 300)}`);
+    else note(label, a.body.equals(b.body), `${statusPath}: ${a.body.toString(protobuf ? 'base64' : 'utf8').slice(0, 600)} vs ${b.body.toString(protobuf ? 'base64' : 'utf8').slice(0, 600)}`);
+  }
+  // The rows both wrote (read while they run: WAL readers see every committed write).
+  const x = writtenRows(svctrail.dir, head);
+  const y = writtenRows(floorFull.dir, head);
+  for (const table of Object.keys(x)) {
+    const i = x[table].findIndex((row, k) => !isDeepStrictEqual(row, y[table][k]));
+    note(`rows-${table} (${x[table].length})`, isDeepStrictEqual(x[table], y[table]), `${x[table].length} vs ${y[table].length} rows; first difference at ${i}: ${JSON.stringify(x[table][i])?.slice(0, 400)} vs ${JSON.stringify(y[table][i])?.slice(0, 400)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const source = join(DATA_ROOT, values.dataset!);
   const token = readFileSync(join(source, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
@@ -110,6 +215,9 @@ async function main(): Promise<void> {
   const head = db.prepare('SELECT max(position) FROM events').pluck().get() as number;
   const services = db.prepare(`SELECT namespace AS ns, name FROM services WHERE namespace <> 'default' ORDER BY namespace, name`).all() as { ns: string; name: string }[];
   const namespaces = [...new Set(services.map((s) => s.ns))];
+  const lbServices = db
+    .prepare(`SELECT namespace AS ns, name FROM services WHERE namespace <> 'default' AND json_extract(object, '$.spec.type') = 'LoadBalancer' ORDER BY namespace, name`)
+    .all() as { ns: string; name: string }[];
   const maxRowid = db.prepare('SELECT max(rowid) FROM service_revisions').pluck().get() as number;
   const revision = db.prepare('SELECT namespace AS ns, name, resource_version AS rv, recorded_at AS time FROM service_revisions WHERE rowid = ?');
   const times = db.prepare('SELECT from_time FROM ingress_intervals WHERE address = ? ORDER BY from_resource_version').pluck();
@@ -155,6 +263,7 @@ async function main(): Promise<void> {
 
   const svctrail = await start(join(ROOT, 'dist', 'main.js'), source, 'svctrail');
   const floor = await start(join(ROOT, 'bench', 'dist', 'floor-server.js'), source, 'floor');
+  let floorFull: Server | undefined;
   const tally = new Map<string, { same: number; differ: number; example?: string }>();
   const note = (kind: string, same: boolean, example?: string) => {
     const t = tally.get(kind) ?? { same: 0, differ: 0 };
@@ -228,8 +337,12 @@ async function main(): Promise<void> {
     const same = wa.length === wb.length && wa.every((l, i) => l === wb[i]);
     const i = wa.findIndex((l, k) => l !== wb[k]);
     note('watch-resume', same, `${wa.length} vs ${wb.length} events; first difference at ${i}: ${wa[i]?.slice(0, 300)} vs ${wb[i]?.slice(0, 300)}`);
+
+    // floor-full: the same status PUTs as svctrail, the same answers and the same rows.
+    floorFull = await start(join(ROOT, 'bench', 'dist', 'floor-server.js'), source, 'floor-full', ['--variant', 'storage']);
+    await checkWrites(svctrail, floorFull, token, head, lbServices, rng, note);
   } finally {
-    for (const s of [svctrail, floor]) {
+    for (const s of [svctrail, floor, floorFull].filter((x): x is Server => x !== undefined)) {
       s.child.kill('SIGTERM');
       await new Promise((r) => s.child.once('exit', r));
       rmSync(s.dir, { recursive: true, force: true });

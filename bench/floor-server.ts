@@ -26,12 +26,23 @@
 //   protobuf answers encoded from the stored JSON with the server's own codec; the history
 //   resources under /apis/history.svctrail.io/v1alpha1.
 //
-// usage: node bench/dist/floor-server.js --data-dir DIR [--port 0] [--host 127.0.0.1]
+// Variant `--variant storage` ("floor-full"): the same raw HTTP stack and the same reads, but
+// every status write does svctrail's storage work, with svctrail's statements, in the same
+// group-committed transaction: the event rows (svctrail's event types, keyed condition events
+// included, with the caller's groups, user agent, field manager and a request id), every index
+// of svctrail's schema kept (no --drop-unused-indexes), the services row (UPDATE, uid left
+// alone), the append-only service_revisions row (the whole new object), one
+// condition_transitions row per condition transition, the ingress interval close (UPDATE, the
+// R-tree row by svctrail's trigger) and open (INSERT) rows. No framework, no decider, no
+// managedFields computation: what is left between svctrail and floor-full is CPU, not storage.
+//
+// usage: node bench/dist/floor-server.js --data-dir DIR [--port 0] [--host 127.0.0.1] [--variant floor|storage]
 //        prints "floor serving https://127.0.0.1:PORT"
 //        node bench/dist/floor-server.js --data-dir DIR --explain   prints every statement's query plan
 //        --drop-unused-indexes (the runner passes it, on the floor's own copy): drops the indexes of
 //        events and services that no floor statement reads, so floor writes maintain only those
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
@@ -46,6 +57,10 @@ interface PendingWrite {
   name: string;
   body: { status?: { loadBalancer?: { ingress?: unknown[] }; conditions?: unknown[] } };
   user: string;
+  /** floor-full records the caller as svctrail does (groups, user agent, field manager). */
+  groups: string;
+  userAgent: string;
+  fieldManager: string;
   res: ServerResponse;
   /** Answer in protobuf (Accept asked for it first). */
   protobuf: boolean;
@@ -161,6 +176,43 @@ class LazyStatement {
   }
 }
 
+/** floor-full's write statements: svctrail's own (src/store/event-store.ts, src/projections/*.ts). */
+function storageWrites(prepare: (sql: string) => LazyStatement) {
+  return {
+    insertEvent: prepare(
+      `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
+         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
+       VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, @data,
+         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource)`,
+    ),
+    updateService: prepare(
+      `UPDATE services SET resource_version = @resourceVersion, stream_version = @streamVersion, object = @object
+       WHERE namespace = @namespace AND name = @name`,
+    ),
+    insertRevision: prepare(
+      `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object)
+       VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object)`,
+    ),
+    insertTransition: prepare(
+      `INSERT INTO condition_transitions (resource_version, uid, namespace, name, condition_type, from_status, to_status,
+         reason, message, observed_generation, last_transition_time, recorded_at, actor_user)
+       VALUES (@resourceVersion, @uid, @namespace, @name, @conditionType, @fromStatus, @toStatus,
+         @reason, @message, @observedGeneration, @lastTransitionTime, @recordedAt, @actorUser)`,
+    ),
+    openInterval: prepare(
+      `INSERT INTO ingress_intervals (address, address_type, uid, namespace, name, from_resource_version, from_time, set_by)
+       VALUES (@address, @addressType, @uid, @namespace, @name, @resourceVersion, @recordedAt, @user)`,
+    ),
+    closeInterval: prepare(
+      `UPDATE ingress_intervals SET to_resource_version = @resourceVersion, to_time = @recordedAt, cleared_by = @user
+       WHERE uid = @uid AND +address = @address AND +address_type = @addressType AND to_resource_version IS NULL`,
+    ),
+    diffConditions: real.statusDiff().diffConditions,
+    conditionTransitions: real.conditionAudit().conditionTransitions,
+    ingressAddresses: real.ingressHistory().ingressAddresses,
+  };
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -170,8 +222,14 @@ function main(): void {
       synchronous: { type: 'string', default: 'FULL' },
       explain: { type: 'boolean', default: false },
       'drop-unused-indexes': { type: 'boolean', default: false },
+      /** floor (least work) or storage (floor-full: svctrail's storage work per write). */
+      variant: { type: 'string', default: 'floor' },
     },
   });
+  if (values.variant !== 'floor' && values.variant !== 'storage') throw new Error(`--variant floor|storage, not ${values.variant}`);
+  const full = values.variant === 'storage';
+  // floor-full keeps every index svctrail keeps: its writes maintain all of them.
+  if (full && values['drop-unused-indexes']) throw new Error('--variant storage keeps every index: do not pass --drop-unused-indexes');
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error('--data-dir is required');
   const path = join(dataDir, 'svctrail.db');
@@ -186,9 +244,16 @@ function main(): void {
   checkpoints.unref();
 
   const tokens = new Map<string, string>();
+  /** The JSON of each user's groups as svctrail records them (tokens.csv's, then system:authenticated). */
+  const groupsOf = new Map<string, string>();
   for (const line of readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split('\n')) {
     const [token, user] = line.split(',');
-    if (token && user) tokens.set(token.trim(), user.trim());
+    if (!token || !user) continue;
+    tokens.set(token.trim(), user.trim());
+    const quoted = /"([^"]*)"\s*$/.exec(line)?.[1];
+    const groups = (quoted ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+    if (!groups.includes('system:authenticated')) groups.push('system:authenticated');
+    groupsOf.set(user.trim(), JSON.stringify(groups));
   }
 
   // Every statement the floor runs, for --explain (its query plans, so the floor's own cost is on view).
@@ -199,6 +264,7 @@ function main(): void {
   const pb = real.protobufObject();
   const envelope = real.protobufEnvelope();
   const { summarizeConditions } = real.conditionSummary();
+  const managerName = full ? real.fieldManager().managerName : () => '';
 
   const current = prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
   const currentObject = prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
@@ -252,6 +318,7 @@ function main(): void {
      ON CONFLICT (namespace, name) DO UPDATE SET resource_version = excluded.resource_version,
        stream_version = excluded.stream_version, object = excluded.object`,
   );
+  const storageStatements = full ? storageWrites(prepare) : undefined;
   const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, recorded_at AS recordedAt,
     actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource`;
   const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
@@ -366,6 +433,7 @@ function main(): void {
       w.object = object;
       return;
     }
+    if (storageStatements) return storageWrite(w, row, object, ingress, previous, conditions, previousConditions);
     const rv = head + events.length;
     const now = new Date().toISOString();
     events.forEach(([type, data], i) => {
@@ -382,6 +450,99 @@ function main(): void {
     w.object = object;
     w.changed = true;
   });
+  let lastRecordedAt = full ? ((recordedAt.get(head) as string | undefined) ?? '') : '';
+  /**
+   * floor-full: svctrail's rows for one status write (see the header), with its statements.
+   * The events are svctrail's (its pure condition diff: keyed events, or the whole list when
+   * keys are ambiguous), the projections' rows follow svctrail's projections one for one.
+   */
+  const storageWrite = (
+    w: PendingWrite,
+    row: { uid: string; streamVersion: number },
+    object: any,
+    ingress: unknown[],
+    previous: unknown[],
+    conditions: unknown[],
+    previousConditions: unknown[],
+  ) => {
+    const st = storageStatements!;
+    const events: { type: string; data: any }[] = [];
+    if (JSON.stringify(ingress) !== JSON.stringify(previous)) events.push({ type: 'LoadBalancerIngressChanged', data: { ingress, previous } });
+    if (JSON.stringify(conditions) !== JSON.stringify(previousConditions)) events.push(...st.diffConditions(previousConditions as never, conditions as never));
+    const rv = head + events.length;
+    // Time never goes back along the log (svctrail's recordingTime).
+    const clock = new Date().toISOString();
+    const now = clock < lastRecordedAt ? lastRecordedAt : clock;
+    const requestId = randomUUID();
+    events.forEach((e, i) => {
+      st.insertEvent.run({
+        position: head + i + 1,
+        resourceVersion: rv,
+        streamId: row.uid,
+        streamVersion: row.streamVersion + i + 1,
+        namespace: w.namespace,
+        name: w.name,
+        type: e.type,
+        data: JSON.stringify(e.data),
+        recordedAt: now,
+        actorUser: w.user,
+        actorGroups: w.groups,
+        userAgent: w.userAgent,
+        fieldManager: w.fieldManager,
+        requestId,
+        verb: 'update',
+        subresource: 'status',
+      });
+    });
+    head = rv;
+    lastRecordedAt = now;
+    object.status = ingress.length ? { loadBalancer: { ingress } } : { loadBalancer: {} };
+    if (conditions.length) object.status.conditions = conditions;
+    object.metadata.resourceVersion = String(rv);
+    const json = JSON.stringify(object);
+    const at = { uid: row.uid, namespace: w.namespace, name: w.name, resourceVersion: rv };
+    st.updateService.run({ namespace: w.namespace, name: w.name, resourceVersion: rv, streamVersion: row.streamVersion + events.length, object: json });
+    st.insertRevision.run({ ...at, recordedAt: now, object: json });
+    for (const { type, data } of events) {
+      const transitions =
+        type === 'ServiceConditionChanged'
+          ? [{ conditionType: data.condition.type, from: data.previous, to: data.condition }]
+          : type === 'ServiceConditionRemoved'
+            ? [{ conditionType: data.conditionType, from: data.previous, to: null }]
+            : type === 'ServiceConditionsReplaced'
+              ? st.conditionTransitions(data.previous, data.conditions)
+              : [];
+      for (const t of transitions) {
+        const current = t.to ?? t.from!;
+        st.insertTransition.run({
+          ...at,
+          conditionType: t.conditionType,
+          fromStatus: t.from?.status ?? null,
+          toStatus: t.to?.status ?? null,
+          reason: t.to ? t.to.reason : '',
+          message: t.to ? t.to.message : '',
+          observedGeneration: current.observedGeneration ?? null,
+          lastTransitionTime: t.to?.lastTransitionTime ?? null,
+          recordedAt: now,
+          actorUser: w.user,
+        });
+      }
+      if (type === 'LoadBalancerIngressChanged') {
+        const base = { ...at, recordedAt: now, user: w.user };
+        const key = (a: { address: string; addressType: string }) => `${a.addressType}:${a.address}`;
+        const before = st.ingressAddresses(data.previous);
+        const after = st.ingressAddresses(data.ingress);
+        const beforeKeys = new Set(before.map(key));
+        const afterKeys = new Set(after.map(key));
+        for (const a of before) if (!afterKeys.has(key(a))) st.closeInterval.run({ ...base, ...a });
+        for (const a of after) if (!beforeKeys.has(key(a))) st.openInterval.run({ ...base, ...a });
+      }
+    }
+    w.status = 200;
+    w.result = json;
+    w.object = object;
+    w.changed = true;
+  };
   const applyBatch = db.transaction((batch: PendingWrite[]) => {
     for (const w of batch) {
       try {
@@ -751,7 +912,10 @@ function main(): void {
           } catch {
             return send(res, 400, '{"kind":"Status","code":400}');
           }
-          queue.push({ namespace, name, body, user, res, protobuf });
+          // Only floor-full records the caller beyond the user (the floor stays the least work).
+          const userAgent = full ? (req.headers['user-agent'] ?? '') : '';
+          const fieldManager = full ? managerName(query?.get('fieldManager') ?? undefined, userAgent) : '';
+          queue.push({ namespace, name, body, user, groups: full ? (groupsOf.get(user) ?? '[]') : '', userAgent, fieldManager, res, protobuf });
           if (!scheduled) {
             scheduled = true;
             setImmediate(flush);
@@ -800,7 +964,7 @@ function main(): void {
   server.keepAliveTimeout = 60_000;
   server.listen(Number(values.port), values.host, () => {
     const { port } = server.address() as AddressInfo;
-    process.stdout.write(`floor serving https://${values.host}:${port}\n`);
+    process.stdout.write(`${full ? 'floor-full' : 'floor'} serving https://${values.host}:${port}\n`);
   });
   const shutdown = () => {
     for (const w of watchers) w.res.end();

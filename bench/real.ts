@@ -16,6 +16,10 @@ import type * as DataDirModule from '../src/tls/data-dir';
 import type * as KubeEnvelopeModule from '../src/domain/codec/protobuf/kube-envelope';
 import type * as KubeObjectProtobufModule from '../src/domain/codec/protobuf/kube-object-protobuf';
 import type * as ConditionSummaryModule from '../src/history/condition-summary';
+import type * as StatusDiffModule from '../src/domain/status-diff';
+import type * as ConditionAuditModule from '../src/projections/condition-audit.projection';
+import type * as IngressHistoryModule from '../src/projections/ingress-history.projection';
+import type * as FieldManagerModule from '../src/domain/field-management/field-manager';
 
 /** The project root (bench/dist/ → ../..). */
 export const ROOT = join(__dirname, '..', '..');
@@ -45,6 +49,11 @@ export const real = {
   protobufObject: () => load<typeof KubeObjectProtobufModule>('domain/codec/protobuf/kube-object-protobuf.js'),
   protobufEnvelope: () => load<typeof KubeEnvelopeModule>('domain/codec/protobuf/kube-envelope.js'),
   conditionSummary: () => load<typeof ConditionSummaryModule>('history/condition-summary.js'),
+  /** Pure helpers floor-full uses to write exactly the rows svctrail writes (bench/README.md). */
+  statusDiff: () => load<typeof StatusDiffModule>('domain/status-diff.js'),
+  conditionAudit: () => load<typeof ConditionAuditModule>('projections/condition-audit.projection.js'),
+  ingressHistory: () => load<typeof IngressHistoryModule>('projections/ingress-history.projection.js'),
+  fieldManager: () => load<typeof FieldManagerModule>('domain/field-management/field-manager.js'),
 };
 
 export type { DatabaseHandle } from '../src/store/database';
