@@ -3,6 +3,7 @@
 // range is driven by the index that matches the narrowest filter (INDEXED BY, so the plan does
 // not depend on statistics); the other filters are checked on the rows of that range.
 import type { Service } from '../domain/service.types';
+import { jsonPatchText } from '../history/json-patch-diff';
 import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
 import { LogPositions } from './log-positions';
@@ -35,6 +36,16 @@ export interface RecordedWrite {
 
 type EventRow = typeof events.$inferSelect;
 
+/** One write as stored: its event rows (data and actor groups still JSON text) and its patch's JSON text. */
+export interface StoredWrite {
+  resourceVersion: number;
+  uid: string;
+  namespace: string;
+  name: string;
+  events: EventRow[];
+  patchJson: string;
+}
+
 const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS streamId, stream_version AS streamVersion, namespace, name, type, data,
   recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
   request_id AS requestId, verb, subresource`;
@@ -46,6 +57,7 @@ export class ChangeHistoryRepository {
   private readonly eventsOfWrite;
   private readonly revisionAt;
   private readonly revisionBefore;
+  private readonly storedPatch;
   private readonly positions;
 
   constructor(private readonly handle: DatabaseHandle) {
@@ -56,6 +68,7 @@ export class ChangeHistoryRepository {
     this.revisionBefore = sqlite
       .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
       .pluck();
+    this.storedPatch = sqlite.prepare('SELECT patch FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
   }
 
   /** The SQL of one round (exported for the query-plan test). */
@@ -114,9 +127,26 @@ export class ChangeHistoryRepository {
     };
   }
 
+  /**
+   * One write as the change log serves it, nothing parsed: its event rows and the patch its
+   * revision row stores (computed once, when it was written). A delete writes no revision: its
+   * patch, like that of a row the start-up backfill has not reached, is computed from the
+   * revisions as it always was.
+   */
+  storedWrite(resourceVersion: number): StoredWrite {
+    const rows = this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[];
+    const first = rows[0];
+    let patchJson = this.storedPatch.get(first.streamId, resourceVersion) as string | null | undefined;
+    if (patchJson === undefined || patchJson === null) {
+      const previous = first.streamVersion === 1 ? null : ((this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined) ?? null);
+      patchJson = jsonPatchText(previous, (this.revisionAt.get(first.streamId, resourceVersion) as string | undefined) ?? null);
+    }
+    return { resourceVersion, uid: first.streamId, namespace: first.namespace, name: first.name, events: rows, patchJson };
+  }
+
   /** Writes after a resourceVersion, oldest first, for the change feed. */
-  writesAfter(resourceVersion: number, untilRv: number, limit: number): RecordedWrite[] {
+  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): StoredWrite[] {
     const rvs = this.matchingWrites({ fromRv: resourceVersion + 1, toRv: untilRv, fromPosition: resourceVersion + 1 }, limit);
-    return rvs.map((rv) => this.write(rv));
+    return rvs.map((rv) => this.storedWrite(rv));
   }
 }
