@@ -11,8 +11,10 @@ const BATCH = 2000;
 
 /** Fills every missing revision patch; returns how many rows it filled. */
 export function backfillRevisionPatches(sqlite: Database.Database): number {
+  // Filled rows leave the partial index, so each batch is the index's first rows: a range from
+  // the smallest uid (a search of the index, not a scan).
   const pending = sqlite.prepare(
-    'SELECT uid, resource_version AS rv, object FROM service_revisions WHERE patch IS NULL ORDER BY uid, resource_version LIMIT ?',
+    `SELECT uid, resource_version AS rv, object FROM service_revisions WHERE patch IS NULL AND uid >= '' ORDER BY uid, resource_version LIMIT ?`,
   );
   const previous = sqlite
     .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
