@@ -136,132 +136,55 @@ export class IngressHistoryRepository {
   }
 
   /**
-   * The scope's own intervals that can take part in a conflict, in (from, id) order, a batch at a
-   * time after a keyset cursor: as the later-assigned side (`second`: begun inside the window) or
-   * as the earlier one (`first`: begun by the window's end and still open after its start).
+   * Conflicts where the later-assigned side (`second`) or, with `side: 'first'`, the earlier
+   * side is in the scope. The other side is found by the address index among the other
+   * holders' intervals that were open when the later one began (the driver's own holder is
+   * skipped by two uid ranges, so an address one Service flapped costs nothing per interval).
+   * Ordered by (second.id, first.id).
    */
-  static conflictDriversSql(range: Omit<ConflictRange, 'fromRv' | 'toRv' | 'after'>, side: 'first' | 'second'): string {
+  static conflictsSql(range: Omit<ConflictRange, 'fromRv' | 'toRv'>, side: 'first' | 'second'): string {
+    const driver = side === 'second' ? 'b' : 'a';
+    const other = side === 'second' ? 'a' : 'b';
     let index: string;
     if (range.uid !== undefined) index = 'ingress_intervals_uid_from';
-    else if (range.name !== undefined && range.namespace !== undefined) index = 'ingress_intervals_name_from';
-    else if (range.namespace !== undefined) index = 'ingress_intervals_namespace_from';
     else if (range.address !== undefined) index = 'ingress_intervals_address_uid_from';
+    else if (range.name !== undefined) index = 'ingress_intervals_name_from';
+    else if (range.namespace !== undefined) index = 'ingress_intervals_namespace_from';
     else index = 'ingress_intervals_from';
-    const where = ['i.from_resource_version <= @toRv', '(i.from_resource_version > @keyFrom OR (i.from_resource_version = @keyFrom AND i.id > @keyId))'];
-    if (side === 'second') where.push('i.from_resource_version >= @fromRv');
-    else where.push('(i.to_resource_version IS NULL OR i.to_resource_version > @fromRv)');
-    if (range.uid !== undefined) where.push('i.uid = @uid');
-    if (range.namespace !== undefined) where.push('i.namespace = @namespace');
-    if (range.name !== undefined) where.push('i.name = @name');
-    if (range.address !== undefined) where.push('i.address = @address');
-    return `SELECT ${columns('i')} FROM ingress_intervals i INDEXED BY ${index} WHERE ${where.join(' AND ')} ORDER BY i.from_resource_version, i.id LIMIT @batch`;
+    const where = ['b.from_resource_version >= @fromRv', 'b.from_resource_version <= @toRv'];
+    if (side === 'first') where.push('a.from_resource_version <= @toRv');
+    if (range.uid !== undefined) where.push(`${driver}.uid = @uid`);
+    if (range.namespace !== undefined) where.push(`${driver}.namespace = @namespace`);
+    if (range.name !== undefined) where.push(`${driver}.name = @name`);
+    if (range.address !== undefined) where.push(`${driver}.address = @address`);
+    if (range.after) where.push('b.from_resource_version >= @afterFrom', '(b.id > @afterSecond OR (b.id = @afterSecond AND a.id > @afterFirst))');
+    // The other holders' intervals of the address, as two ranges of the (address, uid) index on
+    // either side of the driver's own uid: a Service that held an address 10,000 times is never
+    // read against itself (with `a.uid <> b.uid` each of its intervals walked all the others).
+    const join = `((a.address = b.address AND a.uid < b.uid) OR (a.address = b.address AND a.uid > b.uid)) AND a.address_type = b.address_type AND a.id < b.id
+      AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
+    return `SELECT ${columns('a', 'first_')}, ${columns('b', 'second_')}
+      FROM ingress_intervals ${driver} INDEXED BY ${index}
+      JOIN ingress_intervals ${other} INDEXED BY ingress_intervals_address_uid_from ON ${join}
+      WHERE ${where.join(' AND ')} ORDER BY b.id, a.id LIMIT @limit`;
   }
 
-  /**
-   * Conflicts (two Services holding one address at once) where the later-assigned side
-   * (`second`, begun inside the window) or, for a Service, namespace or uid scope, the earlier
-   * side is in the scope, ordered by (second.id, first.id), holder by holder: a holder's
-   * intervals of one address never overlap, so for each interval of the scope and each other
-   * holder of its address, one seek finds the only interval of that holder open when it began,
-   * and one range finds those of that holder that began while it was open. The cost follows the
-   * scope's intervals and the address's distinct holders, not how many times an address was
-   * assigned. Interval ids grow with their start (rows are written in log order), so (from, id)
-   * order is id order and the walk stops once a page is complete.
-   */
   conflicts(range: ConflictRange, limit: number): ConflictRow[] {
+    const params = { ...range, ...(range.after ? { afterFrom: range.after.secondFrom, afterSecond: range.after.secondId, afterFirst: range.after.firstId } : {}), after: undefined, limit };
     const scoped = range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
-    const after = range.after;
-    const isAfter = (r: ConflictRow) => !after || r.second.id > after.secondId || (r.second.id === after.secondId && r.first.id > after.firstId);
-    const fromRv = Math.max(range.fromRv, after?.secondFrom ?? 0);
-    const holdersOf = this.holderCache();
-    const openAt = this.handle.statement(
-      `SELECT ${columns('i')} FROM ingress_intervals i INDEXED BY ingress_intervals_address_uid_from
-       WHERE i.address = @address AND i.uid = @uid AND i.from_resource_version <= @at AND i.address_type = @addressType
-       ORDER BY i.from_resource_version DESC, i.id DESC LIMIT 1`,
-    );
-    const begunDuring = this.handle.statement(
-      `SELECT ${columns('i')} FROM ingress_intervals i INDEXED BY ingress_intervals_address_uid_from
-       WHERE i.address = @address AND i.uid = @uid AND i.from_resource_version >= @from AND i.from_resource_version <= @to
-         AND i.address_type = @addressType AND i.id > @id
-       ORDER BY i.from_resource_version, i.id LIMIT @limit`,
-    );
-    // Only conflicts after the cursor count towards the page, each once (both its holders may be in the scope).
-    const found: ConflictRow[] = [];
-    const seen = new Set<string>();
-    const add = (r: ConflictRow) => {
-      const key = `${r.second.id}.${r.first.id}`;
-      if (!isAfter(r) || seen.has(key)) return;
-      seen.add(key);
-      found.push(r);
-    };
-    let sortedUpTo = 0;
-    let end: IntervalRow | undefined;
-    const pageEnd = () => {
-      if (found.length >= limit && found.length !== sortedUpTo) {
-        found.sort(byConflictOrder);
-        sortedUpTo = found.length;
-        end = found[limit - 1].second;
-      }
-      return end;
-    };
-    // Each side's intervals in (from, id) order; a side stops once the page is complete and its
-    // next interval (and so every conflict it could still add) comes after the page's last one.
-    const walk = (side: 'first' | 'second', each: (i: IntervalRow) => void) => {
-      const drivers = this.handle.statement(IngressHistoryRepository.conflictDriversSql(range, side));
-      const params = { uid: range.uid, namespace: range.namespace, name: range.name, address: range.address, fromRv, toRv: range.toRv, batch: CONFLICT_BATCH };
-      let key = { keyFrom: -1, keyId: -1 };
-      for (;;) {
-        const rows = drivers.all({ ...params, ...key }) as IntervalRow[];
-        for (const row of rows) {
-          const end = pageEnd();
-          if (end && (row.fromResourceVersion > end.fromResourceVersion || (side === 'second' && row.id > end.id))) return;
-          each(row);
-        }
-        if (rows.length < CONFLICT_BATCH) return;
-        const last = rows[rows.length - 1];
-        key = { keyFrom: last.fromResourceVersion, keyId: last.id };
-      }
-    };
-    walk('second', (b) => {
-      for (const uid of holdersOf(b.address)) {
-        if (uid === b.uid) continue;
-        const a = openAt.get({ address: b.address, uid, at: b.fromResourceVersion, addressType: b.addressType }) as IntervalRow | undefined;
-        if (a && a.id < b.id && (a.toResourceVersion === null || a.toResourceVersion > b.fromResourceVersion)) add({ first: a, second: b });
-      }
-    });
-    if (scoped) {
-      walk('first', (a) => {
-        for (const uid of holdersOf(a.address)) {
-          if (uid === a.uid) continue;
-          const to = a.toResourceVersion === null ? range.toRv : Math.min(range.toRv, a.toResourceVersion - 1);
-          const params = { address: a.address, uid, from: Math.max(a.fromResourceVersion, fromRv), to, addressType: a.addressType, id: a.id, limit: limit + 1 };
-          for (const b of begunDuring.all(params) as IntervalRow[]) add({ first: a, second: b });
-        }
-      });
-    }
-    return found.sort(byConflictOrder).slice(0, limit);
-  }
-
-  /** The distinct holders (uids) of an address, each address read once per call of the returned function's owner. */
-  private holderCache(): (address: string) => string[] {
-    const nextHolder = this.handle.statement(
-      'SELECT uid FROM ingress_intervals INDEXED BY ingress_intervals_address_uid_from WHERE address = ? AND uid > ? ORDER BY uid LIMIT 1',
-    );
-    const cache = new Map<string, string[]>();
-    return (address) => {
-      let holders = cache.get(address);
-      if (!holders) {
-        holders = [];
-        for (let uid = nextHolder.pluck().get(address, '') as string | undefined; uid !== undefined; uid = nextHolder.pluck().get(address, uid) as string | undefined) holders.push(uid);
-        cache.set(address, holders);
-      }
-      return holders;
-    };
+    const run = (side: 'first' | 'second') =>
+      (this.handle.statement(IngressHistoryRepository.conflictsSql(range, side)).all(params) as Record<string, unknown>[]).map(split);
+    const rows = run('second');
+    // A Service is in a conflict whichever side it is on; the address filter alone needs one side.
+    if (scoped) rows.push(...run('first'));
+    rows.sort((x, y) => x.second.id - y.second.id || x.first.id - y.first.id);
+    const unique = rows.filter((r, i) => i === 0 || r.second.id !== rows[i - 1].second.id || r.first.id !== rows[i - 1].first.id);
+    return unique.slice(0, limit);
   }
 }
 
-/** Intervals of a scope read per round while looking for conflicts. */
-const CONFLICT_BATCH = 200;
-
-const byConflictOrder = (x: ConflictRow, y: ConflictRow) => x.second.id - y.second.id || x.first.id - y.first.id;
-
+function split(row: Record<string, unknown>): ConflictRow {
+  const pick = (prefix: string) =>
+    Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v])) as unknown as IntervalRow;
+  return { first: pick('first_'), second: pick('second_') };
+}

@@ -10,7 +10,7 @@ import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { IngressHistoryRepository } from '../../src/store/ingress-history-repository';
 
 const PARAMS: Record<string, unknown> = {
-  fromPosition: 1, fromRv: 1, toRv: 100, keyFrom: 1, keyId: 1, uid: 'u', namespace: 'ns', name: 'n', actor: 'alice', eventType: 'ServiceCreated', fieldManager: 'fm',
+  fromPosition: 1, fromRv: 1, toRv: 100, uid: 'u', namespace: 'ns', name: 'n', actor: 'alice', eventType: 'ServiceCreated', fieldManager: 'fm',
   batch: 10, limit: 10, conditionType: 'Ready', status: 'True', afterRv: 1, afterId: 1, address: '1.2.3.4', addressType: 'ip', setBy: 'bob',
   afterFrom: 1, afterSecond: 1, afterFirst: 1, afterNamespace: '', afterName: '', afterUid: '',
 };
@@ -66,11 +66,12 @@ describe('history query plans', () => {
     }
   });
 
-  it.each(subsets(['uid', 'namespace', 'name', 'address'] as const).flatMap((f) => [[f, 'first'], [f, 'second']] as const))('ingress conflict drivers %j %s side', (filters, side) => {
-    const sql = IngressHistoryRepository.conflictDriversSql(filters, side);
+  it.each(subsets(['uid', 'namespace', 'name', 'address', 'after'] as const).flatMap((f) => [[f, 'first'], [f, 'second']] as const))('ingress conflicts %j %s side', (filters, side) => {
+    const sql = IngressHistoryRepository.conflictsSql({ ...filters, after: filters.after ? { secondFrom: 1, secondId: 1, firstId: 1 } : undefined }, side);
     expect(fullScans(sql)).toEqual([]);
-    // The scope's own intervals come from the scope's index.
-    expect(plan(sql).join('\n')).toMatch(/^SEARCH i USING INDEX ingress_intervals_/);
+    // The other side of a conflict is found through the address index, among the other holders
+    // only: two uid ranges on either side of the driver's own.
+    expect(plan(sql).join('\n')).toMatch(/MULTI-INDEX OR\nINDEX 1\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)\nINDEX 2\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)/);
   });
 
   it('point lookups: positions from times, writes by resourceVersion, revisions around a write', () => {
@@ -82,16 +83,6 @@ describe('history query plans', () => {
       'SELECT object FROM service_revisions WHERE uid = @uid AND resource_version = @fromRv',
       'SELECT recorded_at FROM events WHERE stream_id = @uid AND stream_version = 1',
       'SELECT type FROM events WHERE stream_id = @uid ORDER BY stream_version DESC LIMIT 1',
-      // Conflicts: the other holders of an address, the one interval of a holder open at a
-      // resourceVersion, those of a holder begun within a span.
-      'SELECT uid FROM ingress_intervals INDEXED BY ingress_intervals_address_uid_from WHERE address = @address AND uid > @uid ORDER BY uid LIMIT 1',
-      `SELECT * FROM ingress_intervals i INDEXED BY ingress_intervals_address_uid_from
-       WHERE i.address = @address AND i.uid = @uid AND i.from_resource_version <= @toRv AND i.address_type = @addressType
-       ORDER BY i.from_resource_version DESC, i.id DESC LIMIT 1`,
-      `SELECT * FROM ingress_intervals i INDEXED BY ingress_intervals_address_uid_from
-       WHERE i.address = @address AND i.uid = @uid AND i.from_resource_version >= @fromRv AND i.from_resource_version <= @toRv
-         AND i.address_type = @addressType AND i.id > @afterId
-       ORDER BY i.from_resource_version, i.id LIMIT @limit`,
       'SELECT patch FROM service_revisions WHERE uid = @uid AND resource_version = @fromRv',
     ]) {
       const steps = plan(sql);

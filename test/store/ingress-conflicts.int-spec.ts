@@ -1,5 +1,6 @@
-// Conflicts (two Services holding one address at once) are found holder by holder: for each
-// interval of the scope, one seek per other holder of its address. Property: for random histories
+// Conflicts (two Services holding one address at once): for each interval of the scope, the other
+// holders' intervals of its address (two uid ranges of the address index around its own holder).
+// Property: for random histories
 // of a few addresses among several holders (each holder's intervals disjoint, as the projection
 // writes them; ids growing with the start, as written in log order), random scopes, windows and
 // page sizes, the pages put together are exactly the pairs a brute-force overlap filter finds,
@@ -27,7 +28,7 @@ interface Span {
   hostname: boolean;
 }
 
-describe('ingress conflicts, holder by holder', () => {
+describe('ingress conflicts', () => {
   let dir: string;
   let handle: DatabaseHandle;
   let repository: IngressHistoryRepository;

@@ -71,7 +71,7 @@ describe('stored revision patches', () => {
       } else {
         const next = structuredClone(live);
         if (o.kind === 'ingress') next.status.loadBalancer = o.ips.length ? { ingress: o.ips.map((ip) => ({ ip, ipMode: 'VIP' as const })) } : {};
-        else {
+        else if (o.kind === 'condition') {
           const others = (next.status.conditions ?? []).filter((c) => c.type !== o.type);
           const added = o.status ? [{ type: o.type, status: o.status, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', message: `${o.type} ${o.status}` }] : [];
           next.status.conditions = [...others, ...added];
