@@ -52,12 +52,18 @@ const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS str
 
 /** Rows read per round while collecting distinct writes. */
 const BATCH = 500;
+/** Events read backwards from a write's resourceVersion to find them all in one statement. */
+const WRITE_EVENTS = 8;
+/** Events read per round by the feed. */
+const FEED_EVENTS = 400;
 
 export class ChangeHistoryRepository {
   private readonly eventsOfWrite;
   private readonly revisionAt;
   private readonly revisionBefore;
   private readonly storedPatch;
+  private readonly lastEventsUpTo;
+  private readonly eventsFrom;
   private readonly positions;
 
   constructor(private readonly handle: DatabaseHandle) {
@@ -69,6 +75,8 @@ export class ChangeHistoryRepository {
       .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
       .pluck();
     this.storedPatch = sqlite.prepare('SELECT patch FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
+    this.lastEventsUpTo = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ${WRITE_EVENTS}`);
+    this.eventsFrom = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ${FEED_EVENTS}`);
   }
 
   /** The SQL of one round (exported for the query-plan test). */
@@ -98,14 +106,17 @@ export class ChangeHistoryRepository {
     const statement = this.handle.statement(ChangeHistoryRepository.rangeSql(range));
     const out: number[] = [];
     let fromPosition = range.fromPosition;
-    for (;;) {
-      const rows = statement.all({ ...range, fromPosition, batch: BATCH }) as { position: number; rv: number }[];
+    // A write has one event or a few: a first round of twice the page reads about what the page
+    // needs (each row costs a lookup of its table row), later rounds grow.
+    let batch = Math.min(BATCH, 2 * limit);
+    for (;; batch = Math.min(BATCH, 2 * batch)) {
+      const rows = statement.all({ ...range, fromPosition, batch }) as { position: number; rv: number }[];
       for (const row of rows) {
         if (out[out.length - 1] === row.rv) continue;
         if (out.length === limit) return out;
         out.push(row.rv);
       }
-      if (rows.length < BATCH) return out;
+      if (rows.length < batch) return out;
       fromPosition = rows[rows.length - 1].position + 1;
     }
   }
@@ -134,8 +145,16 @@ export class ChangeHistoryRepository {
    * revisions as it always was.
    */
   storedWrite(resourceVersion: number): StoredWrite {
-    const rows = this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[];
+    // A write's events end at its resourceVersion: one read backwards from there finds them all,
+    // unless the write has more than a few (then its first position is looked for first).
+    let rows = (this.lastEventsUpTo.all(resourceVersion) as EventRow[]).filter((r) => r.resourceVersion === resourceVersion).reverse();
+    if (rows.length === WRITE_EVENTS) rows = this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[];
+    return this.withPatch(rows);
+  }
+
+  private withPatch(rows: EventRow[]): StoredWrite {
     const first = rows[0];
+    const resourceVersion = first.resourceVersion;
     let patchJson = this.storedPatch.get(first.streamId, resourceVersion) as string | null | undefined;
     if (patchJson === undefined || patchJson === null) {
       const previous = first.streamVersion === 1 ? null : ((this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined) ?? null);
@@ -144,9 +163,28 @@ export class ChangeHistoryRepository {
     return { resourceVersion, uid: first.streamId, namespace: first.namespace, name: first.name, events: rows, patchJson };
   }
 
-  /** Writes after a resourceVersion, oldest first, for the change feed. */
+  /**
+   * Writes after a resourceVersion, oldest first, for the change feed: the log read in order, a
+   * batch of events at a time, cut into writes (consecutive events sharing a resourceVersion).
+   */
   storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): StoredWrite[] {
-    const rvs = this.matchingWrites({ fromRv: resourceVersion + 1, toRv: untilRv, fromPosition: resourceVersion + 1 }, limit);
-    return rvs.map((rv) => this.storedWrite(rv));
+    const out: StoredWrite[] = [];
+    for (let after = resourceVersion; ; ) {
+      const rows = this.eventsFrom.all(after, untilRv) as EventRow[];
+      const full = rows.length === FEED_EVENTS;
+      let start = 0;
+      for (let i = 1; i <= rows.length; i++) {
+        if (i < rows.length && rows[i].resourceVersion === rows[start].resourceVersion) continue;
+        // The batch may have cut its last write short: that one is read again by the next batch.
+        if (i === rows.length && full && start > 0) break;
+        if (out.length === limit) return out;
+        // (A write longer than a whole batch is read whole on its own.)
+        out.push(i === rows.length && full ? this.storedWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i)));
+        after = out[out.length - 1].resourceVersion;
+        start = i;
+      }
+      if (!full) return out;
+    }
   }
+
 }

@@ -98,6 +98,21 @@ describe('stored revision patches', () => {
     expect([...kinds]).toEqual(expect.arrayContaining(['ServiceCreated', 'ServiceDeleted', 'LoadBalancerIngressChanged', 'ServiceConditionsReplaced']));
   });
 
+  it('reads the feed as the same writes, a batch of the log at a time', () => {
+    const head = writes[writes.length - 1];
+    expect(changes.storedWritesAfter(0, head, 10_000)).toEqual(writes.map((rv) => changes.storedWrite(rv)));
+    // From inside the log, a page at a time, up to a bound.
+    const until = writes[writes.length - 10];
+    const paged = [];
+    for (let after = writes[3]; ; ) {
+      const page = changes.storedWritesAfter(after, until, 7);
+      paged.push(...page.map((w) => w.resourceVersion));
+      if (page.length < 7) break;
+      after = page[page.length - 1].resourceVersion;
+    }
+    expect(paged).toEqual(writes.filter((rv) => rv > writes[3] && rv <= until));
+  });
+
   it('stores the patch in the revision row (a delete has none: it writes no revision)', () => {
     const rows = patches() as { patch: string | null }[];
     expect(rows.length).toBeGreaterThan(50);
