@@ -76,7 +76,12 @@ export class ChangeHistoryRepository {
       .pluck();
     this.storedPatch = sqlite.prepare('SELECT patch FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
     this.lastEventsUpTo = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ${WRITE_EVENTS}`);
-    this.eventsFrom = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ${FEED_EVENTS}`);
+    // With each write's stored patch, read on its last event (the one at the write's resourceVersion).
+    this.eventsFrom = sqlite.prepare(
+      `SELECT ${COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1e.$2')}, r.patch AS patch FROM events e
+       LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
+       WHERE e.position > ? AND e.position <= ? ORDER BY e.position LIMIT ${FEED_EVENTS}`,
+    );
   }
 
   /** The SQL of one round (exported for the query-plan test). */
@@ -152,10 +157,11 @@ export class ChangeHistoryRepository {
     return this.withPatch(rows);
   }
 
-  private withPatch(rows: EventRow[]): StoredWrite {
+  /** `stored`: the write's stored patch when already read with its events (null: none stored). */
+  private withPatch(rows: EventRow[], stored?: string | null): StoredWrite {
     const first = rows[0];
     const resourceVersion = first.resourceVersion;
-    let patchJson = this.storedPatch.get(first.streamId, resourceVersion) as string | null | undefined;
+    let patchJson = stored !== undefined ? stored : (this.storedPatch.get(first.streamId, resourceVersion) as string | null | undefined);
     if (patchJson === undefined || patchJson === null) {
       const previous = first.streamVersion === 1 ? null : ((this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined) ?? null);
       patchJson = jsonPatchText(previous, (this.revisionAt.get(first.streamId, resourceVersion) as string | undefined) ?? null);
@@ -170,7 +176,7 @@ export class ChangeHistoryRepository {
   storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): StoredWrite[] {
     const out: StoredWrite[] = [];
     for (let after = resourceVersion; ; ) {
-      const rows = this.eventsFrom.all(after, untilRv) as EventRow[];
+      const rows = this.eventsFrom.all(after, untilRv) as (EventRow & { patch: string | null })[];
       const full = rows.length === FEED_EVENTS;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
@@ -179,7 +185,7 @@ export class ChangeHistoryRepository {
         if (i === rows.length && full && start > 0) break;
         if (out.length === limit) return out;
         // (A write longer than a whole batch is read whole on its own.)
-        out.push(i === rows.length && full ? this.storedWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i)));
+        out.push(i === rows.length && full ? this.storedWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i), rows[i - 1].patch));
         after = out[out.length - 1].resourceVersion;
         start = i;
       }

@@ -100,7 +100,7 @@ describe('stored revision patches', () => {
 
   it('reads the feed as the same writes, a batch of the log at a time', () => {
     const head = writes[writes.length - 1];
-    expect(changes.storedWritesAfter(0, head, 10_000)).toEqual(writes.map((rv) => changes.storedWrite(rv)));
+    expect(changes.storedWritesAfter(0, head, 10_000).map(serviceChangeJson)).toEqual(writes.map((rv) => serviceChangeJson(changes.storedWrite(rv))));
     // From inside the log, a page at a time, up to a bound.
     const until = writes[writes.length - 10];
     const paged = [];
