@@ -4,7 +4,11 @@
 // byte for byte the one built by diffing the two parsed revisions, as the change log did on
 // every read before; and the start-up backfill (rows from before migration 0007) and a rebuild
 // from the log store exactly the same patches.
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
@@ -14,7 +18,7 @@ import { jsonPatchBetween } from '../../src/history/json-patch-diff';
 import { rebuildProjections } from '../../src/projections/projection-rebuild';
 import { Projector } from '../../src/projections/projector';
 import { ChangeHistoryRepository } from '../../src/store/change-history-repository';
-import type { DatabaseHandle } from '../../src/store/database';
+import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { backfillRevisionPatches } from '../../src/store/revision-patch-backfill';
 import { ServiceRepository } from '../../src/store/service-repository';
 import { DATABASE } from '../../src/store/store.tokens';
@@ -127,6 +131,27 @@ describe('stored revision patches', () => {
     expect(backfillRevisionPatches(handle.sqlite)).toBe(before.length);
     expect(patches()).toEqual(before);
     expect(backfillRevisionPatches(handle.sqlite)).toBe(0);
+  });
+
+  it('fills them when a server opens a store last written before migration 0007', async () => {
+    const before = patches();
+    const dir = mkdtempSync(join(tmpdir(), 'svctrail-patches-'));
+    try {
+      const path = join(dir, 'old.db');
+      await handle.sqlite.backup(path);
+      // As a store migrated to 0007 but never opened since: every patch missing.
+      const old = new Database(path);
+      old.exec('UPDATE service_revisions SET patch = NULL');
+      old.close();
+      const reopened = openDatabase({ path, migrationsFolder: join(__dirname, '../../migrations'), synchronous: 'NORMAL' });
+      try {
+        expect(reopened.sqlite.prepare('SELECT uid, resource_version AS rv, patch FROM service_revisions ORDER BY uid, resource_version').all()).toEqual(before);
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rebuilds the same patches from the log', () => {
