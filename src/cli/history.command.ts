@@ -1,5 +1,7 @@
 // `svctrail history NAMESPACE/NAME`: every accepted write to that Service name (all its
 // incarnations), who made it, and what changed — the change log of the history API.
+import type { ServiceChange } from '../history/history-items';
+import type { HistoryList } from '../history/history-list-page';
 import { parseCommand } from './command-args';
 import { openHistory, queryOf, serviceScope } from './history-reader';
 import { parseOutputFormat, structured, table } from './output-format';
@@ -22,7 +24,8 @@ export async function runHistory(argv: string[], out: (line: string) => void): P
   const scope = serviceScope(positionals[0]);
   const reader = openHistory(values['data-dir']);
   try {
-    const list = reader.changes.list(scope, queryOf(values, { since: 'since', until: 'until', actor: 'actor', 'event-type': 'eventType', uid: 'uid', limit: 'limit' }));
+    const query = queryOf(values, { since: 'since', until: 'until', actor: 'actor', 'event-type': 'eventType', uid: 'uid', limit: 'limit' });
+    const list = reader.changes.list(scope, query).encoded.object as HistoryList<ServiceChange>;
     const text = structured(format, list);
     if (text !== undefined) {
       out(text);

@@ -12,7 +12,7 @@ import { ApiError } from '../kube-api/api-errors';
 import type { CommittedWrite } from '../projections/projection';
 import { ChangeHistoryRepository, RecordedWrite } from '../store/change-history-repository';
 import { LogPositions } from '../store/log-positions';
-import { serviceChange } from './history-items';
+import { serviceChange, serviceChangeJson } from './history-items';
 import { HistoryQuery } from './history-query';
 
 const PARAMS = ['after', 'follow', 'timeoutSeconds'];
@@ -88,9 +88,9 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache', 'transfer-encoding': 'chunked' });
     res.flushHeaders();
     let last = request.after;
-    const send = (write: RecordedWrite, line = () => `${JSON.stringify(serviceChange(write))}\n`): boolean => {
-      if (closed || write.resourceVersion <= last) return !closed;
-      last = write.resourceVersion;
+    const send = (resourceVersion: number, line: () => string): boolean => {
+      if (closed || resourceVersion <= last) return !closed;
+      last = resourceVersion;
       res.write(line());
       if (res.writableLength > MAX_BACKLOG_BYTES) stream.evict();
       else this.budget.track(stream, res.writableLength);
@@ -99,12 +99,12 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     // Without follow the stream ends at the head as of now; with it, catch up to whatever is newest.
     const until = request.follow ? Number.MAX_SAFE_INTEGER : this.positions.head();
     for (;;) {
-      const page = this.changes.writesAfter(last, until, PAGE);
+      const page = this.changes.storedWritesAfter(last, until, PAGE);
       // Waits for the socket between writes, so a page of large objects is not buffered whole.
       // A page read before a wait may no longer end at the log's end: then the log is read again.
       let waited = false;
       for (const write of page) {
-        if (!send(write)) return;
+        if (!send(write.resourceVersion, () => `${serviceChangeJson(write)}\n`)) return;
         if (res.writableNeedDrain) {
           await drained(res);
           if (closed) return;
@@ -119,7 +119,7 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     // The last catch-up read and the subscription happen in one synchronous step: nothing falls between.
     subscription = this.feed.subscribe(
       (write) => {
-        if (write.resourceVersion > last) send(liveWrite(write), () => encodedLine(write));
+        if (write.resourceVersion > last) send(write.resourceVersion, () => encodedLine(write));
       },
       () => stream.evict(),
     );

@@ -6,8 +6,9 @@ import { SERVICE_EVENT_TYPES } from '../domain/service.events';
 import { ChangeHistoryRepository } from '../store/change-history-repository';
 import { LogPositions } from '../store/log-positions';
 import { ServiceRepository } from '../store/service-repository';
-import { serviceChange, ServiceChange } from './history-items';
-import { HistoryList, readPage } from './history-list-page';
+import type { EncodedJson } from '../kube-api/kube-response';
+import { serviceChangeJson } from './history-items';
+import { encodedHistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
 import { checkNotTooLarge, readWindow, resolveWindow, WINDOW_PARAMS } from './history-window';
@@ -15,15 +16,14 @@ import { checkNotTooLarge, readWindow, resolveWindow, WINDOW_PARAMS } from './hi
 const PARAMS = [...WINDOW_PARAMS, 'actor', 'eventType', 'fieldManager', 'uid', 'limit', 'continue'];
 
 /**
- * Changes kept ready to serve. A write never changes once committed, so neither does its item
- * (its events, actor and the patch between two revisions): the cache is never invalidated.
- * About 2-4 KB each.
+ * Changes kept ready to serve, as JSON text. A write never changes once committed, so neither
+ * does its item (its events, actor and stored patch): the cache is never invalidated. About 1-4 KB each.
  */
 const CACHED_CHANGES = 4096;
 
 @Injectable()
 export class ChangeLogService {
-  private readonly items = new LRUCache<number, ServiceChange>({ max: CACHED_CHANGES });
+  private readonly items = new LRUCache<number, string>({ max: CACHED_CHANGES });
 
   constructor(
     private readonly changes: ChangeHistoryRepository,
@@ -31,7 +31,7 @@ export class ChangeLogService {
     private readonly snapshots: ServiceRepository,
   ) {}
 
-  list(scope: HistoryScope, rawQuery: unknown): HistoryList<ServiceChange> {
+  list(scope: HistoryScope, rawQuery: unknown): EncodedJson {
     const query = HistoryQuery.parse('changes', rawQuery, PARAMS);
     const window = readWindow(query);
     const filters = {
@@ -44,7 +44,7 @@ export class ChangeLogService {
     return this.snapshots.snapshot(() => {
       const head = this.positions.head();
       checkNotTooLarge(window, head);
-      return readPage({
+      return encodedHistoryList(readPage({
         listKind: 'ServiceChangeList',
         scope: scopeKey('changes', scope),
         query,
@@ -58,13 +58,13 @@ export class ChangeLogService {
         },
         keyOf: (rv) => [rv],
         toItem: (rv) => this.change(rv),
-      });
+      }));
     });
   }
 
-  private change(rv: number): ServiceChange {
+  private change(rv: number): string {
     let item = this.items.get(rv);
-    if (!item) this.items.set(rv, (item = serviceChange(this.changes.write(rv))));
+    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(this.changes.storedWrite(rv))));
     return item;
   }
 }

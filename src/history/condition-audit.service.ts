@@ -73,7 +73,7 @@ export class ConditionAuditService {
       const head = this.positions.head();
       const summarize = (key: ServiceKey, snapshot: number) => {
         const untilRv = window.until ? Math.min(snapshot, this.positions.lastPositionAtOrBefore(window.until)) : snapshot;
-        const rows = this.conditions.transitionsOfService(key.uid, untilRv).filter((r) => !conditionType || r.conditionType === conditionType);
+        const rows = this.conditions.summaryTransitionsOfService(key.uid, untilRv).filter((r) => !conditionType || r.conditionType === conditionType);
         const life = this.conditions.lifetime(key.uid, untilRv);
         const start = window.since ?? life.createdAt ?? now;
         const endLimit = window.until ?? now;

@@ -1,7 +1,7 @@
 // The objects the history API serves, built from store rows. Every item has kind, apiVersion and
 // metadata (name, namespace, resourceVersion, creationTimestamp) like any Kubernetes object.
 import type { ConflictRow, IntervalRow } from '../store/ingress-history-repository';
-import type { RecordedWrite } from '../store/change-history-repository';
+import type { RecordedWrite, StoredWrite } from '../store/change-history-repository';
 import type { TransitionRow } from '../store/condition-history-repository';
 import type { ConditionStatusSummary } from './condition-summary';
 import { HISTORY_API_VERSION } from './history-api';
@@ -59,6 +59,26 @@ export function serviceChange(write: RecordedWrite): ServiceChange {
     events: write.events.map((e) => ({ type: e.event.type, data: e.event.data })),
     patch: jsonPatchBetween(write.previous, write.object),
   };
+}
+
+/**
+ * The JSON text of `serviceChange` for a write as stored, byte for byte, without parsing what is
+ * stored as JSON already (each event's data, the patch): they are spliced in as they are.
+ */
+export function serviceChangeJson(write: StoredWrite): string {
+  const m = write.events[write.events.length - 1];
+  const head = JSON.stringify({
+    kind: 'ServiceChange',
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `${write.name}.${write.resourceVersion}`, namespace: write.namespace, resourceVersion: String(write.resourceVersion), creationTimestamp: timestamp(m.recordedAt) },
+    service: { namespace: write.namespace, name: write.name, uid: write.uid },
+    time: m.recordedAt,
+    verb: m.verb,
+    ...(m.subresource ? { subresource: m.subresource } : {}),
+    actor: { user: m.actorUser, groups: JSON.parse(m.actorGroups) as string[], userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId },
+  });
+  const events = write.events.map((e) => `{"type":${JSON.stringify(e.type)},"data":${e.data}}`).join(',');
+  return `${head.slice(0, -1)},"events":[${events}],"patch":${write.patchJson}}`;
 }
 
 export function conditionTransition(row: TransitionRow) {

@@ -4,6 +4,7 @@
 import { decodeHistoryContinue, encodeHistoryContinue, queryFingerprint } from './history-continue-token';
 import { HISTORY_API_VERSION } from './history-api';
 import type { HistoryQuery } from './history-query';
+import { EncodedJson } from '../kube-api/kube-response';
 
 export type PageKey = (string | number)[];
 
@@ -41,4 +42,10 @@ export function readPage<Row, Item>(spec: PageSpec<Row, Item>): HistoryList<Item
   const metadata: HistoryList<Item>['metadata'] = { resourceVersion: String(snapshot) };
   if (more) metadata.continue = encodeHistoryContinue(fingerprint, { snapshot, key: spec.keyOf(shown[shown.length - 1]) });
   return { kind: spec.listKind, apiVersion: HISTORY_API_VERSION, metadata, items: shown.map((r) => spec.toItem(r, snapshot)) };
+}
+
+/** A page whose items are JSON text already: sent as is in JSON, parsed only for YAML. */
+export function encodedHistoryList(list: HistoryList<string>): EncodedJson {
+  const json = `${JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata }).slice(0, -1)},"items":[${list.items.join(',')}]}`;
+  return new EncodedJson({ json, get object() { return JSON.parse(json) as unknown; } });
 }

@@ -15,3 +15,18 @@ export function jsonPatchBetween(previous: unknown, next: unknown): JsonPatch {
   }
   return compare(previous, next);
 }
+
+/**
+ * The patch of one write as the change log serves it (JSON text), from the stored JSON of the
+ * Service's previous revision (null before a create) and of the revision the write produced (null
+ * after a delete): what the revisions projection stores once per write.
+ */
+export function jsonPatchText(previousJson: string | null, nextJson: string | null): string {
+  // A create's patch is the whole object: spliced as stored, not parsed and encoded again.
+  if (previousJson === null) return nextJson === null ? '[]' : `[{"op":"add","path":"","value":${nextJson}}]`;
+  if (nextJson === null) return DELETED_PATCH;
+  return JSON.stringify(jsonPatchBetween(JSON.parse(previousJson), JSON.parse(nextJson)));
+}
+
+/** A delete's patch (no revision row holds it: a delete writes none). */
+export const DELETED_PATCH = JSON.stringify(jsonPatchBetween({}, null));

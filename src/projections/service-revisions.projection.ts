@@ -1,7 +1,9 @@
 // Every revision of every Service, appended as it is written, and the lifetime of each
 // incarnation: "the object as of R" is one seek of the revisions' primary key, a LIST as of R
 // walks the lifetimes of a namespace. Nothing already written is rewritten: a write that
-// supersedes a revision adds a row and touches no other.
+// supersedes a revision adds a row and touches no other. Each row also holds the write's JSON
+// patch from the previous revision, computed here once: the change log serves it as stored.
+import { jsonPatchText } from '../history/json-patch-diff';
 import type { DatabaseHandle } from '../store/database';
 import type { CommittedWrite, Projection } from './projection';
 
@@ -11,12 +13,18 @@ export class ServiceRevisionsProjection implements Projection {
   private readonly insert;
   private readonly born;
   private readonly died;
+  private readonly previous;
 
   constructor(handle: DatabaseHandle) {
     this.insert = handle.sqlite.prepare(
-      `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object)
-       VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object)`,
+      `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object, patch)
+       VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object, @patch)`,
     );
+    // The revision this write supersedes, as stored: the patch is computed from the same text
+    // the change log used to diff on every read, so it is the same patch byte for byte.
+    this.previous = handle.sqlite
+      .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
+      .pluck();
     this.born = handle.sqlite.prepare(
       `INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version) VALUES (@uid, @namespace, @name, @resourceVersion)`,
     );
@@ -31,6 +39,8 @@ export class ServiceRevisionsProjection implements Projection {
       this.died.run(at);
       return;
     }
-    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: write.objectJson ?? JSON.stringify(object) });
+    const json = write.objectJson ?? JSON.stringify(object);
+    const previous = write.before.object ? ((this.previous.get(at.uid, at.resourceVersion) as string | undefined) ?? null) : null;
+    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: json, patch: jsonPatchText(previous, json) });
   }
 }

@@ -3,6 +3,7 @@
 // range is driven by the index that matches the narrowest filter (INDEXED BY, so the plan does
 // not depend on statistics); the other filters are checked on the rows of that range.
 import type { Service } from '../domain/service.types';
+import { jsonPatchText } from '../history/json-patch-diff';
 import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
 import { LogPositions } from './log-positions';
@@ -35,17 +36,34 @@ export interface RecordedWrite {
 
 type EventRow = typeof events.$inferSelect;
 
+/** One write as stored: its event rows (data and actor groups still JSON text) and its patch's JSON text. */
+export interface StoredWrite {
+  resourceVersion: number;
+  uid: string;
+  namespace: string;
+  name: string;
+  events: EventRow[];
+  patchJson: string;
+}
+
 const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS streamId, stream_version AS streamVersion, namespace, name, type, data,
   recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
   request_id AS requestId, verb, subresource`;
 
 /** Rows read per round while collecting distinct writes. */
 const BATCH = 500;
+/** Events read backwards from a write's resourceVersion to find them all in one statement. */
+const WRITE_EVENTS = 8;
+/** Events read per round by the feed. */
+const FEED_EVENTS = 400;
 
 export class ChangeHistoryRepository {
   private readonly eventsOfWrite;
   private readonly revisionAt;
   private readonly revisionBefore;
+  private readonly storedPatch;
+  private readonly lastEventsUpTo;
+  private readonly eventsFrom;
   private readonly positions;
 
   constructor(private readonly handle: DatabaseHandle) {
@@ -56,6 +74,14 @@ export class ChangeHistoryRepository {
     this.revisionBefore = sqlite
       .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
       .pluck();
+    this.storedPatch = sqlite.prepare('SELECT patch FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
+    this.lastEventsUpTo = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ${WRITE_EVENTS}`);
+    // With each write's stored patch, read on its last event (the one at the write's resourceVersion).
+    this.eventsFrom = sqlite.prepare(
+      `SELECT ${COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1e.$2')}, r.patch AS patch FROM events e
+       LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
+       WHERE e.position > ? AND e.position <= ? ORDER BY e.position LIMIT ${FEED_EVENTS}`,
+    );
   }
 
   /** The SQL of one round (exported for the query-plan test). */
@@ -85,14 +111,17 @@ export class ChangeHistoryRepository {
     const statement = this.handle.statement(ChangeHistoryRepository.rangeSql(range));
     const out: number[] = [];
     let fromPosition = range.fromPosition;
-    for (;;) {
-      const rows = statement.all({ ...range, fromPosition, batch: BATCH }) as { position: number; rv: number }[];
+    // A write has one event or a few: a first round of twice the page reads about what the page
+    // needs (each row costs a lookup of its table row), later rounds grow.
+    let batch = Math.min(BATCH, 2 * limit);
+    for (;; batch = Math.min(BATCH, 2 * batch)) {
+      const rows = statement.all({ ...range, fromPosition, batch }) as { position: number; rv: number }[];
       for (const row of rows) {
         if (out[out.length - 1] === row.rv) continue;
         if (out.length === limit) return out;
         out.push(row.rv);
       }
-      if (rows.length < BATCH) return out;
+      if (rows.length < batch) return out;
       fromPosition = rows[rows.length - 1].position + 1;
     }
   }
@@ -114,9 +143,54 @@ export class ChangeHistoryRepository {
     };
   }
 
-  /** Writes after a resourceVersion, oldest first, for the change feed. */
-  writesAfter(resourceVersion: number, untilRv: number, limit: number): RecordedWrite[] {
-    const rvs = this.matchingWrites({ fromRv: resourceVersion + 1, toRv: untilRv, fromPosition: resourceVersion + 1 }, limit);
-    return rvs.map((rv) => this.write(rv));
+  /**
+   * One write as the change log serves it, nothing parsed: its event rows and the patch its
+   * revision row stores (computed once, when it was written). A delete writes no revision: its
+   * patch, like that of a row the start-up backfill has not reached, is computed from the
+   * revisions as it always was.
+   */
+  storedWrite(resourceVersion: number): StoredWrite {
+    // A write's events end at its resourceVersion: one read backwards from there finds them all,
+    // unless the write has more than a few (then its first position is looked for first).
+    let rows = (this.lastEventsUpTo.all(resourceVersion) as EventRow[]).filter((r) => r.resourceVersion === resourceVersion).reverse();
+    if (rows.length === WRITE_EVENTS) rows = this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[];
+    return this.withPatch(rows);
   }
+
+  /** `stored`: the write's stored patch when already read with its events (null: none stored). */
+  private withPatch(rows: EventRow[], stored?: string | null): StoredWrite {
+    const first = rows[0];
+    const resourceVersion = first.resourceVersion;
+    let patchJson = stored !== undefined ? stored : (this.storedPatch.get(first.streamId, resourceVersion) as string | null | undefined);
+    if (patchJson === undefined || patchJson === null) {
+      const previous = first.streamVersion === 1 ? null : ((this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined) ?? null);
+      patchJson = jsonPatchText(previous, (this.revisionAt.get(first.streamId, resourceVersion) as string | undefined) ?? null);
+    }
+    return { resourceVersion, uid: first.streamId, namespace: first.namespace, name: first.name, events: rows, patchJson };
+  }
+
+  /**
+   * Writes after a resourceVersion, oldest first, for the change feed: the log read in order, a
+   * batch of events at a time, cut into writes (consecutive events sharing a resourceVersion).
+   */
+  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): StoredWrite[] {
+    const out: StoredWrite[] = [];
+    for (let after = resourceVersion; ; ) {
+      const rows = this.eventsFrom.all(after, untilRv) as (EventRow & { patch: string | null })[];
+      const full = rows.length === FEED_EVENTS;
+      let start = 0;
+      for (let i = 1; i <= rows.length; i++) {
+        if (i < rows.length && rows[i].resourceVersion === rows[start].resourceVersion) continue;
+        // The batch may have cut its last write short: that one is read again by the next batch.
+        if (i === rows.length && full && start > 0) break;
+        if (out.length === limit) return out;
+        // (A write longer than a whole batch is read whole on its own.)
+        out.push(i === rows.length && full ? this.storedWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i), rows[i - 1].patch));
+        after = out[out.length - 1].resourceVersion;
+        start = i;
+      }
+      if (!full) return out;
+    }
+  }
+
 }

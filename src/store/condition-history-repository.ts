@@ -1,6 +1,7 @@
 // Reads the condition audit log (condition_transitions) with the actor of each transition's
 // write (the write's last event sits at position = its resourceVersion: a primary-key lookup).
 // Lists are ordered by (resourceVersion, id) and driven by the index of their scope.
+import type { SummaryTransition } from '../history/condition-summary';
 import type { DatabaseHandle } from './database';
 
 export interface TransitionRange {
@@ -54,16 +55,17 @@ const COLUMNS = `t.id, t.resource_version AS resourceVersion, t.uid, t.namespace
   e.actor_groups AS actorGroups, e.user_agent AS userAgent, e.field_manager AS fieldManager, e.request_id AS requestId`;
 
 export class ConditionHistoryRepository {
-  private readonly ofService;
+  private readonly summaryRows;
   private readonly firstEvent;
   private readonly lastEvent;
   private readonly keyOfUid;
 
   constructor(private readonly handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
-    this.ofService = sqlite.prepare(
-      `SELECT ${COLUMNS} FROM condition_transitions t INDEXED BY condition_transitions_uid_type_rv JOIN events e ON e.position = t.resource_version
-       WHERE t.uid = ? AND t.resource_version <= ? ORDER BY t.condition_type, t.resource_version, t.id`,
+    // What a summary folds, and nothing else: no message, no actor (so no join with the events).
+    this.summaryRows = sqlite.prepare(
+      `SELECT condition_type AS conditionType, from_status AS fromStatus, to_status AS toStatus, recorded_at AS recordedAt
+       FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ? AND resource_version <= ? ORDER BY condition_type, resource_version, id`,
     );
     this.keyOfUid = sqlite.prepare('SELECT namespace, name, uid FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ? LIMIT 1');
     this.firstEvent = sqlite.prepare('SELECT recorded_at FROM events WHERE stream_id = ? AND stream_version = 1').pluck();
@@ -106,8 +108,8 @@ export class ConditionHistoryRepository {
   /** Service incarnations with at least one transition, in (namespace, name, uid) order. */
   services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): ServiceKey[] {
     const after = scope.after ?? { namespace: '', name: '', uid: '' };
-    return this.handle.sqlite
-      .prepare(ConditionHistoryRepository.servicesSql({ namespace: scope.namespace !== undefined, name: scope.name !== undefined }))
+    return this.handle
+      .statement(ConditionHistoryRepository.servicesSql({ namespace: scope.namespace !== undefined, name: scope.name !== undefined }))
       .all({ namespace: scope.namespace, name: scope.name, afterNamespace: after.namespace, afterName: after.name, afterUid: after.uid, limit }) as ServiceKey[];
   }
 
@@ -119,9 +121,9 @@ export class ConditionHistoryRepository {
     return [key];
   }
 
-  /** Every transition of one incarnation up to a resourceVersion, by condition type then time. */
-  transitionsOfService(uid: string, untilRv: number): TransitionRow[] {
-    return this.ofService.all(uid, untilRv) as TransitionRow[];
+  /** What a summary of one incarnation folds, up to a resourceVersion, by condition type then time. */
+  summaryTransitionsOfService(uid: string, untilRv: number): SummaryTransition[] {
+    return this.summaryRows.all(uid, untilRv) as SummaryTransition[];
   }
 
   /** When the incarnation was created and, if it was, deleted (as of a resourceVersion). */

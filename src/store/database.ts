@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { drizzle, BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { closeSync, openSync } from 'node:fs';
+import { backfillRevisionPatches } from './revision-patch-backfill';
 import * as schema from './schema';
 
 export type Drizzle = BetterSQLite3Database<typeof schema>;
@@ -75,6 +76,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     const db = drizzle(sqlite, { schema });
     if (!readonly) {
       migrate(db, { migrationsFolder: options.migrationsFolder });
+      backfillRevisionPatches(sqlite);
       // Start from an empty WAL: a migration (or a crash) can leave hundreds of MB in it, and
       // every read then searches the WAL index before the database file.
       if (options.truncateWal ?? true) sqlite.pragma('wal_checkpoint(TRUNCATE)');

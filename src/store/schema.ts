@@ -71,8 +71,20 @@ export const serviceRevisions = sqliteTable(
     name: text('name').notNull(),
     recordedAt: text('recorded_at').notNull(),
     object: text('object').notNull(),
+    /**
+     * The RFC 6902 patch from the uid's previous revision to this one, as the change log serves
+     * it (a create: one `add` of the whole object), computed once when the revision is written:
+     * history never changes. NULL only in rows written before migration 0007, until the start-up
+     * backfill (revision-patch-backfill.ts) has computed theirs.
+     */
+    patch: text('patch'),
   },
-  (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
+  (t) => [
+    primaryKey({ columns: [t.uid, t.resourceVersion] }),
+    // Only rows still missing their patch (none once backfilled): start-up finds them without
+    // reading the table, and writes never touch this index (a new row always has its patch).
+    index('service_revisions_unpatched').on(t.uid, t.resourceVersion).where(sql`${t.patch} IS NULL`),
+  ],
 );
 
 /**

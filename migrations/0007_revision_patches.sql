@@ -1,0 +1,2 @@
+ALTER TABLE `service_revisions` ADD `patch` text;--> statement-breakpoint
+CREATE INDEX `service_revisions_unpatched` ON `service_revisions` (`uid`,`resource_version`) WHERE "service_revisions"."patch" IS NULL;
