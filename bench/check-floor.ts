@@ -2,7 +2,7 @@
 // fresh copy of a dataset) and compares the answers — status codes always; bodies byte for byte
 // where both serve stored JSON (GET, LIST items, time travel, protobuf GET, watch resume);
 // history items field by field, minus what the floor computes differently (bench/README.md:
-// the ServiceChange `patch`, the `continue` tokens, the summaries' window end, which is "now").
+// the `continue` tokens, the summaries' window end, which is "now").
 // Then floor-full (floor-server.js --variant storage) gets the same status PUTs as svctrail
 // (JSON and protobuf; new ingress addresses, cleared ingress, condition changes, additions and
 // removals; with and without a fieldManager): the answers must be the same bytes, and the rows
@@ -148,7 +148,6 @@ function comparable(kind: string, value: any): any {
   const v = structuredClone(value);
   if (v?.metadata) delete v.metadata.continue;
   for (const item of v?.items ?? []) {
-    if (kind === 'changes') delete item.patch;
     if (kind === 'conditionsummaries') {
       delete item.window?.end;
       delete item.metadata?.resourceVersion;

@@ -319,8 +319,11 @@ function main(): void {
        stream_version = excluded.stream_version, object = excluded.object`,
   );
   const storageStatements = full ? storageWrites(prepare) : undefined;
+  // Each row carries its write's stored patch (svctrail stores one per revision; a primary-key
+  // lookup): read on the write's last event only, where the group is assembled.
   const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, recorded_at AS recordedAt,
-    actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource`;
+    actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource,
+    CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
   const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
   const feedAfter = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`);
   const transitionsOf = prepare(
@@ -373,7 +376,10 @@ function main(): void {
   // intervals open when the later one began; ordered by (later id, earlier id).
   const pair = `${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}a.${col} AS a_${alias ?? col}`)},
     ${INTERVAL_COLUMNS.replace(/(^|,\s*)(\w+)( AS (\w+))?/g, (_m, sep, col, _as, alias) => `${sep}b.${col} AS b_${alias ?? col}`)}`;
-  const overlap = `a.address = b.address AND a.address_type = b.address_type AND a.uid <> b.uid AND a.id < b.id
+  // The other holder through two uid ranges of the address index, either side of the driver's
+  // own uid (a multi-index OR), so a Service that flapped an address is never read against itself.
+  const overlap = `((a.address = b.address AND a.uid < b.uid) OR (a.address = b.address AND a.uid > b.uid))
+    AND a.address_type = b.address_type AND a.id < b.id
     AND a.from_resource_version <= b.from_resource_version AND (a.to_resource_version IS NULL OR a.to_resource_version > b.from_resource_version)`;
   const conflictsIn = prepare(
     `SELECT * FROM (SELECT ${pair} FROM ingress_intervals b
@@ -631,31 +637,21 @@ function main(): void {
     requestId: string;
     verb: string;
     subresource: string;
+    patch: string | null;
   }
-  /** The patch path each event type replaces (the floor stores no patch; see bench/README.md). */
-  const PATCH_PATH: Record<string, string> = {
-    ServiceCreated: '',
-    ServiceSpecChanged: '/spec',
-    ServiceMetadataChanged: '/metadata',
-    LoadBalancerIngressChanged: '/status/loadBalancer',
-    ServiceConditionChanged: '/status/conditions',
-    ServiceConditionRemoved: '/status/conditions',
-    ServiceConditionsReplaced: '/status/conditions',
-    ServiceDeletionRequested: '/metadata/deletionTimestamp',
-    ServiceDeleted: '',
-  };
-  /** One ServiceChange per write: the events as stored, and one patch operation per event whose
-   * value is the event's stored data (svctrail computes an RFC 6902 diff of two revisions). */
+  /** A deletion writes no revision: its patch replaces the whole object with null. */
+  const DELETED_PATCH = '[{"op":"replace","path":"","value":null}]';
+  /** One ServiceChange per write: the events as stored, and the patch svctrail stored with the write's revision. */
   const changeItem = (rows: EventRow[]): string => {
     const m = rows[rows.length - 1];
     const events = rows.map((r) => `{"type":${q(r.type)},"data":${r.data}}`).join(',');
-    const patch = rows.map((r) => `{"op":"replace","path":${q(PATCH_PATH[r.type] ?? '')},"value":${r.data}}`).join(',');
+    const patch = m.patch ?? DELETED_PATCH;
     return (
       `{"kind":"ServiceChange","apiVersion":"${HISTORY_API_VERSION}","metadata":{"name":${q(`${m.name}.${m.rv}`)},"namespace":${q(m.namespace)},` +
       `"resourceVersion":"${m.rv}","creationTimestamp":"${timestamp(m.recordedAt)}"},"service":{"namespace":${q(m.namespace)},"name":${q(m.name)},"uid":${q(m.uid)}},` +
       `"time":${q(m.recordedAt)},"verb":${q(m.verb)},${m.subresource ? `"subresource":${q(m.subresource)},` : ''}` +
       `"actor":{"user":${q(m.user)},"groups":${m.groups},"userAgent":${q(m.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)}},` +
-      `"events":[${events}],"patch":[${patch}]}`
+      `"events":[${events}],"patch":${patch}}`
     );
   };
   /** Groups consecutive event rows of one write (same resourceVersion); stops after `limit` writes. */

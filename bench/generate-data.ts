@@ -32,7 +32,8 @@ import type { DatabaseHandle, Service, ServiceCommand, CommittedWrite } from './
 import { Rng } from './rng';
 
 /** Bumped whenever the generated history changes shape: an older dataset is regenerated. */
-export const GENERATOR_VERSION = 3;
+// 4: revisions carry their write's patch (migration 0007), which the floor reads.
+export const GENERATOR_VERSION = 4;
 
 /** Two addresses with very different histories, for "who had it at T" as history grows. */
 export const HEAVY_ADDRESS = '198.18.0.1';
