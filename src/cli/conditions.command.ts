@@ -23,8 +23,8 @@ export async function runConditions(argv: string[], out: (line: string) => void)
   const reader = openHistory(values['data-dir']);
   try {
     const window = queryOf(values, { type: 'conditionType', since: 'since', until: 'until' });
-    const transitions = reader.conditions.transitions(scope, window);
-    const summaries = reader.conditions.summaries(scope, {
+    const transitions = await reader.conditions.transitions(scope, window);
+    const summaries = await reader.conditions.summaries(scope, {
       ...window,
       ...queryOf(values, { 'flap-threshold': 'flapThreshold', 'flap-window': 'flapWindow' }),
     });

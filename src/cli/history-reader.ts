@@ -12,8 +12,7 @@ import { ChangeHistoryRepository } from '../store/change-history-repository';
 import { ConditionHistoryRepository } from '../store/condition-history-repository';
 import { DatabaseHandle, openDatabase } from '../store/database';
 import { IngressHistoryRepository } from '../store/ingress-history-repository';
-import { LogPositions } from '../store/log-positions';
-import { ServiceRepository } from '../store/service-repository';
+import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
 import { UsageError } from './usage-error';
 
 export interface HistoryReader {
@@ -28,14 +27,13 @@ export function openHistory(dataDir: string): HistoryReader {
   const path = join(dataDir, 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${dataDir} (use --data-dir)`);
   const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
-  const positions = new LogPositions(handle.sqlite);
-  const snapshots = new ServiceRepository(handle);
+  const reads = new SqliteServiceReadStore(handle);
   const changes = new ChangeHistoryRepository(handle);
   return {
-    changes: new ChangeLogService(changes, positions, snapshots),
-    conditions: new ConditionAuditService(new ConditionHistoryRepository(handle), positions, snapshots, systemClock),
-    ingress: new IngressHistoryService(new IngressHistoryRepository(handle), positions, snapshots),
-    ownership: new FieldOwnershipService(changes, positions, snapshots),
+    changes: new ChangeLogService(changes, reads),
+    conditions: new ConditionAuditService(new ConditionHistoryRepository(handle), reads, systemClock),
+    ingress: new IngressHistoryService(new IngressHistoryRepository(handle), reads),
+    ownership: new FieldOwnershipService(changes, reads),
     close: () => handle.close(),
   };
 }

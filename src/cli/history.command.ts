@@ -25,7 +25,7 @@ export async function runHistory(argv: string[], out: (line: string) => void): P
   const reader = openHistory(values['data-dir']);
   try {
     const query = queryOf(values, { since: 'since', until: 'until', actor: 'actor', 'event-type': 'eventType', uid: 'uid', limit: 'limit' });
-    const list = reader.changes.list(scope, query).encoded.object as HistoryList<ServiceChange>;
+    const list = (await reader.changes.list(scope, query)).encoded.object as HistoryList<ServiceChange>;
     const text = structured(format, list);
     if (text !== undefined) {
       out(text);

@@ -25,7 +25,7 @@ export async function runOwners(argv: string[], out: (line: string) => void): Pr
   const reader = openHistory(values['data-dir']);
   try {
     const query = { ...queryOf(values, { at: 'at', since: 'since', until: 'until', manager: 'manager', limit: 'limit' }), ...(positionals[1] ? { field: positionals[1] } : {}) };
-    const list = reader.ownership.list(scope, query);
+    const list = await reader.ownership.list(scope, query);
     const text = structured(format, list);
     if (text !== undefined) {
       out(text);

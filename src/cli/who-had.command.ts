@@ -17,7 +17,7 @@ export async function runWhoHad(argv: string[], out: (line: string) => void): Pr
   if (!positionals[0]) throw new UsageError('expected an ADDRESS');
   const reader = openHistory(values['data-dir']);
   try {
-    const list = reader.ingress.owners({ address: positionals[0], ...queryOf(values, { at: 'at', from: 'from', to: 'to', limit: 'limit' }) });
+    const list = await reader.ingress.owners({ address: positionals[0], ...queryOf(values, { at: 'at', from: 'from', to: 'to', limit: 'limit' }) });
     const text = structured(format, list);
     if (text !== undefined) {
       out(text);

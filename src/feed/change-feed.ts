@@ -20,9 +20,16 @@ export class ChangeFeed {
   private readonly listeners = new Map<WriteListener, ((error: unknown) => void) | undefined>();
   private pending: CommittedWrite[] = [];
   private scheduled = false;
+  private published = 0;
+
+  /** The resourceVersion of the newest write published (0 before the first since start). */
+  get latestResourceVersion(): number {
+    return this.published;
+  }
 
   /** Queues a committed write; listeners hear of it, in commit order, once the current turn ends. */
   publish(write: CommittedWrite): void {
+    this.published = write.resourceVersion;
     this.pending.push(write);
     if (this.scheduled) return;
     this.scheduled = true;

@@ -1,10 +1,10 @@
 // Zoomed-out history: activity of one Service in time buckets (counts, not rows), and the
 // Services with the most condition transitions in a window (the UI's flapping view).
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { ActivitySummaryRepository, BucketCounts, TransitionRank } from '../store/activity-summary-repository';
-import { LogPositions } from '../store/log-positions';
-import { ServiceRepository } from '../store/service-repository';
 import { DEFAULT_BUCKETS, MAX_BUCKETS, timeBuckets } from './activity-buckets';
 import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';
@@ -19,11 +19,10 @@ const RANKING_PARAMS = ['since', 'until', 'limit', 'continue'];
 export class ActivitySummaryService {
   constructor(
     private readonly summary: ActivitySummaryRepository,
-    private readonly positions: LogPositions,
-    private readonly snapshots: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
-  buckets(scope: HistoryScope, rawQuery: unknown) {
+  async buckets(scope: HistoryScope, rawQuery: unknown) {
     const query = HistoryQuery.parse('activitybuckets', rawQuery, BUCKET_PARAMS);
     if (scope.namespace === undefined || scope.name === undefined) {
       throw new BadRequestError('activitybuckets are per Service: …/namespaces/NS/services/NAME/activitybuckets?since=…&until=…');
@@ -36,14 +35,15 @@ export class ActivitySummaryService {
     if (count > MAX_BUCKETS) throw new BadRequestError(`invalid buckets ${count}: at most ${MAX_BUCKETS}`);
     const service = { namespace: scope.namespace, name: scope.name };
     const times = timeBuckets(since, until, count);
-    return this.snapshots.snapshot(() => {
-      const head = this.positions.head();
+    return this.reads.inSnapshot(async () => {
+      const head = (await this.reads.head());
       const cap = (p: number) => Math.min(p, head + 1);
       // Bucket i holds positions recorded in [start, end); the last one also takes `until` itself.
-      const starts = times.map((t) => cap(this.positions.firstPositionAtOrAfter(t.start)));
-      const last = cap(this.positions.lastPositionAtOrBefore(until) + 1);
+      const starts: number[] = [];
+      for (const t of times) starts.push(cap(await this.reads.firstPositionAtOrAfter(t.start)));
+      const last = cap((await this.reads.resourceVersionAt(until)) + 1);
       const bounds = starts.map((lo, i): [number, number] => [lo, Math.max(lo, i + 1 < starts.length ? starts[i + 1] : last)]);
-      const counts = this.summary.buckets(service, bounds);
+      const counts = await this.summary.buckets(service, bounds);
       return {
         kind: 'ActivityBucketList',
         apiVersion: HISTORY_API_VERSION,
@@ -53,22 +53,22 @@ export class ActivitySummaryService {
     });
   }
 
-  ranking(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof transitionRanking>> {
+  async ranking(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof transitionRanking>>> {
     const query = HistoryQuery.parse('transitionrankings', rawQuery, RANKING_PARAMS);
     if (scope.name !== undefined) throw new BadRequestError('transitionrankings rank Services in a namespace or the cluster, not one Service');
     const window = readWindow(query);
-    return this.snapshots.snapshot(() =>
+    return this.reads.inSnapshot(async () =>
       readPage<TransitionRank, ReturnType<typeof transitionRanking>>({
         listKind: 'TransitionRankingList',
         scope: scopeKey('transitionrankings', scope),
         query,
         keyShape: ['number', 'string', 'string', 'string'],
-        head: this.positions.head(),
-        read: (snapshot, after, limit) => {
-          const w = resolveWindow(window, snapshot, this.positions);
+        head: (await this.reads.head()),
+        read: async (snapshot, after, limit) => {
+          const w = (await resolveWindow(window, snapshot, this.reads));
           if (w.fromRv > w.toRv) return [];
           const cursor = after ? { count: Number(after[0]), namespace: String(after[1]), name: String(after[2]), uid: String(after[3]) } : undefined;
-          return this.summary.ranking({ namespace: scope.namespace, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);
+          return await this.summary.ranking({ namespace: scope.namespace, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);
         },
         keyOf: (r) => [r.transitions, r.namespace, r.name, r.uid],
         toItem: (r, snapshot) => transitionRanking(r, snapshot),

@@ -3,7 +3,9 @@
 // new writes as they commit (like tail -f) until timeoutSeconds, the client leaving, or shutdown.
 // A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
 // Followers are capped (429 beyond), and their backlogs count against the budget watches share.
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import type { ServerResponse } from 'node:http';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
@@ -11,11 +13,12 @@ import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { ApiError } from '../kube-api/api-errors';
 import type { CommittedWrite } from '../projections/projection';
 import { ChangeHistoryRepository, RecordedWrite } from '../store/change-history-repository';
-import { LogPositions } from '../store/log-positions';
 import { serviceChange, serviceChangeJson } from './history-items';
 import { HistoryQuery } from './history-query';
 
 const PARAMS = ['after', 'follow', 'timeoutSeconds'];
+/** Writes held for a follower while it reads the log; past this it reads the log again instead. */
+const MAX_HELD_WRITES = 10_000;
 const PAGE = 200;
 /** A follower whose socket backlog grows past this is cut off; it resumes from its last line. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
@@ -42,16 +45,16 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
 
   constructor(
     private readonly changes: ChangeHistoryRepository,
-    private readonly positions: LogPositions,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
     private readonly feed: ChangeFeed,
     private readonly budget: BacklogBudget,
   ) {}
 
   /** Validates before any byte is sent: bad input and a too-new position are plain HTTP errors. */
-  parse(rawQuery: unknown): FeedRequest {
+  async parse(rawQuery: unknown): Promise<FeedRequest> {
     const query = HistoryQuery.parse('feed', rawQuery, PARAMS);
     const after = query.resourceVersion('after') ?? 0;
-    const head = this.positions.head();
+    const head = (await this.reads.head());
     if (after > head) throw new TooLargeResourceVersionError(after, head);
     const timeout = query.positiveInteger('timeoutSeconds');
     const follow = query.boolean('follow') ?? false;
@@ -96,33 +99,53 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
       else this.budget.track(stream, res.writableLength);
       return !closed;
     };
+    // A follower subscribes before it reads the log and holds what the feed brings meanwhile:
+    // every write is in the log before the feed hears of it, so nothing falls between the two.
+    let held: CommittedWrite[] | undefined;
+    let live = false;
+    const follow = () => {
+      held = [];
+      subscription = this.feed.subscribe(
+        (write) => {
+          if (live) {
+            if (write.resourceVersion > last) send(write.resourceVersion, () => encodedLine(write));
+          } else if (held) {
+            held.push(write);
+            if (held.length > MAX_HELD_WRITES) held = undefined;
+          }
+        },
+        () => stream.evict(),
+      );
+    };
+    if (request.follow) follow();
     // Without follow the stream ends at the head as of now; with it, catch up to whatever is newest.
-    const until = request.follow ? Number.MAX_SAFE_INTEGER : this.positions.head();
+    const until = request.follow ? Number.MAX_SAFE_INTEGER : await this.reads.head();
     for (;;) {
-      const page = this.changes.storedWritesAfter(last, until, PAGE);
+      const page = await this.changes.storedWritesAfter(last, until, PAGE);
       // Waits for the socket between writes, so a page of large objects is not buffered whole.
-      // A page read before a wait may no longer end at the log's end: then the log is read again.
-      let waited = false;
       for (const write of page) {
         if (!send(write.resourceVersion, () => `${serviceChangeJson(write)}\n`)) return;
         if (res.writableNeedDrain) {
           await drained(res);
           if (closed) return;
-          waited = true;
         }
       }
       if (closed) return;
-      if (page.length < PAGE && !waited) break;
-      if (!waited) await drained(res);
+      if (page.length === PAGE) {
+        await drained(res);
+        continue;
+      }
+      if (!request.follow || held) break;
+      // Too much arrived while catching up: read it from the log instead, then hold again.
+      subscription?.unsubscribe();
+      follow();
     }
     if (!request.follow) return close();
-    // The last catch-up read and the subscription happen in one synchronous step: nothing falls between.
-    subscription = this.feed.subscribe(
-      (write) => {
-        if (write.resourceVersion > last) send(write.resourceVersion, () => encodedLine(write));
-      },
-      () => stream.evict(),
-    );
+    live = true;
+    for (const write of held ?? []) {
+      if (write.resourceVersion > last && !send(write.resourceVersion, () => encodedLine(write))) return;
+    }
+    held = undefined;
     timer = setTimeout(close, request.timeoutMs);
   }
 

@@ -1,11 +1,11 @@
 // The change log: every accepted write with its actor, domain events and JSON patch, per Service
 // name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import { LRUCache } from 'lru-cache';
 import { SERVICE_EVENT_TYPES } from '../domain/service.events';
 import { ChangeHistoryRepository } from '../store/change-history-repository';
-import { LogPositions } from '../store/log-positions';
-import { ServiceRepository } from '../store/service-repository';
 import type { EncodedJson } from '../kube-api/kube-response';
 import { serviceChangeJson } from './history-items';
 import { encodedHistoryList, readPage } from './history-list-page';
@@ -27,11 +27,10 @@ export class ChangeLogService {
 
   constructor(
     private readonly changes: ChangeHistoryRepository,
-    private readonly positions: LogPositions,
-    private readonly snapshots: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
-  list(scope: HistoryScope, rawQuery: unknown): EncodedJson {
+  async list(scope: HistoryScope, rawQuery: unknown): Promise<EncodedJson> {
     const query = HistoryQuery.parse('changes', rawQuery, PARAMS);
     const window = readWindow(query);
     const filters = {
@@ -41,20 +40,20 @@ export class ChangeLogService {
       eventType: query.oneOf('eventType', SERVICE_EVENT_TYPES),
       fieldManager: query.string('fieldManager'),
     };
-    return this.snapshots.snapshot(() => {
-      const head = this.positions.head();
+    return this.reads.inSnapshot(async () => {
+      const head = (await this.reads.head());
       checkNotTooLarge(window, head);
-      return encodedHistoryList(readPage({
+      return encodedHistoryList(await readPage({
         listKind: 'ServiceChangeList',
         scope: scopeKey('changes', scope),
         query,
         keyShape: ['number'],
         head,
-        read: (snapshot, after, limit) => {
-          const w = resolveWindow(window, snapshot, this.positions);
+        read: async (snapshot, after, limit) => {
+          const w = (await resolveWindow(window, snapshot, this.reads));
           const fromRv = Math.max(w.fromRv, after ? Number(after[0]) + 1 : 0);
           if (fromRv > w.toRv) return [];
-          return this.changes.matchingWrites({ ...filters, fromRv, toRv: w.toRv, fromPosition: this.positions.writeStartAtOrAfter(fromRv) }, limit);
+          return await this.changes.matchingWrites({ ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) }, limit);
         },
         keyOf: (rv) => [rv],
         toItem: (rv) => this.change(rv),
@@ -62,9 +61,9 @@ export class ChangeLogService {
     });
   }
 
-  private change(rv: number): string {
+  private async change(rv: number): Promise<string> {
     let item = this.items.get(rv);
-    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(this.changes.storedWrite(rv))));
+    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(await this.changes.storedWrite(rv))));
     return item;
   }
 }

@@ -2,11 +2,11 @@
 // observedGeneration, when, who) and per-Service summaries (time in each status, transition
 // counts, flapping).
 import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ConditionHistoryRepository, ServiceKey } from '../store/condition-history-repository';
-import { LogPositions } from '../store/log-positions';
-import { ServiceRepository } from '../store/service-repository';
 import { summarizeConditions } from './condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
 import { HistoryList, readPage } from './history-list-page';
@@ -25,12 +25,11 @@ const SERVICE_BATCH = 100;
 export class ConditionAuditService {
   constructor(
     private readonly conditions: ConditionHistoryRepository,
-    private readonly positions: LogPositions,
-    private readonly snapshots: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  transitions(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof conditionTransition>> {
+  async transitions(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof conditionTransition>>> {
     const query = HistoryQuery.parse('conditiontransitions', rawQuery, TRANSITION_PARAMS);
     const window = readWindow(query);
     const filters = {
@@ -40,8 +39,8 @@ export class ConditionAuditService {
       status: query.string('status'),
       actor: query.string('actor'),
     };
-    return this.snapshots.snapshot(() => {
-      const head = this.positions.head();
+    return this.reads.inSnapshot(async () => {
+      const head = (await this.reads.head());
       checkNotTooLarge(window, head);
       return readPage({
         listKind: 'ConditionTransitionList',
@@ -49,10 +48,10 @@ export class ConditionAuditService {
         query,
         keyShape: ['number', 'number'],
         head,
-        read: (snapshot, after, limit) => {
-          const w = resolveWindow(window, snapshot, this.positions);
+        read: async (snapshot, after, limit) => {
+          const w = (await resolveWindow(window, snapshot, this.reads));
           if (w.fromRv > w.toRv) return [];
-          return this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
+          return await this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
         },
         keyOf: (row) => [row.resourceVersion, row.id],
         toItem: (row) => conditionTransition(row),
@@ -60,7 +59,7 @@ export class ConditionAuditService {
     });
   }
 
-  summaries(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof conditionSummary>> {
+  async summaries(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof conditionSummary>>> {
     const query = HistoryQuery.parse('conditionsummaries', rawQuery, SUMMARY_PARAMS);
     const window = readWindow(query);
     const uid = query.string('uid');
@@ -69,19 +68,19 @@ export class ConditionAuditService {
     const flapWindowMs = query.duration('flapWindow') ?? DEFAULT_FLAP_WINDOW_MS;
     const flapping = query.boolean('flapping');
     const now = this.clock.now().toISOString();
-    return this.snapshots.snapshot(() => {
-      const head = this.positions.head();
-      const summarize = (key: ServiceKey, snapshot: number) => {
-        const untilRv = window.until ? Math.min(snapshot, this.positions.lastPositionAtOrBefore(window.until)) : snapshot;
-        const rows = this.conditions.summaryTransitionsOfService(key.uid, untilRv).filter((r) => !conditionType || r.conditionType === conditionType);
-        const life = this.conditions.lifetime(key.uid, untilRv);
+    return this.reads.inSnapshot(async () => {
+      const head = (await this.reads.head());
+      const summarize = async (key: ServiceKey, snapshot: number) => {
+        const untilRv = window.until ? Math.min(snapshot, await this.reads.resourceVersionAt(window.until)) : snapshot;
+        const rows = (await this.conditions.summaryTransitionsOfService(key.uid, untilRv)).filter((r) => !conditionType || r.conditionType === conditionType);
+        const life = await this.conditions.lifetime(key.uid, untilRv);
         const start = window.since ?? life.createdAt ?? now;
         const endLimit = window.until ?? now;
         const end = life.deletedAt && life.deletedAt < endLimit ? life.deletedAt : endLimit;
         const conditions = summarizeConditions(rows, { start: Date.parse(start), end: Date.parse(end), flapThreshold, flapWindowMs });
         return conditionSummary({ service: key, createdAt: life.createdAt, deletedAt: life.deletedAt, window: { start, end }, snapshot, conditions });
       };
-      type Summary = ReturnType<typeof summarize>;
+      type Summary = Awaited<ReturnType<typeof summarize>>;
       const keep = (s: Summary) => s.conditions.length > 0 && (flapping === undefined || s.conditions.some((c) => c.flapping) === flapping);
       return readPage<Summary, Summary>({
         listKind: 'ConditionSummaryList',
@@ -89,15 +88,15 @@ export class ConditionAuditService {
         query,
         keyShape: ['string', 'string', 'string'],
         head,
-        read: (snapshot, after, limit) => {
+        read: async (snapshot, after, limit) => {
           let cursor = after ? { namespace: String(after[0]), name: String(after[1]), uid: String(after[2]) } : undefined;
           const out: Summary[] = [];
           for (;;) {
             // A uid filter names one incarnation: its transitions are one index lookup.
-            const batch = uid !== undefined ? this.conditions.serviceOf(uid, scope, cursor) : this.conditions.services({ ...scope, after: cursor }, SERVICE_BATCH);
+            const batch = uid !== undefined ? await this.conditions.serviceOf(uid, scope, cursor) : await this.conditions.services({ ...scope, after: cursor }, SERVICE_BATCH);
             for (const key of batch) {
               cursor = key;
-              const summary = summarize(key, snapshot);
+              const summary = await summarize(key, snapshot);
               if (keep(summary)) out.push(summary);
               if (out.length === limit) return out;
             }

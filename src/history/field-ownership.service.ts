@@ -2,10 +2,10 @@
 // write left in the log (no Kubernetes server can answer this: it keeps only the current entries).
 // Filters: `field` (a path or a prefix of paths, as printed in conflicts: `.status.loadBalancer`),
 // `manager`, `at` (owners at that instant), and since/until (intervals overlapping the window).
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import { ChangeHistoryRepository } from '../store/change-history-repository';
-import { LogPositions } from '../store/log-positions';
-import { ServiceRepository } from '../store/service-repository';
 import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
@@ -29,11 +29,10 @@ const covers = (prefix: string, path: string) => path === prefix || path.startsW
 export class FieldOwnershipService {
   constructor(
     private readonly changes: ChangeHistoryRepository,
-    private readonly positions: LogPositions,
-    private readonly snapshots: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
-  list(scope: HistoryScope, rawQuery: unknown): HistoryList<FieldOwnership> {
+  async list(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<FieldOwnership>> {
     const query = HistoryQuery.parse('fieldownerships', rawQuery, PARAMS);
     const field = query.string('field');
     const manager = query.string('manager');
@@ -46,16 +45,16 @@ export class FieldOwnershipService {
       (at === undefined || (Date.parse(i.from.time) <= Date.parse(at) && (!i.to || Date.parse(i.to.time) > Date.parse(at)))) &&
       (until === undefined || Date.parse(i.from.time) <= Date.parse(until)) &&
       (since === undefined || !i.to || Date.parse(i.to.time) >= Date.parse(since));
-    return this.snapshots.snapshot(() =>
+    return this.reads.inSnapshot(async () =>
       readPage({
         listKind: 'FieldOwnershipList',
         scope: scopeKey('fieldownerships', scope),
         query,
         keyShape: ['number'],
-        head: this.positions.head(),
-        read: (snapshot, after, limit) => {
+        head: (await this.reads.head()),
+        read: async (snapshot, after, limit) => {
           const start = after ? Number(after[0]) + 1 : 0;
-          return this.intervals(scope, snapshot)
+          return (await this.intervals(scope, snapshot))
             .map((interval, index) => ({ interval, index }))
             .filter((row) => row.index >= start && keep(row.interval))
             .slice(0, limit);
@@ -67,23 +66,23 @@ export class FieldOwnershipService {
   }
 
   /** Every interval of the scope's Services up to the snapshot, in log order. */
-  private intervals(scope: HistoryScope, snapshot: number): OwnershipInterval[] {
-    const rvs = this.changes.matchingWrites({ ...scope, fromRv: 1, toRv: snapshot, fromPosition: 1 }, Number.MAX_SAFE_INTEGER);
-    const writes = function* (repository: ChangeHistoryRepository): Generator<OwnershipWrite> {
-      for (const rv of rvs) {
-        const w = repository.write(rv);
-        yield {
-          resourceVersion: rv,
-          time: w.events[w.events.length - 1].metadata.recordedAt,
-          uid: w.uid,
-          namespace: w.namespace,
-          name: w.name,
-          before: w.previous?.metadata.managedFields,
-          after: w.object === null ? null : w.object.metadata.managedFields,
-        };
-      }
-    };
-    return ownershipIntervals(writes(this.changes));
+  private async intervals(scope: HistoryScope, snapshot: number): Promise<OwnershipInterval[]> {
+    const rvs = await this.changes.matchingWrites({ ...scope, fromRv: 1, toRv: snapshot, fromPosition: 1 }, Number.MAX_SAFE_INTEGER);
+    const writes: OwnershipWrite[] = [];
+    for (const rv of rvs) {
+      const w = await this.changes.write(rv);
+      // Only the managedFields are kept of each object.
+      writes.push({
+        resourceVersion: rv,
+        time: w.events[w.events.length - 1].metadata.recordedAt,
+        uid: w.uid,
+        namespace: w.namespace,
+        name: w.name,
+        before: w.previous?.metadata.managedFields,
+        after: w.object === null ? null : w.object.metadata.managedFields,
+      });
+    }
+    return ownershipIntervals(writes);
   }
 }
 

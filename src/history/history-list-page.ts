@@ -22,26 +22,28 @@ export interface PageSpec<Row, Item> {
   query: HistoryQuery;
   keyShape: readonly ('string' | 'number')[];
   head: number;
-  read(snapshot: number, after: PageKey | undefined, limit: number): Row[];
+  read(snapshot: number, after: PageKey | undefined, limit: number): Promise<Row[]>;
   keyOf(row: Row): PageKey;
-  toItem(row: Row, snapshot: number): Item;
+  toItem(row: Row, snapshot: number): Item | Promise<Item>;
 }
 
 /** Effectively unlimited, but a bound SQLite accepts. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER - 1;
 
-export function readPage<Row, Item>(spec: PageSpec<Row, Item>): HistoryList<Item> {
+export async function readPage<Row, Item>(spec: PageSpec<Row, Item>): Promise<HistoryList<Item>> {
   const fingerprint = queryFingerprint(`${spec.scope}\u0000${spec.query.fingerprintSource()}`);
   const token = spec.query.string('continue');
   const page = token ? decodeHistoryContinue(fingerprint, token, spec.keyShape) : undefined;
   const snapshot = page?.snapshot ?? spec.head;
   const limit = spec.query.limit();
-  const rows = spec.read(snapshot, page?.key, limit === undefined ? NO_LIMIT : limit + 1);
+  const rows = await spec.read(snapshot, page?.key, limit === undefined ? NO_LIMIT : limit + 1);
   const more = limit !== undefined && rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
   const metadata: HistoryList<Item>['metadata'] = { resourceVersion: String(snapshot) };
   if (more) metadata.continue = encodeHistoryContinue(fingerprint, { snapshot, key: spec.keyOf(shown[shown.length - 1]) });
-  return { kind: spec.listKind, apiVersion: HISTORY_API_VERSION, metadata, items: shown.map((r) => spec.toItem(r, snapshot)) };
+  const items: Item[] = [];
+  for (const row of shown) items.push(await spec.toItem(row, snapshot));
+  return { kind: spec.listKind, apiVersion: HISTORY_API_VERSION, metadata, items };
 }
 
 /** A page whose items are JSON text already: sent as is in JSON, parsed only for YAML. */

@@ -3,7 +3,10 @@
 // positions through the recorded_at index; a resourceVersion past the log's head is what
 // kube-apiserver calls too large (504).
 import { BadRequestError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
-import type { LogPositions } from '../store/log-positions';
+import type { ServiceReads } from '../store/service-read-store';
+
+/** What resolving a window reads of the log. */
+export type WindowPositions = Pick<ServiceReads, 'firstPositionAtOrAfter' | 'resourceVersionAt'>;
 import type { HistoryQuery } from './history-query';
 
 export const WINDOW_PARAMS = ['since', 'until', 'sinceResourceVersion', 'untilResourceVersion'] as const;
@@ -45,13 +48,13 @@ export function checkNotTooLarge(w: WindowInput, head: number): void {
   }
 }
 
-export function resolveWindow(w: WindowInput, snapshot: number, positions: LogPositions): ResolvedWindow {
+export async function resolveWindow(w: WindowInput, snapshot: number, positions: WindowPositions): Promise<ResolvedWindow> {
   let fromRv = 1;
   let toRv = snapshot;
   if (w.sinceResourceVersion !== undefined) fromRv = Math.max(fromRv, w.sinceResourceVersion);
   if (w.untilResourceVersion !== undefined) toRv = Math.min(toRv, w.untilResourceVersion);
-  if (w.since !== undefined) fromRv = Math.max(fromRv, positions.firstPositionAtOrAfter(w.since));
-  if (w.until !== undefined) toRv = Math.min(toRv, positions.lastPositionAtOrBefore(w.until));
+  if (w.since !== undefined) fromRv = Math.max(fromRv, await positions.firstPositionAtOrAfter(w.since));
+  if (w.until !== undefined) toRv = Math.min(toRv, await positions.resourceVersionAt(w.until));
   return { fromRv, toRv, bounded: fromRv > 1 };
 }
 
@@ -60,12 +63,12 @@ export function resolveWindow(w: WindowInput, snapshot: number, positions: LogPo
  * last write at or before it) to the last write at or before `until`. An interval [from, to)
  * overlaps it when from <= toRv and (open or to > fromRv).
  */
-export function resolveStateWindow(w: WindowInput, snapshot: number, positions: LogPositions): ResolvedWindow {
+export async function resolveStateWindow(w: WindowInput, snapshot: number, positions: WindowPositions): Promise<ResolvedWindow> {
   let fromRv = 0;
   let toRv = snapshot;
   if (w.sinceResourceVersion !== undefined) fromRv = Math.max(fromRv, w.sinceResourceVersion);
   if (w.untilResourceVersion !== undefined) toRv = Math.min(toRv, w.untilResourceVersion);
-  if (w.since !== undefined) fromRv = Math.max(fromRv, Math.min(snapshot, positions.lastPositionAtOrBefore(w.since)));
-  if (w.until !== undefined) toRv = Math.min(toRv, positions.lastPositionAtOrBefore(w.until));
+  if (w.since !== undefined) fromRv = Math.max(fromRv, Math.min(snapshot, await positions.resourceVersionAt(w.since)));
+  if (w.until !== undefined) toRv = Math.min(toRv, await positions.resourceVersionAt(w.until));
   return { fromRv, toRv, bounded: fromRv > 0 };
 }

@@ -53,24 +53,24 @@ export class HistoryController {
   @Get('v1alpha1/feed')
   async changeFeed(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     formatFor(request);
-    const feed = this.feed.parse(request.query);
+    const feed = await this.feed.parse(request.query);
     reply.hijack();
     await this.feed.stream(feed, reply.raw);
   }
 
   @Get('v1alpha1/ingressowners')
-  owners(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    sendObject(request, reply, 200, this.ingress.owners(request.query));
+  async owners(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    sendObject(request, reply, 200, await this.ingress.owners(request.query));
   }
 
   @Get('v1alpha1/:resource')
-  cluster(@Param('resource') resource: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    this.list(resource, {}, request, reply);
+  cluster(@Param('resource') resource: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.list(resource, {}, request, reply);
   }
 
   @Get('v1alpha1/namespaces/:namespace/:resource')
-  namespaced(@Param('namespace') namespace: string, @Param('resource') resource: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    this.list(resource, { namespace }, request, reply);
+  namespaced(@Param('namespace') namespace: string, @Param('resource') resource: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.list(resource, { namespace }, request, reply);
   }
 
   @Get('v1alpha1/namespaces/:namespace/services/:name/:resource')
@@ -80,14 +80,14 @@ export class HistoryController {
     @Param('resource') resource: string,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
-  ): void {
-    this.list(resource, { namespace, name }, request, reply);
+  ): Promise<void> {
+    return this.list(resource, { namespace, name }, request, reply);
   }
 
-  private list(resource: string, scope: HistoryScope, request: FastifyRequest, reply: FastifyReply): void {
+  private async list(resource: string, scope: HistoryScope, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const list = Object.prototype.hasOwnProperty.call(this.scoped, resource) ? this.scoped[resource] : undefined;
     if (!list) throw apiErrors.notFoundRoute();
     formatFor(request);
-    sendObject(request, reply, 200, list(scope, request.query));
+    sendObject(request, reply, 200, await list(scope, request.query));
   }
 }

@@ -6,7 +6,6 @@ import { ChangeHistoryRepository } from '../store/change-history-repository';
 import { ConditionHistoryRepository } from '../store/condition-history-repository';
 import type { DatabaseHandle } from '../store/database';
 import { IngressHistoryRepository } from '../store/ingress-history-repository';
-import { LogPositions } from '../store/log-positions';
 import { DATABASE } from '../store/store.tokens';
 import { ActivitySummaryService } from './activity-summary.service';
 import { ChangeFeedService } from './change-feed.service';
@@ -19,7 +18,6 @@ import { IngressHistoryService } from './ingress-history.service';
 @Module({
   controllers: [HistoryController],
   providers: [
-    { provide: LogPositions, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new LogPositions(h.sqlite) },
     { provide: ChangeHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ChangeHistoryRepository(h) },
     { provide: ConditionHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ConditionHistoryRepository(h) },
     { provide: IngressHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new IngressHistoryRepository(h) },

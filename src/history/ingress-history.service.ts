@@ -1,10 +1,10 @@
 // Ingress history: every interval during which a Service held a load-balancer IP or hostname,
 // who held an address at a time or during a window (and who assigned it), and conflicts.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { IngressHistoryRepository } from '../store/ingress-history-repository';
-import { LogPositions } from '../store/log-positions';
-import { ServiceRepository } from '../store/service-repository';
 import { ingressConflict, ingressInterval, ingressOwner } from './history-items';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
@@ -19,11 +19,10 @@ const CONFLICT_PARAMS = [...WINDOW_PARAMS, 'address', 'uid', 'limit', 'continue'
 export class IngressHistoryService {
   constructor(
     private readonly ingress: IngressHistoryRepository,
-    private readonly positions: LogPositions,
-    private readonly snapshots: ServiceRepository,
+    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
-  intervals(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof ingressInterval>> {
+  async intervals(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof ingressInterval>>> {
     const query = HistoryQuery.parse('ingressintervals', rawQuery, INTERVAL_PARAMS);
     const window = readWindow(query);
     const filters = {
@@ -33,8 +32,8 @@ export class IngressHistoryService {
       addressType: query.oneOf('addressType', ['ip', 'hostname'] as const),
       setBy: query.string('actor'),
     };
-    return this.snapshots.snapshot(() => {
-      const head = this.positions.head();
+    return this.reads.inSnapshot(async () => {
+      const head = (await this.reads.head());
       checkNotTooLarge(window, head);
       return readPage({
         listKind: 'IngressIntervalList',
@@ -42,10 +41,10 @@ export class IngressHistoryService {
         query,
         keyShape: ['number', 'number'],
         head,
-        read: (snapshot, after, limit) => {
-          const w = resolveStateWindow(window, snapshot, this.positions);
+        read: async (snapshot, after, limit) => {
+          const w = (await resolveStateWindow(window, snapshot, this.reads));
           const cursor = after ? { from: Number(after[0]), id: Number(after[1]) } : undefined;
-          return this.ingress.intervals({ ...filters, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
+          return await this.ingress.intervals({ ...filters, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
         keyOf: (row) => [row.fromResourceVersion, row.id],
         toItem: ingressInterval,
@@ -54,7 +53,7 @@ export class IngressHistoryService {
   }
 
   /** Who held `address` at `at`, or at any moment of [from, to] (default: ever). */
-  owners(rawQuery: unknown): HistoryList<ReturnType<typeof ingressOwner>> {
+  async owners(rawQuery: unknown): Promise<HistoryList<ReturnType<typeof ingressOwner>>> {
     const query = HistoryQuery.parse('ingressowners', rawQuery, OWNER_PARAMS);
     const address = query.string('address');
     if (address === undefined) throw new BadRequestError('ingressowners needs an address: ?address=203.0.113.7 (an IP or a hostname)');
@@ -64,17 +63,17 @@ export class IngressHistoryService {
     if (at !== undefined && (from !== undefined || to !== undefined)) throw new BadRequestError('give either at, or from and/or to, not both');
     if (from !== undefined && to !== undefined && from > to) throw new BadRequestError(`invalid window: from ${from} is after to ${to}`);
     const window = at !== undefined ? { since: at, until: at } : { since: from, until: to };
-    return this.snapshots.snapshot(() =>
+    return this.reads.inSnapshot(async () =>
       readPage({
         listKind: 'IngressOwnerList',
         scope: scopeKey('ingressowners', {}),
         query,
         keyShape: ['number', 'number'],
-        head: this.positions.head(),
-        read: (snapshot, after, limit) => {
-          const w = resolveStateWindow(window, snapshot, this.positions);
+        head: (await this.reads.head()),
+        read: async (snapshot, after, limit) => {
+          const w = (await resolveStateWindow(window, snapshot, this.reads));
           const cursor = after ? { from: Number(after[0]), id: Number(after[1]) } : undefined;
-          return this.ingress.intervals({ address, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
+          return await this.ingress.intervals({ address, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
         keyOf: (row) => [row.fromResourceVersion, row.id],
         toItem: ingressOwner,
@@ -83,12 +82,12 @@ export class IngressHistoryService {
   }
 
   /** Two Services holding one address at once; since/until select when the conflict began. */
-  conflicts(scope: HistoryScope, rawQuery: unknown): HistoryList<ReturnType<typeof ingressConflict>> {
+  async conflicts(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof ingressConflict>>> {
     const query = HistoryQuery.parse('ingressconflicts', rawQuery, CONFLICT_PARAMS);
     const window = readWindow(query);
     const filters = { ...scope, uid: query.string('uid'), address: query.string('address') };
-    return this.snapshots.snapshot(() => {
-      const head = this.positions.head();
+    return this.reads.inSnapshot(async () => {
+      const head = (await this.reads.head());
       checkNotTooLarge(window, head);
       return readPage({
         listKind: 'IngressConflictList',
@@ -96,11 +95,11 @@ export class IngressHistoryService {
         query,
         keyShape: ['number', 'number', 'number'],
         head,
-        read: (snapshot, after, limit) => {
-          const w = resolveWindow(window, snapshot, this.positions);
+        read: async (snapshot, after, limit) => {
+          const w = (await resolveWindow(window, snapshot, this.reads));
           if (w.fromRv > w.toRv) return [];
           const cursor = after ? { secondFrom: Number(after[0]), secondId: Number(after[1]), firstId: Number(after[2]) } : undefined;
-          return this.ingress.conflicts({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);
+          return await this.ingress.conflicts({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);
         },
         keyOf: (row) => [row.second.fromResourceVersion, row.second.id, row.first.id],
         toItem: ingressConflict,

@@ -51,7 +51,7 @@ export class ActivitySummaryRepository {
   constructor(private readonly handle: DatabaseHandle) {}
 
   /** Counts per bucket; `bounds[i]` = [first position, first position after] of bucket i. */
-  buckets(service: { namespace: string; name: string }, bounds: [number, number][]): BucketCounts[] {
+  async buckets(service: { namespace: string; name: string }, bounds: [number, number][]): Promise<BucketCounts[]> {
     const params = { ...service, bounds: JSON.stringify(bounds) };
     const out: BucketCounts[] = bounds.map((_, index) => ({
       index,
@@ -87,10 +87,10 @@ export class ActivitySummaryRepository {
   }
 
   /** Services by condition transitions in [fromRv, toRv], most first. */
-  ranking(
+  async ranking(
     range: { namespace?: string; fromRv: number; toRv: number; after?: { count: number; namespace: string; name: string; uid: string } },
     limit: number,
-  ): TransitionRank[] {
+  ): Promise<TransitionRank[]> {
     const sql = ActivitySummaryRepository.rankingSql({ namespace: range.namespace, after: range.after !== undefined });
     const params: Record<string, unknown> = { fromRv: range.fromRv, toRv: range.toRv, limit };
     if (range.namespace !== undefined) params.namespace = range.namespace;

@@ -107,7 +107,7 @@ export class ChangeHistoryRepository {
   }
 
   /** The resourceVersions of up to `limit` matching writes, oldest first. */
-  matchingWrites(range: ChangeRange, limit: number): number[] {
+  async matchingWrites(range: ChangeRange, limit: number): Promise<number[]> {
     const statement = this.handle.statement(ChangeHistoryRepository.rangeSql(range));
     const out: number[] = [];
     let fromPosition = range.fromPosition;
@@ -127,7 +127,7 @@ export class ChangeHistoryRepository {
   }
 
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
-  write(resourceVersion: number): RecordedWrite {
+  async write(resourceVersion: number): Promise<RecordedWrite> {
     const recorded = (this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[]).map(toRecorded);
     const first = recorded[0];
     const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
@@ -149,7 +149,11 @@ export class ChangeHistoryRepository {
    * patch, like that of a row the start-up backfill has not reached, is computed from the
    * revisions as it always was.
    */
-  storedWrite(resourceVersion: number): StoredWrite {
+  async storedWrite(resourceVersion: number): Promise<StoredWrite> {
+    return this.readStoredWrite(resourceVersion);
+  }
+
+  private readStoredWrite(resourceVersion: number): StoredWrite {
     // A write's events end at its resourceVersion: one read backwards from there finds them all,
     // unless the write has more than a few (then its first position is looked for first).
     let rows = (this.lastEventsUpTo.all(resourceVersion) as EventRow[]).filter((r) => r.resourceVersion === resourceVersion).reverse();
@@ -173,7 +177,7 @@ export class ChangeHistoryRepository {
    * Writes after a resourceVersion, oldest first, for the change feed: the log read in order, a
    * batch of events at a time, cut into writes (consecutive events sharing a resourceVersion).
    */
-  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): StoredWrite[] {
+  async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]> {
     const out: StoredWrite[] = [];
     for (let after = resourceVersion; ; ) {
       const rows = this.eventsFrom.all(after, untilRv) as (EventRow & { patch: string | null })[];
@@ -185,7 +189,7 @@ export class ChangeHistoryRepository {
         if (i === rows.length && full && start > 0) break;
         if (out.length === limit) return out;
         // (A write longer than a whole batch is read whole on its own.)
-        out.push(i === rows.length && full ? this.storedWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i), rows[i - 1].patch));
+        out.push(i === rows.length && full ? this.readStoredWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i), rows[i - 1].patch));
         after = out[out.length - 1].resourceVersion;
         start = i;
       }

@@ -90,7 +90,7 @@ export class ConditionHistoryRepository {
       WHERE ${where.join(' AND ')} ORDER BY t.resource_version, t.id LIMIT @limit`;
   }
 
-  transitions(range: TransitionRange, limit: number): TransitionRow[] {
+  async transitions(range: TransitionRange, limit: number): Promise<TransitionRow[]> {
     const after = range.after ? { afterRv: range.after.rv, afterId: range.after.id } : {};
     // The keyset cursor starts the range at its resourceVersion; ties are broken by id.
     const fromRv = range.after ? Math.max(range.fromRv, range.after.rv) : range.fromRv;
@@ -106,7 +106,7 @@ export class ConditionHistoryRepository {
   }
 
   /** Service incarnations with at least one transition, in (namespace, name, uid) order. */
-  services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): ServiceKey[] {
+  async services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): Promise<ServiceKey[]> {
     const after = scope.after ?? { namespace: '', name: '', uid: '' };
     return this.handle
       .statement(ConditionHistoryRepository.servicesSql({ namespace: scope.namespace !== undefined, name: scope.name !== undefined }))
@@ -114,7 +114,7 @@ export class ConditionHistoryRepository {
   }
 
   /** The one incarnation `uid`, if it has transitions, is in the scope and comes after the cursor. */
-  serviceOf(uid: string, scope: { namespace?: string; name?: string }, after?: ServiceKey): ServiceKey[] {
+  async serviceOf(uid: string, scope: { namespace?: string; name?: string }, after?: ServiceKey): Promise<ServiceKey[]> {
     const key = this.keyOfUid.get(uid) as ServiceKey | undefined;
     if (!key || (scope.namespace !== undefined && key.namespace !== scope.namespace) || (scope.name !== undefined && key.name !== scope.name)) return [];
     if (after && [key.namespace, key.name, key.uid].join('\u0000') <= [after.namespace, after.name, after.uid].join('\u0000')) return [];
@@ -122,12 +122,12 @@ export class ConditionHistoryRepository {
   }
 
   /** What a summary of one incarnation folds, up to a resourceVersion, by condition type then time. */
-  summaryTransitionsOfService(uid: string, untilRv: number): SummaryTransition[] {
+  async summaryTransitionsOfService(uid: string, untilRv: number): Promise<SummaryTransition[]> {
     return this.summaryRows.all(uid, untilRv) as SummaryTransition[];
   }
 
   /** When the incarnation was created and, if it was, deleted (as of a resourceVersion). */
-  lifetime(uid: string, untilRv: number): Lifetime {
+  async lifetime(uid: string, untilRv: number): Promise<Lifetime> {
     const createdAt = (this.firstEvent.get(uid) as string | undefined) ?? null;
     const last = this.lastEvent.get(uid) as { type: string; recordedAt: string; position: number } | undefined;
     const deletedAt = last && last.type === 'ServiceDeleted' && last.position <= untilRv ? last.recordedAt : null;

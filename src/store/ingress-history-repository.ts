@@ -85,7 +85,7 @@ export class IngressHistoryRepository {
     return `SELECT ${columns('i')} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.from_resource_version, i.id LIMIT @limit`;
   }
 
-  intervals(range: IntervalRange, limit: number): IntervalRow[] {
+  async intervals(range: IntervalRange, limit: number): Promise<IntervalRow[]> {
     if (range.address !== undefined && range.uid === undefined && range.name === undefined) return this.addressIntervals(range, limit);
     const after = range.after ? { afterFrom: range.after.from, afterId: range.after.id } : {};
     return this.handle.statement(IngressHistoryRepository.intervalsSql(range)).all({ ...range, windowed: undefined, ...after, limit }) as IntervalRow[];
@@ -169,7 +169,7 @@ export class IngressHistoryRepository {
       WHERE ${where.join(' AND ')} ORDER BY b.id, a.id LIMIT @limit`;
   }
 
-  conflicts(range: ConflictRange, limit: number): ConflictRow[] {
+  async conflicts(range: ConflictRange, limit: number): Promise<ConflictRow[]> {
     const params = { ...range, ...(range.after ? { afterFrom: range.after.secondFrom, afterSecond: range.after.secondId, afterFirst: range.after.firstId } : {}), after: undefined, limit };
     const scoped = range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
     const run = (side: 'first' | 'second') =>

@@ -22,6 +22,10 @@ export interface ServiceReads {
   head(): Promise<number>;
   /** The newest resourceVersion recorded at or before an RFC 3339 time (0 before the first write). */
   resourceVersionAt(time: string): Promise<number>;
+  /** The first log position recorded at or after an RFC 3339 time (head + 1 when there is none). */
+  firstPositionAtOrAfter(time: string): Promise<number>;
+  /** The first position of the first write whose resourceVersion is >= rv. */
+  writeStartAtOrAfter(resourceVersion: number): Promise<number>;
   /** The live object's stored JSON, exactly as GET serves it. */
   liveJson(namespace: string, name: string): Promise<string | undefined>;
   /** The stored JSON of the revision current at `resourceVersion`, if the name existed then. */

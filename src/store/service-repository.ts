@@ -10,7 +10,7 @@ export class ServiceRepository {
   private readonly clusterIP;
   private readonly nodePort;
 
-  constructor(private readonly handle: DatabaseHandle) {
+  constructor(handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
     this.byName = sqlite.prepare('SELECT object, stream_version AS streamVersion FROM services WHERE namespace = ? AND name = ?');
     this.clusterIP = sqlite.prepare(`SELECT uid FROM allocations WHERE kind = 'cluster-ip' AND value = ?`).pluck();
@@ -32,10 +32,5 @@ export class ServiceRepository {
 
   nodePortHolder(port: number): string | undefined {
     return this.nodePort.get(String(port)) as string | undefined;
-  }
-
-  /** Runs synchronous reads in one transaction so they see a single snapshot. */
-  snapshot<T>(fn: () => T): T {
-    return this.handle.sqlite.transaction(fn).deferred();
   }
 }

@@ -1,5 +1,5 @@
-// The embedded engine's ServiceReadStore. Each read is one prepared statement answered at once;
-// the promises only keep the callers engine-neutral.
+// The embedded engine's ServiceReadStore: Services and the log's positions (time and
+// resourceVersion bounds). Each read is answered at once; the promises keep callers engine-neutral.
 import type { DatabaseHandle } from './database';
 import { LogPositions } from './log-positions';
 import { ReadSnapshots } from './read-snapshots';
@@ -44,6 +44,14 @@ export class SqliteServiceReadStore implements ServiceReadStore {
 
   async resourceVersionAt(time: string): Promise<number> {
     return this.positions.lastPositionAtOrBefore(time);
+  }
+
+  async firstPositionAtOrAfter(time: string): Promise<number> {
+    return this.positions.firstPositionAtOrAfter(time);
+  }
+
+  async writeStartAtOrAfter(resourceVersion: number): Promise<number> {
+    return this.positions.writeStartAtOrAfter(resourceVersion);
   }
 
   async liveJson(namespace: string, name: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@
 import { BeforeApplicationShutdown, Injectable, Optional } from '@nestjs/common';
 import { BacklogBudget } from '../feed/backlog-budget';
 import { MetricsService } from '../observability/metrics.service';
-import { SqliteEventStore } from '../store/event-store';
+import { ChangeFeed } from '../feed/change-feed';
 import type { ServerResponse } from 'node:http';
 import { ExpiredError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { ApiError } from '../kube-api/api-errors';
@@ -33,13 +33,13 @@ export class WatchRegistry implements BeforeApplicationShutdown {
 
   constructor(
     @Optional() metrics?: MetricsService,
-    @Optional() eventStore?: SqliteEventStore,
+    @Optional() feed?: ChangeFeed,
     @Optional() private readonly budget?: BacklogBudget,
   ) {
-    if (metrics && eventStore) {
+    if (metrics && feed) {
       metrics.watchStats = () => {
-        // The metrics scrape runs outside any request; the embedded log answers at once.
-        const head = eventStore.head();
+        // How far behind what has been published (a watcher can only be sent published writes).
+        const head = feed.latestResourceVersion;
         let maxLag = 0;
         for (const session of this.sessions) maxLag = Math.max(maxLag, head - session.position);
         return { open: this.sessions.size, maxLag };

@@ -22,7 +22,7 @@ describe('activity summary query plans', () => {
     plan(sql, params)
       .filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX|USING INTEGER PRIMARY KEY|^SCAN b$|^SCAN json_each/.test(d));
 
-  it('bucket counts use the name/position indexes of events, transitions and intervals', () => {
+  it('bucket counts use the name/position indexes of events, transitions and intervals', async () => {
     const repo = new ActivitySummaryRepository(handle);
     const statements: string[] = [];
     const original = handle.statement.bind(handle);
@@ -31,7 +31,7 @@ describe('activity summary query plans', () => {
       return original(sql);
     };
     try {
-      expect(repo.buckets({ namespace: 'a', name: 'web' }, [[1, 5], [5, 9]]).map((b) => b.changes)).toEqual([0, 0]);
+      expect((await repo.buckets({ namespace: 'a', name: 'web' }, [[1, 5], [5, 9]])).map((b) => b.changes)).toEqual([0, 0]);
     } finally {
       handle.statement = original;
     }

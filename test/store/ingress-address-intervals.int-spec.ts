@@ -57,7 +57,7 @@ describe('ingress intervals of one address, holder by holder', () => {
     return handle.sqlite.prepare('SELECT * FROM ingress_intervals').all().map((r: any) => ({ id: r.id, uid: r.uid, fromResourceVersion: r.from_resource_version, toResourceVersion: r.to_resource_version, setBy: r.set_by })) as IntervalRow[];
   }
 
-  it('pages through exactly the intervals overlapping the window', () => {
+  it('pages through exactly the intervals overlapping the window', async () => {
     const holder = (uid: string) =>
       fc.record({
         uid: fc.constant(uid),
@@ -65,15 +65,15 @@ describe('ingress intervals of one address, holder by holder', () => {
         open: fc.boolean(),
         setBy: fc.constantFrom('a' as const, 'b' as const),
       });
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(holder('u1'), { minLength: 1, maxLength: 1 }).chain((first) => fc.tuple(fc.constant(first), holder('u2'), holder('u3'))),
         fc.nat(400),
         fc.nat(400),
         fc.integer({ min: 1, max: 7 }),
         fc.option(fc.constantFrom('a', 'b'), { nil: undefined }),
         fc.option(fc.constantFrom('ns', 'elsewhere'), { nil: undefined }),
-        ([[h1], h2, h3], x, y, limit, setBy, namespace) => {
+        async ([[h1], h2, h3], x, y, limit, setBy, namespace) => {
           const all = seed([h1, h2, h3]);
           const fromRv = Math.min(x, y);
           const toRv = Math.max(x, y);
@@ -84,7 +84,7 @@ describe('ingress intervals of one address, holder by holder', () => {
           const got: number[] = [];
           let after: { from: number; id: number } | undefined;
           for (let pages = 0; pages < 1000; pages++) {
-            const page = repository.intervals({ address: ADDRESS, namespace, fromRv, toRv, windowed: fromRv > 0, setBy, after }, limit);
+            const page = await repository.intervals({ address: ADDRESS, namespace, fromRv, toRv, windowed: fromRv > 0, setBy, after }, limit);
             got.push(...page.map((r) => r.id));
             if (page.length < limit) break;
             const last = page[page.length - 1];

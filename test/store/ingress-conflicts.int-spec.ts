@@ -70,7 +70,7 @@ describe('ingress conflicts', () => {
       .all() as IntervalRow[];
   }
 
-  it('pages through exactly the overlapping pairs', () => {
+  it('pages through exactly the overlapping pairs', async () => {
     const span = fc.record({ gap: fc.nat(15), length: fc.nat(25), address: fc.nat(2), hostname: fc.boolean().map((b) => b && Math.random() < 0.2) });
     const history = (uid: string) => fc.record({ uid: fc.constant(uid), spans: fc.array(span, { maxLength: 25 }), open: fc.boolean() });
     const scope = fc.constantFrom<Partial<ConflictRange>>(
@@ -83,14 +83,14 @@ describe('ingress conflicts', () => {
       { address: '203.0.113.7' },
       { namespace: 'ns-a', address: '203.0.113.8' },
     );
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.tuple(history('u1'), history('u2'), history('u3'), history('u4')),
         scope,
         fc.nat(400),
         fc.nat(400),
         fc.integer({ min: 1, max: 6 }),
-        (histories, filters, x, y, limit) => {
+        async (histories, filters, x, y, limit) => {
           const all = seed(histories);
           const fromRv = Math.min(x, y);
           const toRv = Math.max(x, y);
@@ -117,7 +117,7 @@ describe('ingress conflicts', () => {
           const got: string[] = [];
           let after: ConflictRange['after'];
           for (let pages = 0; pages < 1000; pages++) {
-            const page = repository.conflicts({ ...filters, fromRv, toRv, after }, limit);
+            const page = await repository.conflicts({ ...filters, fromRv, toRv, after }, limit);
             got.push(...page.map((r) => `${r.second.id}.${r.first.id}`));
             // Whole rows, as the API serves them.
             for (const r of page) {

@@ -88,12 +88,12 @@ describe('stored revision patches', () => {
   });
   afterAll(async () => ctx.close());
 
-  it('serves, for every write, the item the two parsed revisions give, byte for byte', () => {
+  it('serves, for every write, the item the two parsed revisions give, byte for byte', async () => {
     expect(writes.length).toBeGreaterThan(100);
     const kinds = new Set<string>();
     for (const rv of writes) {
-      const recorded = changes.write(rv);
-      const stored = changes.storedWrite(rv);
+      const recorded = await changes.write(rv);
+      const stored = await changes.storedWrite(rv);
       for (const e of recorded.events) kinds.add(e.event.type);
       expect(stored.patchJson).toBe(JSON.stringify(jsonPatchBetween(recorded.previous, recorded.object)));
       expect(serviceChangeJson(stored)).toBe(JSON.stringify(serviceChange(recorded)));
@@ -102,14 +102,16 @@ describe('stored revision patches', () => {
     expect([...kinds]).toEqual(expect.arrayContaining(['ServiceCreated', 'ServiceDeleted', 'LoadBalancerIngressChanged', 'ServiceConditionsReplaced']));
   });
 
-  it('reads the feed as the same writes, a batch of the log at a time', () => {
+  it('reads the feed as the same writes, a batch of the log at a time', async () => {
     const head = writes[writes.length - 1];
-    expect(changes.storedWritesAfter(0, head, 10_000).map(serviceChangeJson)).toEqual(writes.map((rv) => serviceChangeJson(changes.storedWrite(rv))));
+    const each = [];
+    for (const rv of writes) each.push(serviceChangeJson(await changes.storedWrite(rv)));
+    expect((await changes.storedWritesAfter(0, head, 10_000)).map(serviceChangeJson)).toEqual(each);
     // From inside the log, a page at a time, up to a bound.
     const until = writes[writes.length - 10];
     const paged = [];
     for (let after = writes[3]; ; ) {
-      const page = changes.storedWritesAfter(after, until, 7);
+      const page = await changes.storedWritesAfter(after, until, 7);
       paged.push(...page.map((w) => w.resourceVersion));
       if (page.length < 7) break;
       after = page[page.length - 1].resourceVersion;
@@ -123,11 +125,11 @@ describe('stored revision patches', () => {
     expect(rows.every((r) => typeof r.patch === 'string')).toBe(true);
   });
 
-  it('fills rows written before migration 0007 at start-up, with the same patches', () => {
+  it('fills rows written before migration 0007 at start-up, with the same patches', async () => {
     const before = patches();
     handle.sqlite.exec('UPDATE service_revisions SET patch = NULL');
     // Until then the change log computes them, as it always did.
-    for (const rv of writes) expect(serviceChangeJson(changes.storedWrite(rv))).toBe(JSON.stringify(serviceChange(changes.write(rv))));
+    for (const rv of writes) expect(serviceChangeJson(await changes.storedWrite(rv))).toBe(JSON.stringify(serviceChange(await changes.write(rv))));
     expect(backfillRevisionPatches(handle.sqlite)).toBe(before.length);
     expect(patches()).toEqual(before);
     expect(backfillRevisionPatches(handle.sqlite)).toBe(0);
