@@ -45,8 +45,12 @@ export interface ServiceChange {
   patch: JsonPatch;
 }
 
-export function serviceChange(write: RecordedWrite): ServiceChange {
-  const m = write.events[write.events.length - 1].metadata;
+/** Everything of a ServiceChange before its events and patch, in the order the API sends it. */
+function changeHead(
+  write: { namespace: string; name: string; uid: string; resourceVersion: number },
+  m: { recordedAt: string; verb: string; subresource: string },
+  actor: ServiceChange['actor'],
+): Omit<ServiceChange, 'events' | 'patch'> {
   return {
     kind: 'ServiceChange',
     apiVersion: HISTORY_API_VERSION,
@@ -55,7 +59,14 @@ export function serviceChange(write: RecordedWrite): ServiceChange {
     time: m.recordedAt,
     verb: m.verb,
     ...(m.subresource ? { subresource: m.subresource } : {}),
-    actor: { user: m.user, groups: m.groups, userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId },
+    actor,
+  };
+}
+
+export function serviceChange(write: RecordedWrite): ServiceChange {
+  const m = write.events[write.events.length - 1].metadata;
+  return {
+    ...changeHead(write, m, { user: m.user, groups: m.groups, userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId }),
     events: write.events.map((e) => ({ type: e.event.type, data: e.event.data })),
     patch: jsonPatchBetween(write.previous, write.object),
   };
@@ -67,16 +78,9 @@ export function serviceChange(write: RecordedWrite): ServiceChange {
  */
 export function serviceChangeJson(write: StoredWrite): string {
   const m = write.events[write.events.length - 1];
-  const head = JSON.stringify({
-    kind: 'ServiceChange',
-    apiVersion: HISTORY_API_VERSION,
-    metadata: { name: `${write.name}.${write.resourceVersion}`, namespace: write.namespace, resourceVersion: String(write.resourceVersion), creationTimestamp: timestamp(m.recordedAt) },
-    service: { namespace: write.namespace, name: write.name, uid: write.uid },
-    time: m.recordedAt,
-    verb: m.verb,
-    ...(m.subresource ? { subresource: m.subresource } : {}),
-    actor: { user: m.actorUser, groups: JSON.parse(m.actorGroups) as string[], userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId },
-  });
+  const head = JSON.stringify(
+    changeHead(write, m, { user: m.actorUser, groups: JSON.parse(m.actorGroups) as string[], userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId }),
+  );
   const events = write.events.map((e) => `{"type":${JSON.stringify(e.type)},"data":${e.data}}`).join(',');
   return `${head.slice(0, -1)},"events":[${events}],"patch":${write.patchJson}}`;
 }
