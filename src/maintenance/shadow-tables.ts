@@ -189,7 +189,11 @@ export function dropTablesInBatches(live: Database.Database, schema: ProjectionS
   const triggers = derived('trigger');
   if (triggers.length) clock.hold(live, 'drop the triggers of the tables to empty', () => triggers.forEach((t) => live.exec(`DROP TRIGGER ${quote(t)}`)));
   for (const index of derived('index')) clock.hold(live, `drop index ${index}`, () => live.exec(`DROP INDEX ${quote(index)}`));
-  for (const table of tables) {
+  // A companion (the R-tree: a few numbers per row) is dropped whole: emptying it in batches
+  // would leave its DELETE statement holding the virtual table, which then refuses the DROP.
+  const companions = new Set(schema.companions.map(nameOf));
+  for (const table of tables.filter((t) => companions.has(t))) clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
+  for (const table of tables.filter((t) => !companions.has(t))) {
     const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ?)`);
     const batch = new BatchSize();
     // A DROP frees every page of the table under the lock, so only a small remainder is dropped with its rows.

@@ -9,6 +9,7 @@
 // inside the one transaction: a failed rebuild leaves the schema and the rows as they were.
 import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
+import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
 import type { RecordedEvent } from '../store/recorded-event';
 import { foldWrite } from './committed-write';
 import { LogSource, readLog } from './log-reader';
@@ -23,24 +24,6 @@ export interface RebuildReport {
 /** Page cache during a rebuild (KiB; SQLite's default is 2 MB). */
 const REBUILD_CACHE_KIB = 131_072;
 
-interface DerivedSchema {
-  type: string;
-  name: string;
-  sql: string;
-}
-
-/** Secondary indexes, then triggers, of `tables`, in creation order (not the primary keys). */
-function derivedSchema(handle: DatabaseHandle, tables: readonly string[]): DerivedSchema[] {
-  return handle.sqlite
-    .prepare(
-      `SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
-         AND tbl_name IN (${tables.map(() => '?').join(', ')}) ORDER BY type = 'trigger', rowid`,
-    )
-    .all(...tables) as DerivedSchema[];
-}
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /**
  * `folded` hears of every write folded (with its number of events), for progress reports.
  * `source` is where the log is read (default: the whole log of `handle` itself); verify and
@@ -53,11 +36,11 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
   try {
     return handle.sqlite.transaction(() => {
       const kept = new Set(projector.projections.flatMap((p) => p.searchedIndexes ?? []));
-      const derived = derivedSchema(handle, tables).filter((d) => !kept.has(d.name));
-      for (const d of derived) handle.sqlite.exec(`DROP ${d.type.toUpperCase()} ${quote(d.name)}`);
+      const derived = derivedSchema(handle.sqlite, tables, kept);
+      dropDerived(handle.sqlite, derived);
       for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
       const report = refill(handle, source ?? { sqlite: handle.sqlite }, projector, folded);
-      for (const d of derived) handle.sqlite.exec(d.sql);
+      createDerived(handle.sqlite, derived);
       for (const projection of projector.projections) projection.rebuilt?.();
       return report;
     }).immediate();
