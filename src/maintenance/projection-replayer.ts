@@ -51,6 +51,8 @@ import { tableShape } from './table-shape';
 const FINAL_GAP_EVENTS = 50;
 /** ...or after this many rounds (a server writing faster than replay folds never stops it). */
 const MAX_ROUNDS = 10;
+/** Page cache of the live file's connections while replay fills and indexes the shadow tables (KiB). */
+const FILL_CACHE_KIB = 65_536;
 
 export interface ReplayOptions {
   dataDir: string;
@@ -117,6 +119,10 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     // The scratch connection moves rows between the two files; the live file is attached to it.
     sqlite.prepare(`ATTACH DATABASE ? AS ${LIVE_SCHEMA}`).run(dir.databasePath);
     sqlite.pragma(`${LIVE_SCHEMA}.synchronous = FULL`);
+    // The shadow tables' primary-key indexes (service_revisions' is by uid, so every batch lands
+    // all over it) and the index builds want more than SQLite's default 2 MB of page cache.
+    sqlite.pragma(`${LIVE_SCHEMA}.cache_size = -${FILL_CACHE_KIB}`);
+    liveSqlite.pragma(`cache_size = -${FILL_CACHE_KIB}`);
     // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
     sqlite.pragma('busy_timeout = 60000');
     liveSqlite.pragma('busy_timeout = 60000');
