@@ -100,7 +100,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
   try {
     // No WAL truncation: with a server writing, that checkpoint would stall its writes for as long as it copies.
     live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
-    scratch = createScratchDatabase(path, dir.migrationsFolder);
+    scratch = createScratchDatabase(path, dir.migrationsFolder, { concurrentReaders: true });
     const liveSqlite = live.sqlite;
     const sqlite = scratch.sqlite;
 
@@ -118,7 +118,15 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
 
     // The scratch connection moves rows between the two files; the live file is attached to it.
     sqlite.prepare(`ATTACH DATABASE ? AS ${LIVE_SCHEMA}`).run(dir.databasePath);
-    sqlite.pragma(`${LIVE_SCHEMA}.synchronous = FULL`);
+    // Until the swap, replay writes only its shadow tables (and after it, only retired tables and
+    // index names), which are not live data: their commits need not reach the disk one by one.
+    // NORMAL keeps the WAL consistent (the checkpoints still sync), and the swap, at FULL, makes
+    // every frame before it durable with its own. The server's connection keeps its own FULL.
+    const synchronous = (level: 'NORMAL' | 'FULL') => {
+      sqlite.pragma(`${LIVE_SCHEMA}.synchronous = ${level}`);
+      liveSqlite.pragma(`synchronous = ${level}`);
+    };
+    synchronous('NORMAL');
     // The shadow tables' primary-key indexes (service_revisions' is by uid, so every batch lands
     // all over it) and the index builds want more than SQLite's default 2 MB of page cache.
     sqlite.pragma(`${LIVE_SCHEMA}.cache_size = -${FILL_CACHE_KIB}`);
@@ -165,6 +173,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         catchUp();
 
         progress.start('swap', schema.owners.length, 'tables');
+        synchronous('FULL');
         swapped = clock.hold(sqlite, 'swap', () => {
           const step = catchUpWithLive(scratch!, at, states);
           resyncStreams(sqlite, owners, step.streams);
@@ -180,12 +189,13 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         progress.done();
       } catch (error) {
         try {
-          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock);
+          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock, checkpoint);
         } catch {
           // The first failure is the one to report; the next replay removes what is left.
         }
         throw error;
       }
+      synchronous('NORMAL');
       const swapMs = clock.lastMs;
       const swappedAt = new Date().toISOString();
       const swapWrites = swapped.writes;
@@ -193,7 +203,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       const valid = swapped.head === countedAt ? changed : undefined;
 
       progress.start('retire the old tables', schema.tables.length, 'tables');
-      dropTablesInBatches(liveSqlite, schema, retiredName, clock);
+      dropTablesInBatches(liveSqlite, schema, retiredName, clock, checkpoint);
       restoreNames(liveSqlite, schema, clock);
       checkpoint();
       progress.advance(schema.tables.length);

@@ -22,7 +22,7 @@ export interface RebuildReport {
 }
 
 /** Page cache during a rebuild (KiB; SQLite's default is 2 MB). */
-const REBUILD_CACHE_KIB = 131_072;
+const REBUILD_CACHE_KIB = 65_536;
 
 /**
  * `folded` hears of every write folded (with its number of events), for progress reports.
@@ -63,8 +63,9 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
     for (const projection of throughHistory) projection.apply(write);
     if (write.after.deleted) states.delete(streamId);
     // Kept per live Service until the end: its state and what the present-only projections read
-    // (not the write's events nor the state before it, which would double the memory held).
-    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState } });
+    // (not the write's events, the state before it nor the encoded object, which is made again
+    // at the end: all of them would double the memory held).
+    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState, objectJson: null } });
     folded?.(pending.length);
     writes++;
     pending = [];
@@ -78,7 +79,8 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
   // The present: each live Service as if created by its last write, in the log's order.
   const live = [...states.values()].sort((a, b) => a.last.resourceVersion - b.last.resourceVersion);
   for (const { last } of live) {
-    for (const projection of present) projection.apply({ ...last, before: initialServiceState });
+    const write = { ...last, objectJson: JSON.stringify(last.after.object) };
+    for (const projection of present) projection.apply(write);
   }
   return { events, writes };
 }
