@@ -12,20 +12,26 @@ export function removeDatabaseFiles(path: string): void {
 
 /**
  * A new database at `path` (leftovers of an earlier crashed run are removed first) with the same
- * migrations the server applies. synchronous=OFF: a scratch file is worthless after a crash, and
- * `sealDatabase` makes a kept one durable.
+ * migrations the server applies. synchronous=OFF and its rollback journal in memory: a scratch
+ * file is worthless after a crash (its users discard it), and `sealDatabase` makes a kept one
+ * durable. Every page is written once, into the file, instead of into the WAL and copied back by
+ * a checkpoint; the journal stays small, since it holds only pages that existed when a
+ * transaction began and the scratch grows by appending. (OFF is refused: better-sqlite3 runs
+ * SQLite in defensive mode.) `concurrentReaders` keeps WAL, for a scratch that another
+ * connection reads while this one writes (replay).
  */
-export function createScratchDatabase(path: string, migrationsFolder: string): DatabaseHandle {
+export function createScratchDatabase(path: string, migrationsFolder: string, options: { concurrentReaders?: boolean } = {}): DatabaseHandle {
   removeDatabaseFiles(path);
   const handle = openDatabase({ path, migrationsFolder, synchronous: 'NORMAL' });
   handle.sqlite.pragma('synchronous = OFF');
+  if (!options.concurrentReaders) handle.sqlite.pragma('journal_mode = MEMORY');
   return handle;
 }
 
 /**
- * Folds the WAL into a finished scratch database (journal_mode=DELETE needs exclusive access, so
- * it also proves nobody else has it open), closes and fsyncs it: the file alone is then the whole
- * database and a rename publishes all of it. The server switches it back to WAL when it opens it.
+ * Leaves a finished scratch database in journal_mode=DELETE (no WAL, no journal beside it),
+ * closes and fsyncs it: the file alone is then the whole database and a rename publishes all of
+ * it. The server switches it back to WAL when it opens it.
  */
 export function sealDatabase(handle: DatabaseHandle, path: string): void {
   handle.sqlite.pragma('synchronous = FULL');

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../store/database';
 import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
 import { assertEmptyDirectory, dataDirectory } from './data-directory';
+import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
 import { EVENT_INSERT, EventRow } from './event-columns';
 import { decodeEventLine, EventLineError } from './event-line';
 import { foldProjections } from './folded-projections';
@@ -51,6 +52,9 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
   let finished = false;
   try {
     scratch = createScratchDatabase(path, dir.migrationsFolder);
+    // A bulk load: the log's secondary indexes are built once, after the last row.
+    const derived = derivedSchema(scratch.sqlite, ['events']);
+    dropDerived(scratch.sqlite, derived);
     const insert = scratch.sqlite.prepare(EVENT_INSERT);
     const insertBatch = scratch.sqlite.transaction((rows: EventRow[]) => {
       for (const row of rows) insert.run(row);
@@ -73,6 +77,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     }
     insertBatch(batch);
     checker.finish(lineNumber);
+    scratch.sqlite.transaction(() => createDerived(scratch!.sqlite, derived))();
     options.progress.done();
     let folded;
     try {

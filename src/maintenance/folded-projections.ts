@@ -1,21 +1,18 @@
-// Refolds a scratch database's log into its projection tables with the same code the live path
-// and rebuildProjections use, reporting progress per write.
+// Refolds a log into a scratch database's projection tables with the same code the live path
+// and rebuildProjections use, reporting progress per write. The log is the scratch's own, or
+// (verify, replay) the live file's snapshot read on the live connection: no copy of it is made.
+import { LogSource, countLog } from '../projections/log-reader';
 import { rebuildProjections, RebuildReport } from '../projections/projection-rebuild';
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
-import { logHead } from './log-point';
 import type { Progress } from './progress';
 
-export function foldProjections(handle: DatabaseHandle, progress: Progress): RebuildReport {
+export function foldProjections(handle: DatabaseHandle, progress: Progress, source: LogSource = { sqlite: handle.sqlite }): RebuildReport {
   const projector = new Projector(handle);
-  progress.start('fold projections', countEvents(handle), 'events');
+  progress.start('fold projections', countLog(source), 'events');
   try {
-    return rebuildProjections(handle, projector, (events) => progress.advance(events));
+    return rebuildProjections(handle, projector, (events) => progress.advance(events), source);
   } finally {
     progress.done();
   }
-}
-
-function countEvents(handle: DatabaseHandle): number {
-  return logHead(handle.sqlite) && (handle.sqlite.prepare('SELECT count(*) FROM events').pluck().get() as number);
 }

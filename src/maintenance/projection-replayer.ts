@@ -2,12 +2,14 @@
 // a running server without stalling its writes (each waits for replay's write lock, up to its 5 s
 // busy timeout, so replay holds that lock only in short transactions):
 //
-// 1. Build: the events up to the head H (one read snapshot of the live file) are copied into a
-//    scratch database in the data directory, created with the same migrations, and folded there
-//    by rebuildProjections. The live file is only read.
-// 2. Shadow tables: the projection tables, their indexes, triggers and the R-tree they keep are
-//    created in the live file under shadow names (projection-schema.ts) and filled from the
-//    scratch in batches of rows, one short transaction each.
+// 1. Build: the events up to the head H (one read snapshot of the live file) are folded by
+//    rebuildProjections into a scratch database in the data directory, created with the same
+//    migrations. The live file is only read.
+// 2. Shadow tables: the projection tables and the R-tree their triggers keep are created in the
+//    live file under shadow names (projection-schema.ts), bare, and filled from the scratch in
+//    batches of rows, one short transaction each; then each of their indexes is built once, in
+//    its own transaction, and their triggers created (a bulk load: no index or trigger is kept up
+//    to date row by row).
 // 3. Catch up in rounds: writes the server committed meanwhile are copied into the scratch log and
 //    folded there with the same projection code; the shadow rows of the streams they touched are
 //    copied again. Rounds repeat until few writes are left.
@@ -18,6 +20,7 @@
 //    triggers get back the names the migrations gave them.
 // A failure before the swap removes the shadow tables and leaves the live projections as they
 // were; an interrupted run leaves prefixed tables that the next replay removes first.
+import Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
 import { createScratchDatabase, removeDatabaseFiles } from './database-files';
@@ -26,7 +29,6 @@ import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
 import { LockClock, LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
-import { copyEvents } from './log-copy';
 import { logHead } from './log-point';
 import { countDifferingKeys } from './projection-comparison';
 import { projectionSchema, retiredName, shadowName } from './projection-schema';
@@ -37,6 +39,7 @@ import {
   createShadowTables,
   dropTablesInBatches,
   fillShadowTables,
+  indexShadowTables,
   restoreNames,
   resyncStreams,
   resyncStreamsInBatches,
@@ -48,6 +51,8 @@ import { tableShape } from './table-shape';
 const FINAL_GAP_EVENTS = 50;
 /** ...or after this many rounds (a server writing faster than replay folds never stops it). */
 const MAX_ROUNDS = 10;
+/** Page cache of the live file's connections while replay fills and indexes the shadow tables (KiB). */
+const FILL_CACHE_KIB = 65_536;
 
 export interface ReplayOptions {
   dataDir: string;
@@ -91,25 +96,41 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
   const clock = new LockClock();
   let scratch: DatabaseHandle | undefined;
   let live: DatabaseHandle | undefined;
+  let reader: Database.Database | undefined;
   try {
     // No WAL truncation: with a server writing, that checkpoint would stall its writes for as long as it copies.
     live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
-    scratch = createScratchDatabase(path, dir.migrationsFolder);
+    scratch = createScratchDatabase(path, dir.migrationsFolder, { concurrentReaders: true });
     const liveSqlite = live.sqlite;
     const sqlite = scratch.sqlite;
 
-    const builtAt = liveSqlite.transaction(() => {
+    // The fold reads the live log in one read snapshot on the live connection (no copy of it):
+    // the scratch log holds only the writes caught up later, which is all the catch-up reads.
+    const { builtAt, events, writes } = liveSqlite.transaction(() => {
       const head = logHead(liveSqlite);
-      copyEvents(liveSqlite, scratch!, head, progress);
-      return head;
+      return { builtAt: head, ...foldProjections(scratch!, progress, { sqlite: liveSqlite, untilResourceVersion: head }) };
     })();
-    const { events, writes } = foldProjections(scratch, progress);
     const schema = projectionSchema(sqlite, projectionTables(scratch));
     const owners = schema.owners.map((t) => tableShape(sqlite, 'main', t));
+    const companions = schema.companions.map((t) => tableShape(sqlite, 'main', t));
+    // Walks the scratch companions (the R-tree) while the scratch connection writes their rows.
+    reader = new Database(path, { readonly: true });
 
     // The scratch connection moves rows between the two files; the live file is attached to it.
     sqlite.prepare(`ATTACH DATABASE ? AS ${LIVE_SCHEMA}`).run(dir.databasePath);
-    sqlite.pragma(`${LIVE_SCHEMA}.synchronous = FULL`);
+    // Until the swap, replay writes only its shadow tables (and after it, only retired tables and
+    // index names), which are not live data: their commits need not reach the disk one by one.
+    // NORMAL keeps the WAL consistent (the checkpoints still sync), and the swap, at FULL, makes
+    // every frame before it durable with its own. The server's connection keeps its own FULL.
+    const synchronous = (level: 'NORMAL' | 'FULL') => {
+      sqlite.pragma(`${LIVE_SCHEMA}.synchronous = ${level}`);
+      liveSqlite.pragma(`synchronous = ${level}`);
+    };
+    synchronous('NORMAL');
+    // The shadow tables' primary-key indexes (service_revisions' is by uid, so every batch lands
+    // all over it) and the index builds want more than SQLite's default 2 MB of page cache.
+    sqlite.pragma(`${LIVE_SCHEMA}.cache_size = -${FILL_CACHE_KIB}`);
+    liveSqlite.pragma(`cache_size = -${FILL_CACHE_KIB}`);
     // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
     sqlite.pragma('busy_timeout = 60000');
     liveSqlite.pragma('busy_timeout = 60000');
@@ -130,8 +151,9 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let countedAt = -1;
       const states: StreamStates = new Map();
       try {
-        fillShadowTables(sqlite, owners, clock, progress, checkpoint);
+        fillShadowTables(sqlite, reader, owners, companions, clock, progress, checkpoint);
         checkpoint();
+        indexShadowTables(liveSqlite, schema, clock, progress, checkpoint);
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);
@@ -151,6 +173,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         catchUp();
 
         progress.start('swap', schema.owners.length, 'tables');
+        synchronous('FULL');
         swapped = clock.hold(sqlite, 'swap', () => {
           const step = catchUpWithLive(scratch!, at, states);
           resyncStreams(sqlite, owners, step.streams);
@@ -166,12 +189,13 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         progress.done();
       } catch (error) {
         try {
-          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock);
+          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock, checkpoint);
         } catch {
           // The first failure is the one to report; the next replay removes what is left.
         }
         throw error;
       }
+      synchronous('NORMAL');
       const swapMs = clock.lastMs;
       const swappedAt = new Date().toISOString();
       const swapWrites = swapped.writes;
@@ -179,7 +203,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       const valid = swapped.head === countedAt ? changed : undefined;
 
       progress.start('retire the old tables', schema.tables.length, 'tables');
-      dropTablesInBatches(liveSqlite, schema, retiredName, clock);
+      dropTablesInBatches(liveSqlite, schema, retiredName, clock, checkpoint);
       restoreNames(liveSqlite, schema, clock);
       checkpoint();
       progress.advance(schema.tables.length);
@@ -208,6 +232,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       sqlite.exec(`DETACH DATABASE ${LIVE_SCHEMA}`);
     }
   } finally {
+    reader?.close();
     scratch?.close();
     live?.close();
     removeDatabaseFiles(path);

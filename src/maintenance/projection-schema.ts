@@ -55,27 +55,40 @@ export function projectionSchema(sqlite: Database.Database, owners: readonly str
   return { owners: [...owners], companions, tables, indexes: on('index', all), triggers: on('trigger', all) };
 }
 
+/** The CREATE statements of a projection schema's shadow copy, by kind. */
+export interface ShadowSchema {
+  tables: string[];
+  indexes: string[];
+  triggers: string[];
+}
+
 /**
  * The statements that create every object of `schema` under its shadow name, as SQLite itself
  * renames them: tables are created and renamed in a scratch in-memory database, which rewrites
  * every reference (index targets, partial-index conditions, trigger bodies); index and trigger
  * names, which a rename keeps, get the prefix in their CREATE header.
  */
-export function shadowStatements(schema: ProjectionSchema): string[] {
+export function shadowSchema(schema: ProjectionSchema): ShadowSchema {
   const memory = new Database(':memory:');
   try {
     for (const object of [...schema.tables, ...schema.indexes, ...schema.triggers]) memory.exec(object.sql);
     memory.pragma('legacy_alter_table = OFF');
     for (const table of schema.tables) memory.exec(`ALTER TABLE "${table.name}" RENAME TO "${shadowName(table.name)}"`);
     const sqlOf = (type: string, name: string) => memory.prepare('SELECT sql FROM sqlite_master WHERE type = ? AND name = ?').pluck().get(type, name) as string;
-    return [
-      ...schema.tables.map((t) => sqlOf('table', shadowName(t.name))),
-      ...schema.indexes.map((i) => renameInHeader(sqlOf('index', i.name), 'INDEX', i.name)),
-      ...schema.triggers.map((t) => renameInHeader(sqlOf('trigger', t.name), 'TRIGGER', t.name)),
-    ];
+    return {
+      tables: schema.tables.map((t) => sqlOf('table', shadowName(t.name))),
+      indexes: schema.indexes.map((i) => renameInHeader(sqlOf('index', i.name), 'INDEX', i.name)),
+      triggers: schema.triggers.map((t) => renameInHeader(sqlOf('trigger', t.name), 'TRIGGER', t.name)),
+    };
   } finally {
     memory.close();
   }
+}
+
+/** shadowSchema's statements in creation order: tables, indexes, triggers. */
+export function shadowStatements(schema: ProjectionSchema): string[] {
+  const shadow = shadowSchema(schema);
+  return [...shadow.tables, ...shadow.indexes, ...shadow.triggers];
 }
 
 const NAME = String.raw`("(?:[^"]|"")+"|\`[^\`]+\`|\[[^\]]+\]|[\w$]+)`;

@@ -1,12 +1,12 @@
 // `svctrail verify`: refolds the log into a scratch database with the same migrations and
-// projection code, and compares every projection row with the live one. The live database is
+// projection code (reading the live log directly; the scratch holds only the projections), and
+// compares every projection row with the live one. The live database is
 // opened read-only and read in one snapshot, so a running server may keep writing meanwhile.
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
 import { createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
-import { copyEvents } from './log-copy';
 import { logHead } from './log-point';
 import { compareProjections, ProjectionComparison } from './projection-comparison';
 import { projectionTables } from './projection-tables';
@@ -42,8 +42,7 @@ export function verifyProjections(options: VerifyOptions): VerifyReport {
     sqlite.exec('BEGIN');
     try {
       const head = logHead(sqlite); // the first read pins the snapshot
-      const events = copyEvents(sqlite, scratch, head, options.progress);
-      const { writes } = foldProjections(scratch, options.progress);
+      const { events, writes } = foldProjections(scratch, options.progress, { sqlite, untilResourceVersion: head });
       const tables = projectionTables(scratch);
       options.progress.start('compare', tables.length, 'tables');
       const comparison = compareProjections(sqlite, 'main', 'fold', tables, options.maxDifferences);

@@ -1,15 +1,17 @@
 // What replay does to the live file around the swap, each step in short write transactions so a
-// running server's writes never wait long: create the shadow tables, fill them from the scratch
-// projections in batches, bring the rows of streams written meanwhile up to date, and after the
-// swap empty the retired tables in batches (a DROP of a full table frees every page under one
-// lock), then give indexes and triggers back the names the migrations gave them.
+// running server's writes never wait long: create the shadow tables, bare, fill them from the
+// scratch projections in batches (a bulk load: no secondary index, trigger or R-tree to keep up
+// to date row by row), then build their indexes once each and create their triggers, bring the
+// rows of streams written meanwhile up to date, and after the swap drop the retired tables'
+// indexes and triggers and empty them in batches (a DROP of a full table frees every page under
+// one lock), then give indexes and triggers back the names the migrations gave them.
 import type Database from 'better-sqlite3';
 import { BatchSize } from './batch-size';
 import type { LockClock } from './lock-clock';
 import { LIVE_SCHEMA } from './live-catch-up';
 import type { Progress } from './progress';
 import { MaintenanceError } from './maintenance-error';
-import { dependentsOutside, ProjectionSchema, retiredName, shadowName, shadowStatements } from './projection-schema';
+import { dependentsOutside, ProjectionSchema, retiredName, shadowName, shadowSchema } from './projection-schema';
 import { columnList, TableShape } from './table-shape';
 
 /** Streams per write transaction when rows of written streams are brought up to date. */
@@ -23,7 +25,10 @@ function exists(sqlite: Database.Database, type: 'table' | 'index' | 'trigger', 
   return sqlite.prepare('SELECT count(*) FROM main.sqlite_master WHERE type = ? AND name = ?').pluck().get(type, name) === 1;
 }
 
-/** Removes what an interrupted replay left (shadow or retired tables, prefixed names), then creates the shadow tables, empty. */
+/**
+ * Removes what an interrupted replay left (shadow or retired tables, prefixed names), then creates
+ * the shadow tables, empty and bare: indexShadowTables gives them their indexes and triggers.
+ */
 export function createShadowTables(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
   const dependents = dependentsOutside(live, schema);
   if (dependents.length) {
@@ -31,21 +36,30 @@ export function createShadowTables(live: Database.Database, schema: ProjectionSc
   }
   for (const name of [retiredName, shadowName]) dropTablesInBatches(live, schema, name, clock);
   restoreNames(live, schema, clock);
-  const statements = shadowStatements(schema);
+  const { tables } = shadowSchema(schema);
   clock.hold(live, 'create the shadow tables', () => {
-    for (const sql of statements) live.exec(sql);
+    for (const sql of tables) live.exec(sql);
   });
 }
 
-/** Copies every scratch projection row into the shadow tables (the companions fill through their triggers). */
 /**
- * `afterBatch` runs between batches, outside the lock: the replayer checkpoints the live file
- * there. Every batch dirties index pages all over the shadow tables; without a checkpoint between
- * them each batch appends those pages to the WAL again (a 1M-event replay grew it to 17 GB).
+ * Copies every scratch projection row into the bare shadow tables, owners and companions (the
+ * R-tree, which the scratch's rebuild filled), in batches. `afterBatch` runs between batches,
+ * outside the lock: the replayer checkpoints the live file there, so the WAL stays the size of
+ * one batch. Companions are read through `reader`, a second connection on the scratch file (an
+ * R-tree cannot seek a range of rowids; one cursor walks it instead).
  */
-export function fillShadowTables(scratch: Database.Database, owners: readonly TableShape[], clock: LockClock, progress: Progress, afterBatch: () => void = () => {}): void {
+export function fillShadowTables(
+  scratch: Database.Database,
+  reader: Database.Database,
+  owners: readonly TableShape[],
+  companions: readonly TableShape[],
+  clock: LockClock,
+  progress: Progress,
+  afterBatch: () => void = () => {},
+): void {
   const count = (t: string) => scratch.prepare(`SELECT count(*) FROM main.${quote(t)}`).pluck().get() as number;
-  progress.start('copy into the live file', owners.reduce((n, s) => n + count(s.table), 0), 'rows');
+  progress.start('copy into the live file', [...owners, ...companions].reduce((n, s) => n + count(s.table), 0), 'rows');
   for (const shape of owners) {
     const cols = columnList(shape);
     const upTo = scratch.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM main.${quote(shape.table)} WHERE rowid > ? ORDER BY rowid LIMIT ?)`).pluck();
@@ -63,6 +77,53 @@ export function fillShadowTables(scratch: Database.Database, owners: readonly Ta
       afterBatch();
     }
   }
+  for (const shape of companions) {
+    const cols = columnList(shape);
+    const insert = scratch.prepare(`INSERT INTO ${LIVE_SCHEMA}.${quote(shadowName(shape.table))} (${cols}) VALUES (${shape.columns.map(() => '?').join(', ')})`);
+    const rows = reader.prepare(`SELECT ${cols} FROM main.${quote(shape.table)}`).raw().iterate() as IterableIterator<unknown[]>;
+    const batch = new BatchSize();
+    try {
+      for (let done = false; !done; ) {
+        progress.advance(
+          clock.hold(scratch, `copy ${shape.table} rows`, () => {
+            let n = 0;
+            for (; n < batch.rows; n++) {
+              const next = rows.next();
+              if (next.done) {
+                done = true;
+                break;
+              }
+              insert.run(next.value);
+            }
+            return n;
+          }),
+        );
+        batch.adjust(clock.lastMs);
+        afterBatch();
+      }
+    } finally {
+      rows.return?.(); // a failed batch leaves the cursor open, which would keep the reader from closing
+    }
+  }
+  progress.done();
+}
+
+/**
+ * Builds the shadow tables' indexes, each once from the filled table in its own transaction, then
+ * creates their triggers (from here on the catch-up keeps companions up to date through them).
+ */
+export function indexShadowTables(live: Database.Database, schema: ProjectionSchema, clock: LockClock, progress: Progress, afterEach: () => void = () => {}): void {
+  const { indexes, triggers } = shadowSchema(schema);
+  progress.start('index the new tables', indexes.length + 1, 'steps');
+  for (const [i, sql] of indexes.entries()) {
+    clock.hold(live, `build index ${shadowName(schema.indexes[i].name)}`, () => live.exec(sql));
+    progress.advance(1);
+    afterEach();
+  }
+  clock.hold(live, 'create the shadow triggers', () => {
+    for (const sql of triggers) live.exec(sql);
+  });
+  progress.advance(1);
   progress.done();
 }
 
@@ -117,16 +178,38 @@ export function swapShadowTables(scratch: Database.Database, schema: ProjectionS
   for (const table of tables) scratch.exec(`ALTER TABLE ${LIVE_SCHEMA}.${quote(shadowName(table))} RENAME TO ${quote(table)}`);
 }
 
-/** Empties and drops the tables named `nameOf(table)`, where they exist, in short transactions. */
-export function dropTablesInBatches(live: Database.Database, schema: ProjectionSchema, nameOf: (table: string) => string, clock: LockClock): void {
-  // Owners first: their triggers empty the companions (the R-tree) row by row as they go.
-  for (const { name } of schema.tables) {
-    const table = nameOf(name);
-    if (!exists(live, 'table', table)) continue;
+/**
+ * Empties and drops the tables named `nameOf(table)`, where they exist, in short transactions.
+ * Their triggers and explicit indexes go first (a trigger would empty a companion row by row, an
+ * index would be updated for every row deleted); each index is dropped in its own transaction.
+ */
+export function dropTablesInBatches(
+  live: Database.Database,
+  schema: ProjectionSchema,
+  nameOf: (table: string) => string,
+  clock: LockClock,
+  afterBatch: () => void = () => {},
+): void {
+  const tables = schema.tables.map(({ name }) => nameOf(name)).filter((table) => exists(live, 'table', table));
+  const derived = (type: 'trigger' | 'index') =>
+    live
+      .prepare(`SELECT name FROM main.sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`)
+      .pluck()
+      .all(type, JSON.stringify(tables)) as string[];
+  const triggers = derived('trigger');
+  if (triggers.length) clock.hold(live, 'drop the triggers of the tables to empty', () => triggers.forEach((t) => live.exec(`DROP TRIGGER ${quote(t)}`)));
+  for (const index of derived('index')) clock.hold(live, `drop index ${index}`, () => live.exec(`DROP INDEX ${quote(index)}`));
+  // A companion (the R-tree: a few numbers per row) is dropped whole: emptying it in batches
+  // would leave its DELETE statement holding the virtual table, which then refuses the DROP.
+  const companions = new Set(schema.companions.map(nameOf));
+  for (const table of tables.filter((t) => companions.has(t))) clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
+  for (const table of tables.filter((t) => !companions.has(t))) {
     const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ?)`);
     const batch = new BatchSize();
     // A DROP frees every page of the table under the lock, so only a small remainder is dropped with its rows.
-    for (let more = true; more; batch.adjust(clock.lastMs)) {
+    // afterBatch (a checkpoint) keeps the WAL the size of one batch: emptying the retired tables
+    // of a 1M-event replay otherwise grew it to 3.6 GB.
+    for (let more = true; more; batch.adjust(clock.lastMs), afterBatch()) {
       more = clock.hold(live, `empty ${table}`, () => {
         if (remove.run(batch.rows).changes === batch.rows) return true;
         live.exec(`DROP TABLE ${quote(table)}`);

@@ -9,9 +9,10 @@
 // inside the one transaction: a failed rebuild leaves the schema and the rows as they were.
 import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
-import { SqliteEventStore } from '../store/event-store';
+import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
 import type { RecordedEvent } from '../store/recorded-event';
 import { foldWrite } from './committed-write';
+import { LogSource, readLog } from './log-reader';
 import type { CommittedWrite } from './projection';
 import type { Projector } from './projector';
 
@@ -20,42 +21,26 @@ export interface RebuildReport {
   writes: number;
 }
 
-const REBUILD_PAGE = 1000;
 /** Page cache during a rebuild (KiB; SQLite's default is 2 MB). */
-const REBUILD_CACHE_KIB = 131_072;
+const REBUILD_CACHE_KIB = 65_536;
 
-interface DerivedSchema {
-  type: string;
-  name: string;
-  sql: string;
-}
-
-/** Secondary indexes, then triggers, of `tables`, in creation order (not the primary keys). */
-function derivedSchema(handle: DatabaseHandle, tables: readonly string[]): DerivedSchema[] {
-  return handle.sqlite
-    .prepare(
-      `SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
-         AND tbl_name IN (${tables.map(() => '?').join(', ')}) ORDER BY type = 'trigger', rowid`,
-    )
-    .all(...tables) as DerivedSchema[];
-}
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** `folded` hears of every write folded (with its number of events), for progress reports. */
-export function rebuildProjections(handle: DatabaseHandle, projector: Projector, folded?: (events: number) => void): RebuildReport {
-  const store = new SqliteEventStore(handle);
+/**
+ * `folded` hears of every write folded (with its number of events), for progress reports.
+ * `source` is where the log is read (default: the whole log of `handle` itself); verify and
+ * replay read the live file's snapshot on its own connection and write only the projections.
+ */
+export function rebuildProjections(handle: DatabaseHandle, projector: Projector, folded?: (events: number) => void, source?: LogSource): RebuildReport {
   const tables = projector.projections.flatMap((p) => p.tables);
   const cacheSize = handle.sqlite.pragma('cache_size', { simple: true }) as number;
   handle.sqlite.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
   try {
     return handle.sqlite.transaction(() => {
       const kept = new Set(projector.projections.flatMap((p) => p.searchedIndexes ?? []));
-      const derived = derivedSchema(handle, tables).filter((d) => !kept.has(d.name));
-      for (const d of derived) handle.sqlite.exec(`DROP ${d.type.toUpperCase()} ${quote(d.name)}`);
+      const derived = derivedSchema(handle.sqlite, tables, kept);
+      dropDerived(handle.sqlite, derived);
       for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
-      const report = refill(store, projector, folded);
-      for (const d of derived) handle.sqlite.exec(d.sql);
+      const report = refill(handle, source ?? { sqlite: handle.sqlite }, projector, folded);
+      createDerived(handle.sqlite, derived);
       for (const projection of projector.projections) projection.rebuilt?.();
       return report;
     }).immediate();
@@ -64,7 +49,7 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
   }
 }
 
-function refill(store: SqliteEventStore, projector: Projector, folded?: (events: number) => void): RebuildReport {
+function refill(handle: DatabaseHandle, source: LogSource, projector: Projector, folded?: (events: number) => void): RebuildReport {
   const throughHistory = projector.projections.filter((p) => !p.presentOnly);
   const present = projector.projections.filter((p) => p.presentOnly);
   const states = new Map<string, { state: ServiceState; last: CommittedWrite }>();
@@ -78,28 +63,24 @@ function refill(store: SqliteEventStore, projector: Projector, folded?: (events:
     for (const projection of throughHistory) projection.apply(write);
     if (write.after.deleted) states.delete(streamId);
     // Kept per live Service until the end: its state and what the present-only projections read
-    // (not the write's events nor the state before it, which would double the memory held).
-    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState } });
+    // (not the write's events, the state before it nor the encoded object, which is made again
+    // at the end: all of them would double the memory held).
+    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState, objectJson: null } });
     folded?.(pending.length);
     writes++;
     pending = [];
   };
-  // Pages, not a cursor: the projections write on the same connection while we read.
-  for (let after = 0; ; ) {
-    const page = store.readAll(after, REBUILD_PAGE);
-    for (const recorded of page) {
-      if (pending.length && pending[0].resourceVersion !== recorded.resourceVersion) flush();
-      pending.push(recorded);
-      events++;
-    }
-    if (page.length < REBUILD_PAGE) break;
-    after = page[page.length - 1].position;
+  for (const recorded of readLog(source, handle.sqlite)) {
+    if (pending.length && pending[0].resourceVersion !== recorded.resourceVersion) flush();
+    pending.push(recorded);
+    events++;
   }
   flush();
   // The present: each live Service as if created by its last write, in the log's order.
   const live = [...states.values()].sort((a, b) => a.last.resourceVersion - b.last.resourceVersion);
   for (const { last } of live) {
-    for (const projection of present) projection.apply({ ...last, before: initialServiceState });
+    const write = { ...last, objectJson: JSON.stringify(last.after.object) };
+    for (const projection of present) projection.apply(write);
   }
   return { events, writes };
 }

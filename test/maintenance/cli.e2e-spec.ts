@@ -104,7 +104,7 @@ describe('svctrail replay, verify, export, import', () => {
     expect(human.stdout).toMatch(/^TABLE\s+LIVE ROWS\s+FOLDED ROWS\s+DIFFERENCES\nservices\s+4\s+4\s+0\n/);
     expect(human.stdout).toMatch(/OK: \d+ events in \d+ writes up to resourceVersion \d+, 0 differences\n$/);
     // Not a TTY: one summary line per phase, with its rate.
-    expect(human.stderr).toMatch(/^copy events: \d+ events in [\d.]+s \([\d,]+ events\/s\)\nfold projections: /);
+    expect(human.stderr).toMatch(/^fold projections: \d+ events in [\d.]+s \([\d,]+ events\/s\)\ncompare: /);
     const json = JSON.parse((await cli('verify', '--data-dir', dataDir, '-o', 'json')).stdout);
     expect(json).toMatchObject({ differences: 0, samples: [] });
     const yaml = parseYaml((await cli('verify', '--data-dir', dataDir, '-o', 'yaml')).stdout);
