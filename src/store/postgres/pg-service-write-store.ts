@@ -1,0 +1,173 @@
+// The PostgreSQL engine's ServiceWriteStore: each write is one READ COMMITTED transaction on its
+// own pooled connection that first takes the append lock (see pg-event-store.ts), so that every
+// write, from whichever replica, reads the live state, decides, appends and projects as if it
+// were alone, exactly as a write inside SQLite's single-writer transaction does. It resolves only
+// after COMMIT has returned (synchronous_commit: the commit is flushed to the WAL).
+//
+// The pure step asks allocation questions synchronously (clusterIPTaken, nodePortTaken) while
+// this engine can only answer them with a query. So the allocation table of a kind is read
+// whole, under the lock, before the step runs when the write creates a Service (every creation
+// allocates), and otherwise only when the step asked about it: that first run's answers are
+// discarded and the step runs again with the table at hand (the port allows a step to run more
+// than once).
+import type { Pool, PoolClient } from 'pg';
+import { DatabaseError } from 'pg';
+import { DomainError } from '../../domain/errors/domain-errors';
+import { initialServiceState, ServiceState } from '../../domain/service.evolve';
+import type { Service } from '../../domain/service.types';
+import { foldWrite } from '../../projections/committed-write';
+import type { CommittedWrite } from '../../projections/projection';
+import type { Clock } from '../../shared/clock';
+import type { ServiceWriteStore, StepOutcome, StoredFacts, WriteStep } from '../service-write-store';
+import { WriteNotStoredError } from '../write-not-stored-error';
+import { WriteOutcomeUnknownError } from '../write-outcome-unknown-error';
+import { PgEventStore, recordingTime } from './pg-event-store';
+import type { Queryable } from './postgres-database';
+import { PgProjector } from './projections/pg-projector';
+
+type AllocationKind = 'cluster-ip' | 'node-port';
+
+/** The allocation table, by kind, as far as this write has read it. */
+class AllocationTable {
+  private readonly held = new Map<AllocationKind, Set<string>>();
+
+  loaded(kind: AllocationKind): boolean {
+    return this.held.has(kind);
+  }
+
+  async load(client: Queryable, kinds: Iterable<AllocationKind>): Promise<void> {
+    const wanted = [...kinds].filter((kind) => !this.held.has(kind));
+    if (!wanted.length) return;
+    for (const kind of wanted) this.held.set(kind, new Set());
+    const { rows } = await client.query<{ kind: AllocationKind; value: string }>('SELECT kind, value FROM allocations WHERE kind = ANY($1)', [wanted]);
+    for (const row of rows) this.held.get(row.kind)!.add(row.value);
+  }
+
+  /** Whether `value` is held; undefined when the kind's table has not been read. */
+  taken(kind: AllocationKind, value: string): boolean | undefined {
+    return this.held.get(kind)?.has(value);
+  }
+}
+
+/** Runs of a step per write: one, plus at most one more per allocation kind it asked about. */
+const MAX_STEP_RUNS = 3;
+
+export class PgServiceWriteStore implements ServiceWriteStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly eventStore: PgEventStore,
+    private readonly projector: PgProjector,
+    private readonly clock: Clock,
+  ) {}
+
+  async write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new WriteNotStoredError(error);
+    }
+    let broken: Error | undefined;
+    try {
+      try {
+        await client.query('BEGIN');
+      } catch (error) {
+        broken = error as Error;
+        throw new WriteNotStoredError(error);
+      }
+      let written: { result: R; committed?: CommittedWrite };
+      try {
+        written = await this.run(client, namespace, name, step);
+      } catch (error) {
+        // The transaction is rolled back (and with it anything appended): the write is not stored.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        if (error instanceof DomainError) throw error;
+        if (error instanceof Error && !(error instanceof DatabaseError)) broken ??= error;
+        throw new WriteNotStoredError(error);
+      }
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        // The server refused the commit (it answered): rolled back. No answer: it may have committed.
+        if (error instanceof DatabaseError) throw new WriteNotStoredError(error);
+        broken = error as Error;
+        throw new WriteOutcomeUnknownError(error);
+      }
+      return written;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Everything between BEGIN and COMMIT. */
+  private async run<R>(client: PoolClient, namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
+    await this.eventStore.lockAppends(client);
+    const state = await this.loadLive(client, namespace, name);
+    const tail = await this.eventStore.tail(client);
+    const now = recordingTime(this.clock.now(), tail.recordedAt);
+    const table = new AllocationTable();
+    if (!state.object) await table.load(client, ['cluster-ip', 'node-port']);
+    const outcome = await this.decide(client, step, state, now, table);
+    const append = outcome.append;
+    if (!append) {
+      const result = outcome.finish();
+      // Nothing was written; ending the transaction releases the lock.
+      return { result };
+    }
+    const recorded = await this.eventStore.append(client, {
+      streamId: append.streamId,
+      namespace,
+      name,
+      expectedVersion: append.expectedVersion,
+      events: append.events,
+      metadata: append.metadata,
+    });
+    const committed = foldWrite(append.before, recorded, append.folded);
+    await this.projector.apply(client, committed);
+    return { result: outcome.finish(committed), committed };
+  }
+
+  /** Runs the step until it asked nothing the allocation table read so far cannot answer. */
+  private async decide<R>(client: Queryable, step: WriteStep<R>, state: ServiceState, now: Date, table: AllocationTable): Promise<StepOutcome<R>> {
+    for (let run = 1; ; run++) {
+      const unread = new Set<AllocationKind>();
+      const ask = (kind: AllocationKind, value: string): boolean => {
+        const taken = table.taken(kind, value);
+        if (taken !== undefined) return taken;
+        unread.add(kind);
+        // Any answer will do: this run's outcome is discarded once the table is read.
+        return true;
+      };
+      const facts: StoredFacts = {
+        state,
+        now,
+        clusterIPTaken: (ip) => ask('cluster-ip', ip),
+        nodePortTaken: (port) => ask('node-port', String(port)),
+      };
+      let outcome: StepOutcome<R> | undefined;
+      let failure: unknown;
+      let failed = false;
+      try {
+        outcome = step(facts);
+      } catch (error) {
+        failed = true;
+        failure = error;
+      }
+      if (unread.size === 0 || run >= MAX_STEP_RUNS) {
+        if (failed) throw failure;
+        if (unread.size) throw new Error('a write step kept asking about allocations it had been given');
+        return outcome!;
+      }
+      await table.load(client, unread);
+    }
+  }
+
+  private async loadLive(client: Queryable, namespace: string, name: string): Promise<ServiceState> {
+    const { rows } = await client.query<{ object: string; stream_version: number }>('SELECT object, stream_version FROM services WHERE namespace = $1 AND name = $2', [
+      namespace,
+      name,
+    ]);
+    if (!rows.length) return initialServiceState;
+    return { object: JSON.parse(rows[0].object) as Service, streamVersion: rows[0].stream_version, deleted: false };
+  }
+}

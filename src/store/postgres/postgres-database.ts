@@ -1,0 +1,94 @@
+// Opens the PostgreSQL store: a node-postgres pool, and the drizzle-kit migrations of
+// migrations/postgres applied before anything else runs. Several replicas may start at once on
+// one database: they take turns at migrating under a session advisory lock, so each applies only
+// what the previous one left unapplied.
+import { drizzle, NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { join } from 'node:path';
+import { Pool, PoolClient, types } from 'pg';
+import { PROJECT_ROOT } from '../../config/app-config';
+import * as schema from './schema';
+
+export type PgDrizzle = NodePgDatabase<typeof schema>;
+
+/** Anything that runs a query: the pool (each query on any connection) or one client (a transaction). */
+export type Queryable = Pick<PoolClient, 'query'>;
+
+export interface PostgresHandle {
+  readonly pool: Pool;
+  readonly db: PgDrizzle;
+  close(): Promise<void>;
+}
+
+export interface OpenPostgresOptions {
+  /** migrations/postgres of the project unless given. */
+  migrationsFolder?: string;
+  /** Connections in the pool (node-postgres' default is 10). */
+  max?: number;
+}
+
+export const POSTGRES_MIGRATIONS_FOLDER = join(PROJECT_ROOT, 'migrations', 'postgres');
+
+/** Key of the session advisory lock migrations are applied under (a constant of svctrail's own). */
+const MIGRATION_LOCK = '8319395769341829220';
+
+const INT8_OID = 20;
+
+/**
+ * bigint columns (positions, versions, ids) as JS numbers, for this pool only (node-postgres
+ * returns them as strings by default, and its global parsers are shared with every other user).
+ */
+const poolTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser,
+};
+
+export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
+  const pool = new Pool({ connectionString: url, max: options.max, types: poolTypes });
+  // An idle connection the server dropped (a restart) is reported here, not as an uncaught error.
+  pool.on('error', () => undefined);
+  try {
+    await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = drizzle(pool, { schema });
+  return { pool, db, close: () => pool.end() };
+}
+
+async function migrateOnce(pool: Pool, migrationsFolder: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Runs `work` in one READ COMMITTED transaction on one connection: committed when it resolves,
+ * rolled back when it rejects. A connection whose state is unknown after a failure is discarded.
+ */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
