@@ -9,6 +9,7 @@ import type { ServiceEvent } from '../../src/domain/service.events';
 import { StreamVersionConflictError } from '../../src/store/event-store';
 import type { AppendRequest } from '../../src/store/event-store';
 import { isStreamVersionCollision, PgEventStore, recordingTime } from '../../src/store/postgres/pg-event-store';
+import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { inTransaction, openPostgres, POSTGRES_MIGRATIONS_FOLDER, PostgresHandle } from '../../src/store/postgres/postgres-database';
 import { describePostgres } from '../helpers/postgres';
 
@@ -58,6 +59,16 @@ describePostgres('PostgreSQL event store', (database) => {
       'service_revisions',
       'services',
     ]);
+  });
+
+  it('reads an empty log as position 0, before the first append', async () => {
+    const reads = new PgServiceReadStore(replicaA.pool);
+    expect(await reads.head()).toBe(0);
+    expect(await reads.resourceVersionAt('2030-01-01T00:00:00.000Z')).toBe(0);
+    expect(await reads.listPage({ limit: 10 })).toEqual([]);
+    expect(await reads.listPage({ limit: 10, asOf: 0 })).toEqual([]);
+    expect(await reads.liveJson('default', 'none')).toBeUndefined();
+    expect(await store.tail(replicaA.pool)).toEqual({ head: 0 });
   });
 
   it('numbers concurrent appends from two replicas in commit order, without a gap any reader could see', async () => {

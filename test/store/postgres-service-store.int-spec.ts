@@ -328,6 +328,13 @@ describePostgres('PostgreSQL service stores', (database) => {
       expect(await reads.head()).toBe(head);
     });
 
+    it('is ready while its database answers, and says so without throwing when it does not', async () => {
+      expect(await a.reads.ready()).toBe(true);
+      const closed = await openPostgres(database().url);
+      await closed.close();
+      expect(await new PgServiceReadStore(closed.pool).ready()).toBe(false);
+    });
+
     it('records a write from a replica whose clock is behind no earlier than the newest', async () => {
       a.clock.advance(60_000);
       const ahead = await a.executor.execute({ kind: 'CreateService', namespace: 'clock', object: service('ahead', 'clock', 'ClusterIP') }, as('creator'));
