@@ -75,9 +75,18 @@ export class PgEventStore {
   /**
    * Takes the append lock for the rest of the caller's transaction (waiting for whichever
    * transaction holds it to end). Taking it again in the same transaction is harmless.
+   *
+   * Always a statement of its own: a statement reads from the snapshot taken when it starts,
+   * before the lock is granted, so a read in the same statement could miss the commit of the
+   * transaction it waited for.
    */
   async lockAppends(client: Queryable): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+  }
+
+  /** BEGIN and the append lock in one round trip (two statements of one simple query). */
+  async beginLocked(client: Queryable): Promise<void> {
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
   }
 
   /** The newest position and its time. Under the append lock, nobody else can move it. */
@@ -90,11 +99,12 @@ export class PgEventStore {
    * Appends one write inside the caller's transaction. All its events share the resourceVersion
    * of the last one. Throws StreamVersionConflictError when the stream moved on (the UNIQUE
    * index is the last guard; its violation aborts the transaction, which the caller rolls back).
+   * `lockHeld`: the caller's transaction took the append lock already (a round trip saved).
    */
-  async append(client: Queryable, request: AppendRequest): Promise<RecordedEvent[]> {
+  async append(client: Queryable, request: AppendRequest, options: { lockHeld?: boolean } = {}): Promise<RecordedEvent[]> {
     if (!request.streamId) throw new Error(`refusing to append events of ${request.namespace}/${request.name} without a stream id`);
     if (request.events.length === 0) return [];
-    await this.lockAppends(client);
+    if (!options.lockHeld) await this.lockAppends(client);
     const { rows } = await client.query<{ stream_version: number; head: number }>(
       `SELECT (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1) AS stream_version,
               (SELECT coalesce(max(position), 0) FROM events) AS head`,

@@ -70,7 +70,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     let broken: Error | undefined;
     try {
       try {
-        await client.query('BEGIN');
+        await this.eventStore.beginLocked(client);
       } catch (error) {
         broken = error as Error;
         throw new WriteNotStoredError(error);
@@ -101,10 +101,9 @@ export class PgServiceWriteStore implements ServiceWriteStore {
 
   /** Everything between BEGIN and COMMIT. */
   private async run<R>(client: PoolClient, namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
-    await this.eventStore.lockAppends(client);
-    const state = await this.loadLive(client, namespace, name);
-    const tail = await this.eventStore.tail(client);
-    const now = recordingTime(this.clock.now(), tail.recordedAt);
+    // The append lock is held (taken with BEGIN): what follows sees every write committed before.
+    const { state, newest } = await this.loadLive(client, namespace, name);
+    const now = recordingTime(this.clock.now(), newest);
     const table = new AllocationTable();
     if (!state.object) await table.load(client, ['cluster-ip', 'node-port']);
     const outcome = await this.decide(client, step, state, now, table);
@@ -114,14 +113,11 @@ export class PgServiceWriteStore implements ServiceWriteStore {
       // Nothing was written; ending the transaction releases the lock.
       return { result };
     }
-    const recorded = await this.eventStore.append(client, {
-      streamId: append.streamId,
-      namespace,
-      name,
-      expectedVersion: append.expectedVersion,
-      events: append.events,
-      metadata: append.metadata,
-    });
+    const recorded = await this.eventStore.append(
+      client,
+      { streamId: append.streamId, namespace, name, expectedVersion: append.expectedVersion, events: append.events, metadata: append.metadata },
+      { lockHeld: true },
+    );
     const committed = foldWrite(append.before, recorded, append.folded);
     await this.projector.apply(client, committed);
     return { result: outcome.finish(committed), committed };
@@ -163,12 +159,17 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     }
   }
 
-  private async loadLive(client: Queryable, namespace: string, name: string): Promise<ServiceState> {
-    const { rows } = await client.query<{ object: string; stream_version: number }>('SELECT object, stream_version FROM services WHERE namespace = $1 AND name = $2', [
-      namespace,
-      name,
-    ]);
-    if (!rows.length) return initialServiceState;
-    return { object: JSON.parse(rows[0].object) as Service, streamVersion: rows[0].stream_version, deleted: false };
+  /** The live state of the name and when the log's newest write was recorded, in one round trip. */
+  private async loadLive(client: Queryable, namespace: string, name: string): Promise<{ state: ServiceState; newest?: string }> {
+    const { rows } = await client.query<{ object: string | null; stream_version: number | null; recorded_at: string | null }>(
+      `SELECT s.object, s.stream_version, t.recorded_at FROM (SELECT 1) one
+         LEFT JOIN services s ON s.namespace = $1 AND s.name = $2
+         LEFT JOIN LATERAL (SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1) t ON true`,
+      [namespace, name],
+    );
+    const row = rows[0];
+    const newest = row.recorded_at ?? undefined;
+    if (row.object === null) return { state: initialServiceState, newest };
+    return { state: { object: JSON.parse(row.object) as Service, streamVersion: row.stream_version!, deleted: false }, newest };
   }
 }
