@@ -18,7 +18,7 @@ import { ChangeFeed } from '../../src/feed/change-feed';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
 import { StreamVersionConflictError } from '../../src/store/event-store';
-import { PgEventStore } from '../../src/store/postgres/pg-event-store';
+import { APPEND_LOCK, PgEventStore } from '../../src/store/postgres/pg-event-store';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
@@ -26,6 +26,7 @@ import { PgProjector } from '../../src/store/postgres/projections/pg-projector';
 import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
 import type { ServiceReads, ServiceReadStore } from '../../src/store/service-read-store';
 import { DATABASE } from '../../src/store/store.tokens';
+import { WriteNotStoredError } from '../../src/store/write-not-stored-error';
 import { AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
 
@@ -326,6 +327,32 @@ describePostgres('PostgreSQL service stores', (database) => {
       }));
       await expect(stale).rejects.toBeInstanceOf(StreamVersionConflictError);
       expect(await reads.head()).toBe(head);
+    });
+
+    it('answers a write whose connection died before it committed as not stored, and goes on writing', async () => {
+      const head = await a.reads.head();
+      // Replica a holds the append lock, so b's write waits for it inside its transaction.
+      const holder = await a.handle.pool.connect();
+      await holder.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
+      const waiting = b.executor.execute({ kind: 'CreateService', namespace: 'faults', object: service('cut-off', 'faults', 'ClusterIP') }, as('creator'));
+      const outcome = waiting.then(
+        () => 'stored',
+        (error: unknown) => error,
+      );
+      let waiter: number | undefined;
+      while (waiter === undefined) {
+        const { rows } = await a.handle.pool.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+        waiter = rows[0]?.pid;
+      }
+      await a.handle.pool.query('SELECT pg_terminate_backend($1)', [waiter]);
+      expect(await outcome).toBeInstanceOf(WriteNotStoredError);
+      await holder.query('COMMIT');
+      holder.release();
+      expect(await a.reads.head()).toBe(head);
+      expect(await a.reads.liveJson('faults', 'cut-off')).toBeUndefined();
+      // The dead connection left b's pool: its next write is stored.
+      await b.executor.execute({ kind: 'CreateService', namespace: 'faults', object: service('cut-off', 'faults', 'ClusterIP') }, as('creator'));
+      expect(await a.reads.liveJson('faults', 'cut-off')).toBeDefined();
     });
 
     it('is ready while its database answers, and says so without throwing when it does not', async () => {
