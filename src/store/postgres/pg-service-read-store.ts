@@ -3,6 +3,7 @@
 // committed before it began (read-your-writes across replicas: an acknowledged write is
 // committed); a snapshot is one REPEATABLE READ READ ONLY transaction on one connection.
 import type { Pool } from 'pg';
+import { checkout } from './postgres-database';
 import type { Queryable } from './postgres-database';
 import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../service-read-store';
 
@@ -104,7 +105,7 @@ export class PgServiceReadStore extends PgServiceReads implements ServiceReadSto
   }
 
   async inSnapshot<T>(reads: (snapshot: ServiceReads) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await checkout(this.pool);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -118,7 +119,7 @@ export class PgServiceReadStore extends PgServiceReads implements ServiceReadSto
       broken ??= error instanceof Error && !('code' in error) ? error : undefined;
       throw error;
     } finally {
-      client.release(broken);
+      client.releaseChecked(broken);
     }
   }
 }

@@ -22,6 +22,7 @@ import type { ServiceWriteStore, StepOutcome, StoredFacts, WriteStep } from '../
 import { WriteNotStoredError } from '../write-not-stored-error';
 import { WriteOutcomeUnknownError } from '../write-outcome-unknown-error';
 import { PgEventStore, recordingTime } from './pg-event-store';
+import { checkout } from './postgres-database';
 import type { Queryable } from './postgres-database';
 import { PgProjector } from './projections/pg-projector';
 
@@ -61,9 +62,9 @@ export class PgServiceWriteStore implements ServiceWriteStore {
   ) {}
 
   async write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
-    let client: PoolClient;
+    let client: Awaited<ReturnType<typeof checkout>>;
     try {
-      client = await this.pool.connect();
+      client = await checkout(this.pool);
     } catch (error) {
       throw new WriteNotStoredError(error);
     }
@@ -95,7 +96,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
       }
       return written;
     } finally {
-      client.release(broken);
+      client.releaseChecked(broken);
     }
   }
 

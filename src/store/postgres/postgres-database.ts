@@ -57,8 +57,28 @@ export async function openPostgres(url: string, options: OpenPostgresOptions = {
   return { pool, db, close: () => pool.end() };
 }
 
-async function migrateOnce(pool: Pool, migrationsFolder: string): Promise<void> {
+/**
+ * A connection of the pool for the caller's exclusive use. node-postgres emits an 'error' event
+ * when a checked-out connection dies while no query of it runs (between two awaits of a
+ * transaction), and an unheard 'error' event ends the process: it is heard here, and the next
+ * query on the connection fails on its own. `release` hands the connection back, or destroys it
+ * when it is broken (given an error) or died meanwhile.
+ */
+export async function checkout(pool: Pool): Promise<PoolClient & { releaseChecked(broken?: Error): void }> {
   const client = await pool.connect();
+  let died: Error | undefined;
+  const heard = (error: Error) => (died ??= error);
+  client.on('error', heard);
+  return Object.assign(client, {
+    releaseChecked(broken?: Error) {
+      client.off('error', heard);
+      client.release(broken ?? died);
+    },
+  });
+}
+
+async function migrateOnce(pool: Pool, migrationsFolder: string): Promise<void> {
+  const client = await checkout(pool);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
@@ -67,7 +87,7 @@ async function migrateOnce(pool: Pool, migrationsFolder: string): Promise<void> 
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
   } finally {
-    client.release();
+    client.releaseChecked();
   }
 }
 
@@ -76,7 +96,7 @@ async function migrateOnce(pool: Pool, migrationsFolder: string): Promise<void> 
  * rolled back when it rejects. A connection whose state is unknown after a failure is discarded.
  */
 export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const client = await checkout(pool);
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
@@ -89,6 +109,6 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
       throw error;
     }
   } finally {
-    client.release(broken);
+    client.releaseChecked(broken);
   }
 }
