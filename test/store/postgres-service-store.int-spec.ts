@@ -329,6 +329,43 @@ describePostgres('PostgreSQL service stores', (database) => {
       expect(await reads.head()).toBe(head);
     });
 
+    it('commits the writes a replica receives together in one transaction, each refused or stored on its own', async () => {
+      const batches: number[] = [];
+      const store = new PgServiceWriteStore(a.handle.pool, new PgEventStore(), new PgProjector(), a.clock, { committed: (size) => batches.push(size) });
+      let uid = 0;
+      const ids = { ...deterministicIds(5), newUid: () => `batch-${++uid}` };
+      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)));
+      const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'batch', object: service(name, 'batch', 'ClusterIP') }, as('creator'));
+      const taken = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
+      // A step whose projection breaks a constraint (a cluster IP held by one-name): the database
+      // refuses it inside its savepoint.
+      const clash = store.write('batch', 'clash', (facts) => {
+        const object = structuredClone(taken);
+        object.metadata = { ...object.metadata, name: 'clash', namespace: 'batch', uid: 'clash-uid' };
+        return {
+          append: {
+            streamId: 'clash-uid',
+            expectedVersion: 0,
+            events: [{ type: 'ServiceCreated', data: { object } } as never],
+            metadata: { ...as('x'), verb: 'create', subresource: '', recordedAt: facts.now.toISOString() },
+            before: facts.state,
+            folded: object,
+          },
+          finish: () => 'stored',
+        };
+      });
+      const outcomes = await Promise.allSettled([create('first'), create('first'), clash, create('second')]);
+      expect(batches).toEqual([4]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(AlreadyExistsError);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(WriteNotStoredError);
+      const [first, , , second] = outcomes as PromiseFulfilledResult<WriteResult>[];
+      // What the refused writes appended was rolled back with their savepoints: no hole.
+      expect(Number(second.value.object.metadata.resourceVersion)).toBe(Number(first.value.object.metadata.resourceVersion) + 1);
+      expect(await a.reads.liveJson('batch', 'clash')).toBeUndefined();
+      expect(await a.reads.head()).toBe(Number(second.value.object.metadata.resourceVersion));
+    });
+
     it('answers a write whose connection died before it committed as not stored, and goes on writing', async () => {
       const head = await a.reads.head();
       // Replica a holds the append lock, so b's write waits for it inside its transaction.

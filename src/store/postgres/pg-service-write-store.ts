@@ -1,8 +1,9 @@
-// The PostgreSQL engine's ServiceWriteStore: each write is one READ COMMITTED transaction on its
-// own pooled connection that first takes the append lock (see pg-event-store.ts), so that every
-// write, from whichever replica, reads the live state, decides, appends and projects as if it
-// were alone, exactly as a write inside SQLite's single-writer transaction does. It resolves only
-// after COMMIT has returned (synchronous_commit: the commit is flushed to the WAL).
+// The PostgreSQL engine's ServiceWriteStore: the writes a replica receives together share one
+// READ COMMITTED transaction (PgGroupCommitter: one savepoint each, one WAL flush for all) that
+// first takes the append lock (see pg-event-store.ts), so that every write, from whichever
+// replica, reads the live state, decides, appends and projects as if it were alone, exactly as a
+// write inside SQLite's single-writer transaction does. It resolves only after COMMIT has
+// returned (synchronous_commit: the commit is flushed to the WAL).
 //
 // The pure step asks allocation questions synchronously (clusterIPTaken, nodePortTaken) while
 // this engine can only answer them with a query. So the allocation table of a kind is read
@@ -10,19 +11,16 @@
 // allocates), and otherwise only when the step asked about it: that first run's answers are
 // discarded and the step runs again with the table at hand (the port allows a step to run more
 // than once).
-import type { Pool, PoolClient } from 'pg';
-import { DatabaseError } from 'pg';
-import { DomainError } from '../../domain/errors/domain-errors';
+import type { Pool } from 'pg';
 import { initialServiceState, ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import type { ServiceWriteStore, StepOutcome, StoredFacts, WriteStep } from '../service-write-store';
-import { WriteNotStoredError } from '../write-not-stored-error';
-import { WriteOutcomeUnknownError } from '../write-outcome-unknown-error';
+import type { CommitObserver } from '../group-commit';
 import { PgEventStore, recordingTime } from './pg-event-store';
-import { checkout } from './postgres-database';
+import { PgGroupCommitter } from './pg-group-commit';
 import type { Queryable } from './postgres-database';
 import { PgProjector } from './projections/pg-projector';
 
@@ -54,54 +52,24 @@ class AllocationTable {
 const MAX_STEP_RUNS = 3;
 
 export class PgServiceWriteStore implements ServiceWriteStore {
+  private readonly committer: PgGroupCommitter;
+
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly eventStore: PgEventStore,
     private readonly projector: PgProjector,
     private readonly clock: Clock,
-  ) {}
-
-  async write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
-    let client: Awaited<ReturnType<typeof checkout>>;
-    try {
-      client = await checkout(this.pool);
-    } catch (error) {
-      throw new WriteNotStoredError(error);
-    }
-    let broken: Error | undefined;
-    try {
-      try {
-        await this.eventStore.beginLocked(client);
-      } catch (error) {
-        broken = error as Error;
-        throw new WriteNotStoredError(error);
-      }
-      let written: { result: R; committed?: CommittedWrite };
-      try {
-        written = await this.run(client, namespace, name, step);
-      } catch (error) {
-        // The transaction is rolled back (and with it anything appended): the write is not stored.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        if (error instanceof DomainError) throw error;
-        if (error instanceof Error && !(error instanceof DatabaseError)) broken ??= error;
-        throw new WriteNotStoredError(error);
-      }
-      try {
-        await client.query('COMMIT');
-      } catch (error) {
-        // The server refused the commit (it answered): rolled back. No answer: it may have committed.
-        if (error instanceof DatabaseError) throw new WriteNotStoredError(error);
-        broken = error as Error;
-        throw new WriteOutcomeUnknownError(error);
-      }
-      return written;
-    } finally {
-      client.releaseChecked(broken);
-    }
+    observer?: CommitObserver,
+  ) {
+    this.committer = new PgGroupCommitter(pool, eventStore, observer);
   }
 
-  /** Everything between BEGIN and COMMIT. */
-  private async run<R>(client: PoolClient, namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
+  write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
+    return this.committer.run((client) => this.run(client, namespace, name, step));
+  }
+
+  /** One write inside the batch's transaction (its own savepoint), under the append lock. */
+  private async run<R>(client: Queryable, namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
     // The append lock is held (taken with BEGIN): what follows sees every write committed before.
     const { state, newest } = await this.loadLive(client, namespace, name);
     const now = recordingTime(this.clock.now(), newest);
