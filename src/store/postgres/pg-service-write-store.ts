@@ -30,10 +30,6 @@ type AllocationKind = 'cluster-ip' | 'node-port';
 class AllocationTable {
   private readonly held = new Map<AllocationKind, Set<string>>();
 
-  loaded(kind: AllocationKind): boolean {
-    return this.held.has(kind);
-  }
-
   async load(client: Queryable, kinds: Iterable<AllocationKind>): Promise<void> {
     const wanted = [...kinds].filter((kind) => !this.held.has(kind));
     if (!wanted.length) return;
@@ -77,11 +73,8 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     if (!state.object) await table.load(client, ['cluster-ip', 'node-port']);
     const outcome = await this.decide(client, step, state, now, table);
     const append = outcome.append;
-    if (!append) {
-      const result = outcome.finish();
-      // Nothing was written; ending the transaction releases the lock.
-      return { result };
-    }
+    // A no-op or a dry run: nothing to append, the write's savepoint is released empty.
+    if (!append) return { result: outcome.finish() };
     const recorded = await this.eventStore.append(
       client,
       { streamId: append.streamId, namespace, name, expectedVersion: append.expectedVersion, events: append.events, metadata: append.metadata },

@@ -25,7 +25,15 @@ export interface OpenPostgresOptions {
   migrationsFolder?: string;
   /** Connections in the pool (node-postgres' default is 10). */
   max?: number;
+  /**
+   * How long getting a connection may take (a new one, or a busy pool's next free one) before the
+   * read or write fails (ms). node-postgres waits for ever by default: an unreachable server
+   * would hang every request, readiness checks included.
+   */
+  connectionTimeoutMillis?: number;
 }
+
+const CONNECTION_TIMEOUT_MS = 10_000;
 
 export const POSTGRES_MIGRATIONS_FOLDER = join(PROJECT_ROOT, 'migrations', 'postgres');
 
@@ -44,7 +52,12 @@ const poolTypes = {
 };
 
 export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
-  const pool = new Pool({ connectionString: url, max: options.max, types: poolTypes });
+  const pool = new Pool({
+    connectionString: url,
+    max: options.max,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECTION_TIMEOUT_MS,
+    types: poolTypes,
+  });
   // An idle connection the server dropped (a restart) is reported here, not as an uncaught error.
   pool.on('error', () => undefined);
   try {
