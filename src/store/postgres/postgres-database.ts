@@ -1,0 +1,127 @@
+// Opens the PostgreSQL store: a node-postgres pool, and the drizzle-kit migrations of
+// migrations/postgres applied before anything else runs. Several replicas may start at once on
+// one database: they take turns at migrating under a session advisory lock, so each applies only
+// what the previous one left unapplied.
+import { drizzle, NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { join } from 'node:path';
+import { Pool, PoolClient, types } from 'pg';
+import { PROJECT_ROOT } from '../../config/app-config';
+import * as schema from './schema';
+
+export type PgDrizzle = NodePgDatabase<typeof schema>;
+
+/** Anything that runs a query: the pool (each query on any connection) or one client (a transaction). */
+export type Queryable = Pick<PoolClient, 'query'>;
+
+export interface PostgresHandle {
+  readonly pool: Pool;
+  readonly db: PgDrizzle;
+  close(): Promise<void>;
+}
+
+export interface OpenPostgresOptions {
+  /** migrations/postgres of the project unless given. */
+  migrationsFolder?: string;
+  /** Connections in the pool (node-postgres' default is 10). */
+  max?: number;
+  /**
+   * How long getting a connection may take (a new one, or a busy pool's next free one) before the
+   * read or write fails (ms). node-postgres waits for ever by default: an unreachable server
+   * would hang every request, readiness checks included.
+   */
+  connectionTimeoutMillis?: number;
+}
+
+const CONNECTION_TIMEOUT_MS = 10_000;
+
+export const POSTGRES_MIGRATIONS_FOLDER = join(PROJECT_ROOT, 'migrations', 'postgres');
+
+/** Key of the session advisory lock migrations are applied under (a constant of svctrail's own). */
+const MIGRATION_LOCK = '8319395769341829220';
+
+const INT8_OID = 20;
+
+/**
+ * bigint columns (positions, versions, ids) as JS numbers, for this pool only (node-postgres
+ * returns them as strings by default, and its global parsers are shared with every other user).
+ */
+const poolTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser,
+};
+
+export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
+  const pool = new Pool({
+    connectionString: url,
+    max: options.max,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECTION_TIMEOUT_MS,
+    types: poolTypes,
+  });
+  // An idle connection the server dropped (a restart) is reported here, not as an uncaught error.
+  pool.on('error', () => undefined);
+  try {
+    await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = drizzle(pool, { schema });
+  return { pool, db, close: () => pool.end() };
+}
+
+/**
+ * A connection of the pool for the caller's exclusive use. node-postgres emits an 'error' event
+ * when a checked-out connection dies while no query of it runs (between two awaits of a
+ * transaction), and an unheard 'error' event ends the process: it is heard here, and the next
+ * query on the connection fails on its own. `release` hands the connection back, or destroys it
+ * when it is broken (given an error) or died meanwhile.
+ */
+export async function checkout(pool: Pool): Promise<PoolClient & { releaseChecked(broken?: Error): void }> {
+  const client = await pool.connect();
+  let died: Error | undefined;
+  const heard = (error: Error) => (died ??= error);
+  client.on('error', heard);
+  return Object.assign(client, {
+    releaseChecked(broken?: Error) {
+      client.off('error', heard);
+      client.release(broken ?? died);
+    },
+  });
+}
+
+async function migrateOnce(pool: Pool, migrationsFolder: string): Promise<void> {
+  const client = await checkout(pool);
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.releaseChecked();
+  }
+}
+
+/**
+ * Runs `work` in one READ COMMITTED transaction on one connection: committed when it resolves,
+ * rolled back when it rejects. A connection whose state is unknown after a failure is discarded.
+ */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await checkout(pool);
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    }
+  } finally {
+    client.releaseChecked(broken);
+  }
+}

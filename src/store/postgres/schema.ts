@@ -1,0 +1,172 @@
+// The PostgreSQL schema: the same tables as the SQLite one (src/store/schema.ts), column for
+// column, so both engines hold the same rows. Generate its migrations into migrations/postgres
+// with `npm run db:generate:postgres -- --name <what>`.
+//
+// Where the engines differ, on purpose:
+// - Text is collated "C" (byte order), as SQLite's BINARY: a LIST in (namespace, name) order and
+//   a continue token's `>` must agree on both engines whatever the database's locale.
+// - Stored JSON (objects, event data) is text, not jsonb: jsonb reorders keys, and GET serves
+//   the stored bytes as they are.
+// - Counters are bigint (an etcd revision is an int64); the pool parses them as numbers.
+// - Ingress intervals carry a generated int8range with a GiST index where SQLite keeps an R*Tree
+//   by triggers: "intervals overlapping a window" is one index search, open intervals included.
+import { sql } from 'drizzle-orm';
+import { bigint, customType, index, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** Text compared in byte order (SQLite's BINARY collation). */
+const text = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/** Bigint read as a JS number (positions and versions stay far below 2^53). */
+const counter = (name: string) => bigint(name, { mode: 'number' });
+
+/** [from, to) in resourceVersions; an open interval (to IS NULL) reaches infinity. */
+const int8range = customType<{ data: string; driverData: string }>({ dataType: () => 'int8range' });
+
+/**
+ * Append-only log (kept so by a trigger, migration 0001). `position` is the global order;
+ * `resourceVersion` is the position of the last event of the write that appended it.
+ */
+export const events = pgTable(
+  'events',
+  {
+    position: counter('position').primaryKey(),
+    resourceVersion: counter('resource_version').notNull(),
+    streamId: text('stream_id').notNull(),
+    streamVersion: counter('stream_version').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    data: text('data').notNull(),
+    recordedAt: text('recorded_at').notNull(),
+    actorUser: text('actor_user').notNull(),
+    actorGroups: text('actor_groups').notNull(),
+    userAgent: text('user_agent').notNull(),
+    fieldManager: text('field_manager').notNull(),
+    requestId: text('request_id').notNull(),
+    verb: text('verb').notNull(),
+    subresource: text('subresource').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
+    index('events_name_position').on(t.namespace, t.name, t.position),
+    index('events_namespace_position').on(t.namespace, t.position),
+    index('events_actor_position').on(t.actorUser, t.position),
+    index('events_type_position').on(t.type, t.position),
+  ],
+);
+
+/** Projection: the live object per (namespace, name), exactly as GET serves it. */
+export const services = pgTable(
+  'services',
+  {
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    uid: text('uid').notNull(),
+    resourceVersion: counter('resource_version').notNull(),
+    streamVersion: counter('stream_version').notNull(),
+    object: text('object').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.namespace, t.name] }), uniqueIndex('services_uid_unique').on(t.uid)],
+);
+
+/** Projection: every revision of every Service, as written at `resourceVersion`. */
+export const serviceRevisions = pgTable(
+  'service_revisions',
+  {
+    uid: text('uid').notNull(),
+    resourceVersion: counter('resource_version').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    recordedAt: text('recorded_at').notNull(),
+    object: text('object').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
+);
+
+/** Projection: each incarnation of a Service name, from its creation until its deletion. */
+export const serviceLifetimes = pgTable(
+  'service_lifetimes',
+  {
+    uid: text('uid').primaryKey(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    createdResourceVersion: counter('created_resource_version').notNull(),
+    deletedResourceVersion: counter('deleted_resource_version'),
+  },
+  (t) => [index('service_lifetimes_name').on(t.namespace, t.name, t.createdResourceVersion)],
+);
+
+/** Projection: one row per condition transition (keyed by condition `type`). */
+export const conditionTransitions = pgTable(
+  'condition_transitions',
+  {
+    // Assigned by the projection (max + 1 under the append lock), as SQLite assigns a rowid: no
+    // gaps from rolled-back writes, so a rebuild from the log reproduces the same ids.
+    id: counter('id').primaryKey(),
+    resourceVersion: counter('resource_version').notNull(),
+    uid: text('uid').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    conditionType: text('condition_type').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    reason: text('reason').notNull(),
+    message: text('message').notNull(),
+    observedGeneration: counter('observed_generation'),
+    lastTransitionTime: text('last_transition_time'),
+    recordedAt: text('recorded_at').notNull(),
+    actorUser: text('actor_user').notNull(),
+  },
+  (t) => [
+    index('condition_transitions_uid_type_rv').on(t.uid, t.conditionType, t.resourceVersion),
+    index('condition_transitions_name_rv').on(t.namespace, t.name, t.resourceVersion),
+    index('condition_transitions_rv').on(t.resourceVersion),
+    index('condition_transitions_namespace_rv').on(t.namespace, t.resourceVersion),
+    index('condition_transitions_service').on(t.namespace, t.name, t.uid),
+  ],
+);
+
+/** Projection: load-balancer ingress addresses as intervals [from, to) of resourceVersions. */
+export const ingressIntervals = pgTable(
+  'ingress_intervals',
+  {
+    // Assigned like condition_transitions.id.
+    id: counter('id').primaryKey(),
+    address: text('address').notNull(),
+    addressType: text('address_type').$type<'ip' | 'hostname'>().notNull(),
+    uid: text('uid').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    fromResourceVersion: counter('from_resource_version').notNull(),
+    fromTime: text('from_time').notNull(),
+    setBy: text('set_by').notNull(),
+    toResourceVersion: counter('to_resource_version'),
+    toTime: text('to_time'),
+    clearedBy: text('cleared_by'),
+    /** What SQLite's ingress_interval_spans R*Tree holds, kept by PostgreSQL itself. */
+    span: int8range('span').generatedAlwaysAs(sql`int8range(from_resource_version, to_resource_version)`),
+  },
+  (t) => [
+    index('ingress_intervals_address_uid_from').on(t.address, t.uid, t.fromResourceVersion),
+    index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
+    index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
+    index('ingress_intervals_from').on(t.fromResourceVersion),
+    index('ingress_intervals_namespace_from').on(t.namespace, t.fromResourceVersion),
+    index('ingress_intervals_name_from').on(t.namespace, t.name, t.fromResourceVersion),
+    index('ingress_intervals_span').using('gist', t.span),
+  ],
+);
+
+/**
+ * Projection: cluster IPs and node ports held by live Services. The primary key is what
+ * guarantees, across every replica, that no two live Services ever share one.
+ */
+export const allocations = pgTable(
+  'allocations',
+  {
+    kind: text('kind').$type<'cluster-ip' | 'node-port'>().notNull(),
+    value: text('value').notNull(),
+    uid: text('uid').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.value] }), index('allocations_uid').on(t.uid)],
+);
