@@ -86,7 +86,9 @@ async function everyRead(reads: ServiceReadStore, names: readonly (readonly [str
   for (let second = 0; second <= 20; second += 1) {
     const time = new Date(Date.parse(START) + second * 500 - 1).toISOString();
     out[`rv at ${time}`] = await reads.resourceVersionAt(time);
+    out[`first position at ${time}`] = await reads.firstPositionAtOrAfter(time);
   }
+  for (let rv = 0; rv <= head + 1; rv++) out[`write start at ${rv}`] = await reads.writeStartAtOrAfter(rv);
   out.snapshot = await reads.inSnapshot(async (r) => ({ head: await r.head(), page: await r.listPage({ limit: 100 }) }));
   return out;
 }

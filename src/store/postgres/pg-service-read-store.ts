@@ -16,23 +16,40 @@ const REVISION_AS_OF = (asOf: string) =>
   `(SELECT r.object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= ${asOf} ORDER BY r.resource_version DESC LIMIT 1)`;
 
 /**
- * The greatest position recorded at or before $1, 0 when none: a binary search over positions
+ * The greatest position recorded at or before $1 (`<=`) or before it (`<`), 0 when none: a binary search over positions
  * (recorded_at grows with position; the log has no index by time), run as one recursive query so
  * that its ~log2(n) primary-key probes cost one round trip. Positions are contiguous from the
  * oldest to the head.
  */
-const LAST_POSITION_AT_OR_BEFORE = `
+const lastPositionRecorded = (compare: '<=' | '<') => `
 WITH RECURSIVE search(low, high) AS (
   SELECT b.low, b.high FROM (SELECT min(position) AS low, max(position) AS high FROM events) b
-    WHERE b.low IS NOT NULL AND (SELECT recorded_at FROM events WHERE position = b.low) <= $1
+    WHERE b.low IS NOT NULL AND (SELECT recorded_at FROM events WHERE position = b.low) ${compare} $1
   UNION ALL
   SELECT CASE WHEN p.ok THEN p.middle ELSE s.low END, CASE WHEN p.ok THEN s.high ELSE p.middle - 1 END
     FROM search s
     CROSS JOIN LATERAL (SELECT s.low + (s.high - s.low + 1) / 2 AS middle) m
-    CROSS JOIN LATERAL (SELECT m.middle, coalesce((SELECT recorded_at FROM events WHERE position = m.middle) <= $1, false) AS ok) p
+    CROSS JOIN LATERAL (SELECT m.middle, coalesce((SELECT recorded_at FROM events WHERE position = m.middle) ${compare} $1, false) AS ok) p
     WHERE s.low < s.high
 )
 SELECT coalesce((SELECT low FROM search WHERE low >= high), 0) AS position`;
+
+const LAST_POSITION_AT_OR_BEFORE = lastPositionRecorded('<=');
+const LAST_POSITION_BEFORE = lastPositionRecorded('<');
+
+/**
+ * The first position of the first write whose resourceVersion is >= $1: a write's events are the
+ * consecutive positions ending at its resourceVersion, so when position $1 - 1 belongs to a
+ * write ending at or after $1, that write starts after the last earlier position of another write.
+ */
+const WRITE_START_AT_OR_AFTER = `
+SELECT CASE
+  WHEN p.rv IS NULL OR p.rv < $1 THEN $1
+  ELSE coalesce(
+    (SELECT e.position + 1 FROM events e WHERE e.position < $1 AND e.resource_version <> p.rv ORDER BY e.position DESC LIMIT 1),
+    (SELECT min(position) FROM events))
+END AS start
+FROM (SELECT (SELECT resource_version FROM events WHERE position = $1 - 1) AS rv) p`;
 
 /** The reads, on whichever connection or transaction they are given. */
 class PgServiceReads implements ServiceReads {
@@ -46,6 +63,17 @@ class PgServiceReads implements ServiceReads {
   async resourceVersionAt(time: string): Promise<number> {
     const { rows } = await this.db.query<{ position: number }>(LAST_POSITION_AT_OR_BEFORE, [time]);
     return rows[0].position;
+  }
+
+  async firstPositionAtOrAfter(time: string): Promise<number> {
+    const { rows } = await this.db.query<{ position: number }>(LAST_POSITION_BEFORE, [time]);
+    return rows[0].position + 1;
+  }
+
+  async writeStartAtOrAfter(resourceVersion: number): Promise<number> {
+    if (resourceVersion <= 1) return 1;
+    const { rows } = await this.db.query<{ start: number }>(WRITE_START_AT_OR_AFTER, [resourceVersion]);
+    return rows[0].start;
   }
 
   async liveJson(namespace: string, name: string): Promise<string | undefined> {
