@@ -85,6 +85,18 @@ describeInBrowser('browser views', () => {
   /** Waits until the chart shows the window the URL holds (the URL changes before the re-render). */
   const settled = () => page.waitForFunction(() => (globalThis as any).document.querySelector('.chart')?.getAttribute('data-from') === new URL((globalThis as any).document.location.href).searchParams.get('from'));
   const routeParams = () => new URL(page.url()).searchParams;
+  /** The plot's box once the page has stopped laying out (the change list and lanes load after the chart). */
+  const stablePlotBox = async (on: Page = page) => {
+    await on.locator('[data-testid="change-list"] .change').first().waitFor();
+    let last = await on.locator('.chart-plot canvas').boundingBox();
+    for (let tries = 0; tries < 50; tries++) {
+      await on.waitForTimeout(100);
+      const box = await on.locator('.chart-plot canvas').boundingBox();
+      if (box && last && box.x === last.x && box.y === last.y && box.width === last.width) return box;
+      last = box;
+    }
+    throw new Error('the plot kept moving');
+  };
 
   it('the sign-in page has no serious accessibility violations', async () => {
     await page.goto(url('view=services'));
@@ -208,7 +220,8 @@ describeInBrowser('browser views', () => {
   it('with the mouse: a click sets the cursor, a drag pans, the wheel zooms', async () => {
     await page.goto(url(timelineQuery('team-a', 'web')));
     await chart().waitFor();
-    const plot = await page.locator('.chart-plot canvas').boundingBox();
+    await settled();
+    const plot = await stablePlotBox();
     const y = plot!.y + 10;
     // The middle of the plot is 30 minutes into the hour.
     await page.mouse.click(plot!.x + plot!.width / 2, y);
@@ -235,7 +248,7 @@ describeInBrowser('browser views', () => {
     const p = await touch.newPage();
     await signInWithToken(p, t.server.url, t.adminToken, `/ui/?${timelineQuery('team-a', 'web')}`);
     await p.locator('.chart').waitFor();
-    const box = (await p.locator('.chart-plot canvas').boundingBox())!;
+    const box = await stablePlotBox(p);
     const y = box.y + 10;
     const mid = box.x + box.width / 2;
     const cdp = await touch.newCDPSession(p);
