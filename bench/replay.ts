@@ -7,6 +7,13 @@
 //                    line, parse each line, append it to a fresh events table (primary key only)
 //                    of a new database (--out, WAL, synchronous=FULL, one transaction), fold the
 //                    current objects in memory and write them to a services table
+//   --mode raw-rebuild the floor of verify/replay's storage work: the raw fold, plus, per write,
+//                    the rows svctrail's rebuild stores — the revision (the whole object
+//                    encoded, and its RFC 6902 patch from the previous one, with svctrail's own
+//                    jsonPatchText), condition transitions, ingress intervals (each inserted once,
+//                    closed or still open at the end), lifetimes, and the live services at the end
+//                    — into --out, a fresh svctrail database whose secondary indexes are dropped
+//                    first and built once after the last row (synchronous=OFF, one transaction)
 //   --mode prefix    writes --out: a fresh svctrail database (the migrations) holding the first
 //                    --limit events of --db, so a long log can be replayed in bounded time
 // Prints one JSON line: { mode, events, writes?, ms, eventsPerSecond, peakRssBytes }.
@@ -17,7 +24,8 @@ import Database from 'better-sqlite3';
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { MIGRATIONS, real } from './real';
+import { join } from 'node:path';
+import { MIGRATIONS, real, ROOT } from './real';
 
 type Obj = Record<string, any>;
 
@@ -38,6 +46,121 @@ function rawFold(path: string): { events: number; streams: number } {
     events++;
   }
   db.close();
+  return { events, streams: live.size };
+}
+
+function rawRebuild(path: string, out: string): { events: number; streams: number } {
+  const { jsonPatchText } = require(join(ROOT, 'dist', 'history', 'json-patch-diff.js')) as typeof import('../src/history/json-patch-diff');
+  const { conditionTransitions } = require(join(ROOT, 'dist', 'projections', 'condition-audit.projection.js')) as typeof import('../src/projections/condition-audit.projection');
+  const target = real.database().openDatabase({ path: out, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL', truncateWal: false });
+  const w = target.sqlite;
+  // Not live data until it is whole, as svctrail's rebuild scratch.
+  w.pragma('synchronous = OFF');
+  w.pragma('cache_size = -65536');
+  const tables = ['services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations'];
+  const derived = w
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(',')})`)
+    .all(...tables) as { name: string; sql: string }[];
+  for (const d of derived) w.exec(`DROP ${/^CREATE TRIGGER/i.test(d.sql) ? 'TRIGGER' : 'INDEX'} "${d.name}"`);
+  const revision = w.prepare('INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object, patch) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const lifetime = w.prepare('INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version, deleted_resource_version) VALUES (?, ?, ?, ?, ?)');
+  const transition = w.prepare(
+    `INSERT INTO condition_transitions (resource_version, uid, namespace, name, condition_type, from_status, to_status, reason, message,
+       observed_generation, last_transition_time, recorded_at, actor_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const interval = w.prepare(
+    `INSERT INTO ingress_intervals (address, address_type, uid, namespace, name, from_resource_version, from_time, set_by, to_resource_version, to_time, cleared_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const service = w.prepare('INSERT INTO services (namespace, name, uid, resource_version, stream_version, object) VALUES (?, ?, ?, ?, ?, ?)');
+  const source = new Database(path, { readonly: true });
+  const rows = source
+    .prepare('SELECT stream_id, resource_version, stream_version, namespace, name, type, data, recorded_at, actor_user FROM events ORDER BY position')
+    .raw()
+    .iterate() as IterableIterator<[string, number, number, string, string, string, string, string, string]>;
+  const live = new Map<string, Obj>();
+  const lastJson = new Map<string, string>();
+  const versions = new Map<string, number>();
+  const born = new Map<string, [string, string, number]>();
+  type Open = { from: number; time: string; by: string; type: string };
+  const open = new Map<string, Map<string, Open>>();
+  const addresses = (ingress: Obj[]) => {
+    const out = new Map<string, string>();
+    for (const e of ingress ?? []) {
+      if (e.ip) out.set(e.ip, 'ip');
+      if (e.hostname) out.set(e.hostname, 'hostname');
+    }
+    return out;
+  };
+  let events = 0;
+  let pending: { uid: string; rv: number; ns: string; name: string; at: string } | undefined;
+  const endWrite = () => {
+    if (!pending) return;
+    const o = live.get(pending.uid);
+    if (o) {
+      const json = JSON.stringify(o);
+      revision.run(pending.uid, pending.rv, pending.ns, pending.name, pending.at, json, jsonPatchText(lastJson.get(pending.uid) ?? null, json));
+      lastJson.set(pending.uid, json);
+    }
+    pending = undefined;
+  };
+  w.exec('BEGIN');
+  for (const [uid, rv, version, ns, name, type, text, at, user] of rows) {
+    if (pending && pending.rv !== rv) endWrite();
+    const data = JSON.parse(text) as Obj;
+    if (type === 'ServiceCreated') born.set(uid, [ns, name, rv]);
+    if (type === 'ServiceDeleted') {
+      const [bns, bname, brv] = born.get(uid)!;
+      lifetime.run(uid, bns, bname, brv, rv);
+      born.delete(uid);
+      for (const [address, o] of open.get(uid) ?? []) interval.run(address, o.type, uid, ns, name, o.from, o.time, o.by, rv, at, user);
+      open.delete(uid);
+      lastJson.delete(uid);
+    }
+    if (type === 'LoadBalancerIngressChanged') {
+      const before = addresses(data.previous);
+      const after = addresses(data.ingress);
+      const held = open.get(uid) ?? new Map<string, Open>();
+      open.set(uid, held);
+      for (const [address] of before) {
+        const o = held.get(address);
+        if (!after.has(address) && o) {
+          interval.run(address, o.type, uid, ns, name, o.from, o.time, o.by, rv, at, user);
+          held.delete(address);
+        }
+      }
+      for (const [address, kind] of after) if (!before.has(address)) held.set(address, { from: rv, time: at, by: user, type: kind });
+    }
+    const changes =
+      type === 'ServiceConditionChanged'
+        ? [{ conditionType: data.condition.type, from: data.previous, to: data.condition }]
+        : type === 'ServiceConditionRemoved'
+          ? [{ conditionType: data.conditionType, from: data.previous, to: null }]
+          : type === 'ServiceConditionsReplaced'
+            ? conditionTransitions(data.previous, data.conditions)
+            : [];
+    for (const t of changes) {
+      const current = (t.to ?? t.from) as Obj;
+      transition.run(rv, uid, ns, name, t.conditionType, t.from?.status ?? null, t.to?.status ?? null, t.to ? t.to.reason : '', t.to ? t.to.message : '',
+        current.observedGeneration ?? null, t.to?.lastTransitionTime ?? null, at, user);
+    }
+    fold(live, uid, rv, type, data);
+    versions.set(uid, version);
+    pending = { uid, rv, ns, name, at };
+    events++;
+  }
+  endWrite();
+  for (const [uid, [ns, name, brv]] of born) lifetime.run(uid, ns, name, brv, null);
+  for (const [uid, held] of open) {
+    const o0 = live.get(uid);
+    for (const [address, o] of held) interval.run(address, o.type, uid, o0?.metadata.namespace ?? '', o0?.metadata.name ?? '', o.from, o.time, o.by, null, null, null);
+  }
+  for (const [uid, o] of live) service.run(o.metadata.namespace, o.metadata.name, uid, Number(o.metadata.resourceVersion), versions.get(uid), JSON.stringify(o));
+  for (const d of derived) w.exec(d.sql);
+  w.exec(`INSERT INTO ingress_interval_spans (id, from_rv, to_rv) SELECT id, from_resource_version, to_resource_version FROM ingress_intervals WHERE to_resource_version IS NOT NULL`);
+  w.exec('COMMIT');
+  source.close();
+  target.close();
   return { events, streams: live.size };
 }
 
@@ -126,6 +249,14 @@ async function main(): Promise<void> {
     const { events, streams } = await rawImport(values.file, values.out);
     const ms = performance.now() - started;
     process.stdout.write(`${JSON.stringify({ mode: 'raw-import', events, streams, ms, eventsPerSecond: events / (ms / 1000), peakRssBytes: peakRss() })}\n`);
+    return;
+  }
+  if (values.mode === 'raw-rebuild') {
+    if (!values.db || !values.out) throw new Error('usage: replay.js --mode raw-rebuild --db PATH --out PATH');
+    const started = performance.now();
+    const { events, streams } = rawRebuild(values.db, values.out);
+    const ms = performance.now() - started;
+    process.stdout.write(`${JSON.stringify({ mode: 'raw-rebuild', events, streams, ms, eventsPerSecond: events / (ms / 1000), peakRssBytes: peakRss() })}\n`);
     return;
   }
   if (!values.db || !['raw', 'svctrail', 'prefix'].includes(values.mode ?? '')) throw new Error('usage: replay.js --db PATH --mode raw|svctrail|prefix');
