@@ -1,9 +1,10 @@
 // One row per condition transition: type, from -> to status, reason, message, when, who.
+import type { ServiceEvent } from '../domain/service.events';
 import type { Condition } from '../domain/service.types';
 import type { DatabaseHandle } from '../store/database';
 import type { CommittedWrite, Projection } from './projection';
 
-interface Transition {
+export interface Transition {
   conditionType: string;
   from: Condition | null;
   to: Condition | null;
@@ -27,6 +28,14 @@ export function conditionTransitions(previous: readonly Condition[], next: reado
   return out;
 }
 
+/** The condition transitions one event records (none for an event that is not about conditions). */
+export function eventTransitions(event: ServiceEvent): Transition[] {
+  if (event.type === 'ServiceConditionChanged') return [{ conditionType: event.data.condition.type, from: event.data.previous, to: event.data.condition }];
+  if (event.type === 'ServiceConditionRemoved') return [{ conditionType: event.data.conditionType, from: event.data.previous, to: null }];
+  if (event.type === 'ServiceConditionsReplaced') return conditionTransitions(event.data.previous, event.data.conditions);
+  return [];
+}
+
 export class ConditionAuditProjection implements Projection {
   readonly name = 'condition-audit';
   readonly tables = ['condition_transitions'];
@@ -42,17 +51,7 @@ export class ConditionAuditProjection implements Projection {
   }
 
   apply(write: CommittedWrite): void {
-    for (const { event } of write.events) {
-      let transitions: Transition[] = [];
-      if (event.type === 'ServiceConditionChanged') {
-        transitions = [{ conditionType: event.data.condition.type, from: event.data.previous, to: event.data.condition }];
-      } else if (event.type === 'ServiceConditionRemoved') {
-        transitions = [{ conditionType: event.data.conditionType, from: event.data.previous, to: null }];
-      } else if (event.type === 'ServiceConditionsReplaced') {
-        transitions = conditionTransitions(event.data.previous, event.data.conditions);
-      }
-      for (const t of transitions) this.record(write, t);
-    }
+    for (const { event } of write.events) for (const t of eventTransitions(event as ServiceEvent)) this.record(write, t);
   }
 
   private record(write: CommittedWrite, t: Transition): void {

@@ -4,7 +4,7 @@ import type { LoadBalancerIngress } from '../domain/service.types';
 import type { DatabaseHandle } from '../store/database';
 import type { CommittedWrite, Projection } from './projection';
 
-interface Address {
+export interface Address {
   address: string;
   addressType: 'ip' | 'hostname';
 }
@@ -16,6 +16,16 @@ export function ingressAddresses(ingress: readonly LoadBalancerIngress[]): Addre
     if (entry.hostname) out.set(`hostname:${entry.hostname}`, { address: entry.hostname, addressType: 'hostname' });
   }
   return [...out.values()];
+}
+
+/** The addresses an ingress change clears and those it sets (an address kept is neither). */
+export function ingressChanges(previous: readonly LoadBalancerIngress[], next: readonly LoadBalancerIngress[]): { cleared: Address[]; set: Address[] } {
+  const key = (a: Address) => `${a.addressType}:${a.address}`;
+  const before = ingressAddresses(previous);
+  const after = ingressAddresses(next);
+  const beforeKeys = new Set(before.map(key));
+  const afterKeys = new Set(after.map(key));
+  return { cleared: before.filter((a) => !afterKeys.has(key(a))), set: after.filter((a) => !beforeKeys.has(key(a))) };
 }
 
 export class IngressHistoryProjection implements Projection {
@@ -60,13 +70,9 @@ export class IngressHistoryProjection implements Projection {
       if (event.type === 'ServiceDeleted') {
         this.closeAll.run(base);
       } else if (event.type === 'LoadBalancerIngressChanged') {
-        const key = (a: Address) => `${a.addressType}:${a.address}`;
-        const before = ingressAddresses(event.data.previous);
-        const after = ingressAddresses(event.data.ingress);
-        const beforeKeys = new Set(before.map(key));
-        const afterKeys = new Set(after.map(key));
-        for (const a of before) if (!afterKeys.has(key(a))) this.closeOne.run({ ...base, ...a });
-        for (const a of after) if (!beforeKeys.has(key(a))) this.open.run({ ...base, ...a });
+        const { cleared, set } = ingressChanges(event.data.previous, event.data.ingress);
+        for (const a of cleared) this.closeOne.run({ ...base, ...a });
+        for (const a of set) this.open.run({ ...base, ...a });
       }
     }
   }

@@ -1,15 +1,10 @@
 // One row per condition transition (as ConditionAuditProjection, whose transition rules it shares).
-import { conditionTransitions } from '../../../projections/condition-audit.projection';
-import type { Condition } from '../../../domain/service.types';
+import { eventTransitions } from '../../../projections/condition-audit.projection';
+import type { Transition } from '../../../projections/condition-audit.projection';
+import type { ServiceEvent } from '../../../domain/service.events';
 import type { CommittedWrite } from '../../../projections/projection';
 import type { Queryable } from '../postgres-database';
 import type { PgProjection } from './pg-projection';
-
-interface Transition {
-  conditionType: string;
-  from: Condition | null;
-  to: Condition | null;
-}
 
 export class PgConditionAuditProjection implements PgProjection {
   readonly name = 'condition-audit';
@@ -17,15 +12,7 @@ export class PgConditionAuditProjection implements PgProjection {
 
   async apply(client: Queryable, write: CommittedWrite): Promise<void> {
     for (const { event } of write.events) {
-      let transitions: Transition[] = [];
-      if (event.type === 'ServiceConditionChanged') {
-        transitions = [{ conditionType: event.data.condition.type, from: event.data.previous, to: event.data.condition }];
-      } else if (event.type === 'ServiceConditionRemoved') {
-        transitions = [{ conditionType: event.data.conditionType, from: event.data.previous, to: null }];
-      } else if (event.type === 'ServiceConditionsReplaced') {
-        transitions = conditionTransitions(event.data.previous, event.data.conditions);
-      }
-      for (const t of transitions) await this.record(client, write, t);
+      for (const t of eventTransitions(event as ServiceEvent)) await this.record(client, write, t);
     }
   }
 
