@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   const rows: { target: string; rps: number; p50: number; p99: number; non2xx: number }[] = [];
   for (const target of TARGETS) {
     const dir = copyDataset();
-    const { child, url } = await start(target.script, dir, target.extra);
+    const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
+    const { child, url } = started;
     try {
       const options = { url, connections: 10, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false }, requests };
       await autocannon({ ...options, duration: 2 });
