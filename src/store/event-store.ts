@@ -5,6 +5,7 @@ import { ConflictError } from '../domain/errors/domain-errors';
 import type { ServiceEvent } from '../domain/service.events';
 import type { DatabaseHandle } from './database';
 import type { RecordedEvent, WriteMetadata } from './recorded-event';
+import { numberedEvents } from './recorded-event';
 import { events } from './schema';
 
 /**
@@ -79,30 +80,19 @@ export class SqliteEventStore {
     if (!request.streamId) throw new Error(`refusing to append events of ${request.namespace}/${request.name} without a stream id`);
     const actual = this.streamVersionOf.get(request.streamId) as number;
     if (actual !== request.expectedVersion) throw new StreamVersionConflictError(request.name);
-    const first = this.head() + 1;
-    const resourceVersion = first + request.events.length - 1;
+    const recorded = numberedEvents(request, this.head() + 1);
     const m = request.metadata;
-    return request.events.map((event, i) => {
-      const recorded: RecordedEvent = {
-        position: first + i,
-        resourceVersion,
-        streamId: request.streamId,
-        streamVersion: request.expectedVersion + i + 1,
-        namespace: request.namespace,
-        name: request.name,
-        event,
-        metadata: m,
-      };
+    return recorded.map((r) => {
       try {
         this.insert.run({
-          position: recorded.position,
-          resourceVersion,
-          streamId: recorded.streamId,
-          streamVersion: recorded.streamVersion,
-          namespace: recorded.namespace,
-          name: recorded.name,
-          type: event.type,
-          data: JSON.stringify(event.data),
+          position: r.position,
+          resourceVersion: r.resourceVersion,
+          streamId: r.streamId,
+          streamVersion: r.streamVersion,
+          namespace: r.namespace,
+          name: r.name,
+          type: r.event.type,
+          data: JSON.stringify(r.event.data),
           recordedAt: m.recordedAt,
           actorUser: m.user,
           actorGroups: JSON.stringify(m.groups),
@@ -116,7 +106,7 @@ export class SqliteEventStore {
         if (isStreamVersionCollision(error)) throw new StreamVersionConflictError(request.name);
         throw error;
       }
-      return recorded;
+      return r;
     });
   }
 

@@ -26,3 +26,25 @@ export interface RecordedEvent {
   event: ServiceEvent;
   metadata: WriteMetadata;
 }
+
+/**
+ * The events of one write as the log numbers them, from `firstPosition` on: consecutive
+ * positions, all sharing the resourceVersion of the last, stream versions following the
+ * expected one. Every engine numbers a write this way.
+ */
+export function numberedEvents(
+  write: { streamId: string; namespace: string; name: string; expectedVersion: number; events: readonly ServiceEvent[]; metadata: WriteMetadata },
+  firstPosition: number,
+): RecordedEvent[] {
+  const resourceVersion = firstPosition + write.events.length - 1;
+  return write.events.map((event, i) => ({
+    position: firstPosition + i,
+    resourceVersion,
+    streamId: write.streamId,
+    streamVersion: write.expectedVersion + i + 1,
+    namespace: write.namespace,
+    name: write.name,
+    event,
+    metadata: write.metadata,
+  }));
+}

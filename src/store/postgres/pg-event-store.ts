@@ -21,6 +21,7 @@ import type { ServiceEvent } from '../../domain/service.events';
 import { StreamVersionConflictError } from '../event-store';
 import type { AppendRequest } from '../event-store';
 import type { RecordedEvent } from '../recorded-event';
+import { numberedEvents } from '../recorded-event';
 import type { Queryable } from './postgres-database';
 
 /** Key of the transaction advisory lock every append takes (a constant of svctrail's own). */
@@ -111,21 +112,8 @@ export class PgEventStore {
       [request.streamId],
     );
     if (rows[0].stream_version !== request.expectedVersion) throw new StreamVersionConflictError(request.name);
-    const first = rows[0].head + 1;
-    const resourceVersion = first + request.events.length - 1;
     const m = request.metadata;
-    const recorded = request.events.map(
-      (event, i): RecordedEvent => ({
-        position: first + i,
-        resourceVersion,
-        streamId: request.streamId,
-        streamVersion: request.expectedVersion + i + 1,
-        namespace: request.namespace,
-        name: request.name,
-        event,
-        metadata: m,
-      }),
-    );
+    const recorded = numberedEvents(request, rows[0].head + 1);
     const values: unknown[] = [];
     const tuples = recorded.map((r, i) => {
       values.push(
