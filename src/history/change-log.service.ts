@@ -40,23 +40,29 @@ export class ChangeLogService {
       eventType: query.oneOf('eventType', SERVICE_EVENT_TYPES),
       fieldManager: query.string('fieldManager'),
     };
+    // Filters that keep writes whole read a page in one pass, items built from the rows; an
+    // event-type filter finds writes by single events, and each is then read whole on its own
+    // (cached: a write never changes).
+    const whole = ChangeHistoryRepository.filtersWholeWrites(filters);
     return this.reads.inSnapshot(async () => {
-      const head = (await this.reads.head());
+      const head = await this.reads.head();
       checkNotTooLarge(window, head);
-      return encodedHistoryList(await readPage({
+      return encodedHistoryList(await readPage<{ rv: number; item?: string }, string>({
         listKind: 'ServiceChangeList',
         scope: scopeKey('changes', scope),
         query,
         keyShape: ['number'],
         head,
         read: async (snapshot, after, limit) => {
-          const w = (await resolveWindow(window, snapshot, this.reads));
+          const w = await resolveWindow(window, snapshot, this.reads);
           const fromRv = Math.max(w.fromRv, after ? Number(after[0]) + 1 : 0);
           if (fromRv > w.toRv) return [];
-          return await this.changes.matchingWrites({ ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) }, limit);
+          const range = { ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) };
+          if (whole) return (await this.changes.matchingStoredWrites(range, limit)).map((write) => ({ rv: write.resourceVersion, item: serviceChangeJson(write) }));
+          return (await this.changes.matchingWrites(range, limit)).map((rv) => ({ rv }));
         },
-        keyOf: (rv) => [rv],
-        toItem: (rv) => this.change(rv),
+        keyOf: (row) => [row.rv],
+        toItem: (row) => row.item ?? this.change(row.rv),
       }));
     });
   }

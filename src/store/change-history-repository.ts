@@ -86,6 +86,28 @@ export class ChangeHistoryRepository {
 
   /** The SQL of one round (exported for the query-plan test). */
   static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
+    return `${ChangeHistoryRepository.rangeScan(range, 'position, resource_version AS rv')} LIMIT @batch`;
+  }
+
+  /**
+   * Whether a filter keeps or drops a write's events all together: every one but the event type is
+   * a property of the write (its stream, its request), the same on each of its events.
+   */
+  static filtersWholeWrites(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): boolean {
+    return range.eventType === undefined;
+  }
+
+  /**
+   * The SQL that reads whole writes of a range in one pass: every event row with, on a write's
+   * last event (the one at its resourceVersion), the patch its revision stores. Exported for the
+   * query-plan test.
+   */
+  static storedWritesSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
+    const patch = `CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
+    return ChangeHistoryRepository.rangeScan(range, `${COLUMNS}, ${patch}`);
+  }
+
+  private static rangeScan(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>, columns: string): string {
     const where = ['position >= @fromPosition', 'position <= @toRv', 'resource_version >= @fromRv'];
     let index: string;
     // A stream's events in stream_version order are its events in position order.
@@ -103,7 +125,32 @@ export class ChangeHistoryRepository {
     if (range.fieldManager !== undefined) where.push('field_manager = @fieldManager');
     const from = index ? `events INDEXED BY ${index}` : 'events';
     const order = range.uid !== undefined ? 'stream_version' : 'position';
-    return `SELECT position, resource_version AS rv FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @batch`;
+    return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+  }
+
+  /**
+   * Up to `limit` matching writes as the change log serves them, oldest first, read in one pass
+   * over the range's index like a raw reader would: no statement per write. Only for filters that
+   * keep writes whole (see filtersWholeWrites); an event-type filter matches single events, so
+   * its writes are found by matchingWrites and read by storedWrite.
+   */
+  async matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]> {
+    if (!ChangeHistoryRepository.filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
+    const out: StoredWrite[] = [];
+    let write: (EventRow & { patch: string | null })[] = [];
+    const flush = () => out.push(this.withPatch(write, write[write.length - 1].patch));
+    // Range rows start at the first event of a write (fromPosition is a write's start), so each
+    // write is read whole; iterate stops reading as soon as the page is full.
+    for (const row of this.handle.statement(ChangeHistoryRepository.storedWritesSql(range)).iterate(range) as Iterable<EventRow & { patch: string | null }>) {
+      if (write.length > 0 && write[0].resourceVersion !== row.resourceVersion) {
+        flush();
+        write = [];
+        if (out.length === limit) return out;
+      }
+      write.push(row);
+    }
+    if (write.length > 0) flush();
+    return out;
   }
 
   /** The resourceVersions of up to `limit` matching writes, oldest first. */

@@ -45,6 +45,13 @@ describe('history query plans', () => {
     if (Object.keys(filters).length === 0) expect(plan(sql).join('\n')).toMatch(/SEARCH events USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
   });
 
+  it.each(subsets(['uid', 'namespace', 'name', 'actor', 'fieldManager'] as const))('changes read as whole writes %j', (filters) => {
+    const sql = ChangeHistoryRepository.storedWritesSql(filters);
+    expect(fullScans(sql)).toEqual([]);
+    // Each write's stored patch is one lookup of its revision by (uid, resourceVersion).
+    expect(plan(sql).join('\n')).toMatch(/SEARCH r USING (COVERING )?INDEX \w+ \(uid=\? AND resource_version=\?\)|SEARCH r USING PRIMARY KEY \(uid=\? AND resource_version=\?\)/);
+  });
+
   it.each(subsets(['uid', 'namespace', 'name', 'conditionType', 'status', 'actor', 'after'] as const))('condition transitions %j', (filters) => {
     const sql = ConditionHistoryRepository.rangeSql({ ...filters, after: filters.after ? { rv: 1, id: 1 } : undefined });
     expect(fullScans(sql)).toEqual([]);

@@ -4,6 +4,8 @@
 // byte for byte the one built by diffing the two parsed revisions, as the change log did on
 // every read before; and the start-up backfill (rows from before migration 0007) and a rebuild
 // from the log store exactly the same patches.
+import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
+import type { ServiceReadStore } from '../../src/store/service-read-store';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -117,6 +119,32 @@ describe('stored revision patches', () => {
       after = page[page.length - 1].resourceVersion;
     }
     expect(paged).toEqual(writes.filter((rv) => rv > writes[3] && rv <= until));
+  });
+
+  it('reads a range as whole writes in one pass: the same writes, pages and items as write-by-write', async () => {
+    const head = writes[writes.length - 1];
+    const each = new Map<number, string>();
+    for (const rv of writes) each.set(rv, serviceChangeJson(await changes.storedWrite(rv)));
+    const scopes = [{}, { namespace: 'default' }, { namespace: 'default', name: 'a' }, { actor: 'controller' }, { fieldManager: 'editor' }, { namespace: 'other' }];
+    for (const scope of scopes) {
+      for (const pageSize of [1, 3, 50]) {
+        const oneByOne: string[] = [];
+        const onePass: string[] = [];
+        for (let fromRv = 1; fromRv <= head; ) {
+          const range = { ...scope, fromRv, toRv: head, fromPosition: await ctx.app.get<ServiceReadStore>(SERVICE_READ_STORE).writeStartAtOrAfter(fromRv) };
+          const rvs = await changes.matchingWrites(range, pageSize);
+          const stored = await changes.matchingStoredWrites(range, pageSize);
+          expect(stored.map((w) => w.resourceVersion)).toEqual(rvs);
+          oneByOne.push(...rvs.map((rv) => each.get(rv)!));
+          onePass.push(...stored.map(serviceChangeJson));
+          if (rvs.length < pageSize) break;
+          fromRv = rvs[rvs.length - 1] + 1;
+        }
+        expect(onePass).toEqual(oneByOne);
+      }
+    }
+    // An event-type filter matches single events of a write: it has no one-pass reading.
+    await expect(changes.matchingStoredWrites({ eventType: 'ServiceCreated', fromRv: 1, toRv: head, fromPosition: 1 }, 5)).rejects.toThrow(/whole/);
   });
 
   it('stores the patch in the revision row (a delete has none: it writes no revision)', () => {
