@@ -48,6 +48,16 @@ export async function readPage<Row, Item>(spec: PageSpec<Row, Item>): Promise<Hi
 
 /** A page whose items are JSON text already: sent as is in JSON, parsed only for YAML. */
 export function encodedHistoryList(list: HistoryList<string>): EncodedJson {
-  const json = `${JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata }).slice(0, -1)},"items":[${list.items.join(',')}]}`;
-  return new EncodedJson({ json, get object() { return JSON.parse(json) as unknown; } });
+  const jsonPieces = [`${JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata }).slice(0, -1)},"items":[`];
+  list.items.forEach((item, i) => jsonPieces.push(i > 0 ? ',' : '', item));
+  jsonPieces.push(']}');
+  return new EncodedJson({
+    jsonPieces,
+    get json() {
+      return jsonPieces.join('');
+    },
+    get object() {
+      return JSON.parse(this.json) as unknown;
+    },
+  });
 }

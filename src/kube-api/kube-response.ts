@@ -5,6 +5,7 @@ import { stringify as toYaml } from 'yaml';
 import { encodeKubeObject, ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
 import { negotiateFormat, PROTOBUF_MEDIA_TYPE, ResponseFormat } from './content-negotiation';
 import type { KubeStatus } from './kube-status';
+import { utf8Pieces } from './utf8-pieces';
 
 const CONTENT_TYPES: Record<ResponseFormat, string> = {
   json: 'application/json',
@@ -31,10 +32,16 @@ export function formatFor(request: FastifyRequest, options: { protobuf?: boolean
 export interface EncodedBody {
   readonly json: string;
   readonly object: unknown;
+  /** The JSON as pieces to write one after another (a list): sent as one Buffer, never joined. */
+  readonly jsonPieces?: readonly string[];
 }
 
 function serialize(format: ResponseFormat, body: unknown, kind: ProtobufKind | undefined): string | Buffer {
-  if (body instanceof EncodedJson) return format === 'json' ? body.encoded.json : serialize(format, body.encoded.object, kind);
+  if (body instanceof EncodedJson) {
+    if (format !== 'json') return serialize(format, body.encoded.object, kind);
+    const pieces = body.encoded.jsonPieces;
+    return pieces ? utf8Pieces(pieces) : body.encoded.json;
+  }
   if (format === 'protobuf') return Buffer.from(encodeKubeObject(kind!, body as object));
   return format === 'yaml' ? toYaml(body) : JSON.stringify(body);
 }

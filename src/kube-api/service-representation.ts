@@ -45,17 +45,23 @@ export function sendService(request: FastifyRequest, reply: FastifyReply, code: 
 }
 
 /** The list as JSON text around its items' stored text (the order JSON.stringify would write). */
-function listJson(list: ServiceList): string {
+/** The list's JSON as pieces: its head, then each item's stored text (no copy of any). */
+function listJsonPieces(list: ServiceList): string[] {
   const head = JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata });
-  return `${head.slice(0, -1)},"items":[${list.items.map((i) => i.itemJson).join(',')}]}`;
+  const pieces = [`${head.slice(0, -1)},"items":[`];
+  list.items.forEach((item, i) => item.pushItemJson(pieces, i > 0 ? ',' : ''));
+  pieces.push(']}');
+  return pieces;
 }
 
 export function sendServiceList(request: FastifyRequest, reply: FastifyReply, stored: ServiceList, now: Date): void {
   const conversion = conversionOf(request);
   if (!conversion) {
+    const jsonPieces = listJsonPieces(stored);
     const encoded = {
+      jsonPieces,
       get json() {
-        return listJson(stored);
+        return jsonPieces.join('');
       },
       get object() {
         return { ...stored, items: stored.items.map((i) => i.item) };

@@ -30,8 +30,12 @@ export class StoredService {
     return item as Service;
   }
 
-  /** The JSON of `item`, cut from the stored text when it has the usual prefix. */
-  get itemJson(): string {
-    return this.json.startsWith(TYPE_META_PREFIX) ? `{${this.json.slice(TYPE_META_PREFIX.length)}` : JSON.stringify(this.item);
+  /**
+   * Appends `separator` and the JSON of `item` to a body's pieces: the stored text sliced after
+   * its usual prefix, not copied.
+   */
+  pushItemJson(pieces: string[], separator: string): void {
+    if (this.json.startsWith(TYPE_META_PREFIX)) pieces.push(`${separator}{`, this.json.slice(TYPE_META_PREFIX.length));
+    else pieces.push(separator, JSON.stringify(this.item));
   }
 }
