@@ -16,7 +16,7 @@
 // 4. Swap, in ONE `BEGIN IMMEDIATE` transaction: the last writes are caught up the same way, the
 //    live tables are renamed away and the shadow tables renamed to the live names. Readers see the
 //    old tables or the new ones, never a mix; the server's next statements read the new ones.
-// 5. After the swap, the retired tables are emptied in batches and dropped, and the indexes and
+// 5. After the swap, the retired tables are dropped, each in its own transaction, and the indexes and
 //    triggers get back the names the migrations gave them.
 // A failure before the swap removes the shadow tables and leaves the live projections as they
 // were; an interrupted run leaves prefixed tables that the next replay removes first.
@@ -37,7 +37,7 @@ import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';
 import {
   createShadowTables,
-  dropTablesInBatches,
+  dropTables,
   fillShadowTables,
   indexShadowTables,
   restoreNames,
@@ -189,7 +189,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         progress.done();
       } catch (error) {
         try {
-          if (!swapped) dropTablesInBatches(liveSqlite, schema, shadowName, clock, checkpoint);
+          if (!swapped) dropTables(liveSqlite, schema, shadowName, clock, checkpoint);
         } catch {
           // The first failure is the one to report; the next replay removes what is left.
         }
@@ -203,7 +203,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       const valid = swapped.head === countedAt ? changed : undefined;
 
       progress.start('retire the old tables', schema.tables.length, 'tables');
-      dropTablesInBatches(liveSqlite, schema, retiredName, clock, checkpoint);
+      dropTables(liveSqlite, schema, retiredName, clock, checkpoint);
       restoreNames(liveSqlite, schema, clock);
       checkpoint();
       progress.advance(schema.tables.length);

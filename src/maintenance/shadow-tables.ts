@@ -2,9 +2,9 @@
 // running server's writes never wait long: create the shadow tables, bare, fill them from the
 // scratch projections in batches (a bulk load: no secondary index, trigger or R-tree to keep up
 // to date row by row), then build their indexes once each and create their triggers, bring the
-// rows of streams written meanwhile up to date, and after the swap drop the retired tables'
-// indexes and triggers and empty them in batches (a DROP of a full table frees every page under
-// one lock), then give indexes and triggers back the names the migrations gave them.
+// rows of streams written meanwhile up to date, and after the swap drop the retired tables (a
+// table with its indexes per transaction), then give indexes and triggers back the names the
+// migrations gave them.
 import type Database from 'better-sqlite3';
 import { BatchSize } from './batch-size';
 import type { LockClock } from './lock-clock';
@@ -34,7 +34,7 @@ export function createShadowTables(live: Database.Database, schema: ProjectionSc
   if (dependents.length) {
     throw new MaintenanceError(`replay renames the projection tables, which ${dependents.join(', ')} would follow to the old ones: drop ${dependents.length === 1 ? 'it' : 'them'}, replay, then create ${dependents.length === 1 ? 'it' : 'them'} again`);
   }
-  for (const name of [retiredName, shadowName]) dropTablesInBatches(live, schema, name, clock);
+  for (const name of [retiredName, shadowName]) dropTables(live, schema, name, clock);
   restoreNames(live, schema, clock);
   const { tables } = shadowSchema(schema);
   clock.hold(live, 'create the shadow tables', () => {
@@ -179,43 +179,29 @@ export function swapShadowTables(scratch: Database.Database, schema: ProjectionS
 }
 
 /**
- * Empties and drops the tables named `nameOf(table)`, where they exist, in short transactions.
- * Their triggers and explicit indexes go first (a trigger would empty a companion row by row, an
- * index would be updated for every row deleted); each index is dropped in its own transaction.
+ * Drops the tables named `nameOf(table)`, where they exist, each in its own transaction (its
+ * indexes go with it). Their triggers go first, so no trigger outlives its table. A DROP only
+ * walks the table's pages onto the free list, writing a page of the list per thousand pages freed
+ * (measured: 1.2 s for the 1.7 GB revisions table of a 1M-event log, about as long as building
+ * one of its indexes); emptying a table row by row first rewrote every page through the WAL and
+ * took 75 s for the same tables.
  */
-export function dropTablesInBatches(
+export function dropTables(
   live: Database.Database,
   schema: ProjectionSchema,
   nameOf: (table: string) => string,
   clock: LockClock,
-  afterBatch: () => void = () => {},
+  afterEach: () => void = () => {},
 ): void {
   const tables = schema.tables.map(({ name }) => nameOf(name)).filter((table) => exists(live, 'table', table));
-  const derived = (type: 'trigger' | 'index') =>
-    live
-      .prepare(`SELECT name FROM main.sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`)
-      .pluck()
-      .all(type, JSON.stringify(tables)) as string[];
-  const triggers = derived('trigger');
-  if (triggers.length) clock.hold(live, 'drop the triggers of the tables to empty', () => triggers.forEach((t) => live.exec(`DROP TRIGGER ${quote(t)}`)));
-  for (const index of derived('index')) clock.hold(live, `drop index ${index}`, () => live.exec(`DROP INDEX ${quote(index)}`));
-  // A companion (the R-tree: a few numbers per row) is dropped whole: emptying it in batches
-  // would leave its DELETE statement holding the virtual table, which then refuses the DROP.
-  const companions = new Set(schema.companions.map(nameOf));
-  for (const table of tables.filter((t) => companions.has(t))) clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
-  for (const table of tables.filter((t) => !companions.has(t))) {
-    const remove = live.prepare(`DELETE FROM ${quote(table)} WHERE rowid IN (SELECT rowid FROM ${quote(table)} LIMIT ?)`);
-    const batch = new BatchSize();
-    // A DROP frees every page of the table under the lock, so only a small remainder is dropped with its rows.
-    // afterBatch (a checkpoint) keeps the WAL the size of one batch: emptying the retired tables
-    // of a 1M-event replay otherwise grew it to 3.6 GB.
-    for (let more = true; more; batch.adjust(clock.lastMs), afterBatch()) {
-      more = clock.hold(live, `empty ${table}`, () => {
-        if (remove.run(batch.rows).changes === batch.rows) return true;
-        live.exec(`DROP TABLE ${quote(table)}`);
-        return false;
-      });
-    }
+  const triggers = live
+    .prepare(`SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name IN (SELECT value FROM json_each(?))`)
+    .pluck()
+    .all(JSON.stringify(tables)) as string[];
+  if (triggers.length) clock.hold(live, 'drop the triggers of the tables to drop', () => triggers.forEach((t) => live.exec(`DROP TRIGGER ${quote(t)}`)));
+  for (const table of tables) {
+    clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
+    afterEach();
   }
 }
 
