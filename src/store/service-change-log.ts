@@ -59,14 +59,29 @@ export class ServiceChangeLog {
   private change(rows: EventRow[]): ServiceChange {
     const { rv, uid } = rows[0];
     const created = rows.some((r) => r.type === 'ServiceCreated');
-    const previousJson = created ? undefined : (this.revisionBefore.get(uid, rv) as string | undefined);
-    const previous = previousJson ? (JSON.parse(previousJson) as Service) : null;
+    const previousOf = () => {
+      const json = created ? undefined : (this.revisionBefore.get(uid, rv) as string | undefined);
+      return json ? (JSON.parse(json) as Service) : null;
+    };
     if (rows.some((r) => r.type === 'ServiceDeleted')) {
+      const previous = previousOf();
       const events = rows.map((e) => ({ type: e.type, data: JSON.parse(e.data) }) as ServiceEvent);
       const before = { object: previous, streamVersion: 0, deleted: false };
       return { resourceVersion: rv, type: 'DELETED', object: deletedObject(before, events, rv), previous };
     }
     const object = JSON.parse(this.revisionAt.get(uid, rv) as string) as Service;
-    return { resourceVersion: rv, type: created ? 'ADDED' : 'MODIFIED', object, previous };
+    if (created) return { resourceVersion: rv, type: 'ADDED', object, previous: null };
+    // The previous object is read only when a watcher's label or field selector looks at it (a
+    // past revision never changes, so reading it later reads the same): a watch without selectors
+    // resumes with one revision read per write, not two.
+    let previous: Service | null | undefined;
+    return {
+      resourceVersion: rv,
+      type: 'MODIFIED',
+      object,
+      get previous() {
+        return previous === undefined ? (previous = previousOf()) : previous;
+      },
+    };
   }
 }

@@ -30,9 +30,20 @@ function leftObject(change: ServiceChange): Service {
   return object;
 }
 
+/**
+ * Whether the object before the change was in the watcher's view. Without selectors only its
+ * namespace matters, which a write never changes: an update's previous object matched when the
+ * new one does, and is not read (a resumed watch reads it from the log only when needed).
+ */
+function previousMatches(filter: WatchFilter, change: ServiceChange): boolean {
+  if (change.type === 'ADDED') return false;
+  if (change.type === 'MODIFIED' && !filter.labels && !filter.fields) return filter.namespace === undefined || change.object.metadata.namespace === filter.namespace;
+  return change.previous !== null && matchesFilter(filter, change.previous);
+}
+
 /** The event this watcher receives for a change, or undefined when it sees none. */
 export function eventFor(filter: WatchFilter, change: ServiceChange): { type: WatchEventType; object: Service } | undefined {
-  const before = change.previous !== null && matchesFilter(filter, change.previous);
+  const before = previousMatches(filter, change);
   if (change.type === 'DELETED') return before ? { type: 'DELETED', object: change.object } : undefined;
   const after = matchesFilter(filter, change.object);
   if (after) return { type: before ? 'MODIFIED' : 'ADDED', object: change.object };
