@@ -58,7 +58,7 @@ import { describePostgres } from '../helpers/postgres';
 
 const SEED = 13;
 const START = '2026-01-02T03:04:05.000Z';
-/** Random writes of the property run (SVCTRAIL_HISTORY_PARITY_WRITES for a longer one). */
+/** Random writes of the property run (`npm run test:pg-history-parity` runs 600). */
 const RANDOM_WRITES = Number(process.env.SVCTRAIL_HISTORY_PARITY_WRITES ?? 120);
 
 const as = (user: string): WriteRequestContext => ({ user, groups: ['ops'], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
@@ -356,7 +356,7 @@ describePostgres('history on PostgreSQL', (database) => {
           await statusOf(namespace, name, ingress, conditions, pick(['lb-controller', 'cloud-lb']));
         }
       }
-    });
+    }, Math.max(60_000, RANDOM_WRITES * 200));
 
     it('stores every write alike', () => {
       for (const [fromSqlite, fromPg] of answers) expect(fromPg).toBe(fromSqlite);
@@ -374,7 +374,7 @@ describePostgres('history on PostgreSQL', (database) => {
       expect(items('transitions {} {}', 'ConditionTransition')).toBeGreaterThan(50);
       expect(items('changes {} {}', 'ServiceChange')).toBeGreaterThan(80);
       expect(fromPg).toEqual(fromSqlite);
-    });
+    }, Math.max(60_000, RANDOM_WRITES * 1_000));
   });
 
   describe('snapshots', () => {
