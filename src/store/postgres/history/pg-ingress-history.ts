@@ -2,7 +2,9 @@
 // an R*Tree of closed intervals beside a partial index of open ones, every interval here carries
 // its span [from, to) as an int8range with a GiST index (schema.ts): who held an address at a
 // resourceVersion is `span @> rv`, during a window `span && [fromRv, toRv]`, open intervals
-// included, one index search however much history surrounds the window.
+// included, one index search however much history surrounds the window. (A span is never empty:
+// an interval is closed by a later write than the one that set it, as a write has at most one
+// ingress change, so `@>`/`&&` select exactly SQLite's `from <= toRv AND (open OR to > fromRv)`.)
 import type { ConflictRange, ConflictRow, IngressHistory, IntervalRange, IntervalRow } from '../../ingress-history-repository';
 import type { PgReadScope } from './pg-read-scope';
 import { PgSqlParams } from './pg-sql-params';

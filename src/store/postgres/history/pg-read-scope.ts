@@ -9,19 +9,34 @@ import type { Pool } from 'pg';
 import { checkout } from '../postgres-database';
 import type { Queryable } from '../postgres-database';
 
+/** A snapshot's connection, while its transaction is open. */
+interface OpenSnapshot {
+  client: Queryable;
+  open: boolean;
+}
+
 export class PgReadScope {
-  private readonly current = new AsyncLocalStorage<Queryable>();
+  private readonly current = new AsyncLocalStorage<OpenSnapshot>();
 
   constructor(readonly pool: Pool) {}
 
   /** The snapshot's connection inside `inSnapshot`, else the pool (each query its own snapshot). */
   get db(): Queryable {
-    return this.current.getStore() ?? this.pool;
+    return this.snapshot()?.client ?? this.pool;
   }
 
   /** Whether the caller runs inside a snapshot. */
   get inside(): boolean {
-    return this.current.getStore() !== undefined;
+    return this.snapshot() !== undefined;
+  }
+
+  /**
+   * The caller's snapshot while it is open. A callback started inside one and run after it ended
+   * (a timer, a subscription) still carries it: it reads from the pool, never a released connection.
+   */
+  private snapshot(): OpenSnapshot | undefined {
+    const snapshot = this.current.getStore();
+    return snapshot?.open ? snapshot : undefined;
   }
 
   /** Runs `reads` in one snapshot (joining the caller's, when it already runs in one). */
@@ -31,9 +46,11 @@ export class PgReadScope {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const snapshot: OpenSnapshot = { client, open: true };
       try {
-        return await this.current.run(client, reads);
+        return await this.current.run(snapshot, reads);
       } finally {
+        snapshot.open = false;
         // Read only: ending it either way changes nothing; COMMIT also ends an aborted one.
         await client.query('COMMIT').catch((error: Error) => (broken = error));
       }
