@@ -1,12 +1,13 @@
 // core/v1 Events over the log: LIST (selectors, limit/continue over a snapshot), GET, WATCH.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { NotFoundError } from '../domain/errors/domain-errors';
 import { FieldSelector, matchesFields, parseFieldSelector, requiredFieldValue } from '../domain/selectors/field-selector';
 import { LabelSelector, matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
 import { ChangeFeed } from '../feed/change-feed';
 import { decodeContinue, encodeContinue } from '../queries/continue-token';
-import { KubeEventLog } from '../store/kube-event-log';
+import { KUBE_EVENTS } from '../store/kube-event-log';
+import type { KubeEvents } from '../store/kube-event-log';
 import type { RecordedEvent } from '../store/recorded-event';
 import { WatchRegistry, WatchRequest } from '../watch/watch-registry';
 import type { WatchChange, WatchSources } from '../watch/watch-session';
@@ -39,7 +40,7 @@ const SCAN = 500;
 @Injectable()
 export class KubeEventsService {
   constructor(
-    private readonly log: KubeEventLog,
+    @Inject(KUBE_EVENTS) private readonly log: KubeEvents,
     private readonly feed: ChangeFeed,
     private readonly registry: WatchRegistry,
   ) {}

@@ -1,10 +1,11 @@
 // Zoomed-out history: activity of one Service in time buckets (counts, not rows), and the
 // Services with the most condition transitions in a window (the UI's flapping view).
 import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
+import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
-import { ActivitySummaryRepository, BucketCounts, TransitionRank } from '../store/activity-summary-repository';
+import { ACTIVITY_SUMMARY } from '../store/activity-summary-repository';
+import type { BucketCounts, TransitionRank, ActivitySummary } from '../store/activity-summary-repository';
 import { DEFAULT_BUCKETS, MAX_BUCKETS, timeBuckets } from './activity-buckets';
 import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';
@@ -18,8 +19,8 @@ const RANKING_PARAMS = ['since', 'until', 'limit', 'continue'];
 @Injectable()
 export class ActivitySummaryService {
   constructor(
-    private readonly summary: ActivitySummaryRepository,
-    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
+    @Inject(ACTIVITY_SUMMARY) private readonly summary: ActivitySummary,
+    @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
   async buckets(scope: HistoryScope, rawQuery: unknown) {

@@ -4,7 +4,7 @@
 // A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
 // Followers are capped (429 beyond), and their backlogs count against the budget watches share.
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
+import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import type { ServerResponse } from 'node:http';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
@@ -12,7 +12,8 @@ import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { ApiError } from '../kube-api/api-errors';
 import type { CommittedWrite } from '../projections/projection';
-import { ChangeHistoryRepository, RecordedWrite } from '../store/change-history-repository';
+import { CHANGE_HISTORY } from '../store/change-history-repository';
+import type { RecordedWrite, ChangeHistory } from '../store/change-history-repository';
 import { serviceChange, serviceChangeJson } from './history-items';
 import { HistoryQuery } from './history-query';
 
@@ -44,8 +45,8 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
   }
 
   constructor(
-    private readonly changes: ChangeHistoryRepository,
-    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
+    @Inject(CHANGE_HISTORY) private readonly changes: ChangeHistory,
+    @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
     private readonly feed: ChangeFeed,
     private readonly budget: BacklogBudget,
   ) {}

@@ -1,11 +1,12 @@
 // The change log: every accepted write with its actor, domain events and JSON patch, per Service
 // name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
 import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
+import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { LRUCache } from 'lru-cache';
 import { SERVICE_EVENT_TYPES } from '../domain/service.events';
-import { ChangeHistoryRepository } from '../store/change-history-repository';
+import { CHANGE_HISTORY } from '../store/change-history-repository';
+import type { ChangeHistory } from '../store/change-history-repository';
 import type { EncodedJson } from '../kube-api/kube-response';
 import { serviceChangeJson } from './history-items';
 import { encodedHistoryList, readPage } from './history-list-page';
@@ -26,8 +27,8 @@ export class ChangeLogService {
   private readonly items = new LRUCache<number, string>({ max: CACHED_CHANGES });
 
   constructor(
-    private readonly changes: ChangeHistoryRepository,
-    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
+    @Inject(CHANGE_HISTORY) private readonly changes: ChangeHistory,
+    @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
   async list(scope: HistoryScope, rawQuery: unknown): Promise<EncodedJson> {

@@ -2,11 +2,12 @@
 // observedGeneration, when, who) and per-Service summaries (time in each status, transition
 // counts, flapping).
 import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
+import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
-import { ConditionHistoryRepository, ServiceKey } from '../store/condition-history-repository';
+import { CONDITION_HISTORY } from '../store/condition-history-repository';
+import type { ServiceKey, ConditionHistory } from '../store/condition-history-repository';
 import { summarizeConditions } from './condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
 import { HistoryList, readPage } from './history-list-page';
@@ -24,8 +25,8 @@ const SERVICE_BATCH = 100;
 @Injectable()
 export class ConditionAuditService {
   constructor(
-    private readonly conditions: ConditionHistoryRepository,
-    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
+    @Inject(CONDITION_HISTORY) private readonly conditions: ConditionHistory,
+    @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -3,9 +3,10 @@
 // Filters: `field` (a path or a prefix of paths, as printed in conflicts: `.status.loadBalancer`),
 // `manager`, `at` (owners at that instant), and since/until (intervals overlapping the window).
 import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
+import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
-import { ChangeHistoryRepository } from '../store/change-history-repository';
+import { CHANGE_HISTORY } from '../store/change-history-repository';
+import type { ChangeHistory } from '../store/change-history-repository';
 import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
@@ -28,8 +29,8 @@ const covers = (prefix: string, path: string) => path === prefix || path.startsW
 @Injectable()
 export class FieldOwnershipService {
   constructor(
-    private readonly changes: ChangeHistoryRepository,
-    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
+    @Inject(CHANGE_HISTORY) private readonly changes: ChangeHistory,
+    @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
   async list(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<FieldOwnership>> {

@@ -1,12 +1,18 @@
 // The history API (history.svctrail.io/v1alpha1): read-only queries over the log and its
-// projections. The store's repositories for it are provided here, over the shared database.
+// projections. The store's repositories for it are provided here, for the engine the process
+// runs on (STORE_ENGINE), each under the token of its interface.
 import { Module } from '@nestjs/common';
-import { ActivitySummaryRepository } from '../store/activity-summary-repository';
-import { ChangeHistoryRepository } from '../store/change-history-repository';
-import { ConditionHistoryRepository } from '../store/condition-history-repository';
+import { ACTIVITY_SUMMARY } from '../store/activity-summary-repository';
+import { CHANGE_HISTORY } from '../store/change-history-repository';
+import { CONDITION_HISTORY } from '../store/condition-history-repository';
 import type { DatabaseHandle } from '../store/database';
-import { IngressHistoryRepository } from '../store/ingress-history-repository';
-import { DATABASE } from '../store/store.tokens';
+import { HISTORY_READ_STORE, HISTORY_STORES, historyStoresFor } from '../store/history-stores.provider';
+import type { HistoryStores } from '../store/history-stores.provider';
+import { INGRESS_HISTORY } from '../store/ingress-history-repository';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
+import type { StoreEngine } from '../store/store-engine';
+import { STORE_ENGINE_OR_SQLITE_INJECT, storeEngineOrSqlite } from '../store/store-engine-fallback';
 import { ActivitySummaryService } from './activity-summary.service';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogService } from './change-log.service';
@@ -18,10 +24,17 @@ import { IngressHistoryService } from './ingress-history.service';
 @Module({
   controllers: [HistoryController],
   providers: [
-    { provide: ChangeHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ChangeHistoryRepository(h) },
-    { provide: ConditionHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ConditionHistoryRepository(h) },
-    { provide: IngressHistoryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new IngressHistoryRepository(h) },
-    { provide: ActivitySummaryRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ActivitySummaryRepository(h) },
+    {
+      provide: HISTORY_STORES,
+      inject: [...STORE_ENGINE_OR_SQLITE_INJECT, SERVICE_READ_STORE],
+      useFactory: (engine: StoreEngine | undefined, database: DatabaseHandle | undefined, reads: ServiceReadStore) =>
+        historyStoresFor(storeEngineOrSqlite(engine, database), reads),
+    },
+    { provide: HISTORY_READ_STORE, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.reads },
+    { provide: CHANGE_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.changes },
+    { provide: CONDITION_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.conditions },
+    { provide: INGRESS_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.ingress },
+    { provide: ACTIVITY_SUMMARY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.activity },
     ActivitySummaryService,
     ChangeLogService,
     ConditionAuditService,

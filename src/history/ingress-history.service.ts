@@ -1,10 +1,11 @@
 // Ingress history: every interval during which a Service held a load-balancer IP or hostname,
 // who held an address at a time or during a window (and who assigned it), and conflicts.
 import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
+import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
-import { IngressHistoryRepository } from '../store/ingress-history-repository';
+import { INGRESS_HISTORY } from '../store/ingress-history-repository';
+import type { IngressHistory } from '../store/ingress-history-repository';
 import { ingressConflict, ingressInterval, ingressOwner } from './history-items';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
@@ -18,8 +19,8 @@ const CONFLICT_PARAMS = [...WINDOW_PARAMS, 'address', 'uid', 'limit', 'continue'
 @Injectable()
 export class IngressHistoryService {
   constructor(
-    private readonly ingress: IngressHistoryRepository,
-    @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
+    @Inject(INGRESS_HISTORY) private readonly ingress: IngressHistory,
+    @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
   ) {}
 
   async intervals(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof ingressInterval>>> {

@@ -47,7 +47,25 @@ SELECT b.i AS i, count(*) AS n
 FROM b CROSS JOIN ingress_intervals x INDEXED BY ingress_intervals_name_from ON x.namespace = @namespace AND x.name = @name AND x.from_resource_version >= b.lo AND x.from_resource_version < b.hi
 GROUP BY b.i`;
 
-export class ActivitySummaryRepository {
+export interface RankingRange {
+  namespace?: string;
+  fromRv: number;
+  toRv: number;
+  after?: { count: number; namespace: string; name: string; uid: string };
+}
+
+/** Aggregates for zoomed-out history views (either engine). */
+export interface ActivitySummary {
+  /** Counts per bucket; `bounds[i]` = [first position, first position after] of bucket i. */
+  buckets(service: { namespace: string; name: string }, bounds: [number, number][]): Promise<BucketCounts[]>;
+  /** Services by condition transitions in [fromRv, toRv], most first. */
+  ranking(range: RankingRange, limit: number): Promise<TransitionRank[]>;
+}
+
+/** DI token of the engine's ActivitySummary. */
+export const ACTIVITY_SUMMARY = Symbol('ACTIVITY_SUMMARY');
+
+export class ActivitySummaryRepository implements ActivitySummary {
   constructor(private readonly handle: DatabaseHandle) {}
 
   /** Counts per bucket; `bounds[i]` = [first position, first position after] of bucket i. */
@@ -87,10 +105,7 @@ export class ActivitySummaryRepository {
   }
 
   /** Services by condition transitions in [fromRv, toRv], most first. */
-  async ranking(
-    range: { namespace?: string; fromRv: number; toRv: number; after?: { count: number; namespace: string; name: string; uid: string } },
-    limit: number,
-  ): Promise<TransitionRank[]> {
+  async ranking(range: RankingRange, limit: number): Promise<TransitionRank[]> {
     const sql = ActivitySummaryRepository.rankingSql({ namespace: range.namespace, after: range.after !== undefined });
     const params: Record<string, unknown> = { fromRv: range.fromRv, toRv: range.toRv, limit };
     if (range.namespace !== undefined) params.namespace = range.namespace;

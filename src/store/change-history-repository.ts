@@ -57,7 +57,22 @@ const WRITE_EVENTS = 8;
 /** Events read per round by the feed. */
 const FEED_EVENTS = 400;
 
-export class ChangeHistoryRepository {
+/** The log as accepted writes, for the change log, the feed and field ownership (either engine). */
+export interface ChangeHistory {
+  /** The resourceVersions of up to `limit` matching writes, oldest first. */
+  matchingWrites(range: ChangeRange, limit: number): Promise<number[]>;
+  /** One write: its events, and the Service before and after it (null before a create, after a delete). */
+  write(resourceVersion: number): Promise<RecordedWrite>;
+  /** One write as the change log serves it: its event rows and its patch's JSON text. */
+  storedWrite(resourceVersion: number): Promise<StoredWrite>;
+  /** Up to `limit` writes after a resourceVersion and at or before `untilRv`, oldest first. */
+  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]>;
+}
+
+/** DI token of the engine's ChangeHistory. */
+export const CHANGE_HISTORY = Symbol('CHANGE_HISTORY');
+
+export class ChangeHistoryRepository implements ChangeHistory {
   private readonly eventsOfWrite;
   private readonly revisionAt;
   private readonly revisionBefore;

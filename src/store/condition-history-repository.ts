@@ -54,7 +54,23 @@ const COLUMNS = `t.id, t.resource_version AS resourceVersion, t.uid, t.namespace
   t.last_transition_time AS lastTransitionTime, t.recorded_at AS recordedAt, t.actor_user AS actorUser,
   e.actor_groups AS actorGroups, e.user_agent AS userAgent, e.field_manager AS fieldManager, e.request_id AS requestId`;
 
-export class ConditionHistoryRepository {
+/** The condition audit log, for the condition history API (either engine). */
+export interface ConditionHistory {
+  transitions(range: TransitionRange, limit: number): Promise<TransitionRow[]>;
+  /** Service incarnations with at least one transition, in (namespace, name, uid) order. */
+  services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): Promise<ServiceKey[]>;
+  /** The one incarnation `uid`, if it has transitions, is in the scope and comes after the cursor. */
+  serviceOf(uid: string, scope: { namespace?: string; name?: string }, after?: ServiceKey): Promise<ServiceKey[]>;
+  /** What a summary of one incarnation folds, up to a resourceVersion, by condition type then time. */
+  summaryTransitionsOfService(uid: string, untilRv: number): Promise<SummaryTransition[]>;
+  /** When the incarnation was created and, if it was, deleted (as of a resourceVersion). */
+  lifetime(uid: string, untilRv: number): Promise<Lifetime>;
+}
+
+/** DI token of the engine's ConditionHistory. */
+export const CONDITION_HISTORY = Symbol('CONDITION_HISTORY');
+
+export class ConditionHistoryRepository implements ConditionHistory {
   private readonly summaryRows;
   private readonly firstEvent;
   private readonly lastEvent;

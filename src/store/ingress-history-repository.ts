@@ -58,7 +58,18 @@ const columns = (alias: string, prefix = '') =>
    ${alias}.from_time AS ${prefix}fromTime, ${alias}.set_by AS ${prefix}setBy, ${alias}.to_resource_version AS ${prefix}toResourceVersion,
    ${alias}.to_time AS ${prefix}toTime, ${alias}.cleared_by AS ${prefix}clearedBy`;
 
-export class IngressHistoryRepository {
+/** The ingress history: who held which address when, and conflicts (either engine). */
+export interface IngressHistory {
+  /** Intervals overlapping the range, in (from, id) order. */
+  intervals(range: IntervalRange, limit: number): Promise<IntervalRow[]>;
+  /** Conflicts that began within the range, in (second.id, first.id) order. */
+  conflicts(range: ConflictRange, limit: number): Promise<ConflictRow[]>;
+}
+
+/** DI token of the engine's IngressHistory. */
+export const INGRESS_HISTORY = Symbol('INGRESS_HISTORY');
+
+export class IngressHistoryRepository implements IngressHistory {
   constructor(private readonly handle: DatabaseHandle) {}
 
   static intervalsSql(range: Omit<IntervalRange, 'fromRv' | 'toRv'>): string {

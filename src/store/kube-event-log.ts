@@ -22,7 +22,20 @@ const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS str
   recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
   request_id AS requestId, verb, subresource`;
 
-export class KubeEventLog {
+/** The event log as core/v1 Events (either engine). */
+export interface KubeEvents {
+  /** The newest position in the log (the current global resourceVersion). */
+  head(): Promise<number>;
+  page(query: KubeEventQuery): Promise<RecordedEvent[]>;
+  at(position: number): Promise<RecordedEvent | undefined>;
+  /** Events of whole writes after a resourceVersion (a page never splits a write). */
+  writesAfter(resourceVersion: number, limit: number): Promise<{ events: RecordedEvent[]; complete: boolean }>;
+}
+
+/** DI token of the engine's KubeEvents. */
+export const KUBE_EVENTS = Symbol('KUBE_EVENTS');
+
+export class KubeEventLog implements KubeEvents {
   private readonly byPosition;
   private readonly maxPosition;
 

@@ -15,7 +15,18 @@ interface EventRow {
   data: string;
 }
 
-export class ServiceChangeLog {
+/** The past as watch changes, for resuming a watch from a resourceVersion (either engine). */
+export interface ServiceChanges {
+  /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
+  oldestResumable(): Promise<number>;
+  /** Up to `limit` writes after `resourceVersion`, oldest first. */
+  changesAfter(resourceVersion: number, limit: number): Promise<ServiceChange[]>;
+}
+
+/** DI token of the engine's ServiceChanges. */
+export const SERVICE_CHANGES = Symbol('SERVICE_CHANGES');
+
+export class ServiceChangeLog implements ServiceChanges {
   private readonly eventsAfter;
   private readonly revisionAt;
   private readonly revisionBefore;

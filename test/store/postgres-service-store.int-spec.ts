@@ -217,7 +217,7 @@ describePostgres('PostgreSQL service stores', (database) => {
         events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
                    actor_groups, user_agent, field_manager, request_id, verb, subresource FROM events ORDER BY position`,
         services: 'SELECT namespace, name, uid, resource_version, stream_version, object FROM services ORDER BY namespace, name',
-        service_revisions: 'SELECT uid, resource_version, namespace, name, recorded_at, object FROM service_revisions ORDER BY uid, resource_version',
+        service_revisions: 'SELECT uid, resource_version, namespace, name, recorded_at, object, patch FROM service_revisions ORDER BY uid, resource_version',
         service_lifetimes: 'SELECT uid, namespace, name, created_resource_version, deleted_resource_version FROM service_lifetimes ORDER BY uid',
         condition_transitions: `SELECT id, resource_version, uid, namespace, name, condition_type, from_status, to_status, reason, message,
                                   observed_generation, last_transition_time, recorded_at, actor_user FROM condition_transitions ORDER BY id`,

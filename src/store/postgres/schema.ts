@@ -79,6 +79,12 @@ export const serviceRevisions = pgTable(
     name: text('name').notNull(),
     recordedAt: text('recorded_at').notNull(),
     object: text('object').notNull(),
+    /**
+     * The RFC 6902 patch from the uid's previous revision to this one (a create: one `add` of the
+     * whole object), computed once when the revision is written, as on SQLite. Never NULL here:
+     * no PostgreSQL store predates it.
+     */
+    patch: text('patch').notNull(),
   },
   (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
 );
