@@ -5,7 +5,7 @@ import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { LRUCache } from 'lru-cache';
 import { SERVICE_EVENT_TYPES } from '../domain/service.events';
-import { CHANGE_HISTORY } from '../store/change-history-repository';
+import { CHANGE_HISTORY, filtersWholeWrites } from '../store/change-history-repository';
 import type { ChangeHistory } from '../store/change-history-repository';
 import type { EncodedJson } from '../kube-api/kube-response';
 import { serviceChangeJson } from './history-items';
@@ -44,7 +44,7 @@ export class ChangeLogService {
     // Filters that keep writes whole read a page in one pass, items built from the rows; an
     // event-type filter finds writes by single events, and each is then read whole on its own
     // (cached: a write never changes).
-    const whole = ChangeHistoryRepository.filtersWholeWrites(filters);
+    const whole = filtersWholeWrites(filters);
     return this.reads.inSnapshot(async () => {
       const head = await this.reads.head();
       checkNotTooLarge(window, head);

@@ -65,8 +65,21 @@ export interface ChangeHistory {
   write(resourceVersion: number): Promise<RecordedWrite>;
   /** One write as the change log serves it: its event rows and its patch's JSON text. */
   storedWrite(resourceVersion: number): Promise<StoredWrite>;
+  /**
+   * Up to `limit` matching writes as the change log serves them, oldest first, read in one pass
+   * over the range (no statement per write). Only for filters that keep writes whole.
+   */
+  matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]>;
   /** Up to `limit` writes after a resourceVersion and at or before `untilRv`, oldest first. */
   storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]>;
+}
+
+/**
+ * Whether a filter keeps or drops a write's events all together: every one but the event type is
+ * a property of the write (its stream, its request), the same on each of its events.
+ */
+export function filtersWholeWrites(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): boolean {
+  return range.eventType === undefined;
 }
 
 /** DI token of the engine's ChangeHistory. */
@@ -102,14 +115,6 @@ export class ChangeHistoryRepository implements ChangeHistory {
   /** The SQL of one round (exported for the query-plan test). */
   static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
     return `${ChangeHistoryRepository.rangeScan(range, 'position, resource_version AS rv')} LIMIT @batch`;
-  }
-
-  /**
-   * Whether a filter keeps or drops a write's events all together: every one but the event type is
-   * a property of the write (its stream, its request), the same on each of its events.
-   */
-  static filtersWholeWrites(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): boolean {
-    return range.eventType === undefined;
   }
 
   /**
@@ -150,7 +155,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * its writes are found by matchingWrites and read by storedWrite.
    */
   async matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]> {
-    if (!ChangeHistoryRepository.filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
+    if (!filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
     const out: StoredWrite[] = [];
     let write: (EventRow & { patch: string | null })[] = [];
     const flush = () => out.push(this.withPatch(write, write[write.length - 1].patch));

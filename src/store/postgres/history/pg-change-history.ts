@@ -3,6 +3,7 @@
 // picks it: the indexes are SQLite's, each ending in position).
 import type { Service } from '../../../domain/service.types';
 import { jsonPatchText } from '../../../history/json-patch-diff';
+import { filtersWholeWrites } from '../../change-history-repository';
 import type { ChangeHistory, ChangeRange, RecordedWrite, StoredWrite } from '../../change-history-repository';
 import { toRecorded } from '../../event-store';
 import type { events } from '../../schema';
@@ -40,7 +41,7 @@ export class PgChangeHistory implements ChangeHistory {
   constructor(private readonly scope: PgReadScope) {}
 
   /** The SQL of one round: $1 fromPosition, $2 toRv, $3 fromRv, $4 batch, then the filters. */
-  static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>, params: PgSqlParams): string {
+  static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>, params: PgSqlParams, columns = 'position, resource_version AS rv'): string {
     const where = ['position >= $1', 'position <= $2', 'resource_version >= $3'];
     if (range.uid !== undefined) where.push(`stream_id = ${params.param(range.uid)}`);
     if (range.namespace !== undefined) where.push(`namespace = ${params.param(range.namespace)}`);
@@ -50,7 +51,7 @@ export class PgChangeHistory implements ChangeHistory {
     if (range.fieldManager !== undefined) where.push(`field_manager = ${params.param(range.fieldManager)}`);
     // A stream's events in stream_version order are its events in position order.
     const order = range.uid !== undefined ? 'stream_version' : 'position';
-    return `SELECT position, resource_version AS rv FROM events WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $4`;
+    return `SELECT ${columns} FROM events WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $4`;
   }
 
   async matchingWrites(range: ChangeRange, limit: number): Promise<number[]> {
@@ -70,6 +71,36 @@ export class PgChangeHistory implements ChangeHistory {
       }
       if (rows.length < batch) return out;
       fromPosition = rows[rows.length - 1].position + 1;
+    }
+  }
+
+  async matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]> {
+    if (!filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
+    const params = new PgSqlParams();
+    [0, 0, 0, 0].forEach((v) => params.param(v));
+    // Each write's stored patch, read on its last event (the one at the write's resourceVersion).
+    const patch = `CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
+    const sql = PgChangeHistory.rangeSql(range, params, `${EVENT_COLUMNS()}, ${patch}`);
+    const out: StoredWrite[] = [];
+    let fromPosition = range.fromPosition;
+    let batch = Math.min(BATCH, 8 * (limit + 1));
+    for (;;) {
+      const values = [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)];
+      const { rows } = await this.scope.db.query<EventRow & { patch: string | null }>(sql, values);
+      const full = rows.length === batch;
+      let start = 0;
+      for (let i = 1; i <= rows.length; i++) {
+        if (i < rows.length && rows[i].resourceVersion === rows[start].resourceVersion) continue;
+        // A full batch may have cut its last write short: it is read again, whole, by the next.
+        if (i === rows.length && full) break;
+        out.push(await this.withPatch(rows.slice(start, i), rows[i - 1].patch));
+        if (out.length === limit) return out;
+        start = i;
+      }
+      if (!full) return out;
+      // (A write longer than a whole batch: read it with a larger one.)
+      if (start === 0) batch *= 2;
+      else fromPosition = rows[start].position;
     }
   }
 
