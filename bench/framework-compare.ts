@@ -1,13 +1,15 @@
-// `npm run bench:framework`: GET of one Service at 10 connections on svctrail, on
+// `npm run bench:framework`: GET of one Service, LIST of a namespace and every page of a
+// namespace's LIST (limit=10) at 10 connections, with each server's peak RSS, on svctrail, on
 // framework-floor (the floor's statement on svctrail's fixed stack: NestJS on Fastify with its
 // authentication and authorization hooks) and on the plain floor, one after the other on fresh
-// copies of one dataset. It splits GET's gap to the floor into what the stack costs
+// copies of one dataset. It splits each gap to the floor into what the stack costs
 // (framework-floor ÷ floor) and what svctrail's own code costs (svctrail ÷ framework-floor).
 //
 // usage: node bench/dist/framework-compare.js [--dataset 1m|10k] [--duration SECONDS]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent, request } from 'node:https';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { ROOT } from './real';
@@ -50,13 +52,67 @@ function start(script: string, dataDir: string, extra: string[]): Promise<{ chil
   });
 }
 
+interface CaseResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+}
+
+/** Walks every page of a namespace's LIST (limit=10, following continue) on `connections` loops; latency per page. */
+async function walkPages(url: string, token: string, namespaces: string[], connections: number, seconds: number): Promise<CaseResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections, rejectUnauthorized: false });
+  const latencies: number[] = [];
+  let bad = 0;
+  const get = (path: string) =>
+    new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
+      const t0 = performance.now();
+      const req = request(`${url}${path}`, { agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - t0 }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const until = performance.now() + seconds * 1000;
+  let n = 0;
+  const loop = async () => {
+    while (performance.now() < until) {
+      const base = `/api/v1/namespaces/${namespaces[n++ % namespaces.length]}/services?limit=10`;
+      for (let path = base; ; ) {
+        const page = await get(path);
+        if (page.status !== 200) {
+          bad++;
+          break;
+        }
+        latencies.push(page.ms);
+        const next = (JSON.parse(page.body) as { metadata: { continue?: string } }).metadata.continue;
+        if (!next) break;
+        path = `${base}&continue=${encodeURIComponent(next)}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(2));
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), bad };
+}
+
+const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+
 async function main(): Promise<void> {
   const token = readFileSync(join(source, 'tokens.csv'), 'utf8').split(',')[0];
   const db = new Database(join(source, 'svctrail.db'), { readonly: true });
   const names = db.prepare(`SELECT namespace, name FROM services WHERE namespace LIKE 'team-%' ORDER BY namespace, name LIMIT 500`).all() as { namespace: string; name: string }[];
+  const namespaces = db.prepare(`SELECT DISTINCT namespace FROM services WHERE namespace LIKE 'team-%' ORDER BY namespace`).pluck().all() as string[];
   db.close();
-  const requests = names.map((n) => ({ method: 'GET', path: `/api/v1/namespaces/${n.namespace}/services/${n.name}` }));
-  const rows: { target: string; rps: number; p50: number; p99: number; non2xx: number }[] = [];
+  const gets = names.map((n) => ({ method: 'GET', path: `/api/v1/namespaces/${n.namespace}/services/${n.name}` }));
+  const lists = namespaces.map((ns) => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/services` }));
+  const CASES = ['GET one Service', 'LIST a namespace', 'every page of a LIST of a namespace (limit=10)'] as const;
+  const rows: { target: string; results: CaseResult[]; peakRss: number }[] = [];
   for (const target of TARGETS) {
     const dir = copyDataset();
     const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
@@ -65,11 +121,17 @@ async function main(): Promise<void> {
     });
     const { child, url } = started;
     try {
-      const options = { url, connections: 10, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false }, requests };
-      await autocannon({ ...options, duration: 2 });
-      const r = await autocannon({ ...options, duration: DURATION });
-      rows.push({ target: target.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors });
-      process.stdout.write(`  ${target.name.padEnd(16)} ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx + r.errors}\n`);
+      const options = { url, connections: 10, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false } };
+      const load = async (requests: unknown[]): Promise<CaseResult> => {
+        await autocannon({ ...options, requests, duration: 2 });
+        const r = await autocannon({ ...options, requests, duration: DURATION });
+        return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
+      };
+      const results = [await load(gets), await load(lists), await walkPages(url, token, namespaces, 10, DURATION)];
+      rows.push({ target: target.name, results, peakRss: peakRssMb(child.pid!) });
+      results.forEach((r, i) =>
+        process.stdout.write(`  ${target.name.padEnd(16)} ${CASES[i].padEnd(48)} ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}\n`),
+      );
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -77,15 +139,20 @@ async function main(): Promise<void> {
     }
   }
   const by = Object.fromEntries(rows.map((r) => [r.target, r]));
-  const ratio = (a: string, b: string) => (by[a].rps / by[b].rps).toFixed(2);
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const table = [
-    `GET one Service, 10 connections, ${values.dataset} dataset, ${DURATION} s each`,
+    `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the three servers one after the other on fresh copies`,
     '',
-    '| target | req/s | p50 ms | p99 ms |',
-    '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.target} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} |`),
-    '',
-    `svctrail ÷ floor ${ratio('svctrail', 'floor')}; framework-floor ÷ floor ${ratio('framework-floor', 'floor')} (the fixed stack); svctrail ÷ framework-floor ${ratio('svctrail', 'framework-floor')} (svctrail's own code)`,
+    '| case | svctrail | framework-floor | floor | svctrail ÷ floor | framework-floor ÷ floor (the stack) | svctrail ÷ framework-floor (svctrail\'s code) |',
+    '|---|---|---|---|---|---|---|',
+    ...CASES.flatMap((title, i) => {
+      const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => by[t].results[i]);
+      return [
+        `| ${title}: req/s | ${s.rps.toFixed(0)} | ${f.rps.toFixed(0)} | ${p.rps.toFixed(0)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} |`,
+        `| p99 ms | ${s.p99} | ${f.p99} | ${p.p99} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, p.p99)} | ${ratio(s.p99, f.p99)} |`,
+      ];
+    }),
+    `| peak RSS MB (the three cases) | ${by.svctrail.peakRss} | ${by['framework-floor'].peakRss} | ${by.floor.peakRss} | ${ratio(by.svctrail.peakRss, by.floor.peakRss)} | ${ratio(by['framework-floor'].peakRss, by.floor.peakRss)} | ${ratio(by.svctrail.peakRss, by['framework-floor'].peakRss)} |`,
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
   const results = join(ROOT, 'bench', 'results');

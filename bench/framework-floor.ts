@@ -1,7 +1,8 @@
 // framework-floor: the floor's GET on svctrail's fixed HTTP stack — NestJS on Fastify with the
 // same HTTPS options, svctrail's own authentication and authorization hooks (loaded from
-// dist/), one controller answering GET .../services/NAME with the stored JSON of one indexed
-// statement. What svctrail does beyond it for a GET (CQRS query bus, representation negotiation,
+// dist/), controllers answering GET .../services/NAME with the stored JSON of one indexed
+// statement, and LIST .../namespaces/NS/services (limit, continue) with the plain floor's
+// statement and list text. What svctrail does beyond it for a GET or a LIST (CQRS query bus, representation negotiation,
 // metrics and request logging) is svctrail's own code; what it shares with the plain floor is
 // TLS and the statement. Used by framework-compare.ts.
 //
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import { Controller, Get, Module, Param, Res } from '@nestjs/common';
+import { Controller, Get, Module, Param, Query, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
@@ -39,6 +40,15 @@ async function main(): Promise<void> {
   const db = new Database(join(dataDir, 'svctrail.db'));
   db.pragma('journal_mode = WAL');
   const byName = db.prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
+  // LIST of a namespace: the plain floor's statement, continue token and list text. Nothing writes
+  // while framework-compare runs, so every page is read at the head (the plain floor reads a
+  // continued page of an older snapshot from the revisions, which never happens here).
+  const byNamespace = db.prepare('SELECT name, object FROM services WHERE namespace = ? AND name > ? ORDER BY namespace, name LIMIT ?');
+  const head = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+  const ITEM_PREFIX = '{"kind":"Service","apiVersion":"v1",';
+  const asItem = (json: string) => (json.startsWith(ITEM_PREFIX) ? `{${json.slice(ITEM_PREFIX.length)}` : json);
+  const encodeContinue = (rv: number, start: string) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${start}\u0000` })).toString('base64url');
+  const decodeContinue = (token: string) => (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { start: string }).start.replace(/\u0000$/, '');
 
   // Decorators applied as functions: bench/ is transpiled without decorator syntax.
   class ServiceController {
@@ -51,6 +61,24 @@ async function main(): Promise<void> {
       reply.code(200).header('content-type', 'application/json').send(json);
     }
   }
+  class ServiceListController {
+    list(namespace: string, query: Record<string, string | undefined>, reply: FastifyReply): void {
+      const limit = Number(query.limit ?? '') || -1;
+      const after = query.continue ? decodeContinue(query.continue) : '';
+      const rows = byNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) as { name: string; object: string }[];
+      const more = limit > 0 && rows.length > limit;
+      const shown = more ? rows.slice(0, limit) : rows;
+      const meta = more ? `{"resourceVersion":"${head}","continue":"${encodeContinue(head, shown[shown.length - 1].name)}"}` : `{"resourceVersion":"${head}"}`;
+      reply.code(200).header('content-type', 'application/json').send(`{"kind":"ServiceList","apiVersion":"v1","metadata":${meta},"items":[${shown.map((r) => asItem(r.object)).join(',')}]}`);
+    }
+  }
+  Param('namespace')(ServiceListController.prototype, 'list', 0);
+  Query()(ServiceListController.prototype, 'list', 1);
+  Res()(ServiceListController.prototype, 'list', 2);
+  Get('namespaces/:namespace/services')(ServiceListController.prototype, 'list', Object.getOwnPropertyDescriptor(ServiceListController.prototype, 'list')!);
+  Reflect.defineMetadata('design:paramtypes', [String, Object, Object], ServiceListController.prototype, 'list');
+  Controller('api/v1')(ServiceListController);
+
   Param('namespace')(ServiceController.prototype, 'get', 0);
   Param('name')(ServiceController.prototype, 'get', 1);
   Res()(ServiceController.prototype, 'get', 2);
@@ -58,7 +86,7 @@ async function main(): Promise<void> {
   Reflect.defineMetadata('design:paramtypes', [String, String, Object], ServiceController.prototype, 'get');
   Controller('api/v1')(ServiceController);
   class FloorModule {}
-  Module({ controllers: [ServiceController] })(FloorModule);
+  Module({ controllers: [ServiceController, ServiceListController] })(FloorModule);
 
   const adapter = new FastifyAdapter({
     https: { ...httpsServerOptions(material), headersTimeout: 20_000, connectionsCheckingInterval: 2_000 },
