@@ -4,6 +4,7 @@
 import type { ServiceEvent } from '../domain/service.events';
 import type { Service } from '../domain/service.types';
 import { deletedObject, ServiceChange } from '../watch/service-change';
+import { withStoredJson } from '../watch/stored-object-json';
 import type { DatabaseHandle } from './database';
 
 interface EventRow {
@@ -80,7 +81,8 @@ export class ServiceChangeLog implements ServiceChanges {
       const before = { object: previous, streamVersion: 0, deleted: false };
       return { resourceVersion: rv, type: 'DELETED', object: deletedObject(before, events, rv), previous };
     }
-    const object = JSON.parse(this.revisionAt.get(uid, rv) as string) as Service;
+    const json = this.revisionAt.get(uid, rv) as string;
+    const object = withStoredJson(JSON.parse(json) as Service, json);
     if (created) return { resourceVersion: rv, type: 'ADDED', object, previous: null };
     // The previous object is read only when a watcher's label or field selector looks at it (a
     // past revision never changes, so reading it later reads the same): a watch without selectors

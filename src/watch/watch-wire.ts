@@ -4,6 +4,7 @@
 // is a full `k8s\0` envelope: the watched kind, or a Status for ERROR).
 import { encodeWatchFrame } from '../domain/codec/protobuf/kube-envelope';
 import { encodeKubeObject, ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
+import { storedJsonOf } from './stored-object-json';
 
 export interface WatchWire {
   readonly contentType: string;
@@ -12,7 +13,10 @@ export interface WatchWire {
 
 export const JSON_WATCH_WIRE: WatchWire = {
   contentType: 'application/json',
-  frame: (type, object) => `${JSON.stringify({ type, object })}\n`,
+  frame: (type, object) => {
+    const json = storedJsonOf(object);
+    return json === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":${JSON.stringify(type)},"object":${json}}\n`;
+  },
 };
 
 const protobufWires = new Map<ProtobufKind, WatchWire>();
