@@ -68,7 +68,8 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
   out(
     `replayed ${report.events} events in ${report.writes} writes up to resourceVersion ${report.builtAt}` +
       `${report.caughtUpWrites ? `, then ${report.caughtUpWrites} writes committed meanwhile (up to ${report.resourceVersion})` : ''}; ` +
-      `${changed} row${changed === 1 ? '' : 's'} changed; the swap held the write lock ${report.swapMs} ms (longest lock ${report.lock.longestMs} ms)`,
+      `${changed} row${changed === 1 ? '' : 's'} changed; the swap held the write lock ${report.swapMs} ms (longest lock ${report.lock.longestMs} ms: ${report.lock.longest})`,
   );
+  if (report.lock.overOneSecond.length) out(`write lock held 1 s or more: ${report.lock.overOneSecond.map((h) => `${h.what} ${h.ms} ms`).join('; ')}`);
   return 0;
 }

@@ -20,6 +20,8 @@ export interface LockReport {
   longest: string;
   /** All of them together. */
   totalMs: number;
+  /** Every transaction that held it a second or more (what a server's writes waited longest for), longest first. */
+  overOneSecond: { ms: number; what: string }[];
 }
 
 export class LockClock {
@@ -55,6 +57,10 @@ export class LockClock {
       longestMs: round(longest.ms),
       longest: longest.what,
       totalMs: round(this.held.reduce((n, h) => n + h.ms, 0)),
+      overOneSecond: this.held
+        .filter((h) => h.ms >= 1000)
+        .sort((a, b) => b.ms - a.ms)
+        .map((h) => ({ ms: round(h.ms), what: h.what })),
     };
   }
 }
