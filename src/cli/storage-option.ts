@@ -10,7 +10,7 @@ export const STORAGE_USAGE = `  --storage postgres://USER:PASSWORD@HOST:PORT/DB 
 
 export const DEFAULT_DATA_DIR = './data';
 
-/** The store a command runs on: SQLite with its data directory, or a PostgreSQL URL. */
+/** The store a command runs on: SQLite with its data directory (none given: the command refuses), or a PostgreSQL URL. */
 export type CommandStore = { engine: 'sqlite'; dataDir: string } | Extract<StorageChoice, { engine: 'postgres' }>;
 
 /** `storage`: the --storage flag; `env`: SVCTRAIL_STORAGE. */
@@ -30,14 +30,16 @@ export function parseStorageChoice(storage: string | undefined, env: string | un
 }
 
 /** The command's store from its --storage and --data-dir flags (undefined: not given) and the environment; `defaultDataDir` null: --data-dir is required for SQLite. */
-export function commandStore(flags: { storage?: string; dataDir?: string }, env: string | undefined, defaultDataDir: string | null = DEFAULT_DATA_DIR): CommandStore {
+export function commandStore(flags: { storage?: string; dataDir?: string }, env: string | undefined, defaultDataDir: string | null = DEFAULT_DATA_DIR,
+  missing = 'needs --data-dir DIR (or --storage postgres://…)',
+): CommandStore {
   const choice = parseStorageChoice(flags.storage, env);
   if (choice.engine === 'postgres') {
     if (flags.dataDir !== undefined) throw new UsageError('--data-dir is for the SQLite store; PostgreSQL is named by --storage (or SVCTRAIL_STORAGE), give one of them');
     return choice;
   }
   const dataDir = flags.dataDir ?? defaultDataDir;
-  if (dataDir === null) throw new UsageError('needs --data-dir DIR (or --storage postgres://…)');
+  if (dataDir === null) throw new UsageError(missing);
   return { engine: 'sqlite', dataDir };
 }
 
