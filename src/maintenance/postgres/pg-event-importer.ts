@@ -41,6 +41,10 @@ export async function assertEmptyStore(client: Queryable, url: string): Promise<
 }
 
 export async function importPgEvents(options: PgImportOptions): Promise<ImportReport> {
+  // Listening before the first await: a readline interface emits its lines whether or not
+  // anyone listens yet, and its iterator buffers them only from when it is created.
+  const iterator = options.lines[Symbol.asyncIterator]();
+  const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => iterator };
   const handle = await openPostgres(options.url, { max: 1 });
   try {
     return await inTransaction(handle.pool, async (client) => {
@@ -66,7 +70,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           throw new MaintenanceError(`the events do not fold into Services: ${(error as Error).message}`);
         }
       };
-      for await (const text of options.lines) {
+      for await (const text of lines) {
         lineNumber++;
         options.progress.advance(Buffer.byteLength(text) + 1);
         if (!text.trim()) continue;
