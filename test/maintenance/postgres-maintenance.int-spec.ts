@@ -33,6 +33,10 @@ import { DATABASE } from '../../src/store/store.tokens';
 import { AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { createTestDatabase, describePostgres, dropTestDatabase, PostgresTestDatabase } from '../helpers/postgres';
 import { as, loadBalancer, StoreWriter } from './store-fixture';
+import { readLog } from '../../src/projections/log-reader';
+import { PROJECTION_TABLES, ProjectionRowFold, rowColumns } from '../../src/maintenance/projection-row-fold';
+import { PROJECTION_KEYS } from '../../src/maintenance/postgres/pg-projection-comparison';
+import { parseLogPoint } from '../../src/maintenance/log-point';
 
 async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;
@@ -109,6 +113,38 @@ const NAMES = [
   ['team-a', 'db'],
 ] as const;
 
+describe('ProjectionRowFold', () => {
+  let ctx: AppContext;
+  beforeAll(async () => {
+    ctx = await createAppContext(4);
+    await new StoreWriter(ctx).history();
+  });
+  afterAll(() => ctx?.close());
+
+  it('folds the log into exactly the rows of the live SQLite projections, stored revision patches included', () => {
+    const handle = ctx.app.get<DatabaseHandle>(DATABASE);
+    const options = { revisionPatches: true };
+    const fold = new ProjectionRowFold(options);
+    for (const event of readLog({ sqlite: handle.sqlite }, handle.sqlite)) fold.add(event);
+    fold.present();
+    const rows = fold.take();
+    for (const table of PROJECTION_TABLES) {
+      const columns = rowColumns(table, options).map(([c]) => c);
+      const key = PROJECTION_KEYS[table];
+      const live = handle.sqlite.prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${key.join(', ')}`).all();
+      const folded = (rows.get(table) ?? [])
+        .map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])))
+        .sort((a, b) => {
+          for (const k of key) if (a[k] !== b[k]) return (a[k] as string | number) < (b[k] as string | number) ? -1 : 1;
+          return 0;
+        });
+      expect(live.length).toBeGreaterThan(0);
+      expect({ table, rows: folded }).toEqual({ table, rows: live });
+    }
+    expect(fold.writes).toBeGreaterThan(10);
+  });
+});
+
 describePostgres('moving a store between SQLite and PostgreSQL; verify and replay on PostgreSQL', (database) => {
   let ctx: AppContext;
   let pg: PostgresHandle;
@@ -143,6 +179,28 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     const fromPg = await everyRead(new PgServiceReadStore(pg.pool), NAMES);
     expect(fromSqlite.head).toBeGreaterThan(10);
     expect(fromPg).toEqual(fromSqlite);
+  });
+
+  it('exports the same window of writes as SQLite, by resourceVersion and by time', async () => {
+    const head = await new PgServiceReadStore(pg.pool).head();
+    const windows = [
+      { since: '3', until: String(head - 2) },
+      { since: '2026-01-02T03:04:08.000Z' },
+      { until: '2026-01-02T03:04:10.000Z' },
+    ];
+    for (const window of windows) {
+      const points = { since: window.since ? parseLogPoint(window.since, '--since') : undefined, until: window.until ? parseLogPoint(window.until, '--until') : undefined };
+      let fromSqlite = '';
+      let fromPg = '';
+      const a = await exportEvents({ dataDir: ctx.dataDir, ...points, write: async (c) => void (fromSqlite += c), progress: silentProgress });
+      const b = await exportPgEvents({ url: database().url, ...points, write: async (c) => void (fromPg += c), progress: silentProgress });
+      expect({ window, text: fromPg }).toEqual({ window, text: fromSqlite });
+      expect(fromPg.length).toBeGreaterThan(0);
+      expect({ ...b, database: '' }).toEqual({ ...a, database: '' });
+    }
+    await expect(exportPgEvents({ url: database().url, until: parseLogPoint(String(head + 1), '--until'), write: async () => undefined, progress: silentProgress })).rejects.toThrow(
+      /--until \d+ is newer than the log/,
+    );
   });
 
   it('moves back into SQLite with the same bytes and the same answers', async () => {
@@ -269,6 +327,25 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       // The database still refuses what it refused: a second holder of an allocated value.
       const held = (await pg.pool.query<{ value: string }>(`SELECT value FROM allocations WHERE kind = 'cluster-ip' LIMIT 1`)).rows[0].value;
       await expect(pg.pool.query(`INSERT INTO allocations (kind, value, uid) VALUES ('cluster-ip', $1, 'x')`, [held])).rejects.toMatchObject({ code: '23505' });
+    });
+
+    it('replay gives up, leaving the live tables as they were, when a reader holds a table past the lock timeout', async () => {
+      const before = await pgRows(pg);
+      const reader = await pg.pool.connect();
+      try {
+        await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM allocations');
+        await expect(replayPgProjections({ url: database().url, progress: silentProgress, swapLockTimeoutMs: 200 })).rejects.toThrow(
+          /replay could not take the append lock and the projection tables within 200 ms/,
+        );
+      } finally {
+        await reader.query('COMMIT');
+        reader.release();
+      }
+      expect(await pgRows(pg)).toEqual(before);
+      const { rows } = await pg.pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE '%replay%'`);
+      expect(rows).toEqual([]);
+      // Writes go on: the append lock was released with the swap's transaction.
+      expect((await verify(database().url)).differences).toBe(0);
     });
 
     it('replay with no write meanwhile counts what it changed, and a second replay changes nothing', async () => {

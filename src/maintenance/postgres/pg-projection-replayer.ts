@@ -15,6 +15,7 @@
 //    old tables or the new ones. A failure before COMMIT leaves the live tables as they were.
 //
 // One replay at a time per database (a session advisory lock).
+import { DatabaseError } from 'pg';
 import { redactedUrl } from '../../cli/storage-option';
 import { PgEventStore } from '../../store/postgres/pg-event-store';
 import { checkout, openPostgres, Queryable } from '../../store/postgres/postgres-database';
@@ -29,6 +30,8 @@ import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 export interface PgReplayOptions {
   url: string;
   progress: Progress;
+  /** How long the swap may wait for a lock (default 10 s). */
+  swapLockTimeoutMs?: number;
   /** Called after each step (tests hold a replay there to write meanwhile). */
   step?: (name: 'built' | 'caught-up') => Promise<void>;
 }
@@ -36,6 +39,10 @@ export interface PgReplayOptions {
 /** Key of the session advisory lock one replay holds (a constant of svctrail's own). */
 const REPLAY_LOCK = '8319395769342917035';
 const MAX_ROUNDS = 5;
+/** How long the swap may wait for a lock (the append lock, a table a reader holds). */
+const SWAP_LOCK_TIMEOUT_MS = 10_000;
+/** SQLSTATE lock_not_available (lock_timeout expired). */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 const shadow = (table: ProjectionTable) => `${table}__replay`;
 const temporaryName = (name: string) => `${name}__r`;
@@ -57,6 +64,7 @@ interface IndexDefinition {
 
 export async function replayPgProjections(options: PgReplayOptions): Promise<ReplayReport> {
   const { progress } = options;
+  const lockTimeout = options.swapLockTimeoutMs ?? SWAP_LOCK_TIMEOUT_MS;
   const handle = await openPostgres(options.url, { max: 2 });
   const client = await checkout(handle.pool);
   let broken: Error | undefined;
@@ -104,9 +112,10 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         }
         await options.step?.('caught-up');
 
-        // 3. The last writes and the swap, under the append lock.
+        // 3. The last writes and the swap, under the append lock. The renames wait for readers
+        // of the live tables to finish, and writers wait meanwhile: bounded by lock_timeout.
         const writesBeforeSwap = fold.writes;
-        await client.query('BEGIN');
+        await client.query(`BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeout))}`);
         const lockedAt = Date.now();
         await new PgEventStore().lockAppends(client);
         await catchUp(client, writer, await pgLogHead(client), progress);
@@ -137,6 +146,11 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         };
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
+        if (error instanceof DatabaseError && error.code === LOCK_NOT_AVAILABLE) {
+          throw new MaintenanceError(
+            `replay could not take the append lock and the projection tables within ${lockTimeout} ms (a long transaction reads them?); the live tables are untouched, run it again`,
+          );
+        }
         throw error;
       } finally {
         if (!swapped) {
