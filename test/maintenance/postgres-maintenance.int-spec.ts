@@ -6,6 +6,7 @@
 import { getLoggerToken } from 'nestjs-pino';
 import type { PinoLogger } from 'nestjs-pino';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Client } from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
@@ -236,6 +237,26 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     // ...and it can take the whole export afterwards.
     await importPgEvents({ url: other.url, lines: linesOf(exported), progress: silentProgress });
     expect(await pgExport(other.url)).toBe(exported);
+  });
+
+  it('refuses a database without a store, and one it cannot reach, without creating anything', async () => {
+    const bare = await createTestDatabase();
+    others.push(bare);
+    for (const run of [() => verify(bare.url), () => replayPgProjections({ url: bare.url, progress: silentProgress }), () => pgExport(bare.url)]) {
+      await expect(run()).rejects.toThrow(/no svctrail store in the PostgreSQL database postgres:\/\/svctrail_test:\*\*\*@.* \(no events table\)/);
+    }
+    const client = new Client({ connectionString: bare.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`);
+      expect(rows).toEqual([{ n: 0 }]);
+    } finally {
+      await client.end();
+    }
+    const unreachable = new URL(bare.url);
+    unreachable.port = '1';
+    await expect(verify(unreachable.toString())).rejects.toThrow(MaintenanceError);
+    await expect(verify(unreachable.toString())).rejects.toThrow(/cannot read PostgreSQL at postgres:\/\/svctrail_test:\*\*\*@127\.0\.0\.1:1\//);
   });
 
   it('verifies the imported projections', async () => {

@@ -3,11 +3,12 @@
 // so a running server may keep writing. An export of the same history is byte for byte the
 // same from either engine.
 import { redactedUrl } from '../../cli/storage-option';
-import { checkout, openPostgres, Queryable } from '../../store/postgres/postgres-database';
+import { checkout, Queryable } from '../../store/postgres/postgres-database';
 import { encodeEventLine } from '../event-line';
 import type { ExportReport } from '../event-exporter';
 import { describeLogPoint, LogPoint } from '../log-point';
 import { MaintenanceError } from '../maintenance-error';
+import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
 import { pgEventPages, pgLogHead } from './pg-log-reader';
 
@@ -30,7 +31,7 @@ async function resolvePgLogPoint(client: Queryable, head: number, point: LogPoin
 }
 
 export async function exportPgEvents(options: PgExportOptions): Promise<ExportReport> {
-  const handle = await openPostgres(options.url, { max: 1 });
+  const handle = await openPgStore(options.url, { existing: true, max: 1 });
   try {
     const client = await checkout(handle.pool);
     try {

@@ -6,12 +6,13 @@
 // and a server started on it meanwhile waits instead of writing in between.
 import { redactedUrl } from '../../cli/storage-option';
 import { PgEventStore } from '../../store/postgres/pg-event-store';
-import { inTransaction, openPostgres, Queryable } from '../../store/postgres/postgres-database';
+import { inTransaction, Queryable } from '../../store/postgres/postgres-database';
 import { EVENT_COLUMNS, EventRow } from '../event-columns';
 import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
 import { decodeEventLine } from '../event-line';
 import { MaintenanceError } from '../maintenance-error';
+import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
 import { ColumnType, PROJECTION_TABLES, ProjectionRowFold } from '../projection-row-fold';
 import { recordedEvent } from './pg-log-reader';
@@ -45,7 +46,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
   // anyone listens yet, and its iterator buffers them only from when it is created.
   const iterator = options.lines[Symbol.asyncIterator]();
   const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => iterator };
-  const handle = await openPostgres(options.url, { max: 1 });
+  const handle = await openPgStore(options.url, { existing: false, max: 1 });
   try {
     return await inTransaction(handle.pool, async (client) => {
       await new PgEventStore().lockAppends(client);

@@ -18,8 +18,9 @@
 import { DatabaseError } from 'pg';
 import { redactedUrl } from '../../cli/storage-option';
 import { PgEventStore } from '../../store/postgres/pg-event-store';
-import { checkout, openPostgres, Queryable } from '../../store/postgres/postgres-database';
+import { checkout, Queryable } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';
+import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
 import { PROJECTION_TABLES, ProjectionRowFold, ProjectionTable } from '../projection-row-fold';
 import type { ReplayReport } from '../projection-replayer';
@@ -65,7 +66,7 @@ interface IndexDefinition {
 export async function replayPgProjections(options: PgReplayOptions): Promise<ReplayReport> {
   const { progress } = options;
   const lockTimeout = options.swapLockTimeoutMs ?? SWAP_LOCK_TIMEOUT_MS;
-  const handle = await openPostgres(options.url, { max: 2 });
+  const handle = await openPgStore(options.url, { existing: true, max: 2 });
   const client = await checkout(handle.pool);
   let broken: Error | undefined;
   const started = Date.now();

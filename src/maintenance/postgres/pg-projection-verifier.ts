@@ -3,8 +3,9 @@
 // live one, all in one REPEATABLE READ transaction: the log and the live tables are read in
 // one snapshot while a running server keeps writing, and the temporary tables go with it.
 import { redactedUrl } from '../../cli/storage-option';
-import { checkout, openPostgres } from '../../store/postgres/postgres-database';
+import { checkout } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
+import { openPgStore } from './pg-store-connection';
 import { PROJECTION_TABLES, ProjectionRowFold, ProjectionTable } from '../projection-row-fold';
 import type { VerifyReport } from '../projection-verifier';
 import { pgLogHead } from './pg-log-reader';
@@ -20,7 +21,7 @@ export interface PgVerifyOptions {
 const folded = (table: ProjectionTable) => `pg_temp.fold_${table}`;
 
 export async function verifyPgProjections(options: PgVerifyOptions): Promise<VerifyReport> {
-  const handle = await openPostgres(options.url, { max: 1 });
+  const handle = await openPgStore(options.url, { existing: true, max: 1 });
   try {
     const client = await checkout(handle.pool);
     let broken: Error | undefined;
