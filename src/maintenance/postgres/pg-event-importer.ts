@@ -71,6 +71,15 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           throw new MaintenanceError(`the events do not fold into Services: ${(error as Error).message}`);
         }
       };
+      // The database inserts one batch while the next is decoded and folded: one batch in flight
+      // at a time (the connection runs its queries in order), its failure seen at the next.
+      let inFlight: Promise<void> = Promise.resolve();
+      const behind = (work: () => Promise<void>): Promise<void> => {
+        const previous = inFlight;
+        inFlight = previous.then(work);
+        inFlight.catch(() => undefined); // awaited at the next batch or at the end
+        return previous;
+      };
       for await (const text of lines) {
         lineNumber++;
         options.progress.advance(Buffer.byteLength(text) + 1);
@@ -80,11 +89,16 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
         batch.push(row);
         folding(() => writer.fold.add(recordedEvent(row)));
         if (batch.length === BATCH) {
-          await insertEvents(batch);
+          const events = batch;
+          const projected = writer.takeRows();
           batch = [];
-          await writer.flush();
+          await behind(async () => {
+            await insertEvents(events);
+            if (projected) await writer.insert(projected);
+          });
         }
       }
+      await inFlight;
       await insertEvents(batch);
       checker.finish(lineNumber);
       folding(() => writer.fold.present());

@@ -3,7 +3,7 @@
 // temporary ones (verify) or shadow ones (replay).
 import type { Queryable } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
-import { ProjectionRowFold, ProjectionTable, rowColumns, RowFoldOptions } from '../projection-row-fold';
+import { ProjectionRowFold, ProjectionTable, Row, rowColumns, RowFoldOptions } from '../projection-row-fold';
 import { pgEventPages, recordedEvent } from './pg-log-reader';
 import { insertRows } from './pg-row-writer';
 
@@ -34,8 +34,17 @@ export class PgFoldWriter {
 
   /** Inserts the rows decided so far, when there are many (or `always`). */
   async flush(always = false): Promise<void> {
-    if (!always && this.fold.pendingRows < FLUSH_ROWS) return;
-    for (const [table, rows] of this.fold.take()) await insertRows(this.client, this.target(table), rowColumns(table, this.options), rows);
+    const rows = this.takeRows(always);
+    if (rows) await this.insert(rows);
+  }
+
+  /** The rows decided so far when there are many (or `always`), to insert later (`insert`). */
+  takeRows(always = false): Map<ProjectionTable, Row[]> | undefined {
+    return always || this.fold.pendingRows >= FLUSH_ROWS ? this.fold.take() : undefined;
+  }
+
+  async insert(taken: Map<ProjectionTable, Row[]>): Promise<void> {
+    for (const [table, rows] of taken) await insertRows(this.client, this.target(table), rowColumns(table, this.options), rows);
   }
 
   /**
