@@ -170,6 +170,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
 /** Folds the writes after the fold's last up to `head` into the shadow tables (in the caller's transaction). */
 async function catchUp(client: Queryable, writer: PgFoldWriter, head: number, progress: Progress): Promise<void> {
   if (head <= writer.fold.resourceVersion) return;
+  progress.start('catch up', head - writer.fold.resourceVersion, 'events');
   await writer.foldLog(client, writer.fold.resourceVersion, head, progress, true);
   const touched = new Set(writer.fold.touchedStreams);
   for (const [table, where] of Object.entries(PRESENT_ROWS)) {
@@ -177,6 +178,7 @@ async function catchUp(client: Queryable, writer: PgFoldWriter, head: number, pr
   }
   writer.fold.present(touched);
   await writer.flush(true);
+  progress.done();
 }
 
 /** The live table's indexes (constraints among them) as PostgreSQL would create them again. */
