@@ -320,7 +320,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
             await setIngress('default', 'web', '203.0.113.50');
             await executor.execute({ kind: 'CreateService', namespace: 'team-b', object: loadBalancer('new', 'team-b') }, as('creator'));
             await executor.execute({ kind: 'DeleteService', namespace: 'default', name: 'api' }, as('operator'));
-          } else {
+          } else if (name === 'caught-up') {
             // Folded under the append lock, in the swap's transaction.
             await setIngress('team-a', 'db', '198.51.100.77');
           }
@@ -348,6 +348,40 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       // The database still refuses what it refused: a second holder of an allocated value.
       const held = (await pg.pool.query<{ value: string }>(`SELECT value FROM allocations WHERE kind = 'cluster-ip' LIMIT 1`)).rows[0].value;
       await expect(pg.pool.query(`INSERT INTO allocations (kind, value, uid) VALUES ('cluster-ip', $1, 'x')`, [held])).rejects.toMatchObject({ code: '23505' });
+    });
+
+    it('replay keeps a write that waits for the append lock during the swap', async () => {
+      const clock = new FixedClock(new Date('2026-07-01T00:00:00.000Z'));
+      const executor = new ServiceCommandExecutor(
+        new PgServiceWriteStore(pg.pool, new PgEventStore(), new PgProjector(), clock),
+        new ChangeFeed(),
+        ctx.app.get(ClusterNetwork),
+        { ...deterministicIds(98), newUid: () => 'waited-for-the-swap' },
+        ctx.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)),
+      );
+      let write: Promise<unknown> | undefined;
+      const report = await replayPgProjections({
+        url: database().url,
+        progress: silentProgress,
+        step: async (name) => {
+          if (name !== 'locked') return;
+          write = executor.execute({ kind: 'CreateService', namespace: 'team-c', object: loadBalancer('late', 'team-c') }, as('creator'));
+          write.catch(() => undefined);
+          // Until the write waits for the append lock the swap holds.
+          for (;;) {
+            const { rows } = await pg.pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+            if (rows.length) break;
+          }
+        },
+      });
+      const created = (await write!) as { object: Service };
+      const reads = new PgServiceReadStore(pg.pool);
+      expect(Number(created.object.metadata.resourceVersion)).toBe(report.resourceVersion + 1);
+      expect(await reads.head()).toBe(report.resourceVersion + 1);
+      expect(JSON.parse((await reads.liveJson('team-c', 'late'))!).metadata.uid).toBe('waited-for-the-swap');
+      const { rows } = await pg.pool.query(`SELECT count(*)::int AS n FROM allocations WHERE uid = 'waited-for-the-swap'`);
+      expect(rows[0].n).toBeGreaterThan(0);
+      expect((await verify(database().url)).differences).toBe(0);
     });
 
     it('replay gives up, leaving the live tables as they were, when a reader holds a table past the lock timeout', async () => {

@@ -34,7 +34,7 @@ export interface PgReplayOptions {
   /** How long the swap may wait for a lock (default 10 s). */
   swapLockTimeoutMs?: number;
   /** Called after each step (tests hold a replay there to write meanwhile). */
-  step?: (name: 'built' | 'caught-up') => Promise<void>;
+  step?: (name: 'built' | 'caught-up' | 'locked') => Promise<void>;
 }
 
 /** Key of the session advisory lock one replay holds (a constant of svctrail's own). */
@@ -119,6 +119,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         await client.query(`BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeout))}`);
         const lockedAt = Date.now();
         await new PgEventStore().lockAppends(client);
+        await options.step?.('locked');
         await catchUp(client, writer, await pgLogHead(client), progress);
         for (const table of PROJECTION_TABLES) await swap(client, table, indexes.get(table)!);
         await client.query('COMMIT');
