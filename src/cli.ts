@@ -42,8 +42,8 @@ commands:
                       --until: the whole store at a point in time, as a new data directory
   verify              refold the log and compare every projection row with the live one
   integrity-check     SQLite's full integrity check of the database file (read-only)
-  export              write the events (all, or a window) as NDJSON
-  import              create a store in an empty data directory from exported NDJSON
+  export              write the events (all, or a window) as NDJSON, from SQLite or PostgreSQL
+  import              create a store in an empty data directory or PostgreSQL database from exported NDJSON
   get                 a Service as the API returned it at a time or resourceVersion
   history             the change log of a Service: every write, who made it, what changed
   who-had             which Services held a load-balancer IP or hostname, when, set by whom

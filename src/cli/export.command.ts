@@ -1,25 +1,30 @@
-// `svctrail export [--data-dir DIR] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]`
+// `svctrail export [--data-dir DIR | --storage postgres://…] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]`
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { publishFile } from '../maintenance/database-files';
 import { parseArgs } from 'node:util';
 import { exportEvents, ExportReport } from '../maintenance/event-exporter';
+import { exportPgEvents } from '../maintenance/postgres/pg-event-exporter';
 import { parseLogPoint } from '../maintenance/log-point';
 import { MaintenanceError } from '../maintenance/maintenance-error';
 import { parseOutputFormat, structured } from './output-format';
 import { ProgressBar } from './progress-bar';
+import { commandStore, STORAGE_USAGE } from './storage-option';
 
-export const EXPORT_USAGE = `usage: svctrail export [--data-dir DIR] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]
+export const EXPORT_USAGE = `usage: svctrail export [--data-dir DIR | --storage postgres://…] [--since RV|TIME] [--until RV|TIME] [--out FILE] [-o json|yaml]
   Writes the events as NDJSON, one event row per line with every column, oldest first: the whole
   log, or the writes after --since and up to and including --until (resourceVersions or RFC 3339
   times; writes are never split). To FILE (written under a temporary name and renamed when
   complete) or to stdout. The summary goes to stdout with --out, to stderr otherwise.
-  Only an export without --since can be imported (svctrail import).`;
+  Only an export without --since can be imported (svctrail import), into either engine: the
+  lines are the same whichever engine they were exported from.
+${STORAGE_USAGE}`;
 
 export async function runExport(argv: string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'data-dir': { type: 'string', default: './data' },
+      'data-dir': { type: 'string' },
+      storage: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
       out: { type: 'string' },
@@ -36,16 +41,19 @@ export async function runExport(argv: string[], out: (line: string) => void, err
   const format = parseOutputFormat(values.output);
   const since = values.since === undefined ? undefined : parseLogPoint(values.since, '--since');
   const until = values.until === undefined ? undefined : parseLogPoint(values.until, '--until');
-  const common = { dataDir: values['data-dir'], since, until, progress: new ProgressBar() };
+  const store = commandStore({ storage: values.storage, dataDir: values['data-dir'] }, process.env.SVCTRAIL_STORAGE);
+  const common = { since, until, progress: new ProgressBar() };
+  const exportTo = (write: (chunk: string) => Promise<void>): Promise<ExportReport> =>
+    store.engine === 'postgres' ? exportPgEvents({ ...common, url: store.url, write }) : exportEvents({ ...common, dataDir: store.dataDir, write });
   let report: ExportReport;
   if (values.out === undefined) {
-    report = await exportEvents({ ...common, write: (chunk) => writeStdout(chunk) });
+    report = await exportTo((chunk) => writeStdout(chunk));
   } else {
     const temporary = `${values.out}.partial-${process.pid}`;
     // 0600: the events name every user and what they changed.
     const fd = openSync(temporary, 'w', 0o600);
     try {
-      report = await exportEvents({ ...common, write: async (chunk) => void writeSync(fd, chunk) });
+      report = await exportTo(async (chunk) => void writeSync(fd, chunk));
       fsyncSync(fd);
     } catch (error) {
       closeSync(fd);

@@ -1,16 +1,18 @@
-// `svctrail replay [--data-dir DIR] [-o json|yaml]` and
+// `svctrail replay [--data-dir DIR | --storage postgres://…] [-o json|yaml]` and
 // `svctrail replay --until RV|TIME --out NEWDIR [--data-dir DIR] [-o json|yaml]`
 import { parseArgs } from 'node:util';
 import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
 import { buildPointInTime } from '../maintenance/point-in-time';
-import { replayProjections } from '../maintenance/projection-replayer';
+import { replayPgProjections } from '../maintenance/postgres/pg-projection-replayer';
+import { replayProjections, ReplayReport } from '../maintenance/projection-replayer';
 import { REPLAY_LOCK_FILE, withDataDirectoryLock } from '../store/data-directory-lock';
 import { parseOutputFormat, structured, table } from './output-format';
 import { ProgressBar } from './progress-bar';
+import { commandStore, STORAGE_USAGE } from './storage-option';
 import { UsageError } from './usage-error';
 
-export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR] [-o json|yaml]
+export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR | --storage postgres://…] [-o json|yaml]
        svctrail replay --until RV|TIME --out NEWDIR [--data-dir DIR] [-o json|yaml]
   Rebuilds every projection from the event log into fresh tables (a scratch database in DIR),
   copies them into shadow tables of the live database in small transactions, folds in the writes
@@ -21,13 +23,19 @@ export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR] [-o json|ya
   With --until, builds the whole store as it was at resourceVersion RV (the writes up to and
   including it) or at an RFC 3339 TIME (the writes recorded at or before it) as a new data
   directory NEWDIR; the live data is only read. Serve it with npm start -- --data-dir NEWDIR:
-  it is read-only (every write is refused with a 500).`;
+  it is read-only (every write is refused with a 500).
+  With --storage (PostgreSQL): the fresh tables are shadow tables in the same database, caught
+  up without a lock, then swapped in (renamed) in one transaction under the lock every append
+  takes, so replicas' writes wait for the swap and none is lost. One replay at a time per
+  database. --until is for SQLite data directories only.
+${STORAGE_USAGE}`;
 
 export async function runReplay(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'data-dir': { type: 'string', default: './data' },
+      'data-dir': { type: 'string' },
+      storage: { type: 'string' },
       until: { type: 'string' },
       out: { type: 'string' },
       output: { type: 'string', short: 'o' },
@@ -42,10 +50,14 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
   }
   const format = parseOutputFormat(values.output);
   const progress = new ProgressBar();
+  const store = commandStore({ storage: values.storage, dataDir: values['data-dir'] }, process.env.SVCTRAIL_STORAGE);
+  if (store.engine === 'postgres' && (values.until !== undefined || values.out !== undefined)) {
+    throw new UsageError('--until and --out (a point-in-time copy) are for SQLite data directories; export the PostgreSQL store with --until and import it instead');
+  }
   if (values.until !== undefined) {
     if (values.out === undefined) throw new UsageError('--until needs --out NEWDIR: the point-in-time copy is a new data directory');
     const until = parseLogPoint(values.until, '--until');
-    const report = buildPointInTime({ dataDir: values['data-dir'], until, outDir: values.out, progress });
+    const report = buildPointInTime({ dataDir: store.engine === 'sqlite' ? store.dataDir : '', until, outDir: values.out, progress });
     out(
       structured(format, report) ??
         `wrote ${report.database}: ${report.events} events in ${report.writes} writes, up to resourceVersion ${report.resourceVersion}` +
@@ -54,10 +66,15 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
     return 0;
   }
   if (values.out !== undefined) throw new UsageError('--out is only for replay --until (a point-in-time copy)');
-  const dataDir = values['data-dir'];
-  // Missing database first (a clearer refusal than a lock in a directory that is not a store).
-  existingDataDirectory(dataDir);
-  const report = await withDataDirectoryLock(dataDir, () => replayProjections({ dataDir, progress }), REPLAY_LOCK_FILE);
+  let report: ReplayReport;
+  if (store.engine === 'postgres') {
+    report = await replayPgProjections({ url: store.url, progress });
+  } else {
+    const dataDir = store.dataDir;
+    // Missing database first (a clearer refusal than a lock in a directory that is not a store).
+    existingDataDirectory(dataDir);
+    report = await withDataDirectoryLock(dataDir, () => replayProjections({ dataDir, progress }), REPLAY_LOCK_FILE);
+  }
   const text = structured(format, report);
   if (text !== undefined) {
     out(text);

@@ -1,22 +1,27 @@
-// `svctrail verify [--data-dir DIR] [--max-differences N] [-o json|yaml]`
+// `svctrail verify [--data-dir DIR | --storage postgres://…] [--max-differences N] [-o json|yaml]`
 import { parseArgs } from 'node:util';
 import type { RowDifference } from '../maintenance/projection-comparison';
+import { verifyPgProjections } from '../maintenance/postgres/pg-projection-verifier';
 import { verifyProjections } from '../maintenance/projection-verifier';
 import { parseOutputFormat, structured, table } from './output-format';
 import { ProgressBar } from './progress-bar';
+import { commandStore, STORAGE_USAGE } from './storage-option';
 import { UsageError } from './usage-error';
 
-export const VERIFY_USAGE = `usage: svctrail verify [--data-dir DIR] [--max-differences N] [-o json|yaml]
+export const VERIFY_USAGE = `usage: svctrail verify [--data-dir DIR | --storage postgres://…] [--max-differences N] [-o json|yaml]
   Refolds the whole event log into a scratch database (in DIR, removed afterwards) and compares
   every row of every projection table with the live one, autoincrement ids included. Reads the
   live database read-only from one snapshot, so a running server may keep writing. Prints each
-  difference (the first N, default 20; all are counted) and exits 1 if there is any.`;
+  difference (the first N, default 20; all are counted) and exits 1 if there is any. On
+  PostgreSQL the log is folded into temporary tables, in one snapshot with the live tables.
+${STORAGE_USAGE}`;
 
 export async function runVerify(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'data-dir': { type: 'string', default: './data' },
+      'data-dir': { type: 'string' },
+      storage: { type: 'string' },
       'max-differences': { type: 'string', default: '20' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h' },
@@ -31,7 +36,9 @@ export async function runVerify(argv: string[], out: (line: string) => void): Pr
   const format = parseOutputFormat(values.output);
   const max = values['max-differences'];
   if (!/^\d+$/.test(max)) throw new UsageError(`--max-differences must be a non-negative integer, not "${max}"`);
-  const report = verifyProjections({ dataDir: values['data-dir'], maxDifferences: Number(max), progress: new ProgressBar() });
+  const store = commandStore({ storage: values.storage, dataDir: values['data-dir'] }, process.env.SVCTRAIL_STORAGE);
+  const common = { maxDifferences: Number(max), progress: new ProgressBar() };
+  const report = store.engine === 'postgres' ? await verifyPgProjections({ ...common, url: store.url }) : verifyProjections({ ...common, dataDir: store.dataDir });
   const text = structured(format, report);
   if (text !== undefined) {
     out(text);

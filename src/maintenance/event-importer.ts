@@ -100,7 +100,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
 }
 
 /** The invariants the event store keeps, checked as lines stream by. */
-class LogShapeChecker {
+export class LogShapeChecker {
   position = 0;
   events = 0;
   private resourceVersion = 0;

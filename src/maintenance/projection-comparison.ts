@@ -96,12 +96,13 @@ function compareTable(sqlite: Database.Database, shape: TableShape, live: string
     const rowIn = (schema: string, key: unknown[]) =>
       sqlite.prepare(`SELECT ${cols} FROM ${schema}.${shape.table} WHERE ${byKey}`).get(...key) as Record<string, unknown> | undefined;
     const keyRows = sqlite.prepare(`SELECT * FROM (${differingKeys(shape, live, folded)}) ORDER BY ${keys} LIMIT ?`).raw().all(maxSamples) as unknown[][];
-    for (const key of keyRows) samples.push(describe(shape, Object.fromEntries(shape.key.map((k, i) => [k, key[i]])), rowIn(live, key), rowIn(folded, key)));
+    for (const key of keyRows) samples.push(describeRowDifference(shape, Object.fromEntries(shape.key.map((k, i) => [k, key[i]])), rowIn(live, key), rowIn(folded, key)));
   }
   return { table, samples };
 }
 
-function describe(shape: TableShape, key: Record<string, unknown>, live?: Record<string, unknown>, folded?: Record<string, unknown>): RowDifference {
+/** One differing row described (both engines' verify). */
+export function describeRowDifference(shape: TableShape, key: Record<string, unknown>, live?: Record<string, unknown>, folded?: Record<string, unknown>): RowDifference {
   if (!live) return { table: shape.table, key, kind: 'missing', row: folded };
   if (!folded) return { table: shape.table, key, kind: 'unexpected', row: live };
   const columns: ColumnDifference[] = [];

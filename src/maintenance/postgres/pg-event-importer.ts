@@ -1,0 +1,112 @@
+// `svctrail import --storage postgres://…`: an empty PostgreSQL database filled from NDJSON events
+// (event-line.ts), checked line by line as the SQLite import checks them, positions,
+// resourceVersions and recorded times kept. The projections are folded from the same events as
+// they stream by (ProjectionRowFold: the live projections' rules) and inserted in bulk. All of it
+// is one transaction under the append lock: a refused or failed import leaves the database empty,
+// and a server started on it meanwhile waits instead of writing in between.
+import { redactedUrl } from '../../cli/storage-option';
+import { PgEventStore } from '../../store/postgres/pg-event-store';
+import { inTransaction, Queryable } from '../../store/postgres/postgres-database';
+import { EVENT_COLUMNS, EventRow } from '../event-columns';
+import type { ImportReport } from '../event-importer';
+import { LogShapeChecker } from '../event-importer';
+import { decodeEventLine } from '../event-line';
+import { MaintenanceError } from '../maintenance-error';
+import { openPgStore } from './pg-store-connection';
+import type { Progress } from '../progress';
+import { ColumnType, PROJECTION_TABLES, ProjectionRowFold } from '../projection-row-fold';
+import { recordedEvent } from './pg-log-reader';
+import { foldOptions, PgFoldWriter } from './pg-projection-fold';
+import { insertRows } from './pg-row-writer';
+
+export interface PgImportOptions {
+  url: string;
+  lines: AsyncIterable<string>;
+  inputBytes?: number;
+  progress: Progress;
+}
+
+const INTEGER_KEYS = new Set(['position', 'resourceVersion', 'streamVersion']);
+const EVENT_TYPES: [string, ColumnType][] = EVENT_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : 'text']);
+const BATCH = 5000;
+
+/** Refuses a database holding any event or projection row. */
+export async function assertEmptyStore(client: Queryable, url: string): Promise<void> {
+  const tables = ['events', ...PROJECTION_TABLES];
+  const { rows } = await client.query<{ table: string }>(tables.map((t) => `SELECT '${t}' AS table WHERE EXISTS (SELECT 1 FROM ${t})`).join(' UNION ALL '));
+  if (rows.length) {
+    throw new MaintenanceError(
+      `the PostgreSQL database ${redactedUrl(url)} is not empty (rows in ${rows.map((r) => r.table).join(', ')}); import only into a new database`,
+    );
+  }
+}
+
+export async function importPgEvents(options: PgImportOptions): Promise<ImportReport> {
+  // Listening before the first await: a readline interface emits its lines whether or not
+  // anyone listens yet, and its iterator buffers them only from when it is created.
+  const iterator = options.lines[Symbol.asyncIterator]();
+  const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => iterator };
+  const handle = await openPgStore(options.url, { existing: false, max: 1 });
+  try {
+    return await inTransaction(handle.pool, async (client) => {
+      await new PgEventStore().lockAppends(client);
+      await assertEmptyStore(client, options.url);
+      const foldWith = await foldOptions(client);
+      const writer = new PgFoldWriter(client, new ProjectionRowFold(foldWith), foldWith, (table) => table);
+      const checker = new LogShapeChecker();
+      const insertEvents = (rows: EventRow[]) =>
+        insertRows(
+          client,
+          'events',
+          EVENT_TYPES,
+          rows.map((row) => EVENT_COLUMNS.map((c) => row[c.key])),
+        );
+      options.progress.start('import events', options.inputBytes, 'bytes');
+      let batch: EventRow[] = [];
+      let lineNumber = 0;
+      const folding = <T>(work: () => T): T => {
+        try {
+          return work();
+        } catch (error) {
+          throw new MaintenanceError(`the events do not fold into Services: ${(error as Error).message}`);
+        }
+      };
+      // The database inserts one batch while the next is decoded and folded: one batch in flight
+      // at a time (the connection runs its queries in order), its failure seen at the next.
+      let inFlight: Promise<void> = Promise.resolve();
+      const behind = (work: () => Promise<void>): Promise<void> => {
+        const previous = inFlight;
+        inFlight = previous.then(work);
+        inFlight.catch(() => undefined); // awaited at the next batch or at the end
+        return previous;
+      };
+      for await (const text of lines) {
+        lineNumber++;
+        options.progress.advance(Buffer.byteLength(text) + 1);
+        if (!text.trim()) continue;
+        const row = decodeEventLine(text, lineNumber);
+        checker.accept(row, lineNumber);
+        batch.push(row);
+        folding(() => writer.fold.add(recordedEvent(row)));
+        if (batch.length === BATCH) {
+          const events = batch;
+          const projected = writer.takeRows();
+          batch = [];
+          await behind(async () => {
+            await insertEvents(events);
+            if (projected) await writer.insert(projected);
+          });
+        }
+      }
+      await inFlight;
+      await insertEvents(batch);
+      checker.finish(lineNumber);
+      folding(() => writer.fold.present());
+      await writer.flush(true);
+      options.progress.done();
+      return { database: redactedUrl(options.url), events: checker.events, writes: writer.fold.writes, resourceVersion: checker.position };
+    });
+  } finally {
+    await handle.close();
+  }
+}

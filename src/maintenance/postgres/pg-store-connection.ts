@@ -1,0 +1,33 @@
+// Opens the PostgreSQL store a maintenance command names. Connection failures become refusals an
+// operator can act on (exit 1 with the reason, no stack trace), and the commands that read an
+// existing store (export, verify, replay) refuse a database without one instead of creating the
+// schema there: a mistyped database name must not grow svctrail's tables.
+import { Client } from 'pg';
+import { redactedUrl } from '../../cli/storage-option';
+import { openPostgres, PostgresHandle } from '../../store/postgres/postgres-database';
+import { MaintenanceError } from '../maintenance-error';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export async function openPgStore(url: string, options: { existing: boolean; max: number }): Promise<PostgresHandle> {
+  const where = redactedUrl(url);
+  if (options.existing) {
+    const probe = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      const { rows } = await probe.query<{ ok: boolean }>(`SELECT to_regclass('events') IS NOT NULL AS ok`);
+      if (!rows[0].ok) throw new MaintenanceError(`no svctrail store in the PostgreSQL database ${where} (no events table)`);
+    } catch (error) {
+      if (error instanceof MaintenanceError) throw error;
+      throw new MaintenanceError(`cannot read PostgreSQL at ${where}: ${(error as Error).message}`);
+    } finally {
+      await probe.end().catch(() => undefined);
+    }
+  }
+  try {
+    return await openPostgres(url, { max: options.max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    throw new MaintenanceError(`cannot open the svctrail store in PostgreSQL at ${where}: ${(error as Error).message}`);
+  }
+}

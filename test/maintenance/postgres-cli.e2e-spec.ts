@@ -1,0 +1,84 @@
+// The maintenance commands across engines as an operator runs them (`node cli.js …` in a child
+// process): a SQLite data directory exported, imported with --storage into PostgreSQL, verified
+// and replayed there (the URL from SVCTRAIL_STORAGE too), exported again byte for byte and
+// imported back into a new data directory.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { AppContext, createAppContext } from '../helpers/app-context';
+import { describePostgres } from '../helpers/postgres';
+import { buildDist, built, removeBuild, ROOT } from '../helpers/server-process';
+import { StoreWriter } from './store-fixture';
+
+const exec = promisify(execFile);
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { SVCTRAIL_STORAGE: _ignored, ...inherited } = process.env;
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [built('cli.js'), ...args], { cwd: ROOT, env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describePostgres('svctrail export/import/verify/replay with --storage', (database) => {
+  let ctx: AppContext;
+  let root: string;
+
+  beforeAll(async () => {
+    buildDist();
+    root = mkdtempSync(join(tmpdir(), 'svctrail-pg-cli-'));
+    ctx = await createAppContext(5);
+    await new StoreWriter(ctx).history();
+  }, 180000);
+  afterAll(async () => {
+    await ctx?.close();
+    removeBuild();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('moves a store into PostgreSQL and back through the command line, byte for byte', async () => {
+    const fromSqlite = join(root, 'sqlite.ndjson');
+    expect((await cli(['export', '--data-dir', ctx.dataDir, '--out', fromSqlite])).code).toBe(0);
+
+    const imported = await cli(['import', '--storage', database().url, fromSqlite, '-o', 'json']);
+    expect(imported).toMatchObject({ code: 0 });
+    const events = readFileSync(fromSqlite, 'utf8').trimEnd().split('\n').length;
+    expect(JSON.parse(imported.stdout)).toMatchObject({ events, database: expect.stringContaining('***') });
+
+    const fromPg = join(root, 'pg.ndjson');
+    const exported = await cli(['export', '--storage', database().url, '--out', fromPg]);
+    expect(exported.stdout).toContain(`exported ${events} events`);
+    expect(readFileSync(fromPg, 'utf8')).toBe(readFileSync(fromSqlite, 'utf8'));
+
+    const verified = await cli(['verify'], { SVCTRAIL_STORAGE: database().url });
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/^OK: \d+ events/m);
+    const replayed = await cli(['replay', '--storage', database().url, '-o', 'json']);
+    expect(replayed.code).toBe(0);
+    expect(JSON.parse(replayed.stdout).tables.map((t: { changed: number }) => t.changed)).toEqual([0, 0, 0, 0, 0, 0]);
+
+    // Refusals: a second import (exit 1), a data directory beside the URL and --until (exit 2).
+    const again = await cli(['import', '--storage', database().url, fromPg]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/svctrail import: the PostgreSQL database postgres:\/\/svctrail_test:\*\*\*@.* is not empty/);
+    for (const args of [
+      ['verify', '--storage', database().url, '--data-dir', ctx.dataDir],
+      ['replay', '--storage', database().url, '--until', '3', '--out', join(root, 'x')],
+      ['export', '--storage', 'mysql://somewhere/db'],
+    ]) {
+      const result = await cli(args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toContain('--help for usage');
+    }
+
+    const back = join(root, 'back');
+    expect((await cli(['import', '--data-dir', back, fromPg])).code).toBe(0);
+    const fromBack = await cli(['export', '--data-dir', back]);
+    expect(fromBack.stdout).toBe(readFileSync(fromSqlite, 'utf8'));
+  });
+});
