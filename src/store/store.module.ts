@@ -28,6 +28,7 @@ import { STORE_ENGINE } from './store-engine';
 import type { StorageChoice, StoreEngine } from './store-engine';
 import { PgCommittedWriteReader } from './postgres/pg-committed-write-reader';
 import { PgEventStore } from './postgres/pg-event-store';
+import { PgKubeEventLog } from './postgres/pg-kube-event-log';
 import { PgLogFollower } from './postgres/pg-log-follower';
 import { PgServiceReadStore } from './postgres/pg-service-read-store';
 import { PgServiceWriteStore } from './postgres/pg-service-write-store';
@@ -74,18 +75,13 @@ const postgresHandle = (engine: StoreEngine): PostgresHandle => {
 };
 
 /**
- * MERGE (issue 13): the ServiceChangeLog and KubeEventLog of PostgreSQL come from the history
- * work (branch pg-history). Until then ServiceChangeLog is this branch's PgWatchChangeLog (what
- * watch needs: oldestResumable, changesAfter), and KubeEventLog has no PostgreSQL implementation:
- * its slot answers every read with an error, so /api/v1/events fails on PostgreSQL, and only there.
+ * MERGE (issue 13): the PostgreSQL ServiceChangeLog and KubeEventLog come from the history work
+ * (branch pg-history). Until then these slots hold this branch's own: PgWatchChangeLog (what watch
+ * needs: oldestResumable, changesAfter) and PgKubeEventLog (core/v1 Events). Replace the two
+ * factories' bodies with the pg-history classes.
  */
 const postgresChangeLog = (reader: PgCommittedWriteReader): ServiceChangeLog => new PgWatchChangeLog(reader) as unknown as ServiceChangeLog;
-const postgresKubeEventLog = (_engine: StoreEngine): KubeEventLog => {
-  const missing = async (): Promise<never> => {
-    throw new Error('core/v1 Events are not served on PostgreSQL yet (KubeEventLog has no PostgreSQL implementation in this build)');
-  };
-  return { head: missing, page: missing, at: missing, writesAfter: missing } as unknown as KubeEventLog;
-};
+const postgresKubeEventLog = (engine: StoreEngine): KubeEventLog => new PgKubeEventLog(postgresHandle(engine).pool) as unknown as KubeEventLog;
 
 /** What both engines export: the store port, the logs read by watch and Events, the feed. */
 const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, COMMIT_PUBLISHER, ServiceChangeLog, KubeEventLog, ChangeFeed, BacklogBudget];
