@@ -33,7 +33,7 @@ import { PgLogFollower } from './postgres/pg-log-follower';
 import { PgServiceReadStore } from './postgres/pg-service-read-store';
 import { PgServiceWriteStore } from './postgres/pg-service-write-store';
 import { PgWatchChangeLog } from './postgres/pg-watch-change-log';
-import { openPostgres } from './postgres/postgres-database';
+import { openPostgres, redactedUrl } from './postgres/postgres-database';
 import type { PostgresHandle } from './postgres/postgres-database';
 import { PgProjector } from './postgres/projections/pg-projector';
 import { CLOCK } from '../shared/clock';
@@ -125,7 +125,16 @@ function sqliteProviders(): Provider[] {
 
 function postgresProviders(url: string): Provider[] {
   return [
-    { provide: STORE_ENGINE, useFactory: async (): Promise<StoreEngine> => ({ kind: 'postgres', handle: await openPostgres(url) }) },
+    {
+      provide: STORE_ENGINE,
+      useFactory: async (): Promise<StoreEngine> => {
+        try {
+          return { kind: 'postgres', handle: await openPostgres(url) };
+        } catch (error) {
+          throw new Error(`the PostgreSQL store at ${redactedUrl(url)} cannot be opened: ${(error as Error).message}`, { cause: error });
+        }
+      },
+    },
     { provide: PgCommittedWriteReader, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgCommittedWriteReader(postgresHandle(engine).pool) },
     {
       provide: PgLogFollower,

@@ -239,6 +239,22 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
     for (const ack of acked) expect(listed.has(ack.name)).toBe(true);
   }, 120_000);
 
+  it('a replica that cannot reach the database refuses to start, naming it without its password', async () => {
+    const dataDir = join(root, 'unreachable');
+    cpSync(a().dataDir, dataDir, { recursive: true });
+    const url = new URL(database().url);
+    url.port = '1'; // nothing listens there
+    const failure = await startServerProcess(['--data-dir', dataDir, '--storage', url.toString()]).then(
+      (started) => {
+        started.child.kill('SIGKILL');
+        throw new Error('a replica started without its database');
+      },
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/the PostgreSQL store at postgres:\/\/[^:]+:\*\*\*@127\.0\.0\.1:1\/\S+ cannot be opened: connect ECONNREFUSED/);
+    expect(failure).not.toContain(`:${url.password}@`);
+  });
+
   // Last: it stops the cluster every suite shares (and always starts it again).
   (cluster ? it : it.skip)(
     'a PostgreSQL outage: replicas report not ready and refuse writes, then recover by themselves; a watcher opened before it hears the writes after it',
