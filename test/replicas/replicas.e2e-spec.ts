@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { HttpsClient, WatchStream } from '../helpers/https-client';
 import { describePostgres } from '../helpers/postgres';
 import { ensureClusterRunning, localCluster, stopCluster } from '../helpers/postgres-cluster';
+import { ensureDataDir } from '../../src/tls/data-dir';
 import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
 
 interface Replica {
@@ -64,13 +65,14 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
 
   beforeAll(async () => {
     buildDist();
-    // The first replica creates the credentials; the others start from copies of its directory.
-    const first = await startReplica('a', join(root, 'a'));
-    replicas.push(first);
-    for (const name of ['b', 'c']) {
-      cpSync(first.dataDir, join(root, name), { recursive: true });
-      replicas.push(await startReplica(name, join(root, name)));
-    }
+    // One set of credentials, copied to each replica's directory; the three start at once on the
+    // empty database (they take turns at migrating; one creates default/kubernetes).
+    await ensureDataDir({ dataDir: join(root, 'a'), now: () => new Date() });
+    for (const name of ['b', 'c']) cpSync(join(root, 'a'), join(root, name), { recursive: true });
+    const started = await Promise.allSettled(['a', 'b', 'c'].map((name) => startReplica(name, join(root, name))));
+    for (const outcome of started) if (outcome.status === 'fulfilled') replicas.push(outcome.value);
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   }, 180_000);
 
   afterAll(async () => {
@@ -87,6 +89,10 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
   const [a, b, c] = [0, 1, 2].map((i) => () => replicas[i]);
 
   it('each replica serves the same credentials, and a write acknowledged by one is read by every other at once', async () => {
+    // Started together, they made one default/kubernetes.
+    const kubernetes = await Promise.all(replicas.map((r) => r.client.get('/api/v1/namespaces/default/services/kubernetes')));
+    expect(kubernetes.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(kubernetes.map((r) => r.text)).size).toBe(1);
     const ns = '/api/v1/namespaces/rw-read/services';
     const created = await a().client.post(ns, svc('one'));
     expect(created.status).toBe(201);
