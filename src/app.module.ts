@@ -2,6 +2,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { HistoryModule } from './history/history.module';
 import { KubeApiModule } from './kube-api/kube-api.module';
 import { LoggingModule } from './observability/logging.module';
 import { ObservabilityModule } from './observability/observability.module';
@@ -12,6 +13,12 @@ import { StoreModule } from './store/store.module';
 @Module({})
 export class AppModule {
   static register(config: AppConfig, clock: Clock, ids: IdFactory): DynamicModule {
-    return { module: AppModule, imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule, KubeApiModule] };
+    // MERGE (issue 13): the history API's repositories are SQLite's until the pg-history branch
+    // picks them by STORE_ENGINE; then HistoryModule is imported on both engines.
+    const history = config.storage.engine === 'sqlite' ? [HistoryModule] : [];
+    return {
+      module: AppModule,
+      imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule.register(config.storage), KubeApiModule, ...history],
+    };
   }
 }

@@ -38,7 +38,11 @@ export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
       );
     } catch (error) {
       // Created at an earlier start (or by another replica): the create is refused and stores nothing.
-      if (!(error instanceof AlreadyExistsError)) throw error;
+      if (error instanceof AlreadyExistsError) return;
+      // Replicas starting together race for it: the loser may be refused on its cluster IP (checked
+      // before the name, as kube-apiserver allocates before storing). Present now: nothing to do.
+      if ((await this.reads.liveJson('default', 'kubernetes')) !== undefined) return;
+      throw error;
     }
   }
 }

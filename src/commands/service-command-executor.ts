@@ -2,7 +2,7 @@
 // built from the live state when it depends on it, the decider, the answer) handed to the
 // store's write port, which runs it inside its transaction, appends and projects; the caller and
 // the change feed hear of it only after the commit that holds it.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
@@ -12,6 +12,8 @@ import type { ServiceCommand } from '../domain/service.commands';
 import type { Service } from '../domain/service.types';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { ChangeFeed } from '../feed/change-feed';
+import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
+import type { CommitPublisher } from '../feed/commit-publisher';
 import type { CommittedWrite } from '../projections/projection';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
@@ -49,6 +51,8 @@ export class ServiceCommandExecutor {
     private readonly network: ClusterNetwork,
     @Inject(ID_FACTORY) private readonly ids: IdFactory,
     @InjectPinoLogger('ServiceCommandExecutor') private readonly logger: PinoLogger,
+    /** The engine's way to the feed; straight to `feed` when none is given (a single writer). */
+    @Optional() @Inject(COMMIT_PUBLISHER) private readonly publisher?: CommitPublisher,
   ) {}
 
   /**
@@ -137,7 +141,8 @@ export class ServiceCommandExecutor {
       },
       'write committed',
     );
-    this.feed.publish(write);
+    if (this.publisher) this.publisher.committed(write);
+    else this.feed.publish(write);
   }
 
   private answer(decision: Decision, before: ServiceState, resourceVersion: number, after?: ServiceState): WriteResult {

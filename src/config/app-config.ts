@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import type { StorageChoice } from '../store/store-engine';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -66,6 +67,19 @@ export class AppConfig {
   @IsString()
   migrationsFolder = join(PROJECT_ROOT, 'migrations');
 
+  /**
+   * `--storage` / SVCTRAIL_STORAGE as given: empty for SQLite in the data directory, or a
+   * postgres:// (postgresql://) URL of the database every replica shares.
+   */
+  @IsString()
+  @Matches(/^$|^postgres(ql)?:\/\/\S+$/, { message: 'storage must be empty (SQLite in the data directory) or a postgres:// or postgresql:// URL' })
+  storageUrl = '';
+
+  /** The engine the store runs on. */
+  get storage(): StorageChoice {
+    return this.storageUrl ? { engine: 'postgres', url: this.storageUrl } : { engine: 'sqlite' };
+  }
+
   get databasePath(): string {
     return join(this.dataDir, 'svctrail.db');
   }
@@ -82,6 +96,7 @@ const FLAGS = {
   'log-level': 'logLevel',
   'ui-session-idle-seconds': 'uiSessionIdleSeconds',
   'ui-session-max-seconds': 'uiSessionMaxSeconds',
+  storage: 'storageUrl',
 } as const;
 
 export class ConfigError extends Error {}
@@ -109,5 +124,15 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
     throw new ConfigError(errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; '));
   }
   config.dataDir = resolve(config.dataDir);
+  if (config.storageUrl) checkStorageUrl(config.storageUrl);
   return config;
+}
+
+/** A postgres URL node-postgres can parse (the pattern only looks at its scheme). */
+function checkStorageUrl(url: string): void {
+  try {
+    new URL(url);
+  } catch {
+    throw new ConfigError('storage must be a valid postgres:// URL (postgres://user:password@host:port/database)');
+  }
 }

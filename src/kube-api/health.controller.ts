@@ -1,5 +1,5 @@
 // /healthz, /livez and /readyz answer `ok` as kube-apiserver does; readiness also checks that
-// the database answers.
+// the database answers (503 while it does not: a load balancer sends requests to another replica).
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_READ_STORE } from '../store/service-read-store';
@@ -18,7 +18,7 @@ export class HealthController {
   async ready(@Res() reply: FastifyReply): Promise<void> {
     const ok = await this.store.ready();
     reply
-      .code(ok ? 200 : 500)
+      .code(ok ? 200 : 503)
       .header('content-type', 'text/plain; charset=utf-8')
       .send(ok ? 'ok' : '[-]database failed: reason withheld\nreadyz check failed');
   }

@@ -1,7 +1,6 @@
 // The Kubernetes-compatible REST surface and the CQRS handlers behind it.
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { HistoryModule } from '../history/history.module';
 import { OpenApiModule } from '../openapi/openapi.module';
 import { CommandHandlers } from '../commands';
 import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.bootstrap';
@@ -24,7 +23,8 @@ import { ServiceEndpoints } from './service-endpoints';
 import { ServicesController } from './services.controller';
 
 @Module({
-  imports: [CqrsModule.forRoot(), OpenApiModule, HistoryModule],
+  // HistoryModule is imported by AppModule, on the engines it runs on.
+  imports: [CqrsModule.forRoot(), OpenApiModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, SelfReviewController],
   providers: [ServiceEndpoints, ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService,
     {

@@ -46,7 +46,9 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const lock = lockDataDirectory(config.dataDir);
+  // One server per SQLite database; on PostgreSQL any number of replicas share one database,
+  // each with its own copy of the data directory (credentials only).
+  const lock: DataDirectoryLock = config.storage.engine === 'sqlite' ? lockDataDirectory(config.dataDir) : { path: '', release: () => undefined };
   try {
     return await startServer(config, clock, ids, lock);
   } catch (error) {

@@ -1,8 +1,14 @@
-// The SQLite store, the projections that run inside its transactions and the change feed.
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+// The store of the chosen engine, the projections that run inside its transactions and the
+// change feed. `--storage` picks the engine (StorageChoice); STORE_ENGINE carries the open
+// handle to every provider whose implementation differs per engine. Only the chosen engine's
+// providers exist: nothing SQLite-only (the data directory's database, the WAL checkpointer, the
+// group committer) is instantiated on PostgreSQL.
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { BacklogBudget } from '../feed/backlog-budget';
 import { ChangeFeed } from '../feed/change-feed';
+import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
+import type { CommitPublisher } from '../feed/commit-publisher';
 import { MetricsService } from '../observability/metrics.service';
 import { Projector } from '../projections/projector';
 import { openDatabase } from './database';
@@ -18,6 +24,18 @@ import { SERVICE_WRITE_STORE } from './service-write-store';
 import { SqliteServiceWriteStore } from './sqlite-service-write-store';
 import { SERVICE_READ_STORE } from './service-read-store';
 import { SqliteServiceReadStore } from './sqlite-service-read-store';
+import { STORE_ENGINE } from './store-engine';
+import type { StorageChoice, StoreEngine } from './store-engine';
+import { PgCommittedWriteReader } from './postgres/pg-committed-write-reader';
+import { PgEventStore } from './postgres/pg-event-store';
+import { PgKubeEventLog } from './postgres/pg-kube-event-log';
+import { PgLogFollower } from './postgres/pg-log-follower';
+import { PgServiceReadStore } from './postgres/pg-service-read-store';
+import { PgServiceWriteStore } from './postgres/pg-service-write-store';
+import { PgWatchChangeLog } from './postgres/pg-watch-change-log';
+import { openPostgres, redactedUrl } from './postgres/postgres-database';
+import type { PostgresHandle } from './postgres/postgres-database';
+import { PgProjector } from './postgres/projections/pg-projector';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 
@@ -36,15 +54,47 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   }
 }
 
-@Global()
-@Module({
-  providers: [
+/** Starts the log follower before the server listens; stops it, then closes the pool. */
+class PostgresLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(STORE_ENGINE) private readonly engine: StoreEngine,
+    private readonly follower: PgLogFollower,
+  ) {}
+  async onModuleInit(): Promise<void> {
+    await this.follower.start();
+  }
+  async onApplicationShutdown(): Promise<void> {
+    await this.follower.stop();
+    await this.engine.handle.close();
+  }
+}
+
+const postgresHandle = (engine: StoreEngine): PostgresHandle => {
+  if (engine.kind !== 'postgres') throw new Error(`a PostgreSQL provider was asked for on ${engine.kind}`);
+  return engine.handle;
+};
+
+/**
+ * MERGE (issue 13): the PostgreSQL ServiceChangeLog and KubeEventLog come from the history work
+ * (branch pg-history). Until then these slots hold this branch's own: PgWatchChangeLog (what watch
+ * needs: oldestResumable, changesAfter) and PgKubeEventLog (core/v1 Events). Replace the two
+ * factories' bodies with the pg-history classes.
+ */
+const postgresChangeLog = (reader: PgCommittedWriteReader): ServiceChangeLog => new PgWatchChangeLog(reader) as unknown as ServiceChangeLog;
+const postgresKubeEventLog = (engine: StoreEngine): KubeEventLog => new PgKubeEventLog(postgresHandle(engine).pool) as unknown as KubeEventLog;
+
+/** What both engines export: the store port, the logs read by watch and Events, the feed. */
+const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, COMMIT_PUBLISHER, ServiceChangeLog, KubeEventLog, ChangeFeed, BacklogBudget];
+
+function sqliteProviders(): Provider[] {
+  return [
     {
       provide: DATABASE,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
         openDatabase({ path: config.databasePath, migrationsFolder: config.migrationsFolder, synchronous: config.sqliteSynchronous }),
     },
+    { provide: STORE_ENGINE, inject: [DATABASE], useFactory: (handle: DatabaseHandle): StoreEngine => ({ kind: 'sqlite', handle }) },
     { provide: SqliteEventStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteEventStore(h) },
     { provide: ServiceRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceRepository(h) },
     { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
@@ -62,15 +112,65 @@ class DatabaseLifecycle implements OnApplicationShutdown {
       useFactory: (committer: GroupCommitter, events: SqliteEventStore, repository: ServiceRepository, projector: Projector, clock: Clock) =>
         new SqliteServiceWriteStore(committer, events, repository, projector, clock),
     },
+    // The only writer: a committed write goes straight to the feed.
+    { provide: COMMIT_PUBLISHER, inject: [ChangeFeed], useFactory: (feed: ChangeFeed): CommitPublisher => ({ committed: (write) => feed.publish(write) }) },
     {
       provide: WalCheckpointer,
       inject: [DATABASE, APP_CONFIG, MetricsService],
       useFactory: (h: DatabaseHandle, config: AppConfig, metrics: MetricsService) => new WalCheckpointer(h, config.databasePath, { observer: metrics }),
     },
-    ChangeFeed,
-    BacklogBudget,
     DatabaseLifecycle,
-  ],
-  exports: [DATABASE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, ServiceChangeLog, KubeEventLog, Projector, ChangeFeed, BacklogBudget],
-})
-export class StoreModule {}
+  ];
+}
+
+function postgresProviders(url: string): Provider[] {
+  return [
+    {
+      provide: STORE_ENGINE,
+      useFactory: async (): Promise<StoreEngine> => {
+        try {
+          return { kind: 'postgres', handle: await openPostgres(url) };
+        } catch (error) {
+          throw new Error(`the PostgreSQL store at ${redactedUrl(url)} cannot be opened: ${(error as Error).message}`, { cause: error });
+        }
+      },
+    },
+    { provide: PgCommittedWriteReader, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgCommittedWriteReader(postgresHandle(engine).pool) },
+    {
+      provide: PgLogFollower,
+      inject: [PgCommittedWriteReader, ChangeFeed],
+      useFactory: (reader: PgCommittedWriteReader, feed: ChangeFeed) => new PgLogFollower(url, reader, feed),
+    },
+    { provide: SERVICE_READ_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgServiceReadStore(postgresHandle(engine).pool) },
+    {
+      provide: SERVICE_WRITE_STORE,
+      inject: [STORE_ENGINE, CLOCK, MetricsService],
+      useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) =>
+        new PgServiceWriteStore(postgresHandle(engine).pool, new PgEventStore(), new PgProjector(), clock, metrics),
+    },
+    // Several writers: the feed is fed from the log; a local commit only hurries the follower.
+    { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },
+    { provide: ServiceChangeLog, inject: [PgCommittedWriteReader], useFactory: postgresChangeLog },
+    { provide: KubeEventLog, inject: [STORE_ENGINE], useFactory: postgresKubeEventLog },
+    PostgresLifecycle,
+  ];
+}
+
+@Global()
+@Module({})
+export class StoreModule {
+  static register(choice: StorageChoice): DynamicModule {
+    if (choice.engine === 'postgres') {
+      return {
+        module: StoreModule,
+        providers: [...postgresProviders(choice.url), ChangeFeed, BacklogBudget],
+        exports: COMMON_EXPORTS,
+      };
+    }
+    return {
+      module: StoreModule,
+      providers: [...sqliteProviders(), ChangeFeed, BacklogBudget],
+      exports: [...COMMON_EXPORTS, DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, Projector],
+    };
+  }
+}

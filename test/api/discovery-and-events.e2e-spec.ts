@@ -1,4 +1,5 @@
 // Discovery (legacy and aggregated) and the core/v1 Events derived from the log.
+import { describeEachBackend } from '../helpers/storage-backends';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 describe('discovery', () => {
@@ -44,12 +45,12 @@ describe('discovery', () => {
   });
 });
 
-describe('core/v1 Events from the history', () => {
+describeEachBackend('core/v1 Events from the history', (backend) => {
   let t: TestServer;
   let uid: string;
   const NS = '/api/v1/namespaces/ev/services';
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
     const created = await t.client.post(NS, { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
     uid = created.json.metadata.uid;
     const withIngress = await t.client.put(`${NS}/web/status`, {

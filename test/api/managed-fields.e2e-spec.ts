@@ -3,14 +3,16 @@
 // `subresource: status`, no-ops stay no-ops, `[{}]` clears, a JSON patch may replace them, and
 // they come back in GET, LIST, watch, protobuf and time travel.
 import { PROTOBUF, TypedClient } from '../helpers/protobuf-client';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/mf/services';
 
-describe('managedFields on every write', () => {
+describeEachBackend('managedFields on every write', (backend) => {
+  const withHistory = backend.itUnlessPostgres('the history API (HistoryModule and its repositories on PostgreSQL, branch pg-history)');
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
   });
   afterAll(async () => t.stop());
 
@@ -101,7 +103,7 @@ describe('managedFields on every write', () => {
     expect(managers).toContain('m10');
   });
 
-  it('GET, LIST, protobuf and time travel return them as they were', async () => {
+  withHistory('GET, LIST, protobuf and time travel return them as they were', async () => {
     const now = (await t.client.get(`${NS}/lb`)).json;
     const typed = await new TypedClient(t.client).get(`${NS}/lb`);
     expect(typed.contentType).toBe(PROTOBUF);

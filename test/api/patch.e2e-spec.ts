@@ -1,16 +1,17 @@
 // PATCH over real HTTPS (object-semantics.md §6, §8 cases 60-68): the three patch types on the
 // main resource and /status, kube-apiserver's error mapping, preconditions, no-ops and dry runs.
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/patch/services';
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE = 'application/merge-patch+json';
 const SMP = 'application/strategic-merge-patch+json';
 
-describe('PATCH', () => {
+describeEachBackend('PATCH', (backend) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
   });
   afterAll(async () => t.stop());
 

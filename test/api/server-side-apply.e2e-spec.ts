@@ -1,6 +1,7 @@
 // Server-side apply over HTTPS (server-side-apply.md §3): create on apply, ownership and conflicts
 // with kube-apiserver's texts, force, pruning, dry run, /status, and the flows of the tools that
 // apply for real (Helm 4, Flux's kustomize-controller, a status-condition controller).
+import { describeEachBackend } from '../helpers/storage-backends';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/ssa/services';
@@ -8,10 +9,11 @@ const APPLY = 'application/apply-patch+yaml';
 
 const managers = (svc: any): string[] => (svc.metadata.managedFields ?? []).map((e: any) => `${e.manager}/${e.operation}${e.subresource ? '/' + e.subresource : ''}`);
 
-describe('server-side apply', () => {
+describeEachBackend('server-side apply', (backend) => {
+  const withHistory = backend.itUnlessPostgres('the history API (HistoryModule and its repositories on PostgreSQL, branch pg-history)');
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
   });
   afterAll(async () => t.stop());
 
@@ -136,7 +138,7 @@ spec:
     expect(managers(reapplied.json)).toEqual(['kustomize-controller/Apply', 'before-first-apply/Update']);
   });
 
-  it('a controller applies status.conditions with force while another manager writes the ingress: both owners recorded', async () => {
+  withHistory('a controller applies status.conditions with force while another manager writes the ingress: both owners recorded', async () => {
     const lb = await t.client.post(NS, { metadata: { name: 'cond' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } }, { headers: { 'user-agent': 'kubectl-create/v1.33' } });
     const ingress = await t.client.put(`${NS}/cond/status?fieldManager=metallb-controller`, { ...lb.json, status: { loadBalancer: { ingress: [{ ip: '203.0.113.20' }] } } });
     expect(ingress.status).toBe(200);

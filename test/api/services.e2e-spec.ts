@@ -1,5 +1,6 @@
 // object-semantics.md §8 over real HTTPS on 127.0.0.1: exact codes, reasons, messages, causes.
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/default/services';
 const svc = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({
@@ -11,10 +12,10 @@ const svc = (name: string, spec: Record<string, unknown> = {}, metadata: Record<
 const lb = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) =>
   svc(name, { type: 'LoadBalancer', ...spec }, metadata);
 
-describe('Service API semantics (object-semantics.md §8)', () => {
+describeEachBackend('Service API semantics (object-semantics.md §8)', (backend) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
   });
   afterAll(async () => {
     await t.stop();

@@ -7,15 +7,17 @@ import { BacklogBudget } from '../../src/feed/backlog-budget';
 import { decodeServiceBody } from '../../src/kube-api/service-body';
 import { ChangeFeedService } from '../../src/history/change-feed.service';
 import { WatchRegistry } from '../../src/watch/watch-registry';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/watch/services';
 const svc = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
 
-describe('watch', () => {
+describeEachBackend('watch', (backend) => {
+  const withHistory = backend.itUnlessPostgres('the history API (HistoryModule and its repositories on PostgreSQL, branch pg-history)');
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
   });
   afterAll(async () => t.stop());
 
@@ -195,7 +197,7 @@ describe('watch', () => {
     }
   });
 
-  it('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {
+  withHistory('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {
     const feeds = t.server.app.get(ChangeFeedService);
     const previous = feeds.maxFollowers;
     feeds.maxFollowers = 1;
@@ -214,7 +216,7 @@ describe('watch', () => {
     }
   });
 
-  it('one backlog budget for every watch and feed stream: over it, the fullest is closed before any reaches its own limit', async () => {
+  withHistory('one backlog budget for every watch and feed stream: over it, the fullest is closed before any reaches its own limit', async () => {
     const budget = t.server.app.get(BacklogBudget);
     const registry = t.server.app.get(WatchRegistry);
     const feeds = t.server.app.get(ChangeFeedService);
@@ -244,7 +246,7 @@ describe('watch', () => {
     }
   });
 
-  it('catching up on large objects is paced by the socket, not cut off at the backlog limit', async () => {
+  withHistory('catching up on large objects is paced by the socket, not cut off at the backlog limit', async () => {
     const ns = '/api/v1/namespaces/w5/services';
     const from = (await t.client.get(ns)).json.metadata.resourceVersion;
     // More than one stream's 16 MiB limit within one catch-up page; written in one group commit

@@ -5,7 +5,8 @@ import * as k8s from '@kubernetes/client-node';
 import { ServiceChangeLog } from '../../src/store/service-change-log';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { kubeConfigFor } from '../helpers/client-node';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 const namespace = 'cn';
 // Generous: the bound only decides how long a failing test waits, on a loaded machine too.
@@ -17,13 +18,13 @@ const waitFor = async (check: () => boolean, ms = 30_000) => {
   }
 };
 
-describe('@kubernetes/client-node', () => {
+describeEachBackend('@kubernetes/client-node', (backend) => {
   let t: TestServer;
   let api: k8s.CoreV1Api;
   let kc: k8s.KubeConfig;
 
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
     kc = kubeConfigFor(t);
     api = kc.makeApiClient(k8s.CoreV1Api);
   });

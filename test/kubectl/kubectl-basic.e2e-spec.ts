@@ -5,19 +5,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findKubectl, kubectl, kubectlVersion } from '../helpers/kubectl';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend, StorageBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 const binary = findKubectl();
-const describeIfKubectl = binary ? describe : describe.skip;
 if (!binary) process.stdout.write('SKIPPED kubectl e2e: kubectl is not on the PATH\n');
+// On both engines (a slice of the kubectl matrix on PostgreSQL: issue 13).
+const describeIfKubectl = (title: string, body: (backend: StorageBackend) => void) =>
+  binary ? describeEachBackend(title, body) : describe.skip(title, () => body({ engine: 'sqlite', start: () => Promise.reject(new Error('no kubectl')), itUnlessPostgres: () => it }));
 
-describeIfKubectl('kubectl with the generated kubeconfig', () => {
+describeIfKubectl('kubectl with the generated kubeconfig', (backend) => {
   let t: TestServer;
   let work: string;
   const run = (...args: string[]) => kubectl(binary!, t.server.kubeconfigPath, [`--cache-dir=${join(work, 'cache')}`, ...args]);
 
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await backend.start();
     work = mkdtempSync(join(tmpdir(), 'svctrail-kubectl-'));
     process.stdout.write(`kubectl e2e with ${binary} (${kubectlVersion(binary!)})\n`);
   });

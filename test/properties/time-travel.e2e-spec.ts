@@ -3,7 +3,8 @@
 // by a time-travel read at its resourceVersion or its time; LISTs too.
 import fc from 'fast-check';
 import { FixedClock } from '../../src/shared/clock';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { describeEachBackend } from '../helpers/storage-backends';
+import type { TestServer } from '../helpers/test-server';
 
 type Step =
   | { op: 'create' | 'delete'; name: string }
@@ -17,11 +18,11 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('label' as const), name: fc.constantFrom(...NAMES), value: fc.constantFrom('x', 'y'), stale: fc.boolean() }),
 );
 
-describe('time travel returns what the API answered then', () => {
+describeEachBackend('time travel returns what the API answered then', (backend) => {
   let t: TestServer;
   const clock = new FixedClock(new Date('2026-03-01T00:00:00Z'));
   beforeAll(async () => {
-    t = await startTestServer({ clock });
+    t = await backend.start({ clock });
   });
   afterAll(async () => t.stop());
 

@@ -38,11 +38,12 @@ export interface LogTail {
   recordedAt?: string;
 }
 
-const COLUMNS = `position, resource_version, stream_id, stream_version, namespace, name, type, data,
+/** Every column of an event row, in the order toRecorded reads them. */
+export const EVENT_COLUMNS = `position, resource_version, stream_id, stream_version, namespace, name, type, data,
   recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource`;
 const COLUMN_COUNT = 16;
 
-interface EventRow {
+export interface EventRow {
   position: number;
   resource_version: number;
   stream_id: string;
@@ -137,7 +138,7 @@ export class PgEventStore {
       return `(${Array.from({ length: COLUMN_COUNT }, (_, c) => `$${i * COLUMN_COUNT + c + 1}`).join(', ')})`;
     });
     try {
-      await client.query(`INSERT INTO events (${COLUMNS}) VALUES ${tuples.join(', ')}`, values);
+      await client.query(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${tuples.join(', ')}`, values);
     } catch (error) {
       if (isStreamVersionCollision(error)) throw new StreamVersionConflictError(request.name);
       throw error;
@@ -146,18 +147,18 @@ export class PgEventStore {
   }
 
   async readStream(client: Queryable, streamId: string): Promise<RecordedEvent[]> {
-    const { rows } = await client.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`, [streamId]);
+    const { rows } = await client.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`, [streamId]);
     return rows.map(toRecorded);
   }
 
   /** Events with position > afterPosition, oldest first, at most `limit`. */
   async readAll(client: Queryable, afterPosition: number, limit: number): Promise<RecordedEvent[]> {
-    const { rows } = await client.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [afterPosition, limit]);
+    const { rows } = await client.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [afterPosition, limit]);
     return rows.map(toRecorded);
   }
 }
 
-function toRecorded(row: EventRow): RecordedEvent {
+export function toRecorded(row: EventRow): RecordedEvent {
   return {
     position: row.position,
     resourceVersion: row.resource_version,

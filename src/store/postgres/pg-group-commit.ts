@@ -8,6 +8,9 @@
 // When the transaction itself is lost (the connection dies, a savepoint cannot be rolled back
 // to), every write of the batch is answered as not stored; when COMMIT gets no answer, as
 // outcome unknown. A write's own refusal keeps its own error.
+//
+// Before COMMIT the batch notifies WRITES_CHANNEL (pg-log-follower.ts): the hint that wakes the
+// change feed of every replica.
 import type { Pool } from 'pg';
 import { DatabaseError } from 'pg';
 import { DomainError } from '../../domain/errors/domain-errors';
@@ -15,6 +18,7 @@ import type { CommitObserver } from '../group-commit';
 import { WriteNotStoredError } from '../write-not-stored-error';
 import { WriteOutcomeUnknownError } from '../write-outcome-unknown-error';
 import type { PgEventStore } from './pg-event-store';
+import { WRITES_CHANNEL } from './pg-log-follower';
 import { checkout } from './postgres-database';
 import type { Queryable } from './postgres-database';
 
@@ -23,6 +27,8 @@ interface PendingWrite {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
+
+const NOTIFY_HEAD = `SELECT pg_notify('${WRITES_CHANNEL}', (SELECT coalesce(max(position), 0) FROM events)::text)`;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -82,6 +88,9 @@ export class PgGroupCommitter {
         await this.events.beginLocked(client);
         outcomes = [];
         for (const write of batch) outcomes.push(await this.inSavepoint(client, write));
+        // Every replica's log follower hears of the batch at COMMIT (never on rollback) and reads it
+        // from the log; the payload (the head) only lets a follower that is already there skip the read.
+        if (outcomes.some((outcome) => outcome.ok)) await client.query(NOTIFY_HEAD);
       } catch (error) {
         const cause = error instanceof BatchLost ? error.storeError : error;
         broken = cause instanceof Error ? cause : new Error(String(cause));

@@ -51,6 +51,17 @@ const poolTypes = {
     oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser,
 };
 
+/** The URL without its password, for messages (a password must never reach a log). */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
+}
+
 export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
   const pool = new Pool({
     connectionString: url,

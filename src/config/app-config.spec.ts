@@ -1,0 +1,20 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('storage selection (--storage / SVCTRAIL_STORAGE)', () => {
+  it('is SQLite in the data directory when absent or empty', () => {
+    expect(loadConfig([], {}).storage).toEqual({ engine: 'sqlite' });
+    expect(loadConfig(['--storage', ''], {}).storage).toEqual({ engine: 'sqlite' });
+  });
+
+  it('is PostgreSQL for a postgres:// or postgresql:// URL, from the flag or the environment', () => {
+    expect(loadConfig(['--storage', 'postgres://u:p@127.0.0.1:5432/db'], {}).storage).toEqual({ engine: 'postgres', url: 'postgres://u:p@127.0.0.1:5432/db' });
+    expect(loadConfig([], { SVCTRAIL_STORAGE: 'postgresql://db.example/svctrail' }).storage).toEqual({ engine: 'postgres', url: 'postgresql://db.example/svctrail' });
+    // The flag wins over the environment, as for every other setting.
+    expect(loadConfig(['--storage', 'postgres://a/b'], { SVCTRAIL_STORAGE: 'postgres://c/d' }).storage).toEqual({ engine: 'postgres', url: 'postgres://a/b' });
+  });
+
+  it.each(['mysql://u@h/db', 'sqlite', '/var/lib/svctrail.db', 'postgres://', 'postgres://has space/db'])('refuses %j with a message naming the accepted forms', (value) => {
+    expect(() => loadConfig(['--storage', value], {})).toThrow(ConfigError);
+    expect(() => loadConfig(['--storage', value], {})).toThrow(/storage must be/);
+  });
+});

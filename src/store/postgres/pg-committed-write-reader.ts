@@ -1,0 +1,90 @@
+// Reads the log back as committed writes: every write after a resourceVersion, in log order,
+// with the stream's state before it and after it, as the writer's own CommittedWrite held them.
+// This is how a replica learns of the writes other replicas made (the change feed is fed from
+// here on PostgreSQL) and how a watch resumes from an old resourceVersion on any replica.
+//
+// `before` is the revision the stream had before the write (none for a creation), `after` the
+// revision the write stored, or the fold of its events onto `before` for a deletion (which
+// stores no revision): the same fold the write path did, so a reader cannot tell the two apart.
+import type { Service } from '../../domain/service.types';
+import { foldWrite } from '../../projections/committed-write';
+import type { CommittedWrite } from '../../projections/projection';
+import type { RecordedEvent } from '../recorded-event';
+import { EVENT_COLUMNS, EventRow, toRecorded } from './pg-event-store';
+import type { Queryable } from './postgres-database';
+
+interface WriteRow extends EventRow {
+  /** The stream's revision before this event's write (null for none). */
+  previous: string | null;
+  /** The revision this event's write stored (null for a deletion). */
+  current: string | null;
+}
+
+/** Event columns qualified by the alias `e` (the revision subqueries name their own table). */
+const QUALIFIED_COLUMNS = EVENT_COLUMNS.split(',')
+  .map((column) => `e.${column.trim()}`)
+  .join(', ');
+
+// Two primary-key seeks per event on service_revisions (uid, resource_version).
+const WRITES_AFTER = `
+SELECT ${QUALIFIED_COLUMNS},
+  (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version < e.resource_version
+    ORDER BY r.resource_version DESC LIMIT 1) AS previous,
+  (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version = e.resource_version) AS current
+FROM events e WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
+
+export interface CommittedWritesPage {
+  writes: CommittedWrite[];
+  /** False when more writes follow the page's last one. */
+  complete: boolean;
+}
+
+export class PgCommittedWriteReader {
+  constructor(private readonly db: Queryable) {}
+
+  /** The newest resourceVersion in the log (0 when it is empty). */
+  async head(): Promise<number> {
+    const { rows } = await this.db.query<{ head: number }>('SELECT coalesce(max(position), 0) AS head FROM events');
+    return rows[0].head;
+  }
+
+  /** The oldest resourceVersion a reader can start after (the log's first position - 1). */
+  async oldestResumable(): Promise<number> {
+    const { rows } = await this.db.query<{ first: number | null }>('SELECT min(position) AS first FROM events');
+    return rows[0].first === null ? 0 : rows[0].first - 1;
+  }
+
+  /** Up to `limit` whole writes after `resourceVersion`, oldest first. */
+  async writesAfter(resourceVersion: number, limit: number): Promise<CommittedWritesPage> {
+    // A write's events share its resourceVersion; events of one write are rarely more than a few.
+    for (let rowLimit = limit * 4 + 8; ; rowLimit *= 2) {
+      const { rows } = await this.db.query<WriteRow>(WRITES_AFTER, [resourceVersion, rowLimit]);
+      const groups = groupByWrite(rows);
+      const truncated = rows.length === rowLimit;
+      // The last group of a full page may miss events of its write: it is read again next time.
+      if (truncated) groups.pop();
+      if (truncated && groups.length === 0) continue;
+      const writes = groups.slice(0, limit).map(committedWrite);
+      return { writes, complete: !truncated && groups.length <= limit };
+    }
+  }
+}
+
+function groupByWrite(rows: WriteRow[]): WriteRow[][] {
+  const groups: WriteRow[][] = [];
+  for (const row of rows) {
+    const last = groups[groups.length - 1];
+    if (last && last[0].resource_version === row.resource_version) last.push(row);
+    else groups.push([row]);
+  }
+  return groups;
+}
+
+function committedWrite(rows: WriteRow[]): CommittedWrite {
+  const events: RecordedEvent[] = rows.map(toRecorded);
+  const created = events.some((e) => e.event.type === 'ServiceCreated');
+  const previous = created || rows[0].previous === null ? null : (JSON.parse(rows[0].previous) as Service);
+  const before = { object: previous, streamVersion: events[0].streamVersion - 1, deleted: false };
+  const current = rows[rows.length - 1].current;
+  return foldWrite(before, events, current === null ? undefined : (JSON.parse(current) as Service));
+}

@@ -1,0 +1,160 @@
+// Feeds the change feed of one replica from the shared log, so that its watchers (and every other
+// feed listener) hear of every write of every replica, once each, in resourceVersion order.
+//
+// A notification is a hint, never the data: each append transaction sends pg_notify on
+// WRITES_CHANNEL with the log's head (delivered at COMMIT, dropped on rollback); this replica
+// LISTENs on a connection of its own and, on each hint, reads the log after the last
+// resourceVersion it published (`position > delivered ORDER BY position`) and publishes those
+// writes in order. Because positions are given under the append lock in commit order without
+// holes (pg-event-store.ts), "everything after what I delivered" never skips a write. A hint
+// lost while the listening connection was down is made up for by a catch-up when it is back, and
+// by a slow timer that catches up whatever happens.
+//
+// The replica's own writes are published the same way, never directly by the write path: a
+// local write and a remote one committed just before it must reach watchers in rv order, and
+// only one publisher reading the log in order can guarantee that. The write path only says
+// "caught up to at least this rv, please" (`committed`), which saves waiting for the
+// notification's round trip.
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import type { ChangeFeed } from '../../feed/change-feed';
+import type { CommittedWrite } from '../../projections/projection';
+import type { PgCommittedWriteReader } from './pg-committed-write-reader';
+
+/** The channel every append transaction notifies (payload: the log's head after it). */
+export const WRITES_CHANNEL = 'svctrail_writes';
+
+export interface PgLogFollowerOptions {
+  /** How often the log is read without a hint (the safety net), ms. */
+  safetyIntervalMs?: number;
+  /** Waits between attempts to reconnect the listening connection, ms (doubling up to max). */
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+  /** Writes read per catch-up query. */
+  pageSize?: number;
+}
+
+const DEFAULTS: Required<PgLogFollowerOptions> = { safetyIntervalMs: 2_000, reconnectMinMs: 250, reconnectMaxMs: 5_000, pageSize: 500 };
+
+export class PgLogFollower {
+  private readonly logger = new Logger('PgLogFollower');
+  private readonly options: Required<PgLogFollowerOptions>;
+  /** The resourceVersion of the newest write published to the feed. */
+  private delivered = 0;
+  private draining: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private safetyTimer: NodeJS.Timeout | undefined;
+  private listener: Client | undefined;
+  private listening: Promise<void> | undefined;
+  private wakeReconnect: (() => void) | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly reader: PgCommittedWriteReader,
+    private readonly feed: ChangeFeed,
+    options: PgLogFollowerOptions = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Starts from the log's head now (older writes are read by watchers from the log). */
+  async start(): Promise<void> {
+    this.delivered = await this.reader.head();
+    this.safetyTimer = setInterval(() => this.wake(), this.options.safetyIntervalMs);
+    this.safetyTimer.unref();
+    this.listening = this.listen();
+  }
+
+  /** The resourceVersion of the newest write this replica's feed has published. */
+  get deliveredResourceVersion(): number {
+    return this.delivered;
+  }
+
+  /** This replica committed `write`: publish up to it now rather than at the notification. */
+  committed(write: CommittedWrite): void {
+    this.wake(write.resourceVersion);
+  }
+
+  /** Reads the log after what was delivered, unless `head` says there is nothing new. */
+  wake(head?: number): void {
+    if (this.stopped) return;
+    if (head !== undefined && head <= this.delivered) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => (this.draining = undefined));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.safetyTimer);
+    this.wakeReconnect?.();
+    await this.listener?.end().catch(() => undefined);
+    await this.listening;
+    await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      let page;
+      try {
+        page = await this.reader.writesAfter(this.delivered, this.options.pageSize);
+      } catch (error) {
+        // The database is unreachable: the next hint, reconnection or tick tries again.
+        this.logger.warn(`could not read the log after resourceVersion ${this.delivered}: ${(error as Error).message}`);
+        return;
+      }
+      for (const write of page.writes) {
+        this.feed.publish(write);
+        this.delivered = write.resourceVersion;
+      }
+      if (!page.complete) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  /** Holds a LISTEN connection for as long as the follower runs, reconnecting when it drops. */
+  private async listen(): Promise<void> {
+    let backoff = this.options.reconnectMinMs;
+    while (!this.stopped) {
+      const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+      const ended = new Promise<void>((resolve) => {
+        client.on('error', () => resolve());
+        client.on('end', () => resolve());
+      });
+      client.on('notification', (message) => {
+        const head = Number(message.payload);
+        this.wake(Number.isSafeInteger(head) && head > 0 ? head : undefined);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${WRITES_CHANNEL}`);
+        this.listener = client;
+        backoff = this.options.reconnectMinMs;
+        // Hints sent while nobody listened are lost: read whatever they were about.
+        this.wake();
+        if (this.stopped) await client.end();
+        await ended;
+      } catch (error) {
+        if (!this.stopped) this.logger.warn(`the log listener is not connected: ${(error as Error).message}`);
+      } finally {
+        this.listener = undefined;
+        await client.end().catch(() => undefined);
+      }
+      if (this.stopped) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backoff);
+        this.wakeReconnect = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeReconnect = undefined;
+      backoff = Math.min(backoff * 2, this.options.reconnectMaxMs);
+      // The listener was down: writes may have been missed; catch up now the reconnect is attempted.
+      this.wake();
+    }
+  }
+}
