@@ -13,12 +13,9 @@ import { StoreModule } from './store/store.module';
 @Module({})
 export class AppModule {
   static register(config: AppConfig, clock: Clock, ids: IdFactory): DynamicModule {
-    // MERGE (issue 13): the history API's repositories are SQLite's until the pg-history branch
-    // picks them by STORE_ENGINE; then HistoryModule is imported on both engines.
-    const history = config.storage.engine === 'sqlite' ? [HistoryModule] : [];
     return {
       module: AppModule,
-      imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule.register(config.storage), KubeApiModule, ...history],
+      imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule.register(config.storage), KubeApiModule, HistoryModule],
     };
   }
 }

@@ -5,14 +5,13 @@ import { Module } from '@nestjs/common';
 import { ACTIVITY_SUMMARY } from '../store/activity-summary-repository';
 import { CHANGE_HISTORY } from '../store/change-history-repository';
 import { CONDITION_HISTORY } from '../store/condition-history-repository';
-import type { DatabaseHandle } from '../store/database';
 import { HISTORY_READ_STORE, HISTORY_STORES, historyStoresFor } from '../store/history-stores.provider';
 import type { HistoryStores } from '../store/history-stores.provider';
 import { INGRESS_HISTORY } from '../store/ingress-history-repository';
 import { SERVICE_READ_STORE } from '../store/service-read-store';
 import type { ServiceReadStore } from '../store/service-read-store';
+import { STORE_ENGINE } from '../store/store-engine';
 import type { StoreEngine } from '../store/store-engine';
-import { STORE_ENGINE_OR_SQLITE_INJECT, storeEngineOrSqlite } from '../store/store-engine-fallback';
 import { ActivitySummaryService } from './activity-summary.service';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogService } from './change-log.service';
@@ -26,9 +25,8 @@ import { IngressHistoryService } from './ingress-history.service';
   providers: [
     {
       provide: HISTORY_STORES,
-      inject: [...STORE_ENGINE_OR_SQLITE_INJECT, SERVICE_READ_STORE],
-      useFactory: (engine: StoreEngine | undefined, database: DatabaseHandle | undefined, reads: ServiceReadStore) =>
-        historyStoresFor(storeEngineOrSqlite(engine, database), reads),
+      inject: [STORE_ENGINE, SERVICE_READ_STORE],
+      useFactory: (engine: StoreEngine, reads: ServiceReadStore) => historyStoresFor(engine, reads),
     },
     { provide: HISTORY_READ_STORE, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.reads },
     { provide: CHANGE_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.changes },

@@ -9,11 +9,6 @@ import { QueryHandlers } from '../queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { WatchRegistry } from '../watch/watch-registry';
 import { KubeEventsService } from '../events/kube-events.service';
-import type { DatabaseHandle } from '../store/database';
-import { KUBE_EVENTS } from '../store/kube-event-log';
-import { kubeEventLogFor } from '../store/kube-events.provider';
-import type { StoreEngine } from '../store/store-engine';
-import { STORE_ENGINE_OR_SQLITE_INJECT, storeEngineOrSqlite } from '../store/store-engine-fallback';
 import { DiscoveryController } from './discovery.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
@@ -23,16 +18,10 @@ import { ServiceEndpoints } from './service-endpoints';
 import { ServicesController } from './services.controller';
 
 @Module({
-  // HistoryModule is imported by AppModule, on the engines it runs on.
+  // HistoryModule is imported by AppModule.
   imports: [CqrsModule.forRoot(), OpenApiModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, SelfReviewController],
-  providers: [ServiceEndpoints, ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService,
-    {
-      provide: KUBE_EVENTS,
-      inject: STORE_ENGINE_OR_SQLITE_INJECT,
-      useFactory: (engine: StoreEngine | undefined, database: DatabaseHandle | undefined) => kubeEventLogFor(storeEngineOrSqlite(engine, database)),
-    },
-    ...CommandHandlers, ...QueryHandlers],
+  providers: [ServiceEndpoints, ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

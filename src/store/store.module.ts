@@ -16,8 +16,10 @@ import type { DatabaseHandle } from './database';
 import { SqliteEventStore } from './event-store';
 import { GroupCommitter } from './group-commit';
 import { WalCheckpointer } from './wal-checkpointer';
-import { KubeEventLog } from './kube-event-log';
-import { ServiceChangeLog } from './service-change-log';
+import { KUBE_EVENTS } from './kube-event-log';
+import { kubeEventLogFor } from './kube-events.provider';
+import { SERVICE_CHANGES } from './service-change-log';
+import { serviceChangeLogFor } from './service-changes.provider';
 import { ServiceRepository } from './service-repository';
 import { DATABASE } from './store.tokens';
 import { SERVICE_WRITE_STORE } from './service-write-store';
@@ -28,11 +30,9 @@ import { STORE_ENGINE } from './store-engine';
 import type { StorageChoice, StoreEngine } from './store-engine';
 import { PgCommittedWriteReader } from './postgres/pg-committed-write-reader';
 import { PgEventStore } from './postgres/pg-event-store';
-import { PgKubeEventLog } from './postgres/pg-kube-event-log';
 import { PgLogFollower } from './postgres/pg-log-follower';
 import { PgServiceReadStore } from './postgres/pg-service-read-store';
 import { PgServiceWriteStore } from './postgres/pg-service-write-store';
-import { PgWatchChangeLog } from './postgres/pg-watch-change-log';
 import { openPostgres, redactedUrl } from './postgres/postgres-database';
 import type { PostgresHandle } from './postgres/postgres-database';
 import { PgProjector } from './postgres/projections/pg-projector';
@@ -74,17 +74,16 @@ const postgresHandle = (engine: StoreEngine): PostgresHandle => {
   return engine.handle;
 };
 
-/**
- * MERGE (issue 13): the PostgreSQL ServiceChangeLog and KubeEventLog come from the history work
- * (branch pg-history). Until then these slots hold this branch's own: PgWatchChangeLog (what watch
- * needs: oldestResumable, changesAfter) and PgKubeEventLog (core/v1 Events). Replace the two
- * factories' bodies with the pg-history classes.
- */
-const postgresChangeLog = (reader: PgCommittedWriteReader): ServiceChangeLog => new PgWatchChangeLog(reader) as unknown as ServiceChangeLog;
-const postgresKubeEventLog = (engine: StoreEngine): KubeEventLog => new PgKubeEventLog(postgresHandle(engine).pool) as unknown as KubeEventLog;
-
 /** What both engines export: the store port, the logs read by watch and Events, the feed. */
-const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, COMMIT_PUBLISHER, ServiceChangeLog, KubeEventLog, ChangeFeed, BacklogBudget];
+const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
+
+/** Providers alike on both engines: each picks its implementation from STORE_ENGINE. */
+const COMMON_PROVIDERS: Provider[] = [
+  { provide: SERVICE_CHANGES, inject: [STORE_ENGINE], useFactory: serviceChangeLogFor },
+  { provide: KUBE_EVENTS, inject: [STORE_ENGINE], useFactory: kubeEventLogFor },
+  ChangeFeed,
+  BacklogBudget,
+];
 
 function sqliteProviders(): Provider[] {
   return [
@@ -98,8 +97,6 @@ function sqliteProviders(): Provider[] {
     { provide: SqliteEventStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteEventStore(h) },
     { provide: ServiceRepository, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceRepository(h) },
     { provide: Projector, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new Projector(h) },
-    { provide: ServiceChangeLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new ServiceChangeLog(h) },
-    { provide: KubeEventLog, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new KubeEventLog(h) },
     {
       provide: GroupCommitter,
       inject: [DATABASE, MetricsService],
@@ -150,8 +147,6 @@ function postgresProviders(url: string): Provider[] {
     },
     // Several writers: the feed is fed from the log; a local commit only hurries the follower.
     { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },
-    { provide: ServiceChangeLog, inject: [PgCommittedWriteReader], useFactory: postgresChangeLog },
-    { provide: KubeEventLog, inject: [STORE_ENGINE], useFactory: postgresKubeEventLog },
     PostgresLifecycle,
   ];
 }
@@ -163,13 +158,13 @@ export class StoreModule {
     if (choice.engine === 'postgres') {
       return {
         module: StoreModule,
-        providers: [...postgresProviders(choice.url), ChangeFeed, BacklogBudget],
+        providers: [...postgresProviders(choice.url), ...COMMON_PROVIDERS],
         exports: COMMON_EXPORTS,
       };
     }
     return {
       module: StoreModule,
-      providers: [...sqliteProviders(), ChangeFeed, BacklogBudget],
+      providers: [...sqliteProviders(), ...COMMON_PROVIDERS],
       exports: [...COMMON_EXPORTS, DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, Projector],
     };
   }

@@ -4,7 +4,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import type { Service } from '../domain/service.types';
 import { ChangeFeed } from '../feed/change-feed';
-import { ServiceChangeLog } from '../store/service-change-log';
+import { SERVICE_CHANGES } from '../store/service-change-log';
+import type { ServiceChanges } from '../store/service-change-log';
 import { SERVICE_READ_STORE } from '../store/service-read-store';
 import type { ServiceReads, ServiceReadStore } from '../store/service-read-store';
 import type { CommittedWrite } from '../projections/projection';
@@ -24,7 +25,7 @@ export class ServiceWatchService {
   constructor(
     private readonly registry: WatchRegistry,
     @Inject(SERVICE_READ_STORE) private readonly store: ServiceReadStore,
-    private readonly changeLog: ServiceChangeLog,
+    @Inject(SERVICE_CHANGES) private readonly changeLog: ServiceChanges,
     private readonly feed: ChangeFeed,
   ) {}
 

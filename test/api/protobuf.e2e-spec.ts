@@ -1,7 +1,8 @@
 // A client that behaves like client-go >= 0.32's typed core/v1 client (protobuf bodies, protobuf
 // first in Accept), as MetalLB and kube-vip do for UpdateStatus, against the real server over
 // HTTPS. Every answer is compared with what the JSON path answers for the same request.
-import { ServiceChangeLog } from '../../src/store/service-change-log';
+import { SERVICE_CHANGES } from '../../src/store/service-change-log';
+import type { ServiceChanges } from '../../src/store/service-change-log';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { PROTOBUF, protobufBody, TypedClient, TYPED_CLIENT_ACCEPT } from '../helpers/protobuf-client';
 import { startTestServer, TestServer } from '../helpers/test-server';
@@ -216,7 +217,7 @@ describe('protobuf: a client-go typed client, compared with the JSON path', () =
   });
 
   it('watch from an expired resourceVersion: one ERROR frame with a 410 Status, then the end', async () => {
-    const changeLog = t.server.app.get(ServiceChangeLog);
+    const changeLog = t.server.app.get<ServiceChanges>(SERVICE_CHANGES);
     const spy = jest.spyOn(changeLog, 'oldestResumable').mockResolvedValue(Number.MAX_SAFE_INTEGER - 1);
     try {
       const head = (await t.client.get(NS)).json.metadata.resourceVersion;

@@ -10,7 +10,6 @@ const APPLY = 'application/apply-patch+yaml';
 const managers = (svc: any): string[] => (svc.metadata.managedFields ?? []).map((e: any) => `${e.manager}/${e.operation}${e.subresource ? '/' + e.subresource : ''}`);
 
 describeEachBackend('server-side apply', (backend) => {
-  const withHistory = backend.itUnlessPostgres('the history API (HistoryModule and its repositories on PostgreSQL, branch pg-history)');
   let t: TestServer;
   beforeAll(async () => {
     t = await backend.start();
@@ -138,7 +137,7 @@ spec:
     expect(managers(reapplied.json)).toEqual(['kustomize-controller/Apply', 'before-first-apply/Update']);
   });
 
-  withHistory('a controller applies status.conditions with force while another manager writes the ingress: both owners recorded', async () => {
+  it('a controller applies status.conditions with force while another manager writes the ingress: both owners recorded', async () => {
     const lb = await t.client.post(NS, { metadata: { name: 'cond' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } }, { headers: { 'user-agent': 'kubectl-create/v1.33' } });
     const ingress = await t.client.put(`${NS}/cond/status?fieldManager=metallb-controller`, { ...lb.json, status: { loadBalancer: { ingress: [{ ip: '203.0.113.20' }] } } });
     expect(ingress.status).toBe(200);

@@ -14,7 +14,6 @@ const NS = '/api/v1/namespaces/watch/services';
 const svc = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
 
 describeEachBackend('watch', (backend) => {
-  const withHistory = backend.itUnlessPostgres('the history API (HistoryModule and its repositories on PostgreSQL, branch pg-history)');
   let t: TestServer;
   beforeAll(async () => {
     t = await backend.start();
@@ -197,7 +196,7 @@ describeEachBackend('watch', (backend) => {
     }
   });
 
-  withHistory('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {
+  it('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {
     const feeds = t.server.app.get(ChangeFeedService);
     const previous = feeds.maxFollowers;
     feeds.maxFollowers = 1;
@@ -216,7 +215,7 @@ describeEachBackend('watch', (backend) => {
     }
   });
 
-  withHistory('one backlog budget for every watch and feed stream: over it, the fullest is closed before any reaches its own limit', async () => {
+  it('one backlog budget for every watch and feed stream: over it, the fullest is closed before any reaches its own limit', async () => {
     const budget = t.server.app.get(BacklogBudget);
     const registry = t.server.app.get(WatchRegistry);
     const feeds = t.server.app.get(ChangeFeedService);
@@ -246,7 +245,7 @@ describeEachBackend('watch', (backend) => {
     }
   });
 
-  withHistory('catching up on large objects is paced by the socket, not cut off at the backlog limit', async () => {
+  it('catching up on large objects is paced by the socket, not cut off at the backlog limit', async () => {
     const ns = '/api/v1/namespaces/w5/services';
     const from = (await t.client.get(ns)).json.metadata.resourceVersion;
     // More than one stream's 16 MiB limit within one catch-up page; written in one group commit

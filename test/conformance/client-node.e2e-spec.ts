@@ -2,7 +2,8 @@
 // Services and their status, error codes, and an informer that sees add/update/delete, resumes
 // its watch after the server closes the stream, and relists after a 410.
 import * as k8s from '@kubernetes/client-node';
-import { ServiceChangeLog } from '../../src/store/service-change-log';
+import { SERVICE_CHANGES } from '../../src/store/service-change-log';
+import type { ServiceChanges } from '../../src/store/service-change-log';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { kubeConfigFor } from '../helpers/client-node';
 import { describeEachBackend } from '../helpers/storage-backends';
@@ -117,7 +118,7 @@ describeEachBackend('@kubernetes/client-node', (backend) => {
       expect(listCalls.length).toBe(listsBefore);
 
       // A 410 Expired makes it relist.
-      const changeLog = t.server.app.get(ServiceChangeLog);
+      const changeLog = t.server.app.get<ServiceChanges>(SERVICE_CHANGES);
       const spy = jest.spyOn(changeLog, 'oldestResumable').mockResolvedValue(Number.MAX_SAFE_INTEGER - 1);
       try {
         t.server.app.get(WatchRegistry).beforeApplicationShutdown();

@@ -13,11 +13,6 @@ export interface StorageBackend {
   readonly engine: 'sqlite' | 'postgres';
   /** startTestServer on this engine. */
   start(options?: StartOptions): Promise<TestServer>;
-  /**
-   * `it`, or on PostgreSQL `it.skip` with the reason printed: for the few tests that need a part
-   * not yet running on PostgreSQL (`missing` names it).
-   */
-  itUnlessPostgres(missing: string): jest.It;
 }
 
 export function describeEachBackend(title: string, body: (backend: StorageBackend) => void): void {
@@ -25,7 +20,6 @@ export function describeEachBackend(title: string, body: (backend: StorageBacken
     body({
       engine: 'sqlite',
       start: (options = {}) => startTestServer(options),
-      itUnlessPostgres: () => it,
     }),
   );
   describePostgres(`${title} [postgres]`, (database) =>
@@ -40,13 +34,6 @@ export function describeEachBackend(title: string, body: (backend: StorageBacken
           throw new Error(`the server runs on ${kind}, not PostgreSQL`);
         }
         return server;
-      },
-      itUnlessPostgres: (missing) => {
-        const skip = ((name: string, ...rest: unknown[]) => {
-          console.warn(`skipping on PostgreSQL "${title}: ${name}": needs ${missing}, not on PostgreSQL yet`);
-          return (it.skip as (...args: unknown[]) => void)(name, ...rest);
-        }) as unknown as jest.It;
-        return skip;
       },
     }),
   );

@@ -143,7 +143,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
           rounds: rounds + 1,
           swapMs,
           swappedAt: swappedAt.toISOString(),
-          lock: { transactions: 1, longestMs: swapMs, longest: 'swap', totalMs: Date.now() - started },
+          lock: { transactions: 1, longestMs: swapMs, longest: 'swap', totalMs: Date.now() - started, overOneSecond: swapMs >= 1000 ? [{ ms: swapMs, what: 'swap' }] : [] },
           tables,
         };
       } catch (error) {
