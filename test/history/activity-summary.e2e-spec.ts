@@ -1,5 +1,6 @@
 // The zoomed-out history endpoints the UI draws from: activitybuckets (counts per time bucket of
 // one Service) and transitionrankings (Services by condition transitions in a window, paged).
+import { describeEachBackend } from '../helpers/storage-backends';
 import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from './history-test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
@@ -7,7 +8,7 @@ const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };
 const MIN = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe('history.svctrail.io activitybuckets and transitionrankings', () => {
+describeEachBackend('history.svctrail.io activitybuckets and transitionrankings', (backend) => {
   let t: HistoryTestServer;
   const at = async (minute: number, write: () => Promise<unknown>) => {
     t.clock.advance(START + minute * MIN - t.clock.now().getTime());
@@ -15,7 +16,7 @@ describe('history.svctrail.io activitybuckets and transitionrankings', () => {
   };
 
   beforeAll(async () => {
-    t = await startHistoryTestServer([{ name: 'lb' }]);
+    t = await startHistoryTestServer([{ name: 'lb' }], backend.start);
     const admin = t.as('admin');
     const lb = t.as('lb');
     await at(1, () => admin.post('/api/v1/namespaces/a/services', { metadata: { name: 'web' }, spec: LB }));

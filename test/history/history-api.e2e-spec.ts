@@ -3,13 +3,14 @@
 // history resource, filter, page and error.
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
+import { describeEachBackend } from '../helpers/storage-backends';
 import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from './history-test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
 const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe('history.svctrail.io', () => {
+describeEachBackend('history.svctrail.io', (backend) => {
   let t: HistoryTestServer;
   const rv: Record<string, number> = {};
   const at: Record<string, number> = {};
@@ -26,7 +27,7 @@ describe('history.svctrail.io', () => {
   };
 
   beforeAll(async () => {
-    t = await startHistoryTestServer([{ name: 'alice', groups: ['lb-controllers'] }, { name: 'bob' }]);
+    t = await startHistoryTestServer([{ name: 'alice', groups: ['lb-controllers'] }, { name: 'bob' }], backend.start);
     const admin = t.as('admin');
     const alice = t.as('alice');
     const bob = t.as('bob');

@@ -18,7 +18,11 @@ export interface HistoryTestServer extends TestServer {
   as(user: string): HttpsClient;
 }
 
-export async function startHistoryTestServer(users: { name: string; groups?: string[] }[]): Promise<HistoryTestServer> {
+/** `start`: the engine's server starter (describeEachBackend's `backend.start`); SQLite unless given. */
+export async function startHistoryTestServer(
+  users: { name: string; groups?: string[] }[],
+  start: (options: Parameters<typeof startTestServer>[0]) => Promise<TestServer> = startTestServer,
+): Promise<HistoryTestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svctrail-history-'));
   const clock = new FixedClock(new Date(START));
   await ensureDataDir({ dataDir, now: () => clock.now() });
@@ -30,7 +34,7 @@ export async function startHistoryTestServer(users: { name: string; groups?: str
     await appendTokenRecord(join(dataDir, 'tokens.csv'), { token, user: user.name, uid: `uid-${user.name}`, groups: user.groups ?? [] });
     await appendPolicyLines(policyFilePath(dataDir), adminPolicy(user.name));
   }
-  const t = await startTestServer({ dataDir, clock });
+  const t = await start({ dataDir, clock });
   return {
     ...t,
     clock,
