@@ -24,4 +24,11 @@ export const apiErrors = {
   unknownBodyFormat: (accepted: readonly string[]) =>
     new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`),
   entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
+  /** The storage could not be reached (apierrors.NewServerTimeout, as for an unreachable etcd): a 500 clients retry. */
+  serverTimeout: (resource: string, operation: string) =>
+    new ApiError(500, 'ServerTimeout', `The ${operation} operation against ${resource} could not be completed at this time, please try again.`, {
+      name: operation,
+      kind: resource,
+      retryAfterSeconds: 2,
+    }),
 };

@@ -8,6 +8,8 @@ import { OBJECT_BODY_MEDIA_TYPES } from './content-type-parsers';
 import { internalErrorStatus, KubeStatus, statusForError } from './kube-status';
 import { sendStatus } from './kube-response';
 import { isMethodNotAllowed } from './resource-routes';
+import { isStoreUnreachable } from '../store/store-unreachable';
+import { requestTarget } from './request-target';
 
 /**
  * No parser for the body. PATCH routes declare their media types (go-restful's route-level 415);
@@ -62,6 +64,11 @@ export class KubeStatusFilter implements ExceptionFilter {
       return statusForError(
         fastifyStatus === 415 ? unsupportedBody(request) : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute(),
       )!;
+    }
+    if (isStoreUnreachable(exception)) {
+      this.logger.warn(`the store is unreachable: ${(exception as Error).message}`);
+      const { resource, operation } = requestTarget(request);
+      return statusForError(apiErrors.serverTimeout(resource, operation))!;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return internalErrorStatus(exception instanceof Error ? exception.message : String(exception));
