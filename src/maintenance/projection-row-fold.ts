@@ -13,7 +13,7 @@ import type { ServiceEvent } from '../domain/service.events';
 import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import { jsonPatchText } from '../history/json-patch-diff';
 import { foldWrite } from '../projections/committed-write';
-import { eventTransitions } from '../projections/condition-audit.projection';
+import { eventTransitions, transitionRow } from '../projections/condition-audit.projection';
 import { ingressChanges } from '../projections/ingress-history.projection';
 import type { CommittedWrite } from '../projections/projection';
 import type { RecordedEvent } from '../store/recorded-event';
@@ -197,25 +197,7 @@ export class ProjectionRowFold {
 
   private conditionRows(write: CommittedWrite): void {
     for (const { event } of write.events) {
-      for (const t of eventTransitions(event as ServiceEvent)) {
-        const current = t.to ?? t.from!;
-        this.emit('condition_transitions', [
-          ++this.lastTransitionId,
-          write.resourceVersion,
-          write.streamId,
-          write.namespace,
-          write.name,
-          t.conditionType,
-          t.from?.status ?? null,
-          t.to?.status ?? null,
-          t.to ? t.to.reason : '',
-          t.to ? t.to.message : '',
-          current.observedGeneration ?? null,
-          t.to?.lastTransitionTime ?? null,
-          write.metadata.recordedAt,
-          write.metadata.user,
-        ]);
-      }
+      for (const t of eventTransitions(event as ServiceEvent)) this.emit('condition_transitions', [++this.lastTransitionId, ...Object.values(transitionRow(write, t))]);
     }
   }
 

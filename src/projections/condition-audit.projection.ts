@@ -36,6 +36,33 @@ export function eventTransitions(event: ServiceEvent): Transition[] {
   return [];
 }
 
+/** The write a transition row names: its resourceVersion, Service and actor. */
+type TransitionWrite = Pick<CommittedWrite, 'resourceVersion' | 'streamId' | 'namespace' | 'name'> & { metadata: Pick<CommittedWrite['metadata'], 'recordedAt' | 'user'> };
+
+/**
+ * The condition_transitions row of one transition, every column but its id, keys in column
+ * order (an engine binding them by position takes Object.values): one rule for every engine,
+ * the live projections and the bulk folds alike.
+ */
+export function transitionRow(write: TransitionWrite, t: Transition) {
+  const current = t.to ?? t.from!;
+  return {
+    resourceVersion: write.resourceVersion,
+    uid: write.streamId,
+    namespace: write.namespace,
+    name: write.name,
+    conditionType: t.conditionType,
+    fromStatus: t.from?.status ?? null,
+    toStatus: t.to?.status ?? null,
+    reason: t.to ? t.to.reason : '',
+    message: t.to ? t.to.message : '',
+    observedGeneration: current.observedGeneration ?? null,
+    lastTransitionTime: t.to?.lastTransitionTime ?? null,
+    recordedAt: write.metadata.recordedAt,
+    actorUser: write.metadata.user,
+  };
+}
+
 export class ConditionAuditProjection implements Projection {
   readonly name = 'condition-audit';
   readonly tables = ['condition_transitions'];
@@ -51,25 +78,6 @@ export class ConditionAuditProjection implements Projection {
   }
 
   apply(write: CommittedWrite): void {
-    for (const { event } of write.events) for (const t of eventTransitions(event as ServiceEvent)) this.record(write, t);
-  }
-
-  private record(write: CommittedWrite, t: Transition): void {
-    const current = t.to ?? t.from!;
-    this.insert.run({
-      resourceVersion: write.resourceVersion,
-      uid: write.streamId,
-      namespace: write.namespace,
-      name: write.name,
-      conditionType: t.conditionType,
-      fromStatus: t.from?.status ?? null,
-      toStatus: t.to?.status ?? null,
-      reason: t.to ? t.to.reason : '',
-      message: t.to ? t.to.message : '',
-      observedGeneration: current.observedGeneration ?? null,
-      lastTransitionTime: t.to?.lastTransitionTime ?? null,
-      recordedAt: write.metadata.recordedAt,
-      actorUser: write.metadata.user,
-    });
+    for (const { event } of write.events) for (const t of eventTransitions(event as ServiceEvent)) this.insert.run(transitionRow(write, t));
   }
 }

@@ -15,7 +15,7 @@ import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
 import { ColumnType, PROJECTION_TABLES, ProjectionRowFold } from '../projection-row-fold';
-import { recordedEvent } from './pg-log-reader';
+import { toRecorded } from '../../store/event-store';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 import { insertRows } from './pg-row-writer';
 
@@ -87,7 +87,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
         const row = decodeEventLine(text, lineNumber);
         checker.accept(row, lineNumber);
         batch.push(row);
-        folding(() => writer.fold.add(recordedEvent(row)));
+        folding(() => writer.fold.add(toRecorded(row)));
         if (batch.length === BATCH) {
           const events = batch;
           const projected = writer.takeRows();

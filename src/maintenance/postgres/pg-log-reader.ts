@@ -1,9 +1,7 @@
 // Reads the PostgreSQL log in position order, a page at a time, on the caller's connection (and
 // so in its transaction's snapshot): as export lines want it (EventRow, the NDJSON columns) and
 // as the folds want it (RecordedEvent). Pages are seeks of the primary key.
-import type { ServiceEvent } from '../../domain/service.events';
 import type { Queryable } from '../../store/postgres/postgres-database';
-import type { RecordedEvent } from '../../store/recorded-event';
 import { EVENT_COLUMNS, EventRow } from '../event-columns';
 
 const SELECT = EVENT_COLUMNS.map((c) => `${c.column} AS "${c.key}"`).join(', ');
@@ -29,26 +27,4 @@ export async function* pgEventPages(client: Queryable, after: number, through: n
     if (rows.length < page) return;
     from = rows[rows.length - 1].position;
   }
-}
-
-export function recordedEvent(row: EventRow): RecordedEvent {
-  return {
-    position: row.position,
-    resourceVersion: row.resourceVersion,
-    streamId: row.streamId,
-    streamVersion: row.streamVersion,
-    namespace: row.namespace,
-    name: row.name,
-    event: { type: row.type, data: JSON.parse(row.data) } as ServiceEvent,
-    metadata: {
-      user: row.actorUser,
-      groups: JSON.parse(row.actorGroups) as string[],
-      userAgent: row.userAgent,
-      fieldManager: row.fieldManager,
-      requestId: row.requestId,
-      verb: row.verb,
-      subresource: row.subresource,
-      recordedAt: row.recordedAt,
-    },
-  };
 }

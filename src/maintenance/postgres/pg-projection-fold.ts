@@ -4,7 +4,8 @@
 import type { Queryable } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
 import { ProjectionRowFold, ProjectionTable, Row, rowColumns, RowFoldOptions } from '../projection-row-fold';
-import { pgEventPages, recordedEvent } from './pg-log-reader';
+import { toRecorded } from '../../store/event-store';
+import { pgEventPages } from './pg-log-reader';
 import { insertRows } from './pg-row-writer';
 
 /** Rows held in memory before they are inserted. */
@@ -53,7 +54,7 @@ export class PgFoldWriter {
    */
   async foldLog(reader: Queryable, after: number, through: number, progress: Progress, hold = false): Promise<void> {
     for await (const page of pgEventPages(reader, after, through)) {
-      for (const row of page) this.fold.add(recordedEvent(row));
+      for (const row of page) this.fold.add(toRecorded(row));
       progress.advance(page.length);
       if (!hold) await this.flush();
     }

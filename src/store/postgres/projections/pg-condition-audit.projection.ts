@@ -1,5 +1,5 @@
 // One row per condition transition (as ConditionAuditProjection, whose transition rules it shares).
-import { eventTransitions } from '../../../projections/condition-audit.projection';
+import { eventTransitions, transitionRow } from '../../../projections/condition-audit.projection';
 import type { Transition } from '../../../projections/condition-audit.projection';
 import type { ServiceEvent } from '../../../domain/service.events';
 import type { CommittedWrite } from '../../../projections/projection';
@@ -17,28 +17,13 @@ export class PgConditionAuditProjection implements PgProjection {
   }
 
   private async record(client: Queryable, write: CommittedWrite, t: Transition): Promise<void> {
-    const current = t.to ?? t.from!;
     // The id is the next after the greatest, as SQLite picks a rowid: appends are serialised by
     // the append lock, so no two writers can pick the same one, and a rebuild picks the same ids.
     await client.query(
       `INSERT INTO condition_transitions (id, resource_version, uid, namespace, name, condition_type, from_status, to_status,
          reason, message, observed_generation, last_transition_time, recorded_at, actor_user)
        SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM condition_transitions`,
-      [
-        write.resourceVersion,
-        write.streamId,
-        write.namespace,
-        write.name,
-        t.conditionType,
-        t.from?.status ?? null,
-        t.to?.status ?? null,
-        t.to ? t.to.reason : '',
-        t.to ? t.to.message : '',
-        current.observedGeneration ?? null,
-        t.to?.lastTransitionTime ?? null,
-        write.metadata.recordedAt,
-        write.metadata.user,
-      ],
+      Object.values(transitionRow(write, t)),
     );
   }
 }
