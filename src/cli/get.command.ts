@@ -4,7 +4,8 @@
 import { parseCommand } from './command-args';
 import { stringify as toYaml } from 'yaml';
 import { parseAsOf } from '../kube-api/point-in-time';
-import { openReadOnlyStore, serviceScope } from './history-reader';
+import { serviceScope } from './history-reader';
+import { openReadOnlyStore } from './read-only-store';
 import { STORAGE_USAGE } from './storage-option';
 import { UsageError } from './usage-error';
 
