@@ -50,6 +50,10 @@ commands:
   conditions          the condition audit log and per-condition summaries of a Service
   owners              which field managers owned which fields of a Service, over time
 
+Every command but issue-credentials and integrity-check works on SQLite in --data-dir or on
+PostgreSQL with --storage postgres://… (or SVCTRAIL_STORAGE); the read commands (get, history,
+who-had, conditions, owners) print the same answer from either, and never write to the store.
+
 Run svctrail <command> --help for a command's flags.
 
 ${ISSUE_CREDENTIALS_USAGE}

@@ -1,11 +1,15 @@
-// Argument parsing shared by the query commands: their own flags plus --data-dir, -o and --help.
+// Argument parsing shared by the query commands: their own flags plus --data-dir, --storage, -o
+// and --help. The store is chosen as the maintenance commands choose it (storage-option.ts).
 import { parseArgs, ParseArgsConfig } from 'node:util';
+import { CommandStore, commandStore } from './storage-option';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export interface ParsedCommand {
-  values: Record<string, string | boolean | undefined> & { 'data-dir': string; output?: string };
+  values: Record<string, string | boolean | undefined> & { output?: string };
   positionals: string[];
+  /** The store to read: --storage / SVCTRAIL_STORAGE, else SQLite in --data-dir (default ./data). */
+  store: CommandStore;
 }
 
 /** Parses argv; prints the usage and returns undefined for --help. */
@@ -14,7 +18,8 @@ export function parseCommand(argv: string[], options: Options, usage: string, ou
     args: argv,
     options: {
       ...options,
-      'data-dir': { type: 'string', default: './data' },
+      'data-dir': { type: 'string' },
+      storage: { type: 'string' },
       output: { type: 'string', short: 'o', ...(defaultOutput ? { default: defaultOutput } : {}) },
       help: { type: 'boolean', short: 'h' },
     },
@@ -25,5 +30,6 @@ export function parseCommand(argv: string[], options: Options, usage: string, ou
     out(usage);
     return undefined;
   }
-  return { values: values as ParsedCommand['values'], positionals };
+  const store = commandStore({ storage: values.storage as string | undefined, dataDir: values['data-dir'] as string | undefined }, process.env.SVCTRAIL_STORAGE);
+  return { values: values as ParsedCommand['values'], positionals, store };
 }

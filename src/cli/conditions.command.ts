@@ -2,12 +2,14 @@
 // reason, who) and, per condition, time in each status, transition count and flapping.
 import { parseCommand } from './command-args';
 import { openHistory, queryOf, serviceScope } from './history-reader';
+import { STORAGE_USAGE } from './storage-option';
 import { parseOutputFormat, structured, table } from './output-format';
 
 export const CONDITIONS_USAGE = `usage: svctrail conditions NAMESPACE/NAME [--type TYPE] [--since TIME] [--until TIME]
-                           [--flap-threshold N] [--flap-window DURATION] [--data-dir DIR] [-o json|yaml]
+                           [--flap-threshold N] [--flap-window DURATION] [--data-dir DIR | --storage postgres://…] [-o json|yaml]
   The condition audit log of the Service and a summary per condition (time in each status,
-  transitions, flapping); the same answers as .../conditiontransitions and .../conditionsummaries.`;
+  transitions, flapping); the same answers as .../conditiontransitions and .../conditionsummaries.
+${STORAGE_USAGE}`;
 
 export async function runConditions(argv: string[], out: (line: string) => void): Promise<number> {
   const parsed = parseCommand(
@@ -20,7 +22,7 @@ export async function runConditions(argv: string[], out: (line: string) => void)
   const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   const scope = serviceScope(positionals[0]);
-  const reader = openHistory(values['data-dir']);
+  const reader = await openHistory(parsed.store);
   try {
     const window = queryOf(values, { type: 'conditionType', since: 'since', until: 'until' });
     const transitions = await reader.conditions.transitions(scope, window);
@@ -50,6 +52,6 @@ export async function runConditions(argv: string[], out: (line: string) => void)
     out(table(['UID', 'CONDITION', 'NOW', 'TRANSITIONS', 'SECONDS IN STATUS', 'FLAPPING'], rows));
     return 0;
   } finally {
-    reader.close();
+    await reader.close();
   }
 }

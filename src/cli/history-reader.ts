@@ -1,18 +1,13 @@
-// The history API's query services over a data directory's database, for the terminal: the CLI
-// answers exactly what /apis/history.svctrail.io answers, from the same code.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../config/app-config';
+// The history API's query services over the chosen store (a data directory's SQLite database or
+// PostgreSQL), for the terminal: the CLI answers exactly what /apis/history.svctrail.io answers,
+// from the same code and the same engine-neutral repositories, so the output is the same on both.
 import { ChangeLogService } from '../history/change-log.service';
 import { ConditionAuditService } from '../history/condition-audit.service';
 import { FieldOwnershipService } from '../history/field-ownership.service';
 import { IngressHistoryService } from '../history/ingress-history.service';
 import { systemClock } from '../shared/clock';
-import { ChangeHistoryRepository } from '../store/change-history-repository';
-import { ConditionHistoryRepository } from '../store/condition-history-repository';
-import { DatabaseHandle, openDatabase } from '../store/database';
-import { IngressHistoryRepository } from '../store/ingress-history-repository';
-import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
+import { openReadOnlyStore } from './read-only-store';
+import type { CommandStore } from './storage-option';
 import { UsageError } from './usage-error';
 
 export interface HistoryReader {
@@ -20,21 +15,17 @@ export interface HistoryReader {
   conditions: ConditionAuditService;
   ingress: IngressHistoryService;
   ownership: FieldOwnershipService;
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function openHistory(dataDir: string): HistoryReader {
-  const path = join(dataDir, 'svctrail.db');
-  if (!existsSync(path)) throw new UsageError(`no svctrail database in ${dataDir} (use --data-dir)`);
-  const handle: DatabaseHandle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
-  const reads = new SqliteServiceReadStore(handle);
-  const changes = new ChangeHistoryRepository(handle);
+export async function openHistory(store: CommandStore): Promise<HistoryReader> {
+  const { stores, close } = await openReadOnlyStore(store);
   return {
-    changes: new ChangeLogService(changes, reads),
-    conditions: new ConditionAuditService(new ConditionHistoryRepository(handle), reads, systemClock),
-    ingress: new IngressHistoryService(new IngressHistoryRepository(handle), reads),
-    ownership: new FieldOwnershipService(changes, reads),
-    close: () => handle.close(),
+    changes: new ChangeLogService(stores.changes, stores.reads),
+    conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock),
+    ingress: new IngressHistoryService(stores.ingress, stores.reads),
+    ownership: new FieldOwnershipService(stores.changes, stores.reads),
+    close,
   };
 }
 

@@ -4,12 +4,14 @@ import type { ServiceChange } from '../history/history-items';
 import type { HistoryList } from '../history/history-list-page';
 import { parseCommand } from './command-args';
 import { openHistory, queryOf, serviceScope } from './history-reader';
+import { STORAGE_USAGE } from './storage-option';
 import { parseOutputFormat, structured, table } from './output-format';
 
 export const HISTORY_USAGE = `usage: svctrail history NAMESPACE/NAME [--since TIME] [--until TIME] [--actor USER]
-                        [--event-type TYPE] [--uid UID] [--limit N] [--data-dir DIR] [-o json|yaml]
+                        [--event-type TYPE] [--uid UID] [--limit N] [--data-dir DIR | --storage postgres://…] [-o json|yaml]
   Every accepted write to the Service (all incarnations of the name): resourceVersion, time,
-  user, verb, domain events and the JSON patch; the same answers as .../services/NAME/changes.`;
+  user, verb, domain events and the JSON patch; the same answers as .../services/NAME/changes.
+${STORAGE_USAGE}`;
 
 export async function runHistory(argv: string[], out: (line: string) => void): Promise<number> {
   const parsed = parseCommand(
@@ -22,7 +24,7 @@ export async function runHistory(argv: string[], out: (line: string) => void): P
   const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   const scope = serviceScope(positionals[0]);
-  const reader = openHistory(values['data-dir']);
+  const reader = await openHistory(parsed.store);
   try {
     const query = queryOf(values, { since: 'since', until: 'until', actor: 'actor', 'event-type': 'eventType', uid: 'uid', limit: 'limit' });
     const list = (await reader.changes.list(scope, query)).encoded.object as HistoryList<ServiceChange>;
@@ -48,6 +50,6 @@ export async function runHistory(argv: string[], out: (line: string) => void): P
     if (list.metadata.continue) out(`(more: --limit, or the API with continue=${list.metadata.continue})`);
     return 0;
   } finally {
-    reader.close();
+    await reader.close();
   }
 }

@@ -3,13 +3,15 @@
 // as .../services/NAME/fieldownerships.
 import { parseCommand } from './command-args';
 import { openHistory, queryOf, serviceScope } from './history-reader';
+import { STORAGE_USAGE } from './storage-option';
 import { parseOutputFormat, structured, table } from './output-format';
 
 export const OWNERS_USAGE = `usage: svctrail owners NAMESPACE/NAME [FIELD] [--at TIME | --since TIME --until TIME] [--manager NAME]
-                       [--data-dir DIR] [-o json|yaml]
+                       [--data-dir DIR | --storage postgres://…] [-o json|yaml]
   Who owned each field of the Service (managedFields over time): manager, operation, from, to,
   and who took it over (forced for an Apply). FIELD is a path as conflicts print it, or a prefix:
-  .status.loadBalancer.ingress, .spec.ports, .metadata.labels.app.`;
+  .status.loadBalancer.ingress, .spec.ports, .metadata.labels.app.
+${STORAGE_USAGE}`;
 
 export async function runOwners(argv: string[], out: (line: string) => void): Promise<number> {
   const parsed = parseCommand(
@@ -22,7 +24,7 @@ export async function runOwners(argv: string[], out: (line: string) => void): Pr
   const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   const scope = serviceScope(positionals[0]);
-  const reader = openHistory(values['data-dir']);
+  const reader = await openHistory(parsed.store);
   try {
     const query = { ...queryOf(values, { at: 'at', since: 'since', until: 'until', manager: 'manager', limit: 'limit' }), ...(positionals[1] ? { field: positionals[1] } : {}) };
     const list = await reader.ownership.list(scope, query);
@@ -54,6 +56,6 @@ export async function runOwners(argv: string[], out: (line: string) => void): Pr
     );
     return 0;
   } finally {
-    reader.close();
+    await reader.close();
   }
 }

@@ -2,12 +2,15 @@
 // IP or hostname, from when to when, and who assigned and cleared it.
 import { parseCommand } from './command-args';
 import { openHistory, queryOf } from './history-reader';
+import { STORAGE_USAGE } from './storage-option';
 import { parseOutputFormat, structured, table } from './output-format';
 import { UsageError } from './usage-error';
 
-export const WHO_HAD_USAGE = `usage: svctrail who-had ADDRESS [--at TIME | --from TIME --to TIME] [--data-dir DIR] [-o json|yaml]
+export const WHO_HAD_USAGE = `usage: svctrail who-had ADDRESS [--at TIME | --from TIME --to TIME]
+                       [--data-dir DIR | --storage postgres://…] [-o json|yaml]
   The Services that held the load-balancer IP or hostname (at a time, or during a window; by
-  default ever), with who assigned and who cleared it; the same answers as .../ingressowners.`;
+  default ever), with who assigned and who cleared it; the same answers as .../ingressowners.
+${STORAGE_USAGE}`;
 
 export async function runWhoHad(argv: string[], out: (line: string) => void): Promise<number> {
   const parsed = parseCommand(argv, { at: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } }, WHO_HAD_USAGE, out);
@@ -15,7 +18,7 @@ export async function runWhoHad(argv: string[], out: (line: string) => void): Pr
   const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
   if (!positionals[0]) throw new UsageError('expected an ADDRESS');
-  const reader = openHistory(values['data-dir']);
+  const reader = await openHistory(parsed.store);
   try {
     const list = await reader.ingress.owners({ address: positionals[0], ...queryOf(values, { at: 'at', from: 'from', to: 'to', limit: 'limit' }) });
     const text = structured(format, list);
@@ -42,6 +45,6 @@ export async function runWhoHad(argv: string[], out: (line: string) => void): Pr
     );
     return 0;
   } finally {
-    reader.close();
+    await reader.close();
   }
 }

@@ -1,7 +1,8 @@
 // Opens the PostgreSQL store a maintenance command names. Connection failures become refusals an
 // operator can act on (exit 1 with the reason, no stack trace), and the commands that read an
 // existing store (export, verify, replay) refuse a database without one instead of creating the
-// schema there: a mistyped database name must not grow svctrail's tables.
+// schema there: a mistyped database name must not grow svctrail's tables. The CLI's read commands
+// open it read-only: no migration, and every session refuses writes.
 import { Client } from 'pg';
 import { redactedUrl } from '../../cli/storage-option';
 import { openPostgres, PostgresHandle } from '../../store/postgres/postgres-database';
@@ -9,7 +10,7 @@ import { MaintenanceError } from '../maintenance-error';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export async function openPgStore(url: string, options: { existing: boolean; max: number }): Promise<PostgresHandle> {
+export async function openPgStore(url: string, options: { existing: boolean; max: number; readOnly?: boolean }): Promise<PostgresHandle> {
   const where = redactedUrl(url);
   if (options.existing) {
     const probe = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
@@ -26,7 +27,7 @@ export async function openPgStore(url: string, options: { existing: boolean; max
     }
   }
   try {
-    return await openPostgres(url, { max: options.max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    return await openPostgres(url, { max: options.max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, readOnly: options.readOnly });
   } catch (error) {
     throw new MaintenanceError(`cannot open the svctrail store in PostgreSQL at ${where}: ${(error as Error).message}`);
   }

@@ -31,6 +31,12 @@ export interface OpenPostgresOptions {
    * would hang every request, readiness checks included.
    */
   connectionTimeoutMillis?: number;
+  /**
+   * Every session read-only and no migrations applied: for the CLI's read commands, which must
+   * leave the store as they found it (as SQLite's are opened read-only, unmigrated). The store
+   * must already exist.
+   */
+  readOnly?: boolean;
 }
 
 const CONNECTION_TIMEOUT_MS = 10_000;
@@ -68,11 +74,12 @@ export async function openPostgres(url: string, options: OpenPostgresOptions = {
     max: options.max,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECTION_TIMEOUT_MS,
     types: poolTypes,
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
   // An idle connection the server dropped (a restart) is reported here, not as an uncaught error.
   pool.on('error', () => undefined);
   try {
-    await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
+    if (!options.readOnly) await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
   } catch (error) {
     await pool.end();
     throw error;
