@@ -249,8 +249,9 @@ function load(server: Running, token: string, connections: number, seconds: numb
   const latencies = new Samples();
   const statusCodes: Record<string, number> = {};
   let ok = 0;
-  const urls = extra.urls ?? server.urls;
-  const shares = urls.map((_, i) => Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0)).map((c) => Math.max(1, c));
+  // Fewer connections than replicas: the first replicas only (a 1-connection case stays one connection).
+  const urls = (extra.urls ?? server.urls).slice(0, Math.max(1, connections));
+  const shares = urls.map((_, i) => Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0));
   const base = { authorization: `Bearer ${token}` };
   const one = (url: string, share: number) =>
     new Promise<autocannon.Result>((resolve, reject) => {
