@@ -1450,12 +1450,13 @@ const PG_ADMIN_URL = process.env.SVCTRAIL_BENCH_POSTGRES ?? 'postgres://svctrail
 const PG_DATABASE = `svctrail_bench_${process.pid}`;
 let pgDatabaseCreated = false;
 
-// The PostgreSQL targets run on the 10k dataset, in the full run too. Measured here: svctrail
-// import into PostgreSQL ≈ 3–5k events/s, so the 1M log alone would take 4–6 min per fresh
-// database (each target starts from one), plus its export, on top of the cases (≈ 3 min per
-// target): well over the ~12 minutes a full run may grow by. Writes, GET, LIST and the watch
-// paths of PostgreSQL do not scan the log, and the 10k SQLite figures are in the same run for the
-// comparison (the --quick run, or the full run's 10k phase where it has the case).
+// The PostgreSQL targets run on the 10k dataset, in the full run too. Measured (quick run, loaded
+// 2-core machine): svctrail import into PostgreSQL ≈ 2k events/s (3–5k on a quiet one), so the 1M
+// log would take 4–8 min per fresh database, twice (each target starts from its own), plus its
+// export: 10–17 min before any case, where the whole PostgreSQL phase on 10k (import, startup and
+// the cases at 8 s each) takes about 5–6 min. That is over the ~12 minutes a full run may grow by.
+// Writes, GET, LIST and watch on PostgreSQL do not scan the log, and the SQLite figures beside
+// them are of the same 10k dataset where the run has them (--quick, or the full run's 10k phase).
 const PG_DATASET = '10k';
 const PG_READS = [...READ_CASES, ...TIME_TRAVEL_CASES, ...HISTORY_CASES].filter((d) => ['get-10', 'list-10', 'tt-get-exact-10', 'history-changes-10'].includes(d.id));
 const PG_WRITES = [putMany(1), putMany(16), putMany(64), putHot(1), putHot(16), putHot(64)];
