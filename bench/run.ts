@@ -1412,7 +1412,7 @@ async function phase(
         await settle(server);
         put(
           'watch-cross',
-          `watch across replicas: ${WATCHERS} JSON watchers on replicas 2 and 3, ${WATCH_WRITE_RATE} PUT/s to replica 1, lag from the PUT's answer`,
+          `watch across replicas: ${WATCHERS} JSON watchers on replicas 2 and 3, PUTs offered at ${WATCH_WRITE_RATE}/s to replica 1, lag from the PUT's answer`,
           await runWatch(server, fx, WATCHERS, false, { watchUrls: server.urls.slice(1), putUrls: [server.url], fromAnswer: true, label: 'watch-cross' }),
         );
       }
