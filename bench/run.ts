@@ -13,6 +13,13 @@
 // svctrail alone, started with --cpu-prof, and reports where its CPU time went (by module,
 // then by function; bench/profile-summary.ts).
 //
+// svctrail-pg / svctrail-pg3 (svctrail on PostgreSQL, one replica / three replicas behind the
+// same load, round-robin by connection): after the SQLite phases, on the 10k dataset exported
+// through the CLI and imported into a fresh database svctrail_bench_<pid> per target (the import
+// timed), a subset of the cases (PG_READS, PG_WRITES settled, watch fan-out) plus, on three
+// replicas, the cross-replica watch lag (issue 13 item 3); a table "PostgreSQL" after the main
+// one. Skipped with a note when PostgreSQL (SVCTRAIL_BENCH_POSTGRES) cannot be reached.
+//
 // Each target (svctrail, then the floor) runs on its own fresh copy of the dataset, in this
 // order: reads, history, time travel, watch resume, writes (each settled, then right after a
 // 64-connection burst), watch fan-out. Then replay / verify / export / import through the CLI
