@@ -13,6 +13,13 @@
 // svctrail alone, started with --cpu-prof, and reports where its CPU time went (by module,
 // then by function; bench/profile-summary.ts).
 //
+// svctrail-pg / svctrail-pg3 (svctrail on PostgreSQL, one replica / three replicas behind the
+// same load, round-robin by connection): after the SQLite phases, on the 10k dataset exported
+// through the CLI and imported into a fresh database svctrail_bench_<pid> per target (the import
+// timed), a subset of the cases (PG_READS, PG_WRITES settled, watch fan-out) plus, on three
+// replicas, the cross-replica watch lag (issue 13 item 3); a table "PostgreSQL" after the main
+// one. Skipped with a note when PostgreSQL (SVCTRAIL_BENCH_POSTGRES) cannot be reached.
+//
 // Each target (svctrail, then the floor) runs on its own fresh copy of the dataset, in this
 // order: reads, history, time travel, watch resume, writes (each settled, then right after a
 // 64-connection burst), watch fan-out. Then replay / verify / export / import through the CLI
@@ -25,6 +32,7 @@
 // usage: node bench/dist/run.js [--quick] [--duration SECONDS] [--only SUBSTRING[,SUBSTRING]] [--keep] [--dataset 1m|10k] [--profile CASE-ID]
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
@@ -79,12 +87,20 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 // Processes
 
 /** floor-full: the floor's raw stack doing svctrail's storage work per write (floor-server.ts --variant storage). */
-type Target = 'svctrail' | 'floor-full' | 'floor';
+/** svctrail-pg / svctrail-pg3: svctrail on PostgreSQL, one replica / three replicas on one database. */
+type Target = 'svctrail' | 'floor-full' | 'floor' | 'svctrail-pg' | 'svctrail-pg3';
+const PG_TARGETS = ['svctrail-pg', 'svctrail-pg3'] as const;
+type PgTarget = (typeof PG_TARGETS)[number];
+const isPg = (t: Target): t is PgTarget => t === 'svctrail-pg' || t === 'svctrail-pg3';
 
 interface Running {
   target: Target;
   child: ChildProcess;
   url: string;
+  /** Every replica's URL (svctrail-pg3: three; the load is spread round-robin over them). */
+  urls: string[];
+  /** The other replicas' processes (svctrail-pg3), stopped with this one. */
+  replicas: Running[];
   dataDir: string;
   exited: Promise<void>;
 }
@@ -92,12 +108,13 @@ interface Running {
 const children = new Set<ChildProcess>();
 process.on('SIGINT', () => {
   for (const c of children) c.kill('SIGTERM');
-  process.exit(130);
+  // The bench's PostgreSQL database goes too, once its replicas let go of it (DROP … FORCE).
+  void dropPgDatabase().finally(() => process.exit(130));
 });
 
-function start(target: Target, dataDir: string): Promise<Running> {
-  const script = target === 'svctrail' ? join(ROOT, 'dist', 'main.js') : join(ROOT, 'bench', 'dist', 'floor-server.js');
-  const extra = target === 'floor' ? ['--drop-unused-indexes'] : target === 'floor-full' ? ['--variant', 'storage'] : [];
+function start(target: Target, dataDir: string, pgUrl?: string): Promise<Running> {
+  const script = target === 'svctrail' || isPg(target) ? join(ROOT, 'dist', 'main.js') : join(ROOT, 'bench', 'dist', 'floor-server.js');
+  const extra = target === 'floor' ? ['--drop-unused-indexes'] : target === 'floor-full' ? ['--variant', 'storage'] : isPg(target) ? ['--storage', pgUrl!] : [];
   const nodeFlags = PROFILE && target === 'svctrail' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
   const child = spawn(process.execPath, [...nodeFlags, script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
@@ -112,7 +129,7 @@ function start(target: Target, dataDir: string): Promise<Running> {
       const match = /serving (https:\/\/\S+)/.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve({ target, child, url: match[1], dataDir, exited });
+        resolve({ target, child, url: match[1], urls: [match[1]], replicas: [], dataDir, exited });
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -127,6 +144,7 @@ function start(target: Target, dataDir: string): Promise<Running> {
 }
 
 async function stop(server: Running): Promise<void> {
+  await Promise.all(server.replicas.map(stop));
   server.child.kill('SIGTERM');
   const timeout = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
   await server.exited;
@@ -229,56 +247,65 @@ class Samples {
   }
 }
 
-function load(server: Running, token: string, connections: number, seconds: number, next: () => RequestSpec, extra: { overallRate?: number } = {}): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const latencies = new Samples();
-    const statusCodes: Record<string, number> = {};
-    let ok = 0;
-    const base = { authorization: `Bearer ${token}` };
-    const instance = autocannon(
-      {
-        url: server.url,
-        connections,
-        duration: seconds,
-        pipelining: 1,
-        timeout: 30,
-        ...(extra.overallRate ? { overallRate: extra.overallRate } : {}),
-        headers: { ...base, accept: 'application/json', 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (req: any) => {
-              const spec = next();
-              const headers = { ...base, accept: spec.accept ?? 'application/json', 'content-type': spec.contentType ?? 'application/json' };
-              return { ...req, method: spec.method, path: spec.path, body: spec.body, headers };
+/**
+ * Load on every URL of `server` at once: one autocannon per replica URL, the connections (and
+ * the overall rate) split between them as evenly as they divide, so three replicas share one
+ * load round-robin by connection. Latencies and answers are merged into one result.
+ */
+function load(server: Running, token: string, connections: number, seconds: number, next: () => RequestSpec, extra: { overallRate?: number; urls?: string[] } = {}): Promise<LoadResult> {
+  const latencies = new Samples();
+  const statusCodes: Record<string, number> = {};
+  let ok = 0;
+  // Fewer connections than replicas: the first replicas only (a 1-connection case stays one connection).
+  const urls = (extra.urls ?? server.urls).slice(0, Math.max(1, connections));
+  const shares = urls.map((_, i) => Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0));
+  const base = { authorization: `Bearer ${token}` };
+  const one = (url: string, share: number) =>
+    new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
+        {
+          url,
+          connections: share,
+          duration: seconds,
+          pipelining: 1,
+          timeout: 30,
+          ...(extra.overallRate ? { overallRate: Math.max(1, Math.round((extra.overallRate * share) / connections)) } : {}),
+          headers: { ...base, accept: 'application/json', 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (req: any) => {
+                const spec = next();
+                const headers = { ...base, accept: spec.accept ?? 'application/json', 'content-type': spec.contentType ?? 'application/json' };
+                return { ...req, method: spec.method, path: spec.path, body: spec.body, headers };
+              },
             },
-          },
-        ],
-      } as autocannon.Options,
-      (error, result) => {
-        if (error) return reject(error);
-        const sorted = latencies.sorted();
-        const elapsed = result.duration || seconds;
-        resolve({
-          connections,
-          seconds: elapsed,
-          ok,
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-          rps: ok / elapsed,
-          p50: percentile(sorted, 50),
-          p99: percentile(sorted, 99),
-          max: sorted.length ? sorted[sorted.length - 1] : NaN,
-          statusCodes,
-        });
-      },
-    );
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
-      if (statusCode >= 200 && statusCode < 300) {
-        ok++;
-        latencies.push(responseTime);
-      }
+          ],
+        } as autocannon.Options,
+        (error, result) => (error ? reject(error) : resolve(result)),
+      );
+      instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+        statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
+        if (statusCode >= 200 && statusCode < 300) {
+          ok++;
+          latencies.push(responseTime);
+        }
+      });
     });
+  return Promise.all(urls.map((url, i) => one(url, shares[i]))).then((all) => {
+    const sorted = latencies.sorted();
+    const elapsed = Math.max(...all.map((r) => r.duration || seconds));
+    return {
+      connections,
+      seconds: elapsed,
+      ok,
+      non2xx: all.reduce((a, r) => a + r.non2xx, 0),
+      errors: all.reduce((a, r) => a + r.errors + r.timeouts, 0),
+      rps: ok / elapsed,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.length ? sorted[sorted.length - 1] : NaN,
+      statusCodes,
+    };
   });
 }
 
@@ -473,6 +500,8 @@ interface CaseResult {
   svctrail?: Result;
   'floor-full'?: Result;
   floor?: Result;
+  'svctrail-pg'?: Result;
+  'svctrail-pg3'?: Result;
 }
 
 interface LoadCase {
@@ -854,13 +883,29 @@ async function runWriteCase(server: Running, f: Fixture, def: LoadCase, seed: nu
   }
 }
 
+interface WatchOptions {
+  /** Where the watchers connect (round-robin) and where the PUTs go; default every URL of the server. */
+  watchUrls?: string[];
+  putUrls?: string[];
+  /**
+   * Lag from the PUT's answer to the event (cross-replica delivery), rather than from the moment
+   * the request was sent: the PUTs are sent by paced loops that note when each was answered.
+   */
+  fromAnswer?: boolean;
+  label?: string;
+}
+
 /** 100 watchers on every Service; status PUTs at a fixed rate; delivery lag measured per event. */
-async function runWatch(server: Running, f: Fixture, watchers: number, protobuf: boolean): Promise<Result> {
+async function runWatch(server: Running, f: Fixture, watchers: number, protobuf: boolean, opts: WatchOptions = {}): Promise<Result> {
+  const watchUrls = opts.watchUrls ?? server.urls;
+  const putUrls = opts.putUrls ?? server.urls;
   const warm = new Rng(8);
-  await load(server, f.token, 16, WARMUP, () => jsonPut(f.lb[warm.int(f.lb.length)]), { overallRate: WATCH_WRITE_RATE });
-  const head = (await getJson(server, f.token, '/api/v1/namespaces/default/services?limit=1')).json.metadata.resourceVersion as string;
+  await load(server, f.token, 16, WARMUP, () => jsonPut(f.lb[warm.int(f.lb.length)]), { overallRate: WATCH_WRITE_RATE, urls: putUrls });
+  const head = (await getJson({ ...server, url: putUrls[0] }, f.token, '/api/v1/namespaces/default/services?limit=1')).json.metadata.resourceVersion as string;
   const sentAt = new Map<string, number>();
   const lag = new Samples();
+  /** fromAnswer: (ip, arrival) pairs, set against the answers' times once the PUTs are over. */
+  const arrivals: [string, number][] = [];
   const seenIPs = new Set<string>();
   let events = 0;
   let bytes = 0;
@@ -872,6 +917,7 @@ async function runWatch(server: Running, f: Fixture, watchers: number, protobuf:
     const at = buffer.indexOf(IP_PREFIX, start);
     if (at < 0 || at + IP_MARK.length > end) return;
     const ip = buffer.toString('latin1', at, at + IP_MARK.length);
+    if (opts.fromAnswer) return void arrivals.push([ip, now]);
     const sent = sentAt.get(ip);
     if (sent !== undefined) {
       lag.push(now - sent);
@@ -881,10 +927,10 @@ async function runWatch(server: Running, f: Fixture, watchers: number, protobuf:
   await Promise.all(
     Array.from(
       { length: watchers },
-      () =>
+      (_, i) =>
         new Promise<void>((resolve, reject) => {
           const req = httpsRequest(
-            new URL(`/api/v1/services?watch=true&resourceVersion=${head}`, server.url),
+            new URL(`/api/v1/services?watch=true&resourceVersion=${head}`, watchUrls[i % watchUrls.length]),
             {
               method: 'GET',
               headers: { authorization: `Bearer ${f.token}`, accept: protobuf ? `${PROTOBUF};stream=watch` : 'application/json' },
@@ -937,9 +983,17 @@ async function runWatch(server: Running, f: Fixture, watchers: number, protobuf:
     sentAt.set(ip, performance.now());
     return jsonPut(s, ip);
   };
-  const result = await load(server, f.token, 16, DURATION, put, { overallRate: WATCH_WRITE_RATE });
+  const answeredAt = new Map<string, number>();
+  const result = opts.fromAnswer ? await pacedPuts(putUrls, f, 16, DURATION, WATCH_WRITE_RATE, put, answeredAt) : await load(server, f.token, 16, DURATION, put, { overallRate: WATCH_WRITE_RATE, urls: putUrls });
   await sleep(1000); // let the last events arrive
   for (const close of closers) close();
+  for (const [ip, at] of arrivals) {
+    const answered = answeredAt.get(ip);
+    if (answered === undefined) continue;
+    // An event may reach a watcher before the PUT's answer reaches the client: that is no lag.
+    lag.push(Math.max(0, at - answered));
+    seenIPs.add(ip);
+  }
   const sorted = lag.sorted();
   // Completeness of the fan-out: every write some watcher saw should reach all of them.
   const expected = seenIPs.size * watchers;
@@ -961,20 +1015,69 @@ async function runWatch(server: Running, f: Fixture, watchers: number, protobuf:
     events,
   };
   log(
-    `  ${server.target.padEnd(10)} ${`watch-${watchers}${protobuf ? '-pb' : ''}`.padEnd(32)} ${out.writesPerSecond.toFixed(0)} writes/s (p99 ${fmtMs(out.putP99)} ms) → ${out.deliveredPerSecond.toFixed(0)} deliveries/s ` +
+    `  ${server.target.padEnd(10)} ${(opts.label ?? `watch-${watchers}${protobuf ? '-pb' : ''}`).padEnd(32)} ${out.writesPerSecond.toFixed(0)} writes/s (p99 ${fmtMs(out.putP99)} ms) → ${out.deliveredPerSecond.toFixed(0)} deliveries/s ` +
       `(${(out.deliveredFraction * 100).toFixed(1)}%), lag p50 ${fmtMs(out.lagP50)} p99 ${fmtMs(out.lagP99)} ms, dropped ${dropped}`,
   );
   return out;
 }
 
+/**
+ * `connections` loops sending the PUTs `next` makes, together at `rate` per second, round-robin
+ * over `urls`; the time each was answered (2xx) is noted by its ingress IP.
+ */
+async function pacedPuts(urls: string[], f: Fixture, connections: number, seconds: number, rate: number, next: () => RequestSpec, answeredAt: Map<string, number>): Promise<LoadResult> {
+  const latencies = new Samples();
+  const statusCodes: Record<string, number> = {};
+  const interval = (1000 * connections) / rate;
+  let ok = 0;
+  let loop = 0;
+  const d = await drive(
+    connections,
+    seconds,
+    async (agent) => {
+      const url = urls[loop++ % urls.length];
+      const t0 = performance.now();
+      const spec = next();
+      const ip = /100\.\d+\.\d+\.\d+/.exec(typeof spec.body === 'string' ? spec.body : '')?.[0];
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpsRequest(
+          new URL(spec.path, url),
+          { method: spec.method, headers: { authorization: `Bearer ${f.token}`, accept: 'application/json', 'content-type': 'application/json' }, rejectUnauthorized: false, agent },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(spec.body);
+      });
+      const now = performance.now();
+      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+      if (status >= 200 && status < 300) {
+        ok++;
+        latencies.push(now - t0);
+        if (ip) answeredAt.set(ip, now);
+      }
+      await sleep(Math.max(0, interval - (now - t0)));
+    },
+    17,
+  );
+  const s = latencies.summary();
+  return { connections, seconds: d.seconds, ok, non2xx: Object.entries(statusCodes).filter(([c]) => Number(c) >= 300).reduce((a, [, n]) => a + n, 0), errors: d.errors, rps: ok / d.seconds, p50: s.p50, p99: s.p99, max: s.max, statusCodes };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Datasets, storage, the CLI
 
-function scratchCopy(source: string, label: string): string {
+const CREDENTIALS = ['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'manifest.json', 'policy.jsonl'];
+
+/** A fresh copy of a dataset's directory (credentialsOnly: without its database, for a replica on PostgreSQL). */
+function scratchCopy(source: string, label: string, credentialsOnly = false): string {
   const dir = join(DATA_ROOT, `run-${label}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const file of ['svctrail.db', 'ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'manifest.json', 'policy.jsonl']) {
+  for (const file of credentialsOnly ? CREDENTIALS : ['svctrail.db', ...CREDENTIALS]) {
     if (existsSync(join(source, file))) copyFileSync(join(source, file), join(dir, file));
   }
   return dir;
@@ -1158,6 +1261,75 @@ function table(rows: Row[]): string[] {
   return [line(headers), `|${widths.map((w, i) => (left(i) ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...cells.map(line)];
 }
 
+/**
+ * The PostgreSQL table: svctrail-pg and svctrail-pg3 (on PG_DATASET) next to svctrail on SQLite
+ * and the floor, from the same dataset where the run has the case (`same`), else from the main
+ * dataset (`main`, marked).
+ */
+function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, CaseResult>, main: Map<string, CaseResult>, mainKey: string, pg: Result, maint: Result | undefined): string[] {
+  const num = (o: Result | undefined, k: string) => (o && typeof o[k] === 'number' && Number.isFinite(o[k]) ? (o[k] as number) : undefined);
+  const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b !== 0 ? (a / b).toFixed(2) : '–');
+  const rows: string[][] = [];
+  const add = (label: string, id: string, key: string, fmt: (v: unknown) => string, target = '', met?: (v: number) => boolean) => {
+    const r = pgResults.get(id);
+    if (!r) return;
+    const ref = same.get(id)?.svctrail ? same.get(id) : main.get(id);
+    const mark = ref && ref !== same.get(id) ? ` (${mainKey})` : '';
+    const [p1, p3, s, f] = [num(r['svctrail-pg'], key), num(r['svctrail-pg3'], key), num(ref?.svctrail, key), num(ref?.floor, key)];
+    const verdict = met ? (p3 === undefined ? '?' : met(p3) ? 'yes' : 'NO') : '';
+    rows.push([label, fmt(p1), fmt(p3), s === undefined ? '–' : `${fmt(s)}${mark}`, f === undefined ? '–' : `${fmt(f)}${mark}`, ratio(p1, s), ratio(p3, s), ratio(p1, f), ratio(p3, f), target, verdict]);
+  };
+  const firstId = (id: string) => pgResults.get(id)?.title ?? id;
+  for (const def of PG_WRITES) {
+    const id = `${def.id}-settled`;
+    add(`${firstId(id)}: req/s`, id, 'rps', fmtNum);
+    add('  p50 ms', id, 'p50', fmtMs);
+    add('  p99 ms', id, 'p99', fmtMs);
+  }
+  for (const def of PG_READS) {
+    add(`${firstId(def.id)}: req/s`, def.id, 'rps', fmtNum);
+    add('  p50 ms', def.id, 'p50', fmtMs);
+    add('  p99 ms', def.id, 'p99', fmtMs);
+  }
+  const w = pgResults.get('watch-100');
+  if (w) {
+    add(`${w.title}: writes/s`, 'watch-100', 'writesPerSecond', fmtNum);
+    add('  PUT p99 ms, watched', 'watch-100', 'putP99', fmtMs);
+    add('  PUT p99 ms, unwatched (same rate)', 'watch-0', 'putP99', fmtMs);
+    add('  delivered %', 'watch-100', 'deliveredFraction', (v) => (typeof v === 'number' ? (v * 100).toFixed(1) : '–'));
+    add('  delivery lag p50 ms', 'watch-100', 'lagP50', fmtMs);
+    add('  delivery lag p99 ms', 'watch-100', 'lagP99', fmtMs);
+    add('  watchers dropped', 'watch-100', 'watchersDropped', (v) => String(v ?? '–'));
+  }
+  const c = pgResults.get('watch-cross');
+  if (c) {
+    add(`${c.title}: writes/s`, 'watch-cross', 'writesPerSecond', fmtNum);
+    add('  delivered %', 'watch-cross', 'deliveredFraction', (v) => (typeof v === 'number' ? (v * 100).toFixed(1) : '–'), '100 (svctrail-pg3)', (v) => v >= 0.999);
+    add('  delivery lag p50 ms', 'watch-cross', 'lagP50', fmtMs);
+    add('  delivery lag p99 ms', 'watch-cross', 'lagP99', fmtMs, '≤ 1000 ms (issue 13 item 3)', (v) => v <= 1000);
+    add('  watchers dropped', 'watch-cross', 'watchersDropped', (v) => String(v ?? '–'));
+  }
+  const imports = (pg.imports ?? {}) as Record<string, Result>;
+  if (Object.keys(imports).length) {
+    const [p1, p3] = [num(imports['svctrail-pg'], 'eventsPerSecond'), num(imports['svctrail-pg3'], 'eventsPerSecond')];
+    const sqliteImport = maint && mainKey === PG_DATASET ? num(maint.import as Result | undefined, 'eventsPerSecond') : undefined;
+    const rawImport = maint && mainKey === PG_DATASET ? num(maint.rawImport as Result | undefined, 'eventsPerSecond') : undefined;
+    rows.push([`svctrail import of the ${PG_DATASET} export into an empty database: events/s (SQLite: svctrail import; floor: raw SQLite import)`, fmtNum(p1), fmtNum(p3), fmtNum(sqliteImport), fmtNum(rawImport), ratio(p1, sqliteImport), ratio(p3, sqliteImport), ratio(p1, rawImport), ratio(p3, rawImport), '', '']);
+  }
+  const headers = ['case', 'svctrail-pg', 'svctrail-pg3', 'svctrail (SQLite)', 'floor', 'pg ÷ SQLite', 'pg3 ÷ SQLite', 'pg ÷ floor', 'pg3 ÷ floor', 'target', 'met'];
+  const cells = rows.map((r) => [r[0].replace(/\|/g, '\\|'), ...r.slice(1)]);
+  const left = (i: number) => i === 0 || i === 9;
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => `| ${c.map((v, i) => (left(i) ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(' | ')} |`;
+  return [
+    `## PostgreSQL (${PG_DATASET} dataset; svctrail-pg3: three replicas on one database, the load spread over them)`,
+    '',
+    line(headers),
+    `|${widths.map((w, i) => (left(i) ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...cells.map(line),
+  ];
+}
+
 const GOALS: Record<number, string> = {
   1: 'status PUT ≥ 0.5× floor req/s, p99 ≤ 2× floor (settled and after a burst)',
   2: 'GET ≥ 0.8× floor, p99 ≤ 1.5×; LIST ≥ 0.5× floor',
@@ -1199,15 +1371,21 @@ async function phase(
   f: Fixture,
   source: string,
   label: string,
-  defs: { reads: CaseDef[]; writes: LoadCase[]; watch: boolean; base?: Result },
+  defs: { reads: CaseDef[]; writes: LoadCase[]; watch: boolean | 'json'; base?: Result; settledOnly?: boolean; pgUrl?: string },
   results: Map<string, CaseResult>,
   scratch: string[],
 ): Promise<Result> {
-  const dir = scratchCopy(source, `${label}-${target}`);
-  scratch.push(dir);
+  // On PostgreSQL each replica gets a copy of the credentials; the data is the database's.
+  const replicas = target === 'svctrail-pg3' ? 3 : 1;
+  const dirs = Array.from({ length: replicas }, (_, i) => scratchCopy(source, `${label}-${target}${i ? `-${i}` : ''}`, isPg(target)));
+  const dir = dirs[0];
+  scratch.push(...dirs);
   const t0 = performance.now();
-  const server = await start(target, dir);
-  log(` ${target} up at ${server.url} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // The first replica applies the migrations; the others start once it serves.
+  const first = await start(target, dir, defs.pgUrl);
+  const others = await Promise.all(dirs.slice(1).map((d) => start(target, d, defs.pgUrl)));
+  const server: Running = { ...first, urls: [first.url, ...others.map((o) => o.url)], replicas: others };
+  log(` ${target} up at ${server.urls.join(', ')} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const fx = { ...f, dataDir: dir };
   const put = (id: string, title: string, value: Result) => {
     const entry = results.get(id) ?? { id, title };
@@ -1226,9 +1404,26 @@ async function phase(
       if (!wanted(def.id)) continue;
       put(`${def.id}-settled`, `${def.title}, settled`, await runWriteCase(server, fx, def, seed, 'settled'));
       // A profile is of one measurement: the settled one.
-      if (!PROFILE) put(`${def.id}-burst`, `${def.title}, after a 64-conn burst`, await runWriteCase(server, fx, def, seed, 'burst'));
+      if (!PROFILE && !defs.settledOnly) put(`${def.id}-burst`, `${def.title}, after a 64-conn burst`, await runWriteCase(server, fx, def, seed, 'burst'));
     }
-    if (defs.watch && wanted('watch-100')) {
+    if (defs.watch === 'json') {
+      // PostgreSQL: the unwatched and the JSON-watched rate, then (three replicas) the cross-replica lag.
+      if (wanted('watch-100')) {
+        await settle(server);
+        const before = await runWatch(server, fx, 0, false);
+        await settle(server);
+        put('watch-100', `watch fan-out: ${WATCHERS} JSON watchers, ${WATCH_WRITE_RATE} PUT/s`, await runWatch(server, fx, WATCHERS, false));
+        put('watch-0', `status PUTs at ${WATCH_WRITE_RATE}/s, 16 conn, no watcher`, { ...before, before });
+      }
+      if (target === 'svctrail-pg3' && wanted('watch-cross')) {
+        await settle(server);
+        put(
+          'watch-cross',
+          `watch across replicas: ${WATCHERS} JSON watchers on replicas 2 and 3, PUTs offered at ${WATCH_WRITE_RATE}/s to replica 1, lag from the PUT's answer`,
+          await runWatch(server, fx, WATCHERS, false, { watchUrls: server.urls.slice(1), putUrls: [server.url], fromAnswer: true, label: 'watch-cross' }),
+        );
+      }
+    } else if (defs.watch && wanted('watch-100')) {
       // No watcher before and after the watched runs; the better of the two is the baseline (the
       // stricter comparison, and whatever a previous case left behind weighs on neither side).
       await settle(server);
@@ -1245,13 +1440,107 @@ async function phase(
     return { ...memory(server.child.pid!), startupMs: performance.now() - t0, pid: server.child.pid };
   } finally {
     await stop(server);
-    if (defs.base) {
+    if (defs.base && !isPg(target)) {
       const written = writtenStorage(dir, defs.base);
       storageWritten[target] = written;
       if (typeof written.bytesPerEvent === 'number') log(` ${target}: its writes added ${fmtNum(written.events)} events, ${fmtNum(written.bytesPerEvent)} database bytes per event`);
     }
-    if (!args.keep) rmSync(dir, { recursive: true, force: true });
+    if (!args.keep) for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL: svctrail-pg (one replica) and svctrail-pg3 (three replicas on one database)
+
+/** A role that may CREATE DATABASE; the bench makes svctrail_bench_<pid> and drops it at the end. */
+const PG_ADMIN_URL = process.env.SVCTRAIL_BENCH_POSTGRES ?? 'postgres://svctrail_test:svctrail_test@127.0.0.1:5432/postgres';
+const PG_DATABASE = `svctrail_bench_${process.pid}`;
+let pgDatabaseCreated = false;
+
+// The PostgreSQL targets run on the 10k dataset, in the full run too. Measured (quick run, loaded
+// 2-core machine): svctrail import into PostgreSQL ≈ 2k events/s (3–5k on a quiet one), so the 1M
+// log would take 4–8 min per fresh database, twice (each target starts from its own), plus its
+// export: 10–17 min before any case, where the whole PostgreSQL phase on 10k (import, startup and
+// the cases at 8 s each) takes about 5–6 min. That is over the ~12 minutes a full run may grow by.
+// Writes, GET, LIST and watch on PostgreSQL do not scan the log, and the SQLite figures beside
+// them are of the same 10k dataset where the run has them (--quick, or the full run's 10k phase).
+const PG_DATASET = '10k';
+const PG_READS = [...READ_CASES, ...TIME_TRAVEL_CASES, ...HISTORY_CASES].filter((d) => ['get-10', 'list-10', 'tt-get-exact-10', 'history-changes-10'].includes(d.id));
+const PG_WRITES = [putMany(1), putMany(16), putMany(64), putHot(1), putHot(16), putHot(64)];
+const PG_CASE_IDS = [...PG_READS.map((d) => d.id), ...PG_WRITES.map((d) => d.id), 'watch-100', 'watch-cross', 'pg-import'];
+
+const pgUrlOf = (database: string) => {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+};
+
+async function pgAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty svctrail_bench_<pid> (dropped first if a previous target used it). */
+async function createPgDatabase(): Promise<string> {
+  await pgAdmin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`);
+    pgDatabaseCreated = true;
+    await c.query(`CREATE DATABASE ${PG_DATABASE}`);
+  });
+  return pgUrlOf(PG_DATABASE);
+}
+
+async function dropPgDatabase(): Promise<void> {
+  if (!pgDatabaseCreated) return;
+  try {
+    await pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`));
+    pgDatabaseCreated = false;
+  } catch (error) {
+    log(`note: could not drop the PostgreSQL database ${PG_DATABASE}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Both PostgreSQL targets on the 10k dataset: the dataset exported once through the CLI, then per
+ * target imported into a fresh database (timed) and served by one or three replicas. Undefined
+ * when PostgreSQL cannot be reached (a note says so; the SQLite run goes on).
+ */
+async function pgPhase(set: { dir: string; manifest: DatasetManifest }, results: Map<string, CaseResult>, memoryOf: Record<string, Result>, scratch: string[]): Promise<Result | undefined> {
+  try {
+    await pgAdmin((c) => c.query('SELECT 1'));
+  } catch (error) {
+    log(`\nnote: PostgreSQL is not reachable at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}): the PostgreSQL columns are skipped (.ci/start-postgres starts the local cluster; SVCTRAIL_BENCH_POSTGRES names another)`);
+    return { skipped: (error as Error).message };
+  }
+  const events = set.manifest.events;
+  log(`\n[PostgreSQL, ${PG_DATASET}] ${events.toLocaleString('en-US')} events exported once, imported into a fresh database per target`);
+  const dir = scratchCopy(set.dir, `${PG_DATASET}-pg-export`);
+  scratch.push(dir);
+  const file = join(dir, 'export.ndjson');
+  const exported = await cli(['export', '--data-dir', dir, '--out', file], 'svctrail export');
+  if (exported.code !== 0) throw new Error(`svctrail export for PostgreSQL failed: ${exported.stderr.slice(-2000)}`);
+  const fixture = readFixture(set.dir, set.manifest);
+  const out: Result = { dataset: PG_DATASET, imports: {} };
+  try {
+    for (const target of PG_TARGETS) {
+      const url = await createPgDatabase();
+      const imported = await cli(['import', '--storage', url, file], 'svctrail import --storage');
+      if (imported.code !== 0) throw new Error(`svctrail import into PostgreSQL failed: ${imported.stderr.slice(-2000)}`);
+      const rate = events / (imported.ms / 1000);
+      (out.imports as Result)[target] = { ms: imported.ms, eventsPerSecond: rate, peakRssBytes: imported.peakRssBytes };
+      log(` ${target}: svctrail import --storage ${(imported.ms / 1000).toFixed(1)} s = ${fmtNum(rate)} events/s, peak RSS ${fmtMB(imported.peakRssBytes)}`);
+      const defs = { reads: PG_READS, writes: PG_WRITES, watch: 'json' as const, settledOnly: true, pgUrl: url };
+      memoryOf[target] = await phase(target, fixture, set.dir, PG_DATASET, defs, results, scratch);
+    }
+  } finally {
+    await dropPgDatabase();
+  }
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -1264,6 +1553,8 @@ async function main(): Promise<void> {
 
   const results = new Map<string, CaseResult>();
   const flatResults = new Map<string, CaseResult>();
+  const pgResults = new Map<string, CaseResult>();
+  let pg: Result | undefined;
   const memoryOf: Record<string, Result> = {};
   const scratch: string[] = [];
   let maint: Result | undefined;
@@ -1304,6 +1595,9 @@ async function main(): Promise<void> {
       await phase('svctrail', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
       await phase('floor', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
     }
+
+    const pgSet = flatSet ?? mainSet;
+    if (!PROFILE && (!ONLY || PG_CASE_IDS.some(wanted))) pg = await pgPhase(pgSet, pgResults, memoryOf, scratch);
 
     if (!PROFILE && wanted('maintenance')) {
       log(`\nmaintenance: the whole ${mainKey} log (${fmtNum(storageMain.events)} events)`);
@@ -1501,6 +1795,7 @@ async function main(): Promise<void> {
 
   const tableLines = table(rows);
   const summaryLines = summary(rows);
+  const pgLines = pg && !pg.skipped ? pgTable(pgResults, mainKey === PG_DATASET ? results : flatResults, results, mainKey, pg, maint) : pg?.skipped ? [`PostgreSQL columns skipped: ${String(pg.skipped)}`] : [];
   const profileLines = profiled
     ? [
         `## Where svctrail's CPU time goes: ${profiled.caseId}`,
@@ -1512,6 +1807,10 @@ async function main(): Promise<void> {
     : [];
   log('');
   for (const line of tableLines) log(line);
+  if (pgLines.length) {
+    log('');
+    for (const line of pgLines) log(line);
+  }
   log('');
   for (const line of summaryLines) log(line);
   if (profiled) {
@@ -1530,6 +1829,7 @@ async function main(): Promise<void> {
     datasets: { [mainKey]: { ...mainSet.manifest, storage: storageMain! }, ...(flatSet ? { '10k': { ...flatSet.manifest, storage: storageFlat } } : {}) },
     cases: Object.fromEntries(results),
     flat10k: Object.fromEntries(flatResults),
+    postgres: pg ? { ...pg, cases: Object.fromEntries(pgResults) } : undefined,
     maintenance: maint,
     loadAverage: { before: loadBefore, after: loadavg() },
     memory: memoryOf,
@@ -1557,6 +1857,7 @@ async function main(): Promise<void> {
     '',
     ...tableLines,
     '',
+    ...(pgLines.length ? [...pgLines, ''] : []),
     ...(profiled ? [...profileLines, ''] : []),
   ].join('\n');
   writeFileSync(join(dir, `${stem}.md`), md);
@@ -1565,8 +1866,9 @@ async function main(): Promise<void> {
   log(`\nresults: ${join(dir, `${stem}.json`)}, ${stem}.md${PROFILE ? '' : ', latest.md'}  (total ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   for (const c of children) c.kill('SIGTERM');
+  await dropPgDatabase();
   process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
