@@ -182,19 +182,26 @@ export class IngressHistoryRepository implements IngressHistory {
 
   async conflicts(range: ConflictRange, limit: number): Promise<ConflictRow[]> {
     const params = { ...range, ...(range.after ? { afterFrom: range.after.secondFrom, afterSecond: range.after.secondId, afterFirst: range.after.firstId } : {}), after: undefined, limit };
-    const scoped = range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
     const run = (side: 'first' | 'second') =>
-      (this.handle.statement(IngressHistoryRepository.conflictsSql(range, side)).all(params) as Record<string, unknown>[]).map(split);
-    const rows = run('second');
-    // A Service is in a conflict whichever side it is on; the address filter alone needs one side.
-    if (scoped) rows.push(...run('first'));
-    rows.sort((x, y) => x.second.id - y.second.id || x.first.id - y.first.id);
-    const unique = rows.filter((r, i) => i === 0 || r.second.id !== rows[i - 1].second.id || r.first.id !== rows[i - 1].first.id);
-    return unique.slice(0, limit);
+      (this.handle.statement(IngressHistoryRepository.conflictsSql(range, side)).all(params) as Record<string, unknown>[]).map(splitConflictRow);
+    return conflictPage(run('second'), conflictsNeedFirstSide(range) ? run('first') : [], limit);
   }
 }
 
-function split(row: Record<string, unknown>): ConflictRow {
+/** A Service is in a conflict whichever side it is on; the address filter alone needs one side. */
+export function conflictsNeedFirstSide(range: ConflictRange): boolean {
+  return range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
+}
+
+/** One page of conflicts from the rows of both sides: in (second, first) id order, each once. */
+export function conflictPage(second: ConflictRow[], first: ConflictRow[], limit: number): ConflictRow[] {
+  const rows = [...second, ...first].sort((x, y) => x.second.id - y.second.id || x.first.id - y.first.id);
+  const unique = rows.filter((r, i) => i === 0 || r.second.id !== rows[i - 1].second.id || r.first.id !== rows[i - 1].first.id);
+  return unique.slice(0, limit);
+}
+
+/** A joined row (first_*, second_* columns) as the two intervals of a conflict. */
+export function splitConflictRow(row: Record<string, unknown>): ConflictRow {
   const pick = (prefix: string) =>
     Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v])) as unknown as IntervalRow;
   return { first: pick('first_'), second: pick('second_') };

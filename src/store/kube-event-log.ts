@@ -65,10 +65,17 @@ export class KubeEventLog implements KubeEvents {
 
   /** Events of whole writes after a resourceVersion (a page never splits a write). */
   async writesAfter(resourceVersion: number, limit: number): Promise<{ events: RecordedEvent[]; complete: boolean }> {
-    const page = await this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit });
-    if (page.length < limit) return { events: page, complete: true };
-    const last = page[page.length - 1].resourceVersion;
-    const whole = page.filter((e) => e.resourceVersion !== last);
-    return { events: whole.length ? whole : page, complete: false };
+    return wholeWrites(await this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit }), limit);
   }
+}
+
+/**
+ * A page of events read with `limit` cut back to whole writes: a full page may end inside a write,
+ * whose events the next page reads again (unless the page holds nothing but that write).
+ */
+export function wholeWrites(page: RecordedEvent[], limit: number): { events: RecordedEvent[]; complete: boolean } {
+  if (page.length < limit) return { events: page, complete: true };
+  const last = page[page.length - 1].resourceVersion;
+  const whole = page.filter((e) => e.resourceVersion !== last);
+  return { events: whole.length ? whole : page, complete: false };
 }

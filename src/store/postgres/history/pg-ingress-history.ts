@@ -5,6 +5,7 @@
 // included, one index search however much history surrounds the window. (A span is never empty:
 // an interval is closed by a later write than the one that set it, as a write has at most one
 // ingress change, so `@>`/`&&` select exactly SQLite's `from <= toRv AND (open OR to > fromRv)`.)
+import { conflictPage, conflictsNeedFirstSide, splitConflictRow } from '../../ingress-history-repository';
 import type { ConflictRange, ConflictRow, IngressHistory, IntervalRange, IntervalRow } from '../../ingress-history-repository';
 import type { PgReadScope } from './pg-read-scope';
 import { PgSqlParams } from './pg-sql-params';
@@ -75,23 +76,11 @@ export class PgIngressHistory implements IngressHistory {
   }
 
   async conflicts(range: ConflictRange, limit: number): Promise<ConflictRow[]> {
-    const scoped = range.uid !== undefined || range.namespace !== undefined || range.name !== undefined;
     const run = async (side: 'first' | 'second') => {
       const p = new PgSqlParams();
       const sql = `${this.conflictsSql(range, side, p)} LIMIT ${p.param(limit)}`;
-      return (await this.scope.db.query<Record<string, unknown>>(sql, p.values)).rows.map(split);
+      return (await this.scope.db.query<Record<string, unknown>>(sql, p.values)).rows.map(splitConflictRow);
     };
-    const rows = await run('second');
-    // A Service is in a conflict whichever side it is on; the address filter alone needs one side.
-    if (scoped) rows.push(...(await run('first')));
-    rows.sort((x, y) => x.second.id - y.second.id || x.first.id - y.first.id);
-    const unique = rows.filter((r, i) => i === 0 || r.second.id !== rows[i - 1].second.id || r.first.id !== rows[i - 1].first.id);
-    return unique.slice(0, limit);
+    return conflictPage(await run('second'), conflictsNeedFirstSide(range) ? await run('first') : [], limit);
   }
-}
-
-function split(row: Record<string, unknown>): ConflictRow {
-  const pick = (prefix: string) =>
-    Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v])) as unknown as IntervalRow;
-  return { first: pick('first_'), second: pick('second_') };
 }

@@ -1,6 +1,7 @@
 // KubeEvents on PostgreSQL: the same core/v1 Events as KubeEventLog, read from the log in order.
 import type { RecordedEvent } from '../../recorded-event';
 import { toRecorded } from '../../event-store';
+import { wholeWrites } from '../../kube-event-log';
 import type { KubeEventQuery, KubeEvents } from '../../kube-event-log';
 import type { events } from '../../schema';
 import type { Queryable } from '../postgres-database';
@@ -36,10 +37,6 @@ export class PgKubeEventLog implements KubeEvents {
   }
 
   async writesAfter(resourceVersion: number, limit: number): Promise<{ events: RecordedEvent[]; complete: boolean }> {
-    const page = await this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit });
-    if (page.length < limit) return { events: page, complete: true };
-    const last = page[page.length - 1].resourceVersion;
-    const whole = page.filter((e) => e.resourceVersion !== last);
-    return { events: whole.length ? whole : page, complete: false };
+    return wholeWrites(await this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit }), limit);
   }
 }
