@@ -1,4 +1,5 @@
-import { commandStore, parseStorageChoice, redactedUrl } from './storage-option';
+import { redactedUrl } from '../store/postgres/postgres-database';
+import { commandStore, parseStorageChoice } from './storage-option';
 import { UsageError } from './usage-error';
 
 describe('parseStorageChoice', () => {

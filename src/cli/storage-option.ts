@@ -2,6 +2,7 @@
 // PostgreSQL, otherwise SQLite in --data-dir (default ./data) as before. The flag wins over the
 // environment; a data directory given together with a PostgreSQL URL is refused rather than
 // silently ignored (the operator meant one of them).
+import { redactedUrl } from '../store/postgres/postgres-database';
 import type { StorageChoice } from '../store/store-engine';
 import { UsageError } from './usage-error';
 
@@ -41,15 +42,4 @@ export function commandStore(flags: { storage?: string; dataDir?: string }, env:
   const dataDir = flags.dataDir ?? defaultDataDir;
   if (dataDir === null) throw new UsageError(missing);
   return { engine: 'sqlite', dataDir };
-}
-
-/** A URL for messages: its password masked. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
 }

@@ -2,7 +2,7 @@
 // (event-line.ts, one per events row in position order), read in one REPEATABLE READ snapshot,
 // so a running server may keep writing. An export of the same history is byte for byte the
 // same from either engine.
-import { redactedUrl } from '../../cli/storage-option';
+import { redactedUrl } from '../../store/postgres/postgres-database';
 import { checkout, Queryable } from '../../store/postgres/postgres-database';
 import { encodeEventLine } from '../event-line';
 import type { ExportReport } from '../event-exporter';

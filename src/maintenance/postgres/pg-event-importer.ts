@@ -4,7 +4,7 @@
 // they stream by (ProjectionRowFold: the live projections' rules) and inserted in bulk. All of it
 // is one transaction under the append lock: a refused or failed import leaves the database empty,
 // and a server started on it meanwhile waits instead of writing in between.
-import { redactedUrl } from '../../cli/storage-option';
+import { redactedUrl } from '../../store/postgres/postgres-database';
 import { PgEventStore } from '../../store/postgres/pg-event-store';
 import { inTransaction, Queryable } from '../../store/postgres/postgres-database';
 import { EVENT_COLUMNS, EventRow } from '../event-columns';

@@ -16,7 +16,7 @@
 //
 // One replay at a time per database (a session advisory lock).
 import { DatabaseError } from 'pg';
-import { redactedUrl } from '../../cli/storage-option';
+import { redactedUrl } from '../../store/postgres/postgres-database';
 import { PgEventStore } from '../../store/postgres/pg-event-store';
 import { checkout, Queryable } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';

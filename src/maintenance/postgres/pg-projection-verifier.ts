@@ -2,7 +2,7 @@
 // rules (ProjectionRowFold) into temporary tables and compares every projection row with the
 // live one, all in one REPEATABLE READ transaction: the log and the live tables are read in
 // one snapshot while a running server keeps writing, and the temporary tables go with it.
-import { redactedUrl } from '../../cli/storage-option';
+import { redactedUrl } from '../../store/postgres/postgres-database';
 import { checkout } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
 import { openPgStore } from './pg-store-connection';

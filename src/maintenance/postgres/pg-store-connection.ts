@@ -4,7 +4,7 @@
 // schema there: a mistyped database name must not grow svctrail's tables. The CLI's read commands
 // open it read-only: no migration, and every session refuses writes.
 import { Client } from 'pg';
-import { redactedUrl } from '../../cli/storage-option';
+import { redactedUrl } from '../../store/postgres/postgres-database';
 import { openPostgres, PostgresHandle } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';
 

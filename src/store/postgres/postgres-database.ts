@@ -64,7 +64,8 @@ export function redactedUrl(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return '(an unparsable URL)';
+    // Not a URL the parser takes: still mask whatever follows user: up to the @.
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
   }
 }
 
