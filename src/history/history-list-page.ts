@@ -4,7 +4,7 @@
 import { decodeHistoryContinue, encodeHistoryContinue, queryFingerprint } from './history-continue-token';
 import { HISTORY_API_VERSION } from './history-api';
 import type { HistoryQuery } from './history-query';
-import { EncodedJson } from '../kube-api/kube-response';
+import { EncodedJson, JsonPieces } from '../kube-api/kube-response';
 
 export type PageKey = (string | number)[];
 
@@ -51,13 +51,5 @@ export function encodedHistoryList(list: HistoryList<string>): EncodedJson {
   const jsonPieces = [`${JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata }).slice(0, -1)},"items":[`];
   list.items.forEach((item, i) => jsonPieces.push(i > 0 ? ',' : '', item));
   jsonPieces.push(']}');
-  return new EncodedJson({
-    jsonPieces,
-    get json() {
-      return jsonPieces.join('');
-    },
-    get object() {
-      return JSON.parse(this.json) as unknown;
-    },
-  });
+  return new EncodedJson(new JsonPieces(jsonPieces, () => JSON.parse(jsonPieces.join('')) as unknown));
 }

@@ -7,7 +7,7 @@ import type { Service } from '../domain/service.types';
 import type { ServiceList } from '../queries/service.queries';
 import type { StoredService } from '../queries/stored-service';
 import type { WatchObjectEncoder } from '../watch/watch-session';
-import { EncodedJson, sendKubeObject } from './kube-response';
+import { EncodedJson, JsonPieces, sendKubeObject } from './kube-response';
 import {
   buildPartialObjectMetadataList,
   partialObjectMetadataListOfObjectError,
@@ -44,7 +44,6 @@ export function sendService(request: FastifyRequest, reply: FastifyReply, code: 
   send(reply, code, conversion, table, warnings);
 }
 
-/** The list as JSON text around its items' stored text (the order JSON.stringify would write). */
 /** The list's JSON as pieces: its head, then each item's stored text (no copy of any). */
 function listJsonPieces(list: ServiceList): string[] {
   const head = JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata });
@@ -57,16 +56,7 @@ function listJsonPieces(list: ServiceList): string[] {
 export function sendServiceList(request: FastifyRequest, reply: FastifyReply, stored: ServiceList, now: Date): void {
   const conversion = conversionOf(request);
   if (!conversion) {
-    const jsonPieces = listJsonPieces(stored);
-    const encoded = {
-      jsonPieces,
-      get json() {
-        return jsonPieces.join('');
-      },
-      get object() {
-        return { ...stored, items: stored.items.map((i) => i.item) };
-      },
-    };
+    const encoded = new JsonPieces(listJsonPieces(stored), () => ({ ...stored, items: stored.items.map((i) => i.item) }));
     return sendKubeObject(request, reply, 200, 'ServiceList', new EncodedJson(encoded));
   }
   if (conversion.as === 'PartialObjectMetadata') throw partialObjectMetadataOfListError();

@@ -84,17 +84,28 @@ export class ServiceChangeLog implements ServiceChanges {
     const json = this.revisionAt.get(uid, rv) as string;
     const object = withStoredJson(JSON.parse(json) as Service, json);
     if (created) return { resourceVersion: rv, type: 'ADDED', object, previous: null };
-    // The previous object is read only when a watcher's label or field selector looks at it (a
-    // past revision never changes, so reading it later reads the same): a watch without selectors
-    // resumes with one revision read per write, not two.
-    let previous: Service | null | undefined;
-    return {
-      resourceVersion: rv,
-      type: 'MODIFIED',
-      object,
-      get previous() {
-        return previous === undefined ? (previous = previousOf()) : previous;
-      },
-    };
+    return new ResumedModification(rv, object, previousOf);
+  }
+}
+
+/**
+ * A MODIFIED change read from the log. The previous object is read only when a watcher's label
+ * or field selector looks at it (a past revision never changes, so reading it later reads the
+ * same): a watch without selectors resumes with one revision read per write, not two. A class,
+ * not a literal with a getter, whose accessor pair V8 would allocate in old space per change
+ * (see JsonPieces).
+ */
+class ResumedModification implements ServiceChange {
+  readonly type = 'MODIFIED' as const;
+  private read?: Service | null;
+
+  constructor(
+    readonly resourceVersion: number,
+    readonly object: Service,
+    private readonly previousOf: () => Service | null,
+  ) {}
+
+  get previous(): Service | null {
+    return this.read === undefined ? (this.read = this.previousOf()) : this.read;
   }
 }
