@@ -37,8 +37,12 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       const items: StoredService[] = [];
       let after = point.after;
       let more = false;
+      // Without a selector every row read is an item: a page reads its items and one more (to know
+      // whether to hand out a continue token), not a batch of 500 (and in the past, each row read
+      // costs a revision seek).
+      const batchSize = selective || limit === undefined ? SCAN_BATCH : limit + 1;
       for (;;) {
-        const batch = await reads.listPage({ namespace: options.namespace, after, asOf, limit: SCAN_BATCH });
+        const batch = await reads.listPage({ namespace: options.namespace, after, asOf, limit: batchSize });
         for (const row of batch) {
           if (limit !== undefined && items.length === limit) {
             more = true;
@@ -48,7 +52,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
           const item = new StoredService(row.json);
           if (!selective || matches(item.object)) items.push(item);
         }
-        if (more || batch.length < SCAN_BATCH) break;
+        if (more || batch.length < batchSize) break;
       }
       const metadata: ServiceList['metadata'] = { resourceVersion: String(snapshotRv) };
       if (more && after) metadata.continue = encodeContinue({ resourceVersion: snapshotRv, after });

@@ -1,0 +1,64 @@
+import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../store/service-read-store';
+import { ListServicesHandler } from './list-services.handler';
+import { ListServicesOptions, ListServicesQuery } from './service.queries';
+
+/** An in-memory store of `count` Services in namespace `ns`, recording every page it is asked for. */
+function storeOf(count: number, labelled: (i: number) => boolean = () => true) {
+  const rows: ServiceRow[] = Array.from({ length: count }, (_, i) => {
+    const name = `svc-${String(i).padStart(4, '0')}`;
+    const labels = labelled(i) ? { app: 'web' } : {};
+    return { namespace: 'ns', name, json: JSON.stringify({ kind: 'Service', apiVersion: 'v1', metadata: { name, namespace: 'ns', labels } }) };
+  });
+  const asked: ListPageRequest[] = [];
+  const reads: ServiceReads = {
+    head: async () => 100,
+    resourceVersionAt: async () => 100,
+    firstPositionAtOrAfter: async () => 101,
+    writeStartAtOrAfter: async () => 1,
+    liveJson: async () => undefined,
+    jsonAsOf: async () => undefined,
+    listPage: async (request) => {
+      asked.push(request);
+      const after = request.after;
+      return rows.filter((r) => !after || r.name > after.name).slice(0, request.limit);
+    },
+  };
+  const store: ServiceReadStore = { ...reads, ready: async () => true, inSnapshot: (run) => run(reads) };
+  return { store, asked };
+}
+
+const list = (store: ServiceReadStore, options: Omit<ListServicesOptions, 'namespace'>) =>
+  new ListServicesHandler(store).execute(new ListServicesQuery({ namespace: 'ns', ...options }));
+
+describe('ListServicesHandler pages', () => {
+  it('given no selector, when a page of 10 is listed, then it reads 11 rows: the items and one to know there are more', async () => {
+    const { store, asked } = storeOf(100);
+    const page = await list(store, { limit: 10 });
+    expect(page.items.map((i) => i.object.metadata.name)).toEqual(Array.from({ length: 10 }, (_, i) => `svc-${String(i).padStart(4, '0')}`));
+    expect(page.metadata.continue).toBeDefined();
+    expect(asked.map((r) => r.limit)).toEqual([11]);
+  });
+
+  it('given no selector, when the last page is exactly full, then no continue token is handed out', async () => {
+    const { store } = storeOf(20);
+    const first = await list(store, { limit: 10 });
+    const second = await list(store, { limit: 10, continue: first.metadata.continue });
+    expect(second.items.map((i) => i.object.metadata.name)).toEqual(Array.from({ length: 10 }, (_, i) => `svc-${String(10 + i).padStart(4, '0')}`));
+    expect(second.metadata.continue).toBeUndefined();
+  });
+
+  it('given a label selector most rows fail, when a page of 10 is listed, then it reads batch after batch until the page is full', async () => {
+    const { store, asked } = storeOf(2000, (i) => i % 150 === 0);
+    const page = await list(store, { limit: 10, labelSelector: 'app=web' });
+    expect(page.items.map((i) => i.object.metadata.name)).toEqual(Array.from({ length: 10 }, (_, i) => `svc-${String(i * 150).padStart(4, '0')}`));
+    expect(page.metadata.continue).toBeDefined();
+    expect(asked.map((r) => r.limit)).toEqual([500, 500, 500]);
+  });
+
+  it('given no limit, when the namespace is listed, then every item comes back without a continue token', async () => {
+    const { store } = storeOf(1100);
+    const page = await list(store, {});
+    expect(page.items).toHaveLength(1100);
+    expect(page.metadata.continue).toBeUndefined();
+  });
+});
