@@ -7,6 +7,7 @@ import type { IdFactory } from '../shared/ids';
 import { ServiceCommandExecutor } from './service-command-executor';
 import { CreateServiceCommand } from './service.commands';
 import type { WriteResult } from './write-result';
+import { jsonCopy } from '../domain/json-copy';
 
 @CommandHandler(CreateServiceCommand)
 export class CreateServiceHandler implements ICommandHandler<CreateServiceCommand> {
@@ -20,7 +21,7 @@ export class CreateServiceHandler implements ICommandHandler<CreateServiceComman
     if (command.object.metadata.name || !prefix) return this.executor.execute(command, request);
     // generateName: a collision is retried with a fresh suffix, as kube-apiserver does.
     for (let attempt = 1; ; attempt++) {
-      const object = structuredClone(command.object);
+      const object = jsonCopy(command.object);
       object.metadata.name = generateName(prefix, () => this.ids.random());
       try {
         return await this.executor.execute({ ...command, object, nameGenerated: true }, request);

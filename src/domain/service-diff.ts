@@ -4,13 +4,14 @@
 import { diffConditions } from './status-diff';
 import { MUTABLE_METADATA_KEYS, MutableMetadata, ServiceEvent } from './service.events';
 import type { Service } from './service.types';
+import { jsonCopy } from './json-copy';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 export function mutableMetadataOf(service: Service): MutableMetadata {
   const out: Record<string, unknown> = {};
   for (const key of MUTABLE_METADATA_KEYS) {
-    if (service.metadata[key] !== undefined) out[key] = structuredClone(service.metadata[key]);
+    if (service.metadata[key] !== undefined) out[key] = jsonCopy(service.metadata[key]);
   }
   return out as MutableMetadata;
 }
@@ -20,18 +21,18 @@ export function diffService(old: Service, next: Service): ServiceEvent[] {
   const events: ServiceEvent[] = [];
   const nextMeta = mutableMetadataOf(next);
   if (!same(mutableMetadataOf(old), nextMeta)) events.push({ type: 'ServiceMetadataChanged', data: { metadata: nextMeta } });
-  if (!same(old.spec, next.spec)) events.push({ type: 'ServiceSpecChanged', data: { spec: structuredClone(next.spec) } });
+  if (!same(old.spec, next.spec)) events.push({ type: 'ServiceSpecChanged', data: { spec: jsonCopy(next.spec) } });
   const oldIngress = old.status.loadBalancer?.ingress ?? [];
   const nextIngress = next.status.loadBalancer?.ingress ?? [];
   if (!same(oldIngress, nextIngress)) {
     events.push({
       type: 'LoadBalancerIngressChanged',
-      data: { ingress: structuredClone(nextIngress), previous: structuredClone(oldIngress) },
+      data: { ingress: jsonCopy(nextIngress), previous: jsonCopy(oldIngress) },
     });
   }
   events.push(...diffConditions(old.status.conditions ?? [], next.status.conditions ?? []));
   if (!same(old.metadata.managedFields, next.metadata.managedFields)) {
-    events.push({ type: 'ServiceManagedFieldsChanged', data: { managedFields: structuredClone(next.metadata.managedFields ?? []) } });
+    events.push({ type: 'ServiceManagedFieldsChanged', data: { managedFields: jsonCopy(next.metadata.managedFields ?? []) } });
   }
   return events;
 }

@@ -2,6 +2,7 @@
 // pkg/registry/core/service/strategy.go (PrepareForUpdate, dropTypeDependentFields,
 // serviceStatusStrategy.PrepareForUpdate) and rest.BeforeUpdate's system-field copying.
 import type { Service, ServiceSpec } from './service.types';
+import { jsonCopy } from './json-copy';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -14,16 +15,16 @@ export const externallyAccessible = (s: ServiceSpec): boolean =>
 
 /** Main resource PUT/PATCH: status is not writable here, and fields the new type cannot have go. */
 export function prepareServiceForUpdate(next: Service, old: Service): Service {
-  const out = structuredClone(next);
-  out.status = structuredClone(old.status);
+  const out = jsonCopy(next);
+  out.status = jsonCopy(old.status);
   dropTypeDependentFields(out, old);
   return out;
 }
 
 /** /status PUT/PATCH: spec is not writable here; metadata and status are. */
 export function prepareServiceStatusForUpdate(next: Service, old: Service): Service {
-  const out = structuredClone(next);
-  out.spec = structuredClone(old.spec);
+  const out = jsonCopy(next);
+  out.spec = jsonCopy(old.spec);
   return out;
 }
 
@@ -32,7 +33,7 @@ export function prepareServiceStatusForUpdate(next: Service, old: Service): Serv
  * deletion fields and generation; a client that omits them keeps the stored values.
  */
 export function copySystemMetadata(next: Service, old: Service): Service {
-  const out = structuredClone(next);
+  const out = jsonCopy(next);
   const meta = out.metadata;
   if (!meta.uid && old.metadata.uid) meta.uid = old.metadata.uid;
   meta.creationTimestamp = old.metadata.creationTimestamp;

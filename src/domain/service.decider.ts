@@ -16,6 +16,7 @@ import { ignoreManagedFieldsTimestamps, updateManagedFields } from './field-mana
 import type { Subresource } from './field-management';
 import { validateServiceCreate, validateServiceUpdate } from './validation/service.validation';
 import { validateServiceStatusUpdate } from './validation/service-status.validation';
+import { jsonCopy } from './json-copy';
 
 export interface DecisionContext {
   now: Date;
@@ -79,7 +80,7 @@ function checkName(object: Service, name: string): void {
 function decideCreate(command: CreateService, state: ServiceState, ctx: DecisionContext): Decision {
   checkNamespace(command.object, command.namespace);
   const requestedResourceVersion = command.object.metadata.resourceVersion;
-  let object = structuredClone(command.object);
+  let object = jsonCopy(command.object);
   const meta = object.metadata;
   meta.namespace = command.namespace;
   // rest.WipeObjectMetaSystemFields, then FillObjectMetaSystemFields.
@@ -141,7 +142,7 @@ function decideReplace(command: ReplaceService, state: ServiceState, ctx: Decisi
   checkName(command.object, command.name);
   checkPreconditions(command.object, state.object, command.namespace, command.name);
   if (!state.object) {
-    const object = structuredClone(command.object);
+    const object = jsonCopy(command.object);
     delete object.metadata.resourceVersion;
     return decideCreate({ kind: 'CreateService', namespace: command.namespace, object }, state, ctx);
   }
@@ -192,7 +193,7 @@ function withManagedFields(object: Service, managedFields: ManagedFieldsEntry[] 
 }
 
 function withNamespace(object: Service, namespace: string): Service {
-  const out = structuredClone(object);
+  const out = jsonCopy(object);
   out.metadata.namespace = namespace;
   return out;
 }

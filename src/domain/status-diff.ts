@@ -2,6 +2,7 @@
 // change; when order or duplicate types make keyed events ambiguous the whole list is recorded.
 import type { ServiceEvent } from './service.events';
 import type { Condition } from './service.types';
+import { jsonCopy } from './json-copy';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 const hasDuplicateTypes = (list: readonly Condition[]): boolean => new Set(list.map((c) => c.type)).size !== list.length;
@@ -9,7 +10,7 @@ const hasDuplicateTypes = (list: readonly Condition[]): boolean => new Set(list.
 export function diffConditions(old: readonly Condition[], next: readonly Condition[]): ServiceEvent[] {
   if (same(old, next)) return [];
   const replaced: ServiceEvent[] = [
-    { type: 'ServiceConditionsReplaced', data: { conditions: structuredClone([...next]), previous: structuredClone([...old]) } },
+    { type: 'ServiceConditionsReplaced', data: { conditions: jsonCopy([...next]), previous: jsonCopy([...old]) } },
   ];
   if (hasDuplicateTypes(old) || hasDuplicateTypes(next)) return replaced;
 
@@ -17,14 +18,14 @@ export function diffConditions(old: readonly Condition[], next: readonly Conditi
   const nextTypes = new Set(next.map((c) => c.type));
   for (const previous of old) {
     if (!nextTypes.has(previous.type)) {
-      events.push({ type: 'ServiceConditionRemoved', data: { conditionType: previous.type, previous: structuredClone(previous) } });
+      events.push({ type: 'ServiceConditionRemoved', data: { conditionType: previous.type, previous: jsonCopy(previous) } });
     }
   }
   const result = old.filter((c) => nextTypes.has(c.type)).map((c) => c.type);
   for (const condition of next) {
     const previous = old.find((c) => c.type === condition.type) ?? null;
     if (previous && same(previous, condition)) continue;
-    events.push({ type: 'ServiceConditionChanged', data: { condition: structuredClone(condition), previous: structuredClone(previous) } });
+    events.push({ type: 'ServiceConditionChanged', data: { condition: jsonCopy(condition), previous: jsonCopy(previous) } });
     if (!previous) result.push(condition.type);
   }
   // Keyed events keep existing positions and append new types; anything else is a reorder.

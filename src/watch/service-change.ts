@@ -4,6 +4,7 @@ import type { ServiceEvent } from '../domain/service.events';
 import { evolveAll, ServiceState } from '../domain/service.evolve';
 import type { Service } from '../domain/service.types';
 import type { CommittedWrite } from '../projections/projection';
+import { jsonCopy } from '../domain/json-copy';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -17,7 +18,7 @@ export interface ServiceChange {
 
 /** Stamps a copy of an object with another resourceVersion (deletions carry their own). */
 export function withResourceVersion(object: Service, resourceVersion: number): Service {
-  const copy = structuredClone(object);
+  const copy = jsonCopy(object);
   copy.metadata.resourceVersion = String(resourceVersion);
   return copy;
 }

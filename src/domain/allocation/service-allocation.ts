@@ -16,6 +16,7 @@ import { initIPFamilyFields, isMatchingPreferDualStackClusterIPFields } from './
 import { normalizeClusterIPs } from './normalize-cluster-ips';
 import { patchAllocatedValues } from './patch-allocated-values';
 import { isHeadless, needsClusterIP, needsHealthCheck, needsNodePort, shouldAllocateNodePorts } from './service-needs';
+import { jsonCopy } from '../json-copy';
 
 export type { AllocationContext } from './allocation-context';
 
@@ -158,7 +159,7 @@ function allocHealthCheckNodePort(svc: Service, op: AllocationOperation): void {
 
 /** BeginCreate: normalizeClusterIPs → initIPFamilyFields → cluster IPs → node ports → health check port. */
 export function prepareServiceCreate(input: Service, ctx: AllocationContext): Service {
-  const svc = structuredClone(input);
+  const svc = jsonCopy(input);
   normalizeClusterIPs(svc);
   initIPFamilyFields(svc, undefined, ctx.clusterIPRange);
   const op = new AllocationOperation(ctx);
@@ -240,8 +241,8 @@ function updateNodePorts(svc: Service, oldSvc: Service, op: AllocationOperation)
  * `oldSvc` is the stored object; the caller's table still holds its values.
  */
 export function prepareServiceUpdate(oldInput: Service, newInput: Service, ctx: AllocationContext): Service {
-  const oldSvc = structuredClone(oldInput);
-  const svc = structuredClone(newInput);
+  const oldSvc = jsonCopy(oldInput);
+  const svc = jsonCopy(newInput);
   patchAllocatedValues(svc, oldSvc);
   normalizeClusterIPs(svc, oldSvc);
   initIPFamilyFields(svc, oldSvc, ctx.clusterIPRange);
