@@ -14,10 +14,11 @@
 //    folded there with the same projection code; the shadow rows of the streams they touched are
 //    copied again. Rounds repeat until few writes are left.
 // 4. Swap, in ONE `BEGIN IMMEDIATE` transaction: the last writes are caught up the same way, the
-//    live tables are renamed away and the shadow tables renamed to the live names. Readers see the
-//    old tables or the new ones, never a mix; the server's next statements read the new ones.
-// 5. After the swap, the retired tables are dropped, each in its own transaction, and the indexes and
-//    triggers get back the names the migrations gave them.
+//    live tables are renamed away and the shadow tables renamed to the live names, and their
+//    indexes likewise (in the schema: no index is built twice). Readers see the old tables or the
+//    new ones, never a mix; the server's next statements read the new ones, INDEXED BY included.
+// 5. After the swap, the retired tables are dropped, each in its own transaction, and the triggers
+//    get back the names the migrations gave them.
 // A failure before the swap removes the shadow tables and leaves the live projections as they
 // were; an interrupted run leaves prefixed tables that the next replay removes first.
 import Database from 'better-sqlite3';
