@@ -24,7 +24,7 @@
 import Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
-import { createScratchDatabase, removeDatabaseFiles } from './database-files';
+import { allowConcurrentReaders, createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
@@ -101,7 +101,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
   try {
     // No WAL truncation: with a server writing, that checkpoint would stall its writes for as long as it copies.
     live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
-    scratch = createScratchDatabase(path, dir.migrationsFolder, { concurrentReaders: true });
+    scratch = createScratchDatabase(path, dir.migrationsFolder);
     const liveSqlite = live.sqlite;
     const sqlite = scratch.sqlite;
 
@@ -115,6 +115,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     const owners = schema.owners.map((t) => tableShape(sqlite, 'main', t));
     const companions = schema.companions.map((t) => tableShape(sqlite, 'main', t));
     // Walks the scratch companions (the R-tree) while the scratch connection writes their rows.
+    allowConcurrentReaders(scratch, path);
     reader = new Database(path, { readonly: true });
 
     // The scratch connection moves rows between the two files; the live file is attached to it.
