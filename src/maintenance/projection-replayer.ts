@@ -130,9 +130,16 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     };
     synchronous('NORMAL');
     // The shadow tables' primary-key indexes (service_revisions' is by uid, so every batch lands
-    // all over it) and the index builds want more than SQLite's default 2 MB of page cache.
-    sqlite.pragma(`${LIVE_SCHEMA}.cache_size = -${FILL_CACHE_KIB}`);
-    liveSqlite.pragma(`cache_size = -${FILL_CACHE_KIB}`);
+    // all over it) and the index builds want more than SQLite's default 2 MB of page cache: each
+    // connection gets it for its phase only, and gives it back after (an index build also sorts
+    // in up to a cache's worth of memory, so both caches full at once was replay's RSS peak).
+    const defaultCache = liveSqlite.pragma('cache_size', { simple: true }) as number;
+    const cache = (connection: Database.Database, schemaName: string, kib: number | undefined) => {
+      connection.pragma(`${schemaName}.cache_size = ${kib === undefined ? defaultCache : -kib}`);
+      if (kib === undefined) connection.pragma('shrink_memory');
+    };
+    // The fold's own enlarged cache, released.
+    sqlite.pragma('shrink_memory');
     // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
     sqlite.pragma('busy_timeout = 60000');
     liveSqlite.pragma('busy_timeout = 60000');
@@ -153,9 +160,13 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let countedAt = -1;
       const states: StreamStates = new Map();
       try {
+        cache(sqlite, LIVE_SCHEMA, FILL_CACHE_KIB);
         fillShadowTables(sqlite, reader, owners, companions, clock, progress, checkpoint);
+        cache(sqlite, LIVE_SCHEMA, undefined);
         checkpoint();
+        cache(liveSqlite, 'main', FILL_CACHE_KIB);
         indexShadowTables(liveSqlite, schema, clock, progress, checkpoint);
+        cache(liveSqlite, 'main', undefined);
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);
