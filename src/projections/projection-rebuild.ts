@@ -52,23 +52,20 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
 function refill(handle: DatabaseHandle, source: LogSource, projector: Projector, folded?: (events: number) => void): RebuildReport {
   const throughHistory = projector.projections.filter((p) => !p.presentOnly);
   const present = projector.projections.filter((p) => p.presentOnly);
-  const states = new Map<string, { state: ServiceState; last: CommittedWrite; json: string | null }>();
+  const states = new Map<string, { state: ServiceState; last: CommittedWrite }>();
   let events = 0;
   let writes = 0;
   let pending: RecordedEvent[] = [];
   const flush = () => {
     if (!pending.length) return;
     const streamId = pending[0].streamId;
-    const known = states.get(streamId);
-    // The JSON this rebuild stored for the state before (a revision the projection need not read back).
-    const write: CommittedWrite = { ...foldWrite(known?.state ?? initialServiceState, pending), previousJson: known ? known.json : null };
+    const write = foldWrite(states.get(streamId)?.state ?? initialServiceState, pending);
     for (const projection of throughHistory) projection.apply(write);
     if (write.after.deleted) states.delete(streamId);
-    // Kept per live Service until the end: its state, its JSON as stored (the next revision's
-    // patch is diffed from it, as the revisions projection would read it back) and what the
-    // present-only projections read (not the write's events nor the state before it, which
-    // would double the memory held).
-    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState, objectJson: null, previousJson: undefined }, json: write.objectJson });
+    // Kept per live Service until the end: its state and what the present-only projections read
+    // (not the write's events, the state before it nor the encoded object, which is made again
+    // at the end: all of them would double the memory held).
+    else states.set(streamId, { state: write.after, last: { ...write, events: [], before: initialServiceState, objectJson: null } });
     folded?.(pending.length);
     writes++;
     pending = [];

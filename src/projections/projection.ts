@@ -15,11 +15,6 @@ export interface CommittedWrite {
   after: ServiceState;
   /** `after.object` as stored and served (JSON.stringify), encoded once for every reader; null when deleted. */
   objectJson: string | null;
-  /**
-   * `before.object` as its revision stored it, when the caller holds it (a bulk fold keeps each
-   * live Service's last JSON); otherwise the revisions projection reads it back.
-   */
-  previousJson?: string | null;
 }
 
 export interface Projection {

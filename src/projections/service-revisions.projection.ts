@@ -40,8 +40,7 @@ export class ServiceRevisionsProjection implements Projection {
       return;
     }
     const json = write.objectJson ?? JSON.stringify(object);
-    const stored = () => (this.previous.get(at.uid, at.resourceVersion) as string | undefined) ?? null;
-    const previous = write.before.object ? (write.previousJson !== undefined ? write.previousJson : stored()) : null;
+    const previous = write.before.object ? ((this.previous.get(at.uid, at.resourceVersion) as string | undefined) ?? null) : null;
     this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: json, patch: jsonPatchText(previous, json) });
   }
 }
