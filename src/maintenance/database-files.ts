@@ -17,15 +17,26 @@ export function removeDatabaseFiles(path: string): void {
  * durable. Every page is written once, into the file, instead of into the WAL and copied back by
  * a checkpoint; the journal stays small, since it holds only pages that existed when a
  * transaction began and the scratch grows by appending. (OFF is refused: better-sqlite3 runs
- * SQLite in defensive mode.) `concurrentReaders` keeps WAL, for a scratch that another
- * connection reads while this one writes (replay).
+ * SQLite in defensive mode.) `allowConcurrentReaders` switches to WAL once the bulk of the
+ * writes is done.
  */
-export function createScratchDatabase(path: string, migrationsFolder: string, options: { concurrentReaders?: boolean } = {}): DatabaseHandle {
+export function createScratchDatabase(path: string, migrationsFolder: string): DatabaseHandle {
   removeDatabaseFiles(path);
   const handle = openDatabase({ path, migrationsFolder, synchronous: 'NORMAL' });
   handle.sqlite.pragma('synchronous = OFF');
-  if (!options.concurrentReaders) handle.sqlite.pragma('journal_mode = MEMORY');
+  handle.sqlite.pragma('journal_mode = MEMORY');
   return handle;
+}
+
+/**
+ * Switches a scratch database to WAL, so another connection can read it while this one writes
+ * (replay's reader of the R-tree). Only after the fold: its one transaction, in WAL, wrote the
+ * whole scratch (2.2 GB for a 1M-event log) into the WAL and a checkpoint then copied all of it
+ * into the file again. The switch needs the file to itself: call it before opening a reader.
+ */
+export function allowConcurrentReaders(handle: DatabaseHandle, path: string): void {
+  const mode = handle.sqlite.pragma('journal_mode = WAL', { simple: true });
+  if (mode !== 'wal') throw new Error(`could not switch ${path} to WAL: journal mode is still ${String(mode)}`);
 }
 
 /**

@@ -6,6 +6,9 @@
 // transactions started back to back would take the lock again before it retries and starve it
 // past its timeout. A writer that began waiting during a transaction that held the lock for t ms
 // sleeps at most min(t, 100) + 5 ms between tries, so a pause of min(t, 100) + 10 ms lets it in.
+// The pause is owed, not slept at once: the next transaction starts no sooner than that after the
+// last COMMIT, and whatever replay does without the lock meanwhile (a checkpoint, the next batch's
+// bounds) counts towards it.
 import type Database from 'better-sqlite3';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -26,17 +29,22 @@ export interface LockReport {
 
 export class LockClock {
   private readonly held: { ms: number; what: string }[] = [];
+  /** No transaction begins before this (process.hrtime.bigint() nanoseconds). */
+  private freeUntil = 0n;
 
   /** Runs `work` (described by `what`) in BEGIN IMMEDIATE … COMMIT on `sqlite` (ROLLBACK if it throws). */
   hold<T>(sqlite: Database.Database, what: string, work: () => T): T {
+    const owed = Number(this.freeUntil - process.hrtime.bigint()) / 1e6;
+    if (owed > 0) sleep(Math.ceil(owed));
     sqlite.exec('BEGIN IMMEDIATE');
     const started = process.hrtime.bigint();
     try {
       const result = work();
       sqlite.exec('COMMIT');
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const committed = process.hrtime.bigint();
+      const ms = Number(committed - started) / 1e6;
       this.held.push({ ms, what });
-      sleep(Math.min(ms, 100) + 10);
+      this.freeUntil = committed + BigInt(Math.ceil((Math.min(ms, 100) + 10) * 1e6));
       return result;
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK');

@@ -14,16 +14,17 @@
 //    folded there with the same projection code; the shadow rows of the streams they touched are
 //    copied again. Rounds repeat until few writes are left.
 // 4. Swap, in ONE `BEGIN IMMEDIATE` transaction: the last writes are caught up the same way, the
-//    live tables are renamed away and the shadow tables renamed to the live names. Readers see the
-//    old tables or the new ones, never a mix; the server's next statements read the new ones.
-// 5. After the swap, the retired tables are dropped, each in its own transaction, and the indexes and
-//    triggers get back the names the migrations gave them.
+//    live tables are renamed away and the shadow tables renamed to the live names, and their
+//    indexes likewise (in the schema: no index is built twice). Readers see the old tables or the
+//    new ones, never a mix; the server's next statements read the new ones, INDEXED BY included.
+// 5. After the swap, the retired tables are dropped, each in its own transaction, and the triggers
+//    get back the names the migrations gave them.
 // A failure before the swap removes the shadow tables and leaves the live projections as they
 // were; an interrupted run leaves prefixed tables that the next replay removes first.
 import Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
-import { createScratchDatabase, removeDatabaseFiles } from './database-files';
+import { allowConcurrentReaders, createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
@@ -100,7 +101,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
   try {
     // No WAL truncation: with a server writing, that checkpoint would stall its writes for as long as it copies.
     live = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
-    scratch = createScratchDatabase(path, dir.migrationsFolder, { concurrentReaders: true });
+    scratch = createScratchDatabase(path, dir.migrationsFolder);
     const liveSqlite = live.sqlite;
     const sqlite = scratch.sqlite;
 
@@ -114,6 +115,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     const owners = schema.owners.map((t) => tableShape(sqlite, 'main', t));
     const companions = schema.companions.map((t) => tableShape(sqlite, 'main', t));
     // Walks the scratch companions (the R-tree) while the scratch connection writes their rows.
+    allowConcurrentReaders(scratch, path);
     reader = new Database(path, { readonly: true });
 
     // The scratch connection moves rows between the two files; the live file is attached to it.
@@ -128,9 +130,16 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     };
     synchronous('NORMAL');
     // The shadow tables' primary-key indexes (service_revisions' is by uid, so every batch lands
-    // all over it) and the index builds want more than SQLite's default 2 MB of page cache.
-    sqlite.pragma(`${LIVE_SCHEMA}.cache_size = -${FILL_CACHE_KIB}`);
-    liveSqlite.pragma(`cache_size = -${FILL_CACHE_KIB}`);
+    // all over it) and the index builds want more than SQLite's default 2 MB of page cache: each
+    // connection gets it for its phase only, and gives it back after (an index build also sorts
+    // in up to a cache's worth of memory, so both caches full at once was replay's RSS peak).
+    const defaultCache = liveSqlite.pragma('cache_size', { simple: true }) as number;
+    const cache = (connection: Database.Database, schemaName: string, kib: number | undefined) => {
+      connection.pragma(`${schemaName}.cache_size = ${kib === undefined ? defaultCache : -kib}`);
+      if (kib === undefined) connection.pragma('shrink_memory');
+    };
+    // The fold's own enlarged cache, released.
+    sqlite.pragma('shrink_memory');
     // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
     sqlite.pragma('busy_timeout = 60000');
     liveSqlite.pragma('busy_timeout = 60000');
@@ -151,9 +160,13 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let countedAt = -1;
       const states: StreamStates = new Map();
       try {
+        cache(sqlite, LIVE_SCHEMA, FILL_CACHE_KIB);
         fillShadowTables(sqlite, reader, owners, companions, clock, progress, checkpoint);
+        cache(sqlite, LIVE_SCHEMA, undefined);
         checkpoint();
+        cache(liveSqlite, 'main', FILL_CACHE_KIB);
         indexShadowTables(liveSqlite, schema, clock, progress, checkpoint);
+        cache(liveSqlite, 'main', undefined);
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);

@@ -97,11 +97,14 @@ const HEADERS = {
   TRIGGER: new RegExp(String.raw`^(\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?)${NAME}`, 'i'),
 };
 
-function renameInHeader(sql: string, kind: keyof typeof HEADERS, name: string): string {
+function renameInHeader(sql: string, kind: keyof typeof HEADERS, name: string, newName = shadowName(name)): string {
   const match = HEADERS[kind].exec(sql);
   if (!match || unquote(match[2]) !== name) throw new Error(`cannot find the name of ${kind.toLowerCase()} ${name} in: ${sql}`);
-  return `${match[1]}"${shadowName(name)}"${sql.slice(match[0].length)}`;
+  return `${match[1]}"${newName.replace(/"/g, '""')}"${sql.slice(match[0].length)}`;
 }
+
+/** A CREATE INDEX statement with the index's name `name` replaced by `newName` (nothing else changes). */
+export const indexSqlNamed = (sql: string, name: string, newName: string) => renameInHeader(sql, 'INDEX', name, newName);
 
 function unquote(token: string): string {
   if (token.startsWith('"')) return token.slice(1, -1).replace(/""/g, '"');

@@ -2,22 +2,21 @@
 // running server's writes never wait long: create the shadow tables, bare, fill them from the
 // scratch projections in batches (a bulk load: no secondary index, trigger or R-tree to keep up
 // to date row by row), then build their indexes once each and create their triggers, bring the
-// rows of streams written meanwhile up to date, and after the swap drop the retired tables (a
-// table with its indexes per transaction), then give indexes and triggers back the names the
-// migrations gave them.
+// rows of streams written meanwhile up to date, swap (the indexes take the migrations' names in the
+// swap itself, renamed in the schema, not rebuilt), and after it drop the retired tables (a table
+// with its indexes per transaction), then give the triggers back the names the migrations gave them.
 import type Database from 'better-sqlite3';
 import { BatchSize } from './batch-size';
 import type { LockClock } from './lock-clock';
 import { LIVE_SCHEMA } from './live-catch-up';
 import type { Progress } from './progress';
 import { MaintenanceError } from './maintenance-error';
-import { dependentsOutside, ProjectionSchema, retiredName, shadowName, shadowSchema } from './projection-schema';
+import { renameIndexes } from './index-renames';
+import { dependentsOutside, indexSqlNamed, ProjectionSchema, retiredName, shadowName, shadowSchema } from './projection-schema';
 import { columnList, TableShape } from './table-shape';
 
 /** Streams per write transaction when rows of written streams are brought up to date. */
 const BATCH_STREAMS = 100;
-/** Rows indexed per transaction when indexes get their names back. */
-const INDEX_ROWS = 20000;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -157,9 +156,10 @@ export function resyncStreamsInBatches(scratch: Database.Database, owners: reado
 
 /**
  * The swap itself, in the caller's transaction: the AUTOINCREMENT counters are taken from the
- * scratch, the live tables renamed to their retired names and the shadow tables to the live ones.
- * Renames only touch the schema (no row is copied), and with legacy_alter_table off SQLite
- * rewrites every index, trigger and R-tree reference to follow the tables.
+ * scratch, the live tables renamed to their retired names and the shadow tables to the live ones,
+ * and their indexes likewise (renameIndexes). Renames only touch the schema (no row is copied, no
+ * index rebuilt), and with legacy_alter_table off SQLite rewrites every index, trigger and R-tree
+ * reference to follow the tables.
  */
 export function swapShadowTables(scratch: Database.Database, schema: ProjectionSchema): void {
   // sqlite_sequence exists only in a file that has (or had) an AUTOINCREMENT table; since
@@ -176,6 +176,15 @@ export function swapShadowTables(scratch: Database.Database, schema: ProjectionS
   const tables = schema.tables.map((t) => t.name);
   for (const table of tables) scratch.exec(`ALTER TABLE ${LIVE_SCHEMA}.${quote(table)} RENAME TO ${quote(retiredName(table))}`);
   for (const table of tables) scratch.exec(`ALTER TABLE ${LIVE_SCHEMA}.${quote(shadowName(table))} RENAME TO ${quote(table)}`);
+  // A rename keeps index names: the retired tables' indexes give theirs up, and the new tables'
+  // take them, in this transaction, so a server's INDEXED BY finds its index at every moment.
+  const retired = scratch
+    .prepare(`SELECT name, sql FROM ${LIVE_SCHEMA}.sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(tables.map(retiredName))) as { name: string; sql: string }[];
+  renameIndexes(scratch, LIVE_SCHEMA, [
+    ...retired.map(({ name, sql }) => ({ from: name, to: retiredName(name), sql: indexSqlNamed(sql, name, retiredName(name)) })),
+    ...schema.indexes.map((index) => ({ from: shadowName(index.name), to: index.name, sql: index.sql })),
+  ]);
 }
 
 /**
@@ -183,8 +192,7 @@ export function swapShadowTables(scratch: Database.Database, schema: ProjectionS
  * outlives its table), then each index and each table in its own transaction, so no one hold
  * frees more than one b-tree. A DROP walks the b-tree's pages onto the free list and writes a
  * page of the list per thousand pages freed: emptying a table row by row instead rewrote every
- * page through the WAL (75 s for the tables of a 1M-event log; now 26 s with the index rebuilds
- * that follow). (Reading each b-tree first to warm the cache did not shorten the holds measured
+ * page through the WAL (75 s for the tables of a 1M-event log). (Reading each b-tree first to warm the cache did not shorten the holds measured
  * and cost replay 20 MB of RSS.)
  */
 export function dropTables(
@@ -212,10 +220,11 @@ export function dropTables(
 }
 
 /**
- * Gives indexes and triggers of the live tables the names the migrations gave them (a rename
- * keeps them, so after the swap they carry the shadow prefix): later migrations refer to them by
- * name. A trigger is recreated as written; an index is built again under its own name, then the
- * prefixed one dropped (an index of a large table alone in its transaction, small ones together).
+ * Gives indexes and triggers of the live tables the names the migrations gave them, where a replay
+ * interrupted after its swap left them prefixed (later migrations refer to them by name). A
+ * trigger is recreated as written; an index is renamed in the schema (renameIndexes), not rebuilt.
+ * Since the swap renames indexes itself, only triggers are left prefixed by a replay that ran
+ * through (and indexes by one from before that change).
  */
 export function restoreNames(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
   const prefixed = (type: 'index' | 'trigger', name: string) =>
@@ -229,23 +238,13 @@ export function restoreNames(live: Database.Database, schema: ProjectionSchema, 
       }
     });
   }
-  // One transaction builds indexes over at most INDEX_ROWS rows (one index of a large table, or several small ones).
-  const rows = (table: string) => live.prepare(`SELECT count(*) FROM ${quote(table)}`).pluck().get() as number;
-  const batches: { names: string[]; rows: number }[] = [];
-  for (const index of schema.indexes.filter((i) => prefixed('index', i.name))) {
-    const n = rows(index.table);
-    const last = batches[batches.length - 1];
-    if (last && last.rows + n <= INDEX_ROWS) {
-      last.names.push(index.name);
-      last.rows += n;
-    } else batches.push({ names: [index.name], rows: n });
-  }
-  for (const batch of batches) {
-    clock.hold(live, `build index ${batch.names.join(', ')} under its own name`, () => {
-      for (const index of schema.indexes.filter((i) => batch.names.includes(i.name))) {
-        if (!exists(live, 'index', index.name)) live.exec(index.sql);
-        live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
-      }
+  const indexes = schema.indexes.filter((i) => prefixed('index', i.name));
+  if (indexes.length) {
+    clock.hold(live, 'rename the indexes back', () => {
+      // An index already under its own name (on the same live table) makes the prefixed one a spare.
+      const spare = indexes.filter((i) => exists(live, 'index', i.name));
+      for (const index of spare) live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
+      renameIndexes(live, 'main', indexes.filter((i) => !spare.includes(i)).map((i) => ({ from: shadowName(i.name), to: i.name, sql: i.sql })));
     });
   }
 }

@@ -250,6 +250,52 @@ describe('maintenance on a live store', () => {
     expect(verify(ctx.dataDir).differences).toBe(0);
   });
 
+  it('replay builds each index once: the swap gives the shadow indexes their migration names over the same b-trees, no rebuild after it', () => {
+    const migrationIndexes = live
+      .prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`)
+      .all() as { name: string; table: string; sql: string }[];
+    const rootpages = () =>
+      new Map((live.prepare(`SELECT name, rootpage FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).raw().all() as [string, number][]).map(([n, p]) => [n, p]));
+    let shadowRootpages = new Map<string, number>();
+    const progress: Progress = { ...silentProgress, start: (phase) => phase === 'swap' && void (shadowRootpages = rootpages()) };
+    const report = replayProjections({ dataDir: ctx.dataDir, progress });
+    expect(migrationIndexes.length).toBeGreaterThan(10);
+    const after = rootpages();
+    for (const index of migrationIndexes) {
+      // the b-tree built under the shadow name is the one the migration's name now points at
+      expect([index.name, after.get(index.name)]).toEqual([index.name, shadowRootpages.get(`replay_shadow_${index.name}`)]);
+    }
+    // ...with the migration's own CREATE statement, and nothing prefixed is left
+    expect(live.prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`).all()).toEqual(
+      migrationIndexes,
+    );
+    expect(live.prepare(`SELECT name FROM sqlite_master WHERE name LIKE 'replay\\_%' ESCAPE '\\'`).all()).toEqual([]);
+    expect(live.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(report.lock.longest).not.toMatch(/under its own name/);
+    expect(report.tables.every((t) => t.changed === 0)).toBe(true);
+    expect(verify(ctx.dataDir).differences).toBe(0);
+  });
+
+  it('a server connection opened before the replay answers its INDEXED BY queries right after the swap and after the replay, through the new tables', () => {
+    const server = ctx.app.get<symbol, DatabaseHandle>(DATABASE).sqlite;
+    const sql = 'SELECT count(*) FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ?';
+    const uid = live.prepare('SELECT uid FROM condition_transitions GROUP BY uid ORDER BY count(*) DESC LIMIT 1').pluck().get() as string;
+    const count = server.prepare(sql).pluck(); // prepared before the replay, like the server's repositories
+    const expected = count.get(uid) as number;
+    expect(expected).toBeGreaterThan(0);
+    const seen: Record<string, unknown> = {};
+    const progress: Progress = {
+      ...silentProgress,
+      // the swap has committed; the retired tables (which held these names before) still exist
+      start: (phase) => phase === 'retire the old tables' && void (seen.afterSwap = count.get(uid)),
+    };
+    replayProjections({ dataDir: ctx.dataDir, progress });
+    expect(seen.afterSwap).toBe(expected);
+    expect(count.get(uid)).toBe(expected);
+    const plan = (server.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(uid) as { detail: string }[]).map((r) => r.detail);
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH condition_transitions USING (COVERING )?INDEX condition_transitions_uid_type_rv \(uid=\?\)$/)]);
+  });
+
   it('replay works on a vacuumed store, which has no sqlite_sequence (no table is AUTOINCREMENT)', () => {
     const before = dump(dbPath);
     live.exec('VACUUM');
