@@ -108,4 +108,9 @@ class ResumedModification implements ServiceChange {
   get previous(): Service | null {
     return this.read === undefined ? (this.read = this.previousOf()) : this.read;
   }
+
+  /** Serialized as the plain change it stands for (the PostgreSQL engine's), previous included. */
+  toJSON(): ServiceChange {
+    return { resourceVersion: this.resourceVersion, type: this.type, object: this.object, previous: this.previous };
+  }
 }
