@@ -55,6 +55,14 @@ describe('ListServicesHandler pages', () => {
     expect(asked.map((r) => r.limit)).toEqual([500, 500, 500]);
   });
 
+  it('given a limit past any count (99999999999999999999), when listed, then it reads batches of 500 and returns everything', async () => {
+    const { store, asked } = storeOf(1100);
+    const page = await list(store, { limit: 99999999999999999999 });
+    expect(page.items).toHaveLength(1100);
+    expect(page.metadata.continue).toBeUndefined();
+    expect(asked.map((r) => r.limit)).toEqual([500, 500, 500]);
+  });
+
   it('given no limit, when the namespace is listed, then every item comes back without a continue token', async () => {
     const { store } = storeOf(1100);
     const page = await list(store, {});

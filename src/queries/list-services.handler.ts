@@ -40,7 +40,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       // Without a selector every row read is an item: a page reads its items and one more (to know
       // whether to hand out a continue token), not a batch of 500 (and in the past, each row read
       // costs a revision seek).
-      const batchSize = selective || limit === undefined ? SCAN_BATCH : limit + 1;
+      const batchSize = !selective && limit !== undefined && limit < SCAN_BATCH ? limit + 1 : SCAN_BATCH;
       for (;;) {
         const batch = await reads.listPage({ namespace: options.namespace, after, asOf, limit: batchSize });
         for (const row of batch) {
