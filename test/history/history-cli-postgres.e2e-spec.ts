@@ -2,35 +2,17 @@
 // (`node cli.js …` in a child process): one history written to SQLite and imported into
 // PostgreSQL answers byte for byte the same on both engines, for every command and flag tried;
 // and the --storage refusals of the maintenance commands hold for the read commands too.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { AppContext, createAppContext } from '../helpers/app-context';
 import { createTestDatabase, describePostgres, dropTestDatabase } from '../helpers/postgres';
-import { buildDist, built, removeBuild, ROOT } from '../helpers/server-process';
+import { runBuiltCli } from '../helpers/built-cli';
+import { buildDist, removeBuild } from '../helpers/server-process';
 import { StoreWriter } from '../maintenance/store-fixture';
 
-const exec = promisify(execFile);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const { SVCTRAIL_STORAGE: _ignored, ...inherited } = process.env;
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [built('cli.js'), ...args], { cwd: ROOT, env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runBuiltCli;
 
 async function tablesOf(url: string): Promise<string[]> {
   const client = new Client({ connectionString: url });

@@ -2,33 +2,16 @@
 // against the data directory of a real server process that keeps running, then servers started
 // on the imported and point-in-time directories answering exactly as the original does.
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { lockDataDirectory, REPLAY_LOCK_FILE } from '../../src/store/data-directory-lock';
 import { HttpsClient } from '../helpers/https-client';
-import { buildDist, built, removeBuild, ROOT, ServerProcess, startServerProcess } from '../helpers/server-process';
+import { runBuiltCli } from '../helpers/built-cli';
+import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
 
-const exec = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [built('cli.js'), ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runBuiltCli(args);
 
 const adminClient = (dataDir: string, url: string) =>
   new HttpsClient(url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });

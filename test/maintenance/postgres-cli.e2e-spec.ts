@@ -2,28 +2,16 @@
 // process): a SQLite data directory exported, imported with --storage into PostgreSQL, verified
 // and replayed there (the URL from SVCTRAIL_STORAGE too), exported again byte for byte and
 // imported back into a new data directory.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { AppContext, createAppContext } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
-import { buildDist, built, removeBuild, ROOT } from '../helpers/server-process';
+import { runBuiltCli } from '../helpers/built-cli';
+import { buildDist, removeBuild } from '../helpers/server-process';
 import { StoreWriter } from './store-fixture';
 
-const exec = promisify(execFile);
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { SVCTRAIL_STORAGE: _ignored, ...inherited } = process.env;
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [built('cli.js'), ...args], { cwd: ROOT, env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runBuiltCli;
 
 describePostgres('svctrail export/import/verify/replay with --storage', (database) => {
   let ctx: AppContext;
