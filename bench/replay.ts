@@ -14,6 +14,12 @@
 //                    closed or still open at the end), lifetimes, and the live services at the end
 //                    — into --out, a fresh svctrail database whose secondary indexes are dropped
 //                    first and built once after the last row (synchronous=OFF, one transaction)
+//   --mode raw-import-rebuild the floor-full of `svctrail import`: the export's events appended to
+//                    the events table of a fresh svctrail database (--out; its secondary indexes
+//                    dropped first and built once after the last row, WAL, synchronous=FULL, one
+//                    transaction), then raw-rebuild's storage work from those events into the same
+//                    database; it also reports the file's bytes per event, every row svctrail's own
+//                    database holds for the same log
 //   --mode prefix    writes --out: a fresh svctrail database (the migrations) holding the first
 //                    --limit events of --db, so a long log can be replayed in bounded time
 // Prints one JSON line: { mode, events, writes?, ms, eventsPerSecond, peakRssBytes }.
@@ -21,7 +27,7 @@
 // usage: node bench/dist/replay.js --db PATH --mode raw|svctrail
 //        node bench/dist/replay.js --db PATH --mode prefix --out PATH --limit N
 import Database from 'better-sqlite3';
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
@@ -164,6 +170,29 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
   return { events, streams: live.size };
 }
 
+async function rawImportRebuild(file: string, out: string): Promise<{ events: number; streams: number; bytes: number }> {
+  const handle = real.database().openDatabase({ path: out, migrationsFolder: MIGRATIONS, synchronous: 'FULL', truncateWal: false });
+  const db = handle.sqlite;
+  const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'events'`).all() as { name: string; sql: string }[];
+  for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
+  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  let events = 0;
+  db.exec('BEGIN IMMEDIATE');
+  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (!text) continue;
+    const e = JSON.parse(text);
+    insert.run(e.position, e.resourceVersion, e.streamId, e.streamVersion, e.namespace, e.name, e.type, JSON.stringify(e.data), e.recordedAt, e.actorUser,
+      JSON.stringify(e.actorGroups), e.userAgent, e.fieldManager, e.requestId, e.verb, e.subresource);
+    events++;
+  }
+  for (const i of indexes) db.exec(i.sql);
+  db.exec('COMMIT');
+  handle.close();
+  // The projections from the appended log, in the same file (a reader on the committed events).
+  const { streams } = rawRebuild(out, out);
+  return { events, streams, bytes: statSync(out).size };
+}
+
 async function rawImport(file: string, out: string): Promise<{ events: number; streams: number }> {
   const db = new Database(out);
   db.pragma('journal_mode = WAL');
@@ -249,6 +278,16 @@ async function main(): Promise<void> {
     const { events, streams } = await rawImport(values.file, values.out);
     const ms = performance.now() - started;
     process.stdout.write(`${JSON.stringify({ mode: 'raw-import', events, streams, ms, eventsPerSecond: events / (ms / 1000), peakRssBytes: peakRss() })}\n`);
+    return;
+  }
+  if (values.mode === 'raw-import-rebuild') {
+    if (!values.file || !values.out) throw new Error('usage: replay.js --mode raw-import-rebuild --file EXPORT.ndjson --out PATH');
+    const started = performance.now();
+    const { events, streams, bytes } = await rawImportRebuild(values.file, values.out);
+    const ms = performance.now() - started;
+    process.stdout.write(
+      `${JSON.stringify({ mode: 'raw-import-rebuild', events, streams, ms, eventsPerSecond: events / (ms / 1000), peakRssBytes: peakRss(), bytes, bytesPerEvent: bytes / events })}\n`,
+    );
     return;
   }
   if (values.mode === 'raw-rebuild') {
