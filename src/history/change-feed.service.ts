@@ -21,6 +21,8 @@ const PARAMS = ['after', 'follow', 'timeoutSeconds'];
 /** Writes held for a follower while it reads the log; past this it reads the log again instead. */
 const MAX_HELD_WRITES = 10_000;
 const PAGE = 200;
+/** Lines are sent in chunks of about this many characters (the last of a page sooner). */
+const CHUNK_CHARS = 64 * 1024;
 /** A follower whose socket backlog grows past this is cut off; it resumes from its last line. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const DEFAULT_FOLLOW_MS = 30 * 60 * 1000;
@@ -92,13 +94,21 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache', 'transfer-encoding': 'chunked' });
     res.flushHeaders();
     let last = request.after;
-    const send = (resourceVersion: number, line: () => string): boolean => {
-      if (closed || resourceVersion <= last) return !closed;
-      last = resourceVersion;
-      res.write(line());
+    // Lines are written a chunk at a time: a write per line costs a TLS record and a chunk header each.
+    let pending = '';
+    const flush = (): boolean => {
+      if (closed || !pending) return !closed;
+      res.write(pending);
+      pending = '';
       if (res.writableLength > MAX_BACKLOG_BYTES) stream.evict();
       else this.budget.track(stream, res.writableLength);
       return !closed;
+    };
+    const send = (resourceVersion: number, line: () => string): boolean => {
+      if (closed || resourceVersion <= last) return !closed;
+      last = resourceVersion;
+      pending += line();
+      return pending.length < CHUNK_CHARS || flush();
     };
     // A follower subscribes before it reads the log and holds what the feed brings meanwhile:
     // every write is in the log before the feed hears of it, so nothing falls between the two.
@@ -109,7 +119,7 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
       subscription = this.feed.subscribe(
         (write) => {
           if (live) {
-            if (write.resourceVersion > last) send(write.resourceVersion, () => encodedLine(write));
+            if (write.resourceVersion > last && send(write.resourceVersion, () => encodedLine(write))) flush();
           } else if (held) {
             held.push(write);
             if (held.length > MAX_HELD_WRITES) held = undefined;
@@ -131,7 +141,7 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
           if (closed) return;
         }
       }
-      if (closed) return;
+      if (!flush()) return;
       if (page.length === PAGE) {
         await drained(res);
         continue;
@@ -146,6 +156,7 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     for (const write of held ?? []) {
       if (write.resourceVersion > last && !send(write.resourceVersion, () => encodedLine(write))) return;
     }
+    if (!flush()) return;
     held = undefined;
     timer = setTimeout(close, request.timeoutMs);
   }

@@ -74,15 +74,21 @@ export function serviceChange(write: RecordedWrite): ServiceChange {
 
 /**
  * The JSON text of `serviceChange` for a write as stored, byte for byte, without parsing what is
- * stored as JSON already (each event's data, the patch): they are spliced in as they are.
+ * stored as JSON already (each event's data, the actor's groups, the patch): they are spliced in
+ * as they are, in `changeHead`'s key order.
  */
 export function serviceChangeJson(write: StoredWrite): string {
   const m = write.events[write.events.length - 1];
-  const head = JSON.stringify(
-    changeHead(write, m, { user: m.actorUser, groups: JSON.parse(m.actorGroups) as string[], userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId }),
+  const q = JSON.stringify;
+  const rv = write.resourceVersion;
+  const events = write.events.map((e) => `{"type":${q(e.type)},"data":${e.data}}`).join(',');
+  return (
+    `{"kind":"ServiceChange","apiVersion":${q(HISTORY_API_VERSION)},"metadata":{"name":${q(`${write.name}.${rv}`)},"namespace":${q(write.namespace)},` +
+    `"resourceVersion":"${rv}","creationTimestamp":${q(timestamp(m.recordedAt))}},"service":{"namespace":${q(write.namespace)},"name":${q(write.name)},"uid":${q(write.uid)}},` +
+    `"time":${q(m.recordedAt)},"verb":${q(m.verb)},${m.subresource ? `"subresource":${q(m.subresource)},` : ''}` +
+    `"actor":{"user":${q(m.actorUser)},"groups":${m.actorGroups},"userAgent":${q(m.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)}},` +
+    `"events":[${events}],"patch":${write.patchJson}}`
   );
-  const events = write.events.map((e) => `{"type":${JSON.stringify(e.type)},"data":${e.data}}`).join(',');
-  return `${head.slice(0, -1)},"events":[${events}],"patch":${write.patchJson}}`;
 }
 
 export function conditionTransition(row: TransitionRow) {

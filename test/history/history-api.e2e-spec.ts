@@ -363,5 +363,22 @@ describeEachBackend('history.svctrail.io', (backend) => {
       expect(next.patch).toEqual([{ op: 'add', path: '', value: created }]);
       stream.close();
     });
+
+    it('streams a backlog of several pages and chunks whole: every write once, in order', async () => {
+      const admin = t.as('admin');
+      const from = Number((await get('/changes?limit=1')).json.metadata.resourceVersion);
+      const long = 'x'.repeat(400);
+      const written = [Number((await admin.post('/api/v1/namespaces/backlog/services', { metadata: { name: 'many' }, spec: LB })).json.metadata.resourceVersion)];
+      // 260 writes of over 1 KB each: more than a page of the log (200) and several 64 KB chunks.
+      for (let i = 0; i < 260; i++) {
+        const object = await putStatus(admin, 'backlog', 'many', { loadBalancer: { ingress: [{ ip: `198.51.100.${i % 250}`, hostname: `${i}.${long}`.slice(0, 253) }] } }, 'bulk');
+        written.push(Number(object.metadata.resourceVersion));
+      }
+      const stream = await t.client.stream(`${H}/feed?after=${from}`);
+      const lines = await stream.take(written.length + 1, 10_000);
+      expect(lines.map((l) => Number(l.metadata.resourceVersion))).toEqual(written);
+      expect(lines.at(-1).patch).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/status/loadBalancer/ingress/0/hostname' })]));
+      expect(stream.ended).toBe(true);
+    });
   });
 });
