@@ -224,8 +224,11 @@ function main(): void {
       'drop-unused-indexes': { type: 'boolean', default: false },
       /** floor (least work) or storage (floor-full: svctrail's storage work per write). */
       variant: { type: 'string', default: 'floor' },
+      /** node (node:https, the floor's own) or nest (svctrail's fixed stack around the same handler: bench/nest-stack.ts). */
+      stack: { type: 'string', default: 'node' },
     },
   });
+  if (values.stack !== 'node' && values.stack !== 'nest') throw new Error(`--stack node|nest, not ${values.stack}`);
   if (values.variant !== 'floor' && values.variant !== 'storage') throw new Error(`--variant floor|storage, not ${values.variant}`);
   const full = values.variant === 'storage';
   // floor-full keeps every index svctrail keeps: its writes maintain all of them.
@@ -947,6 +950,25 @@ function main(): void {
     send(res, 404, NOT_FOUND);
   };
 
+  const label = `${values.stack === 'nest' ? 'framework-' : ''}${full ? 'floor-full' : 'floor'}`;
+  if (values.stack === 'nest') {
+    // Loaded only here: the plain floor (and its checkpoint worker) never carries NestJS.
+    const { serveOnNestStack } = require('./nest-stack') as typeof import('./nest-stack');
+    void serveOnNestStack(dataDir, Number(values.port), values.host!, handle).then(({ port, close }) => {
+      process.stdout.write(`${label} serving https://${values.host}:${port}\n`);
+      const stop = () => {
+        for (const w of watchers) w.res.end();
+        void close().then(() => {
+          checkpoints.postMessage('stop');
+          db.close();
+          process.exit(0);
+        });
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+    return;
+  }
   const server = createServer(
     {
       key: readFileSync(join(dataDir, 'serving.key')),
@@ -960,7 +982,7 @@ function main(): void {
   server.keepAliveTimeout = 60_000;
   server.listen(Number(values.port), values.host, () => {
     const { port } = server.address() as AddressInfo;
-    process.stdout.write(`${full ? 'floor-full' : 'floor'} serving https://${values.host}:${port}\n`);
+    process.stdout.write(`${label} serving https://${values.host}:${port}\n`);
   });
   const shutdown = () => {
     for (const w of watchers) w.res.end();

@@ -21,11 +21,24 @@ const { values } = parseArgs({ options: { dataset: { type: 'string', default: '1
 const source = join(ROOT, 'bench', 'data', values.dataset!);
 const DURATION = Number(values.duration);
 
+const FLOOR = join(ROOT, 'bench', 'dist', 'floor-server.js');
 const TARGETS = [
   { name: 'svctrail', script: join(ROOT, 'dist', 'main.js'), extra: [] as string[] },
   { name: 'framework-floor', script: join(ROOT, 'bench', 'dist', 'framework-floor.js'), extra: [] },
-  { name: 'floor', script: join(ROOT, 'bench', 'dist', 'floor-server.js'), extra: ['--drop-unused-indexes'] },
+  { name: 'floor', script: FLOOR, extra: ['--drop-unused-indexes'] },
 ];
+/**
+ * The status PUTs: svctrail; framework-floor-full (floor-full's storage work per write behind
+ * svctrail's fixed stack, bench/nest-stack.ts); floor-full; and the floor.
+ */
+const WRITE_TARGETS = [
+  { name: 'svctrail', script: join(ROOT, 'dist', 'main.js'), extra: [] as string[] },
+  { name: 'framework-floor-full', script: FLOOR, extra: ['--variant', 'storage', '--stack', 'nest'] },
+  { name: 'floor-full', script: FLOOR, extra: ['--variant', 'storage'] },
+  { name: 'floor', script: FLOOR, extra: ['--drop-unused-indexes'] },
+];
+const WRITE_CONNECTIONS = [1, 16];
+const IP_MARK = '0.0.0.0';
 
 function copyDataset(): string {
   const dir = mkdtempSync(join(ROOT, 'bench', 'data', 'framework-'));
@@ -138,6 +151,54 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  // Status PUTs of many LoadBalancer Services, each with a new ingress IP, as the main bench's put-many.
+  const lbs = (() => {
+    const read = new Database(join(source, 'svctrail.db'), { readonly: true });
+    const all = read.prepare(`SELECT namespace, name, object FROM services WHERE namespace LIKE 'team-%' ORDER BY namespace, name`).all() as { namespace: string; name: string; object: string }[];
+    read.close();
+    return all.flatMap((r) => {
+      const object = JSON.parse(r.object);
+      if (object.spec.type !== 'LoadBalancer') return [];
+      delete object.metadata.resourceVersion;
+      object.status.loadBalancer = { ingress: [{ ip: IP_MARK, ipMode: 'VIP' }] };
+      const [before, after] = JSON.stringify(object).split(IP_MARK);
+      return [{ path: `/api/v1/namespaces/${r.namespace}/services/${r.name}/status`, before, after }];
+    });
+  })();
+  let counter = 0;
+  const putRequest = (req: Record<string, unknown>) => {
+    const c = counter++;
+    const s = lbs[c % lbs.length];
+    const ip = `100.${100 + ((c >> 14) & 63)}.${100 + ((c >> 7) & 127)}.${100 + (c & 127)}`;
+    return { ...req, method: 'PUT', path: s.path, body: s.before + ip + s.after, headers: { ...(req.headers as object), 'content-type': 'application/json' } };
+  };
+  const writeRows: { target: string; results: CaseResult[] }[] = [];
+  for (const target of WRITE_TARGETS) {
+    const dir = copyDataset();
+    const { child, url } = await start(target.script, dir, target.extra).catch((error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
+    try {
+      const results: CaseResult[] = [];
+      for (const connections of WRITE_CONNECTIONS) {
+        const options = { url, connections, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false }, requests: [{ setupRequest: putRequest }] };
+        await autocannon({ ...options, duration: 2 });
+        // Settled: the checkpoint of the warm-up's writes is not this case's cost.
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        const r = await autocannon({ ...options, duration: DURATION });
+        results.push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors });
+        process.stdout.write(`  ${target.name.padEnd(20)} PUT status, many Services, ${connections} conn: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}\n`);
+      }
+      writeRows.push({ target: target.name, results });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const w = Object.fromEntries(writeRows.map((r) => [r.target, r.results]));
+
   const by = Object.fromEntries(rows.map((r) => [r.target, r]));
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const table = [
@@ -153,6 +214,18 @@ async function main(): Promise<void> {
       ];
     }),
     `| peak RSS MB (the three cases) | ${by.svctrail.peakRss} | ${by['framework-floor'].peakRss} | ${by.floor.peakRss} | ${ratio(by.svctrail.peakRss, by.floor.peakRss)} | ${ratio(by['framework-floor'].peakRss, by.floor.peakRss)} | ${ratio(by.svctrail.peakRss, by['framework-floor'].peakRss)} |`,
+    '',
+    `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case; framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
+    '',
+    '| case | svctrail | framework-floor-full | floor-full | floor | svctrail ÷ floor | framework-floor-full ÷ floor-full (the stack) | svctrail ÷ framework-floor-full (svctrail\'s code) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...WRITE_CONNECTIONS.flatMap((connections, i) => {
+      const [s, f, ff, p] = ['svctrail', 'framework-floor-full', 'floor-full', 'floor'].map((t) => w[t][i]);
+      return [
+        `| PUT status, many Services, ${connections} conn: req/s | ${s.rps.toFixed(0)} | ${f.rps.toFixed(0)} | ${ff.rps.toFixed(0)} | ${p.rps.toFixed(0)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, ff.rps)} | ${ratio(s.rps, f.rps)} |`,
+        `| p99 ms | ${s.p99} | ${f.p99} | ${ff.p99} | ${p.p99} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, ff.p99)} | ${ratio(s.p99, f.p99)} |`,
+      ];
+    }),
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
   const results = join(ROOT, 'bench', 'results');
