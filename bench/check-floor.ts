@@ -100,7 +100,7 @@ function writtenRows(dir: string, head: number): Record<string, unknown[]> {
            field_manager, verb, subresource FROM events WHERE position > ? ORDER BY position`,
       ),
       services: all('SELECT namespace, name, uid, resource_version, stream_version, object FROM services WHERE resource_version > ? ORDER BY namespace, name'),
-      service_revisions: all('SELECT uid, resource_version, namespace, name, object FROM service_revisions WHERE resource_version > ? ORDER BY uid, resource_version'),
+      service_revisions: all('SELECT uid, resource_version, namespace, name, object, patch FROM service_revisions WHERE resource_version > ? ORDER BY uid, resource_version'),
       condition_transitions: all(
         `SELECT id, resource_version, uid, namespace, name, condition_type, from_status, to_status, reason, message, observed_generation,
            last_transition_time, actor_user FROM condition_transitions WHERE resource_version > ? ORDER BY id`,

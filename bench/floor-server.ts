@@ -189,9 +189,10 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
       `UPDATE services SET resource_version = @resourceVersion, stream_version = @streamVersion, object = @object
        WHERE namespace = @namespace AND name = @name`,
     ),
+    // With its RFC 6902 patch from the previous revision, as svctrail stores it (its jsonPatchText).
     insertRevision: prepare(
-      `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object)
-       VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object)`,
+      `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object, patch)
+       VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object, @patch)`,
     ),
     insertTransition: prepare(
       `INSERT INTO condition_transitions (resource_version, uid, namespace, name, condition_type, from_status, to_status,
@@ -210,6 +211,7 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
     diffConditions: real.statusDiff().diffConditions,
     conditionTransitions: real.conditionAudit().conditionTransitions,
     ingressAddresses: real.ingressHistory().ingressAddresses,
+    jsonPatchText: real.jsonPatchDiff().jsonPatchText,
   };
 }
 
@@ -467,7 +469,7 @@ function main(): void {
    */
   const storageWrite = (
     w: PendingWrite,
-    row: { uid: string; streamVersion: number },
+    row: { uid: string; streamVersion: number; object: string },
     object: any,
     ingress: unknown[],
     previous: unknown[],
@@ -511,7 +513,7 @@ function main(): void {
     const json = JSON.stringify(object);
     const at = { uid: row.uid, namespace: w.namespace, name: w.name, resourceVersion: rv };
     st.updateService.run({ namespace: w.namespace, name: w.name, resourceVersion: rv, streamVersion: row.streamVersion + events.length, object: json });
-    st.insertRevision.run({ ...at, recordedAt: now, object: json });
+    st.insertRevision.run({ ...at, recordedAt: now, object: json, patch: st.jsonPatchText(row.object, json) });
     for (const { type, data } of events) {
       const transitions =
         type === 'ServiceConditionChanged'

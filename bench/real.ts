@@ -20,6 +20,7 @@ import type * as StatusDiffModule from '../src/domain/status-diff';
 import type * as ConditionAuditModule from '../src/projections/condition-audit.projection';
 import type * as IngressHistoryModule from '../src/projections/ingress-history.projection';
 import type * as FieldManagerModule from '../src/domain/field-management/field-manager';
+import type * as JsonPatchDiffModule from '../src/history/json-patch-diff';
 
 /** The project root (bench/dist/ → ../..). */
 export const ROOT = join(__dirname, '..', '..');
@@ -54,6 +55,7 @@ export const real = {
   conditionAudit: () => load<typeof ConditionAuditModule>('projections/condition-audit.projection.js'),
   ingressHistory: () => load<typeof IngressHistoryModule>('projections/ingress-history.projection.js'),
   fieldManager: () => load<typeof FieldManagerModule>('domain/field-management/field-manager.js'),
+  jsonPatchDiff: () => load<typeof JsonPatchDiffModule>('history/json-patch-diff.js'),
 };
 
 export type { DatabaseHandle } from '../src/store/database';
