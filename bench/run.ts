@@ -66,6 +66,8 @@ const { values: args } = parseArgs({
     dataset: { type: 'string' },
     /** One case id (e.g. put-many-1): run it against svctrail alone under --cpu-prof and summarise the profile. */
     profile: { type: 'string' },
+    /** Only these targets (e.g. `svctrail`: its phases alone, to look at one figure again); default all. */
+    targets: { type: 'string' },
   },
 });
 const PROFILE = args.profile;
@@ -80,6 +82,8 @@ const QUIET_MS = QUICK ? 1500 : 3000;
 const SETTLE_LIMIT_MS = 90_000;
 const ONLY = args.only?.split(',').filter(Boolean);
 const wanted = (id: string) => (PROFILE ? id === PROFILE : !ONLY || ONLY.some((o) => id.includes(o)));
+const TARGETS = args.targets?.split(',').filter(Boolean);
+const runs = (target: string) => !TARGETS || TARGETS.includes(target);
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -1552,7 +1556,7 @@ async function pgPhase(set: { dir: string; manifest: DatasetManifest }, results:
   const fixture = readFixture(set.dir, set.manifest);
   const out: Result = { dataset: PG_DATASET, imports: {} };
   try {
-    for (const target of PG_TARGETS) {
+    for (const target of PG_TARGETS.filter(runs)) {
       const url = await createPgDatabase();
       const imported = await cli(['import', '--storage', url, file], 'svctrail import --storage');
       if (imported.code !== 0) throw new Error(`svctrail import into PostgreSQL failed: ${imported.stderr.slice(-2000)}`);
@@ -1598,7 +1602,7 @@ async function main(): Promise<void> {
     );
     const defs = { reads: [...READ_CASES, ...HISTORY_CASES, ...TIME_TRAVEL_CASES], writes: WRITE_CASES, watch: true, base: storageMain };
     if (PROFILE) mkdirSync(PROFILE_DIR, { recursive: true });
-    memoryOf.svctrail = await phase('svctrail', fixture, mainSet.dir, mainKey, defs, results, scratch);
+    if (runs('svctrail') || PROFILE) memoryOf.svctrail = await phase('svctrail', fixture, mainSet.dir, mainKey, defs, results, scratch);
     if (PROFILE) {
       const file = profileOf(memoryOf.svctrail.pid as number);
       const measured = results.get(PROFILE) ?? results.get(`${PROFILE}-settled`);
@@ -1608,8 +1612,8 @@ async function main(): Promise<void> {
       else profiled = { caseId: PROFILE, file, summary: summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), 30, windowUs) };
     } else {
       // floor-full: the cases whose misses are read against the same storage work.
-      memoryOf['floor-full'] = await phase('floor-full', fixture, mainSet.dir, mainKey, { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain }, results, scratch);
-      memoryOf.floor = await phase('floor', fixture, mainSet.dir, mainKey, defs, results, scratch);
+      if (runs('floor-full')) memoryOf['floor-full'] = await phase('floor-full', fixture, mainSet.dir, mainKey, { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain }, results, scratch);
+      if (runs('floor')) memoryOf.floor = await phase('floor', fixture, mainSet.dir, mainKey, defs, results, scratch);
     }
 
     if (!PROFILE && flatSet && (!ONLY || [...FLAT_CASES, ...FLAT_WRITE_CASES].some((d) => wanted(d.id)))) {
@@ -1617,14 +1621,14 @@ async function main(): Promise<void> {
       storageFlat = storage(flatSet.dir, flatSet.manifest);
       const flatFixture = readFixture(flatSet.dir, flatSet.manifest);
       const flatDefs = { reads: FLAT_CASES, writes: FLAT_WRITE_CASES, watch: false };
-      await phase('svctrail', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
-      await phase('floor', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
+      if (runs('svctrail')) await phase('svctrail', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
+      if (runs('floor')) await phase('floor', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
     }
 
     const pgSet = flatSet ?? mainSet;
-    if (!PROFILE && (!ONLY || PG_CASE_IDS.some(wanted))) pg = await pgPhase(pgSet, pgResults, memoryOf, scratch);
+    if (!PROFILE && (!ONLY || PG_CASE_IDS.some(wanted)) && (runs('svctrail-pg') || runs('svctrail-pg3'))) pg = await pgPhase(pgSet, pgResults, memoryOf, scratch);
 
-    if (!PROFILE && wanted('maintenance')) {
+    if (!PROFILE && wanted('maintenance') && runs('svctrail')) {
       log(`\nmaintenance: the whole ${mainKey} log (${fmtNum(storageMain.events)} events)`);
       maint = await maintenance(mainSet.dir, mainKey, storageMain.events as number, scratch);
     }
