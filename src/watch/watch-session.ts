@@ -53,7 +53,13 @@ export interface WatchOptions<T> {
   budget?: BacklogBudget;
 }
 
-const CATCH_UP_PAGE = 500;
+/**
+ * Writes read from the log per step of a catch-up. A page stays alive until it is sent, across
+ * the waits for the socket: at 500, every resume's page outlived a scavenge and was promoted
+ * (about 490 KB per resume of 910 writes), and a resume load pushed the server's RSS from 180 to
+ * 270 MB; at 100, 84 KB per resume and 180 MB, at the same resume rate.
+ */
+const CATCH_UP_PAGE = 100;
 
 /**
  * Live changes held while a watcher catches up from the log. Past this many the buffer is

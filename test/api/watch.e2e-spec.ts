@@ -76,6 +76,25 @@ describeEachBackend('watch', (backend) => {
     watch.close();
   });
 
+  it('a resume over several pages of the log delivers every write once, in order, then follows live', async () => {
+    const ns = '/api/v1/namespaces/wpages/services';
+    const from = (await t.client.get(ns)).json.metadata.resourceVersion;
+    let current = (await t.client.post(ns, svc('many'))).json;
+    const written = [current.metadata.resourceVersion];
+    // 250 writes: the catch-up reads the log a page (100 writes) at a time.
+    for (let i = 0; i < 250; i++) {
+      current = (await t.client.put(`${ns}/many/status`, { ...current, status: { loadBalancer: { ingress: [{ ip: `198.51.100.${i % 250}` }] } } })).json;
+      written.push(current.metadata.resourceVersion);
+    }
+    const watch = await t.client.stream(`${ns}?watch=true&resourceVersion=${from}`);
+    const replay = await watch.take(written.length);
+    expect(replay.map((e) => e.object.metadata.resourceVersion)).toEqual(written);
+    expect(replay.map((e) => e.type)).toEqual(['ADDED', ...written.slice(1).map(() => 'MODIFIED')]);
+    const live = (await t.client.put(`${ns}/many/status`, { ...current, status: { loadBalancer: {} } })).json;
+    expect((await watch.next()).object.metadata.resourceVersion).toBe(live.metadata.resourceVersion);
+    watch.close();
+  });
+
   it('resumes from resourceVersions far older than kube-apiserver keeps', async () => {
     const watch = await t.client.stream(`/api/v1/services?watch=true&resourceVersion=1`);
     const first = await watch.next();
