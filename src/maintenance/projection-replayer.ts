@@ -47,6 +47,7 @@ import {
   swapShadowTables,
 } from './shadow-tables';
 import { tableShape } from './table-shape';
+import { WalCheckpoints } from './wal-checkpoints';
 
 /** The swap starts once a catch-up round leaves at most this many events to fold under the lock... */
 const FINAL_GAP_EVENTS = 50;
@@ -143,11 +144,13 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
     sqlite.pragma('busy_timeout = 60000');
     liveSqlite.pragma('busy_timeout = 60000');
-    // Checkpoints run between phases, PASSIVE (they never block the server's writes), instead of
-    // inside the COMMIT that crosses the threshold, which would lengthen replay's transactions.
+    // Checkpoints run between transactions, PASSIVE (they never block the server's writes), instead
+    // of inside the COMMIT that crosses the threshold, which would lengthen replay's transactions;
+    // within a phase only once the WAL holds a WAL's worth of pages (wal-checkpoints.ts).
     sqlite.pragma('wal_autocheckpoint = 0');
     liveSqlite.pragma('wal_autocheckpoint = 0');
-    const checkpoint = () => liveSqlite.pragma('wal_checkpoint(PASSIVE)');
+    const checkpoints = WalCheckpoints.of(liveSqlite);
+    const checkpoint = () => checkpoints.maybe();
     // Renames rewrite the references in indexes, triggers and the R-tree (SQLite >= 3.26 semantics).
     sqlite.pragma('legacy_alter_table = OFF');
     try {
@@ -163,10 +166,11 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         cache(sqlite, LIVE_SCHEMA, FILL_CACHE_KIB);
         fillShadowTables(sqlite, reader, owners, companions, clock, progress, checkpoint);
         cache(sqlite, LIVE_SCHEMA, undefined);
-        checkpoint();
+        checkpoints.now();
         cache(liveSqlite, 'main', FILL_CACHE_KIB);
         indexShadowTables(liveSqlite, schema, clock, progress, checkpoint);
         cache(liveSqlite, 'main', undefined);
+        checkpoints.now();
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);
@@ -218,7 +222,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       progress.start('retire the old tables', schema.tables.length, 'tables');
       dropTables(liveSqlite, schema, retiredName, clock, checkpoint);
       restoreNames(liveSqlite, schema, clock);
-      checkpoint();
+      checkpoints.now();
       progress.advance(schema.tables.length);
       progress.done();
 
