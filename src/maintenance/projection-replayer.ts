@@ -31,7 +31,7 @@ import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
 import { LockClock, LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
 import { logHead } from './log-point';
-import { countDifferingKeys } from './projection-comparison';
+import { DifferenceTally } from './difference-tally';
 import { projectionSchema, retiredName, shadowName } from './projection-schema';
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
@@ -159,12 +159,16 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let caughtUpWrites = 0;
       let rounds = 0;
       let swapped: { head: number; writes: number } | undefined;
-      let changed: Map<string, number> | undefined;
-      let countedAt = -1;
       const states: StreamStates = new Map();
+      // The old live rows against the fresh ones, tallied batch by batch as they are copied.
+      const tally = new DifferenceTally(sqlite, LIVE_SCHEMA, 'main');
+      let changed: Map<string, number> | undefined;
       try {
         cache(sqlite, LIVE_SCHEMA, FILL_CACHE_KIB);
-        fillShadowTables(sqlite, reader, owners, companions, clock, progress, checkpoint);
+        fillShadowTables(sqlite, reader, owners, companions, clock, progress, (copied) => {
+          if (copied) tally.add(copied.shape, copied.after, copied.end);
+          checkpoint();
+        });
         cache(sqlite, LIVE_SCHEMA, undefined);
         checkpoints.now();
         cache(liveSqlite, 'main', FILL_CACHE_KIB);
@@ -181,11 +185,10 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
           }
         };
         catchUp();
-        // Counted outside any lock, in one read snapshot; meaningful if no write comes later.
+        // Meaningful if the live tables did not change since the build (no write at all).
         changed = sqlite.transaction(() => {
-          if (liveHead(scratch!) !== at) return undefined;
-          countedAt = at;
-          return new Map(owners.map((s) => [s.table, countDifferingKeys(sqlite, s, LIVE_SCHEMA, 'main')]));
+          if (liveHead(scratch!) !== builtAt) return undefined;
+          return new Map(owners.map((s) => [s.table, tally.differingKeys(s)]));
         })();
         catchUp();
 
@@ -217,7 +220,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       const swappedAt = new Date().toISOString();
       const swapWrites = swapped.writes;
       caughtUpWrites += swapWrites;
-      const valid = swapped.head === countedAt ? changed : undefined;
+      const valid = swapped.head === builtAt ? changed : undefined;
 
       progress.start('retire the old tables', schema.tables.length, 'tables');
       dropTables(liveSqlite, schema, retiredName, clock, checkpoint);
