@@ -1,4 +1,5 @@
-import { WalCheckpoints } from './wal-checkpoints';
+import Database from 'better-sqlite3';
+import { pagesInUse, WalCheckpoints } from './wal-checkpoints';
 
 describe('WalCheckpoints', () => {
   it('checkpoints between batches only once the file grew by the given number of pages since the last checkpoint', () => {
@@ -32,5 +33,26 @@ describe('WalCheckpoints', () => {
     pages = 150;
     checkpoints.maybe();
     expect(taken).toEqual([90]);
+  });
+});
+
+describe('pagesInUse', () => {
+  it('grows as rows are written, also where the pages come from the free list and the file does not grow', () => {
+    const db = new Database(':memory:');
+    try {
+      db.exec('CREATE TABLE t (x TEXT)');
+      const insert = db.prepare('INSERT INTO t VALUES (?)');
+      const rows = (n: number) => {
+        for (let i = 0; i < n; i++) insert.run('x'.repeat(3000));
+      };
+      rows(200);
+      db.exec('DELETE FROM t'); // its pages go to the free list; the file keeps its size
+      const [filePages, inUse] = [db.pragma('page_count', { simple: true }), pagesInUse(db)];
+      rows(150);
+      expect(db.pragma('page_count', { simple: true })).toBe(filePages);
+      expect(pagesInUse(db) - inUse).toBeGreaterThanOrEqual(150);
+    } finally {
+      db.close();
+    }
   });
 });
