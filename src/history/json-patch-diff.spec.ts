@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { applyPatch, deepClone } from 'fast-json-patch';
-import { jsonPatchBetween } from './json-patch-diff';
+import { encodeService } from '../domain/codec/service-encoder';
+import type { Service } from '../domain/service.types';
+import { jsonPatchBetween, jsonPatchText, jsonPatchTextOfObjects } from './json-patch-diff';
 
 const apply = (doc: unknown, patch: ReturnType<typeof jsonPatchBetween>) =>
   applyPatch(deepClone(doc) as object, deepClone(patch), true, false).newDocument as unknown;
@@ -47,5 +49,27 @@ describe('jsonPatchBetween', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('gives, from the encoded objects, the text jsonPatchText gives from their stored JSON (labels and annotations are null-prototype maps)', () => {
+    const labels = fc.option(fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 3 }), { maxKeys: 4 }), { nil: undefined });
+    const port = fc.record({ name: fc.constantFrom('http', 'https'), port: fc.integer({ min: 1, max: 65535 }), protocol: fc.constantFrom('TCP', 'UDP') });
+    const ingress = fc.array(fc.oneof(fc.record({ ip: fc.ipV4() }), fc.record({ hostname: fc.domain() })), { maxLength: 3 });
+    const condition = fc.record({ type: fc.constantFrom('Ready', 'Synced'), status: fc.constantFrom('True', 'False'), reason: fc.string({ maxLength: 4 }), message: fc.string({ maxLength: 8 }), lastTransitionTime: fc.constant('2026-01-02T03:04:05Z') });
+    const service = fc
+      .record({
+        metadata: fc.record({ name: fc.constant('web'), namespace: fc.constant('default'), labels, annotations: labels }),
+        spec: fc.record({ ports: fc.array(port, { maxLength: 3 }), type: fc.constantFrom('ClusterIP', 'LoadBalancer') }),
+        status: fc.record({ loadBalancer: fc.record({ ingress }), conditions: fc.array(condition, { maxLength: 2 }) }),
+      })
+      .map((s) => encodeService(s as unknown as Service));
+    fc.assert(
+      fc.property(fc.option(service, { nil: null }), service, (a, b) => {
+        const next = JSON.stringify(b);
+        expect(jsonPatchTextOfObjects(a, b, next)).toBe(jsonPatchText(a === null ? null : JSON.stringify(a), next));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(jsonPatchTextOfObjects({ a: 1 }, null, null)).toBe(jsonPatchText('{"a":1}', null));
   });
 });

@@ -28,5 +28,16 @@ export function jsonPatchText(previousJson: string | null, nextJson: string | nu
   return JSON.stringify(jsonPatchBetween(JSON.parse(previousJson), JSON.parse(nextJson)));
 }
 
+/**
+ * jsonPatchText when the caller holds the revisions as the objects their stored JSON was encoded
+ * from (JSON.stringify of `previous` is the previous revision's text; a bulk fold): the same text,
+ * without parsing both revisions back from it.
+ */
+export function jsonPatchTextOfObjects(previous: object | null, next: object | null, nextJson: string | null): string {
+  if (previous === null) return jsonPatchText(null, nextJson);
+  if (next === null) return DELETED_PATCH;
+  return JSON.stringify(jsonPatchBetween(previous, next));
+}
+
 /** A delete's patch (no revision row holds it: a delete writes none). */
 export const DELETED_PATCH = JSON.stringify(jsonPatchBetween({}, null));

@@ -31,7 +31,7 @@ import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
 import { LockClock, LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
 import { logHead } from './log-point';
-import { countDifferingKeys } from './projection-comparison';
+import { DifferenceTally } from './difference-tally';
 import { projectionSchema, retiredName, shadowName } from './projection-schema';
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
@@ -47,6 +47,7 @@ import {
   swapShadowTables,
 } from './shadow-tables';
 import { tableShape } from './table-shape';
+import { WalCheckpoints } from './wal-checkpoints';
 
 /** The swap starts once a catch-up round leaves at most this many events to fold under the lock... */
 const FINAL_GAP_EVENTS = 50;
@@ -143,11 +144,13 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
     // Replay may wait for the server as long as it takes; it is the server's writes that must not wait.
     sqlite.pragma('busy_timeout = 60000');
     liveSqlite.pragma('busy_timeout = 60000');
-    // Checkpoints run between phases, PASSIVE (they never block the server's writes), instead of
-    // inside the COMMIT that crosses the threshold, which would lengthen replay's transactions.
+    // Checkpoints run between transactions, PASSIVE (they never block the server's writes), instead
+    // of inside the COMMIT that crosses the threshold, which would lengthen replay's transactions;
+    // within a phase only once the WAL holds a WAL's worth of pages (wal-checkpoints.ts).
     sqlite.pragma('wal_autocheckpoint = 0');
     liveSqlite.pragma('wal_autocheckpoint = 0');
-    const checkpoint = () => liveSqlite.pragma('wal_checkpoint(PASSIVE)');
+    const checkpoints = WalCheckpoints.of(liveSqlite);
+    const checkpoint = () => checkpoints.maybe();
     // Renames rewrite the references in indexes, triggers and the R-tree (SQLite >= 3.26 semantics).
     sqlite.pragma('legacy_alter_table = OFF');
     try {
@@ -156,17 +159,22 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       let caughtUpWrites = 0;
       let rounds = 0;
       let swapped: { head: number; writes: number } | undefined;
-      let changed: Map<string, number> | undefined;
-      let countedAt = -1;
       const states: StreamStates = new Map();
+      // The old live rows against the fresh ones, tallied batch by batch as they are copied.
+      const tally = new DifferenceTally(sqlite, LIVE_SCHEMA, 'main');
+      let changed: Map<string, number> | undefined;
       try {
         cache(sqlite, LIVE_SCHEMA, FILL_CACHE_KIB);
-        fillShadowTables(sqlite, reader, owners, companions, clock, progress, checkpoint);
+        fillShadowTables(sqlite, reader, owners, companions, clock, progress, (copied) => {
+          if (copied) tally.add(copied.shape, copied.after, copied.end);
+          checkpoint();
+        });
         cache(sqlite, LIVE_SCHEMA, undefined);
-        checkpoint();
+        checkpoints.now();
         cache(liveSqlite, 'main', FILL_CACHE_KIB);
         indexShadowTables(liveSqlite, schema, clock, progress, checkpoint);
         cache(liveSqlite, 'main', undefined);
+        checkpoints.now();
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);
@@ -177,11 +185,10 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
           }
         };
         catchUp();
-        // Counted outside any lock, in one read snapshot; meaningful if no write comes later.
+        // Meaningful if the live tables did not change since the build (no write at all).
         changed = sqlite.transaction(() => {
-          if (liveHead(scratch!) !== at) return undefined;
-          countedAt = at;
-          return new Map(owners.map((s) => [s.table, countDifferingKeys(sqlite, s, LIVE_SCHEMA, 'main')]));
+          if (liveHead(scratch!) !== builtAt) return undefined;
+          return new Map(owners.map((s) => [s.table, tally.differingKeys(s)]));
         })();
         catchUp();
 
@@ -213,12 +220,12 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
       const swappedAt = new Date().toISOString();
       const swapWrites = swapped.writes;
       caughtUpWrites += swapWrites;
-      const valid = swapped.head === countedAt ? changed : undefined;
+      const valid = swapped.head === builtAt ? changed : undefined;
 
       progress.start('retire the old tables', schema.tables.length, 'tables');
       dropTables(liveSqlite, schema, retiredName, clock, checkpoint);
       restoreNames(liveSqlite, schema, clock);
-      checkpoint();
+      checkpoints.now();
       progress.advance(schema.tables.length);
       progress.done();
 

@@ -44,8 +44,8 @@ export function createShadowTables(live: Database.Database, schema: ProjectionSc
 /**
  * Copies every scratch projection row into the bare shadow tables, owners and companions (the
  * R-tree, which the scratch's rebuild filled), in batches. `afterBatch` runs between batches,
- * outside the lock: the replayer checkpoints the live file there, so the WAL stays the size of
- * one batch. Companions are read through `reader`, a second connection on the scratch file (an
+ * outside the lock, with the rowid range of the owner rows copied: the replayer counts their
+ * differences from the live rows there (difference-tally.ts) and checkpoints the live file. Companions are read through `reader`, a second connection on the scratch file (an
  * R-tree cannot seek a range of rowids; one cursor walks it instead).
  */
 export function fillShadowTables(
@@ -55,7 +55,7 @@ export function fillShadowTables(
   companions: readonly TableShape[],
   clock: LockClock,
   progress: Progress,
-  afterBatch: () => void = () => {},
+  afterBatch: (copied?: { shape: TableShape; after: number; end: number }) => void = () => {},
 ): void {
   const count = (t: string) => scratch.prepare(`SELECT count(*) FROM main.${quote(t)}`).pluck().get() as number;
   progress.start('copy into the live file', [...owners, ...companions].reduce((n, s) => n + count(s.table), 0), 'rows');
@@ -72,8 +72,8 @@ export function fillShadowTables(
       if (end === null) break;
       progress.advance(clock.hold(scratch, `copy ${shape.table} rows`, () => insert.run(after, end).changes));
       batch.adjust(clock.lastMs);
+      afterBatch({ shape, after, end });
       after = end;
-      afterBatch();
     }
   }
   for (const shape of companions) {

@@ -59,7 +59,9 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
   const flush = () => {
     if (!pending.length) return;
     const streamId = pending[0].streamId;
-    const write = foldWrite(states.get(streamId)?.state ?? initialServiceState, pending);
+    const held = states.get(streamId);
+    // A held state is the one whose object this fold stored as the stream's last revision.
+    const write = { ...foldWrite(held?.state ?? initialServiceState, pending), beforeStored: held !== undefined };
     for (const projection of throughHistory) projection.apply(write);
     if (write.after.deleted) states.delete(streamId);
     // Kept per live Service until the end: its state and what the present-only projections read

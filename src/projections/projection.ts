@@ -15,6 +15,11 @@ export interface CommittedWrite {
   after: ServiceState;
   /** `after.object` as stored and served (JSON.stringify), encoded once for every reader; null when deleted. */
   objectJson: string | null;
+  /**
+   * `before.object` is the object whose JSON the stream's previous revision stored (a bulk fold
+   * that stored it holds it): the revisions projection diffs it instead of reading that revision back.
+   */
+  beforeStored?: boolean;
 }
 
 export interface Projection {

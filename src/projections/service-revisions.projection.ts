@@ -3,7 +3,7 @@
 // walks the lifetimes of a namespace. Nothing already written is rewritten: a write that
 // supersedes a revision adds a row and touches no other. Each row also holds the write's JSON
 // patch from the previous revision, computed here once: the change log serves it as stored.
-import { jsonPatchText } from '../history/json-patch-diff';
+import { jsonPatchText, jsonPatchTextOfObjects } from '../history/json-patch-diff';
 import type { DatabaseHandle } from '../store/database';
 import type { CommittedWrite, Projection } from './projection';
 
@@ -40,7 +40,12 @@ export class ServiceRevisionsProjection implements Projection {
       return;
     }
     const json = write.objectJson ?? JSON.stringify(object);
-    const previous = write.before.object ? ((this.previous.get(at.uid, at.resourceVersion) as string | undefined) ?? null) : null;
-    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: json, patch: jsonPatchText(previous, json) });
+    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: json, patch: this.patch(write, object, json) });
+  }
+
+  private patch(write: CommittedWrite, object: object, json: string): string {
+    if (!write.before.object || write.beforeStored) return jsonPatchTextOfObjects(write.before.object, object, json);
+    const previous = (this.previous.get(write.streamId, write.resourceVersion) as string | undefined) ?? null;
+    return jsonPatchText(previous, json);
   }
 }
