@@ -213,10 +213,26 @@ export function dropTables(
   const companions = new Set(schema.companions.map(nameOf));
   for (const table of tables) {
     // A companion (the R-tree, a virtual table) is dropped as it is.
-    if (!companions.has(table)) for (const index of derived('index', [table])) clock.hold(live, `drop index ${index}`, () => live.exec(`DROP INDEX ${quote(index)}`));
+    if (!companions.has(table)) {
+      for (const index of derived('index', [table])) {
+        readWhole(live, index);
+        clock.hold(live, `drop index ${index}`, () => live.exec(`DROP INDEX ${quote(index)}`));
+      }
+      readWhole(live, table);
+    }
     clock.hold(live, `drop ${table}`, () => live.exec(`DROP TABLE ${quote(table)}`));
     afterEach();
   }
+}
+
+/**
+ * Reads every page of a table's or an index's b-tree once (dbstat visits each, overflow pages
+ * included), outside the write lock: a read never blocks the server's writes. DROP visits every
+ * page of what it frees, and with the pages not in the OS cache the drop of a retired 1.6 GB
+ * revisions table held the lock 12.4 s, past the server's 5 s busy timeout.
+ */
+function readWhole(live: Database.Database, name: string): void {
+  live.prepare('SELECT pageno FROM dbstat(?, 1) WHERE name = ?').pluck().get('main', name);
 }
 
 /**
