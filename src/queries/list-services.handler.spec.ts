@@ -63,6 +63,24 @@ describe('ListServicesHandler pages', () => {
     expect(asked.map((r) => r.limit)).toEqual([500, 500, 500]);
   });
 
+  it('given nothing written since the first page, when the next page is listed, then it reads the current table, not the revisions', async () => {
+    const { store, asked } = storeOf(30);
+    const first = await list(store, { limit: 10 });
+    const second = await list(store, { limit: 10, continue: first.metadata.continue });
+    expect(second.metadata.resourceVersion).toBe('100');
+    expect(second.items[0].object.metadata.name).toBe('svc-0010');
+    expect(asked.map((r) => r.asOf)).toEqual([undefined, undefined]);
+  });
+
+  it('given writes since the first page, when the next page is listed, then it reads the snapshot of the first page from the revisions', async () => {
+    const { store, asked } = storeOf(30);
+    const first = await list(store, { limit: 10 });
+    const later = { ...store, inSnapshot: <T>(run: (reads: ServiceReads) => Promise<T>) => store.inSnapshot((reads) => run({ ...reads, head: async () => 105 })) };
+    const second = await list(later, { limit: 10, continue: first.metadata.continue });
+    expect(second.metadata.resourceVersion).toBe('100');
+    expect(asked.map((r) => r.asOf)).toEqual([undefined, 100]);
+  });
+
   it('given no limit, when the namespace is listed, then every item comes back without a continue token', async () => {
     const { store } = storeOf(1100);
     const page = await list(store, {});

@@ -29,9 +29,11 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       const point = await this.startingPoint(options, reads);
       const head = await reads.head();
       if (point.minimum !== undefined && point.minimum > head) throw new TooLargeResourceVersionError(point.minimum, head);
-      // The first page of a live LIST reads the current table; later pages read the same snapshot.
+      // The first page of a live LIST reads the current table; later pages read the same snapshot,
+      // which is the current table as long as nothing was written since (the head is read in this
+      // same snapshot): only a snapshot older than the head is read from the revisions.
       const snapshotRv = point.asOf ?? head;
-      const asOf = point.asOf;
+      const asOf = point.asOf !== undefined && point.asOf < head ? point.asOf : undefined;
       const limit = options.limit && options.limit > 0 ? options.limit : undefined;
       // Stored objects are canonical: items are their stored text, parsed only for a selector.
       const items: StoredService[] = [];
