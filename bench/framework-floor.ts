@@ -13,30 +13,13 @@ import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { Controller, Get, Module, Param, Query, Res } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { ROOT } from './real';
-
-function load<T>(relative: string): T {
-  return require(join(ROOT, 'dist', relative)) as T;
-}
+import { nestStackApp } from './nest-stack';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' } } });
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error('--data-dir is required');
-  const { ensureDataDir } = load<typeof import('../src/tls/data-dir')>('tls/data-dir.js');
-  const { httpsServerOptions } = load<typeof import('../src/tls/https-options')>('tls/https-options.js');
-  const { TokenIndex } = load<typeof import('../src/auth/token-index')>('auth/token-index.js');
-  const { loadPolicyFile, policyFilePath } = load<typeof import('../src/authz/policy-file')>('authz/policy-file.js');
-  const { authenticationHook } = load<typeof import('../src/kube-api/authentication.hook')>('kube-api/authentication.hook.js');
-  const { authorizationHook } = load<typeof import('../src/authz/authorization.hook')>('authz/authorization.hook.js');
-  const { randomIds } = load<typeof import('../src/shared/ids')>('shared/ids.js');
-
-  const material = await ensureDataDir({ dataDir, now: () => new Date() });
-  const tokens = TokenIndex.fromRecords(material.tokens);
-  const policy = await loadPolicyFile(policyFilePath(dataDir));
   const db = new Database(join(dataDir, 'svctrail.db'));
   db.pragma('journal_mode = WAL');
   const byName = db.prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
@@ -88,15 +71,7 @@ async function main(): Promise<void> {
   class FloorModule {}
   Module({ controllers: [ServiceController, ServiceListController] })(FloorModule);
 
-  const adapter = new FastifyAdapter({
-    https: { ...httpsServerOptions(material), headersTimeout: 20_000, connectionsCheckingInterval: 2_000 },
-    requestTimeout: 60_000,
-    return503OnClosing: false,
-  });
-  const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', authenticationHook(() => tokens, randomIds));
-  fastify.addHook('onRequest', authorizationHook(() => policy));
-  const app = await NestFactory.create<NestFastifyApplication>(FloorModule, adapter, { logger: false, bodyParser: false });
+  const app = await nestStackApp(dataDir, FloorModule);
   await app.listen(Number(values.port), '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;
   process.stdout.write(`framework-floor serving https://127.0.0.1:${address.port}\n`);

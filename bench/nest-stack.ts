@@ -1,9 +1,9 @@
-// svctrail's fixed HTTP stack around any raw (req, res) handler: NestJS on Fastify with the same
-// HTTPS options and svctrail's own authentication and authorization hooks (loaded from dist/),
-// one Nest controller route taking every request and handing the raw request and response to the
-// handler. The floor server runs behind it with `--stack nest` ("framework-floor-full" with
-// `--variant storage`): the same storage work as floor-full, plus the stack svctrail may not
-// leave, so what svctrail does beyond it is svctrail's own code. Used by framework-compare.ts.
+// svctrail's fixed HTTP stack for the bench's floors: NestJS on Fastify with the same HTTPS
+// options and svctrail's own authentication and authorization hooks (loaded from dist/).
+// framework-floor.ts puts its controllers on it (nestStackApp); the floor server runs behind it
+// with `--stack nest` (serveOnNestStack: one route hands every raw request to its handler;
+// "framework-floor-full" with `--variant storage`): the same storage work as floor-full plus the
+// stack svctrail may not leave, so what svctrail does beyond it is svctrail's own code.
 import 'reflect-metadata';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,19 +11,18 @@ import { join } from 'node:path';
 import { All, Controller, Module, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROOT } from './real';
 
 function load<T>(relative: string): T {
   return require(join(ROOT, 'dist', relative)) as T;
 }
 
-export async function serveOnNestStack(
-  dataDir: string,
-  port: number,
-  host: string,
-  handle: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<{ port: number; close: () => Promise<void> }> {
+/**
+ * A Nest application of `module` on svctrail's fixed stack: Fastify with the same HTTPS options
+ * and svctrail's own authentication and authorization hooks, loaded from dist/. Not listening yet.
+ */
+export async function nestStackApp(dataDir: string, module: object, configure: (fastify: FastifyInstance) => void = () => {}): Promise<NestFastifyApplication> {
   const { ensureDataDir } = load<typeof import('../src/tls/data-dir')>('tls/data-dir.js');
   const { httpsServerOptions } = load<typeof import('../src/tls/https-options')>('tls/https-options.js');
   const { TokenIndex } = load<typeof import('../src/auth/token-index')>('auth/token-index.js');
@@ -34,7 +33,25 @@ export async function serveOnNestStack(
   const material = await ensureDataDir({ dataDir, now: () => new Date() });
   const tokens = TokenIndex.fromRecords(material.tokens);
   const policy = await loadPolicyFile(policyFilePath(dataDir));
+  const adapter = new FastifyAdapter({
+    https: { ...httpsServerOptions(material), headersTimeout: 20_000, connectionsCheckingInterval: 2_000 },
+    requestTimeout: 60_000,
+    return503OnClosing: false,
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', authenticationHook(() => tokens, randomIds));
+  fastify.addHook('onRequest', authorizationHook(() => policy));
+  configure(fastify);
+  return NestFactory.create<NestFastifyApplication>(module, adapter, { logger: false, bodyParser: false });
+}
 
+/** `handle` behind the fixed stack: one controller route takes every request and hands over the raw request and response. */
+export async function serveOnNestStack(
+  dataDir: string,
+  port: number,
+  host: string,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ port: number; close: () => Promise<void> }> {
   // Decorators applied as functions: bench/ is transpiled without decorator syntax.
   class RawController {
     all(req: FastifyRequest, reply: FastifyReply): void {
@@ -50,18 +67,11 @@ export async function serveOnNestStack(
   class RawModule {}
   Module({ controllers: [RawController] })(RawModule);
 
-  const adapter = new FastifyAdapter({
-    https: { ...httpsServerOptions(material), headersTimeout: 20_000, connectionsCheckingInterval: 2_000 },
-    requestTimeout: 60_000,
-    return503OnClosing: false,
+  const app = await nestStackApp(dataDir, RawModule, (fastify) => {
+    // The handler reads the body itself, as the plain floor does: no parser consumes it first.
+    fastify.removeAllContentTypeParsers();
+    fastify.addContentTypeParser('*', (_req: unknown, _payload: unknown, done: (err: null) => void) => done(null));
   });
-  const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', authenticationHook(() => tokens, randomIds));
-  fastify.addHook('onRequest', authorizationHook(() => policy));
-  // The handler reads the body itself, as the plain floor does: no parser consumes it first.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_req: unknown, _payload: unknown, done: (err: null) => void) => done(null));
-  const app = await NestFactory.create<NestFastifyApplication>(RawModule, adapter, { logger: false, bodyParser: false });
   await app.listen(port, host);
   const address = app.getHttpServer().address() as AddressInfo;
   return { port: address.port, close: () => app.close() };
