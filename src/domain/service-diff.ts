@@ -5,13 +5,20 @@ import { diffConditions } from './status-diff';
 import { MUTABLE_METADATA_KEYS, MutableMetadata, ServiceEvent } from './service.events';
 import type { Service } from './service.types';
 import { jsonCopy } from './json-copy';
+import { sameJson } from './json-equality';
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const same = (a: unknown, b: unknown): boolean => sameJson(a ?? null, b ?? null);
 
-export function mutableMetadataOf(service: Service): MutableMetadata {
+/** The metadata an update may change, as a copy (what the event records). */
+function mutableMetadataOf(service: Service): MutableMetadata {
+  return jsonCopy(mutableMetadataView(service));
+}
+
+/** The same keys, sharing the object's values: for comparing, which needs no copy. */
+function mutableMetadataView(service: Service): MutableMetadata {
   const out: Record<string, unknown> = {};
   for (const key of MUTABLE_METADATA_KEYS) {
-    if (service.metadata[key] !== undefined) out[key] = jsonCopy(service.metadata[key]);
+    if (service.metadata[key] !== undefined) out[key] = service.metadata[key];
   }
   return out as MutableMetadata;
 }
@@ -19,8 +26,7 @@ export function mutableMetadataOf(service: Service): MutableMetadata {
 /** Both objects must be canonical (encoded); deletion fields are handled by the decider. */
 export function diffService(old: Service, next: Service): ServiceEvent[] {
   const events: ServiceEvent[] = [];
-  const nextMeta = mutableMetadataOf(next);
-  if (!same(mutableMetadataOf(old), nextMeta)) events.push({ type: 'ServiceMetadataChanged', data: { metadata: nextMeta } });
+  if (!same(mutableMetadataView(old), mutableMetadataView(next))) events.push({ type: 'ServiceMetadataChanged', data: { metadata: mutableMetadataOf(next) } });
   if (!same(old.spec, next.spec)) events.push({ type: 'ServiceSpecChanged', data: { spec: jsonCopy(next.spec) } });
   const oldIngress = old.status.loadBalancer?.ingress ?? [];
   const nextIngress = next.status.loadBalancer?.ingress ?? [];

@@ -3,8 +3,9 @@
 // serviceStatusStrategy.PrepareForUpdate) and rest.BeforeUpdate's system-field copying.
 import type { Service, ServiceSpec } from './service.types';
 import { jsonCopy } from './json-copy';
+import { sameJson } from './json-equality';
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const same = (a: unknown, b: unknown): boolean => sameJson(a ?? null, b ?? null);
 
 const needsClusterIP = (s: ServiceSpec): boolean => s.type !== 'ExternalName';
 const needsNodePort = (s: ServiceSpec): boolean => s.type === 'NodePort' || s.type === 'LoadBalancer';

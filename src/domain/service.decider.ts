@@ -17,6 +17,7 @@ import type { Subresource } from './field-management';
 import { validateServiceCreate, validateServiceUpdate } from './validation/service.validation';
 import { validateServiceStatusUpdate } from './validation/service-status.validation';
 import { jsonCopy } from './json-copy';
+import { sameJson } from './json-equality';
 
 export interface DecisionContext {
   now: Date;
@@ -212,7 +213,7 @@ function updateDecision(old: Service, next: Service, state: ServiceState): Decis
   // Guard the invariant that makes replay exact.
   const folded = evolveAll(state, events.filter((e) => e.type !== 'ServiceDeleted'), 0).object;
   if (folded) folded.metadata.resourceVersion = old.metadata.resourceVersion;
-  if (JSON.stringify(folded) !== JSON.stringify(canonical)) {
+  if (!sameJson(folded, canonical)) {
     throw new Error('internal: events do not reproduce the updated object');
   }
   return { events, created: false, ...(folded && !deleting ? { folded } : {}) };

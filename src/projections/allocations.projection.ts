@@ -24,6 +24,9 @@ export class AllocationsProjection implements Projection {
   }
 
   apply(write: CommittedWrite): void {
+    // What a Service holds follows from its spec alone: a write that leaves the spec (a status
+    // or metadata write) and the object's existence alone changes nothing here.
+    if (write.before.object && write.after.object && !write.events.some((e) => e.event.type === 'ServiceSpecChanged')) return;
     const before = entries(write.before.object);
     const after = entries(write.after.object);
     for (const e of before) if (!after.has(e)) this.remove.run(...e.split('\u0000'), write.streamId);

@@ -38,7 +38,9 @@ export class SqliteServiceWriteStore implements ServiceWriteStore {
         events: append.events,
         metadata: append.metadata,
       });
-      const committed = foldWrite(append.before, recorded, append.folded);
+      // The state was parsed from the services row, whose JSON is the stream's last revision's
+      // (one encode feeds both): the revisions projection diffs it instead of reading that back.
+      const committed: CommittedWrite = { ...foldWrite(append.before, recorded, append.folded), beforeStored: true };
       this.projector.apply(committed);
       return { result: outcome.finish(committed), committed };
     });

@@ -2,7 +2,8 @@
 // serves it as stored. Property: for random sequences of writes (spec and label edits, ingress and
 // condition changes, deletes and re-creates), every change item built from the stored patch is
 // byte for byte the one built by diffing the two parsed revisions, as the change log did on
-// every read before; and the start-up backfill (rows from before migration 0007) and a rebuild
+// every read before (PATCHes and applies included: a live write diffs the object it loaded, so
+// a patch engine that changed that object in place would show here); and the start-up backfill (rows from before migration 0007) and a rebuild
 // from the log store exactly the same patches.
 import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
 import type { ServiceReadStore } from '../../src/store/service-read-store';
@@ -11,7 +12,9 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PatchServiceHandler } from '../../src/commands/patch-service.handler';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { PatchRequest, PatchServiceCommand } from '../../src/commands/service.commands';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import type { Service } from '../../src/domain/service.types';
@@ -34,7 +37,8 @@ type Op =
   | { kind: 'label'; name: string; key: string; value: string | null }
   | { kind: 'port'; name: string; port: number }
   | { kind: 'ingress'; name: string; ips: string[] }
-  | { kind: 'condition'; name: string; type: string; status: 'True' | 'False' | null };
+  | { kind: 'condition'; name: string; type: string; status: 'True' | 'False' | null }
+  | { kind: 'patch'; name: string; type: 'json' | 'merge' | 'strategic' | 'apply'; value: string };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom('create' as const, 'delete' as const), name: fc.constantFrom(...NAMES) }),
@@ -42,7 +46,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('port' as const), name: fc.constantFrom(...NAMES), port: fc.integer({ min: 1, max: 65535 }) }),
   fc.record({ kind: fc.constant('ingress' as const), name: fc.constantFrom(...NAMES), ips: fc.uniqueArray(fc.constantFrom('203.0.113.1', '203.0.113.2', '198.51.100.9'), { maxLength: 3 }) }),
   fc.record({ kind: fc.constant('condition' as const), name: fc.constantFrom(...NAMES), type: fc.constantFrom('Ready', 'DNSReady'), status: fc.constantFrom('True' as const, 'False' as const, null) }),
+  fc.record({ kind: fc.constant('patch' as const), name: fc.constantFrom(...NAMES), type: fc.constantFrom('json' as const, 'merge' as const, 'strategic' as const, 'apply' as const), value: fc.constantFrom('x', 'y-2', 'z') }),
 );
+
+/** A PATCH body of `type` that sets a label (and, strategic, the session affinity; json, an annotation). */
+function patchBody(o: Extract<Op, { kind: 'patch' }>): PatchRequest {
+  switch (o.type) {
+    case 'json':
+      return { type: 'json', fieldValidation: 'Strict', body: JSON.stringify([{ op: 'add', path: '/metadata/annotations', value: { note: o.value } }]) };
+    case 'merge':
+      return { type: 'merge', fieldValidation: 'Strict', body: JSON.stringify({ metadata: { labels: { patched: o.value } } }) };
+    case 'strategic':
+      return { type: 'strategic', fieldValidation: 'Strict', body: JSON.stringify({ metadata: { labels: { patched: o.value } }, spec: { sessionAffinity: o.value === 'x' ? 'ClientIP' : 'None' } }) };
+    case 'apply':
+      return { type: 'apply', fieldValidation: 'Strict', force: true, body: JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: o.name, labels: { applied: o.value } } }) };
+  }
+}
 
 describe('stored revision patches', () => {
   let ctx: AppContext;
@@ -58,13 +77,16 @@ describe('stored revision patches', () => {
     changes = new ChangeHistoryRepository(handle);
     const executor = ctx.app.get(ServiceCommandExecutor);
     const repository = ctx.app.get(ServiceRepository);
+    const patcher = ctx.app.get(PatchServiceHandler);
     const ops = fc.sample(fc.array(op, { minLength: 150, maxLength: 150 }), { seed: 11, numRuns: 1 })[0];
     for (const o of ops) {
       ctx.clock.advance(1000);
       const live = repository.loadLive('default', o.name).object;
       const lb = (name: string): Service =>
         applyServiceDefaults({ metadata: { name, labels: { app: name } }, spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ port: 80 }] }, status: { loadBalancer: {} } });
-      if (o.kind === 'create' || !live) {
+      if (o.kind === 'patch' && live) {
+        await patcher.execute(new PatchServiceCommand('default', o.name, '', patchBody(o), { ...as('patcher'), fieldManager: `patcher-${o.type}` }));
+      } else if (o.kind === 'create' || !live) {
         if (!live) await executor.execute({ kind: 'CreateService', namespace: 'default', object: lb(o.name) }, as('creator'));
       } else if (o.kind === 'delete') {
         await executor.execute({ kind: 'DeleteService', namespace: 'default', name: o.name }, as('operator'));
@@ -101,7 +123,11 @@ describe('stored revision patches', () => {
       expect(serviceChangeJson(stored)).toBe(JSON.stringify(serviceChange(recorded)));
     }
     // The random history exercised every kind of write.
-    expect([...kinds]).toEqual(expect.arrayContaining(['ServiceCreated', 'ServiceDeleted', 'LoadBalancerIngressChanged', 'ServiceConditionsReplaced']));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(['ServiceCreated', 'ServiceDeleted', 'LoadBalancerIngressChanged', 'ServiceConditionsReplaced', 'ServiceSpecChanged', 'ServiceMetadataChanged', 'ServiceManagedFieldsChanged']),
+    );
+    const verbs = handle.sqlite.prepare('SELECT DISTINCT field_manager FROM events').pluck().all();
+    expect(verbs).toEqual(expect.arrayContaining(['patcher-json', 'patcher-merge', 'patcher-strategic', 'patcher-apply']));
   });
 
   it('reads the feed as the same writes, a batch of the log at a time', async () => {
