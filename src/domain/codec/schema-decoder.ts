@@ -34,10 +34,36 @@ export interface SchemaDecodeResult {
   strictErrors: string[];
 }
 
-/** encoding/json errorContext: the innermost struct and the JSON field names leading to it. */
+/**
+ * encoding/json errorContext: the innermost struct and the JSON field names leading to it, as
+ * a chain from the innermost field outwards. Every decoded field gets one, and an error is rare:
+ * the names are joined only when one is reported.
+ */
 interface ErrorContext {
   readonly struct: string;
-  readonly fields: readonly string[];
+  readonly field: string;
+  readonly outer: ErrorContext | undefined;
+}
+
+function contextFields(ctx: ErrorContext): string {
+  let fields = ctx.field;
+  for (let c = ctx.outer; c; c = c.outer) fields = `${c.field}.${fields}`;
+  return fields;
+}
+
+/** A struct's fields by JSON name (UnmarshalStrict matches names exactly), built once per schema. */
+const fieldIndexes = new WeakMap<StructSchema, Map<string, number>>();
+
+function fieldIndex(schema: StructSchema): Map<string, number> {
+  let index = fieldIndexes.get(schema);
+  if (!index) {
+    index = new Map();
+    schema.fields.forEach((f, i) => {
+      if (!index!.has(f.json)) index!.set(f.json, i);
+    });
+    fieldIndexes.set(schema, index);
+  }
+  return index;
 }
 
 const MAX_STRICT_ERRORS = 100;
@@ -47,9 +73,7 @@ const INT_LIMITS = {
 } as const;
 
 function typeErrorText(value: string, goType: string, ctx: ErrorContext | undefined): string {
-  if (ctx && (ctx.struct || ctx.fields.length > 0)) {
-    return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.fields.join('.')} of type ${goType}`;
-  }
+  if (ctx) return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${contextFields(ctx)} of type ${goType}`;
   return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
 }
 
@@ -101,17 +125,19 @@ class SchemaDecoder {
       return isPlainObject(existing) ? existing : undefined;
     }
     const out: Record<string, unknown> = isPlainObject(existing) ? { ...existing } : {};
-    const seen = new Set<string>();
+    const index = fieldIndex(schema);
+    const seen: boolean[] = [];
     for (const member of json.members) {
-      const f = schema.fields.find((candidate) => candidate.json === member.key);
-      if (!f) {
+      const at = index.get(member.key);
+      if (at === undefined) {
         // Unknown keys are skipped wholesale: nothing inside them is type- or strict-checked.
         this.saveStrictError('unknown', path, member.key);
         continue;
       }
-      if (seen.has(f.json)) this.saveStrictError('duplicate', path, f.json);
-      seen.add(f.json);
-      const fieldCtx: ErrorContext = { struct: schema.name, fields: [...(ctx?.fields ?? []), f.json] };
+      const f = schema.fields[at];
+      if (seen[at]) this.saveStrictError('duplicate', path, f.json);
+      seen[at] = true;
+      const fieldCtx: ErrorContext = { struct: schema.name, field: f.json, outer: ctx };
       const childPath = path ? `${path}.${f.json}` : f.json;
       const decoded = this.decodeField(f, member.value, out[f.json], fieldCtx, childPath);
       if (decoded === undefined) delete out[f.json];
