@@ -210,7 +210,7 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
     ),
     diffConditions: real.statusDiff().diffConditions,
     conditionTransitions: real.conditionAudit().conditionTransitions,
-    ingressAddresses: real.ingressHistory().ingressAddresses,
+    ingressAddresses: real.ingressAddresses().ingressAddresses,
     jsonPatchText: real.jsonPatchDiff().jsonPatchText,
   };
 }

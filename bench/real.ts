@@ -18,7 +18,7 @@ import type * as KubeObjectProtobufModule from '../src/domain/codec/protobuf/kub
 import type * as ConditionSummaryModule from '../src/history/condition-summary';
 import type * as StatusDiffModule from '../src/domain/status-diff';
 import type * as ConditionAuditModule from '../src/projections/condition-audit.projection';
-import type * as IngressHistoryModule from '../src/projections/ingress-history.projection';
+import type * as IngressAddressesModule from '../src/projections/ingress-addresses';
 import type * as FieldManagerModule from '../src/domain/field-management/field-manager';
 import type * as JsonPatchDiffModule from '../src/history/json-patch-diff';
 
@@ -53,7 +53,7 @@ export const real = {
   /** Pure helpers floor-full uses to write exactly the rows svctrail writes (bench/README.md). */
   statusDiff: () => load<typeof StatusDiffModule>('domain/status-diff.js'),
   conditionAudit: () => load<typeof ConditionAuditModule>('projections/condition-audit.projection.js'),
-  ingressHistory: () => load<typeof IngressHistoryModule>('projections/ingress-history.projection.js'),
+  ingressAddresses: () => load<typeof IngressAddressesModule>('projections/ingress-addresses.js'),
   fieldManager: () => load<typeof FieldManagerModule>('domain/field-management/field-manager.js'),
   jsonPatchDiff: () => load<typeof JsonPatchDiffModule>('history/json-patch-diff.js'),
 };

@@ -1,6 +1,6 @@
 // The projections' rows folded from the log in one pass, in memory, without a database: what
 // the live projections (SQLite's and PostgreSQL's) leave in their tables after the same writes,
-// decided by the same pure rules (foldWrite, eventTransitions, ingressChanges, allocatedValues,
+// decided by the same pure rules (foldWrite, eventTransitions, foldIngressIntervals, allocatedValues,
 // jsonPatchText). PostgreSQL's import, verify and replay insert these rows in bulk instead of
 // replaying the write path one statement per row.
 //
@@ -14,7 +14,7 @@ import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import { jsonPatchText } from '../history/json-patch-diff';
 import { foldWrite } from '../projections/committed-write';
 import { eventTransitions, transitionRow } from '../projections/condition-audit.projection';
-import { ingressChanges } from '../projections/ingress-history.projection';
+import { foldIngressIntervals, IngressIntervalRow } from '../projections/ingress-interval-fold';
 import type { CommittedWrite } from '../projections/projection';
 import type { RecordedEvent } from '../store/recorded-event';
 
@@ -82,7 +82,7 @@ interface LiveService {
   namespace: string;
   name: string;
   lifetime: Row;
-  openIntervals: Row[];
+  openIntervals: IngressIntervalRow[];
 }
 
 export class ProjectionRowFold {
@@ -202,44 +202,6 @@ export class ProjectionRowFold {
   }
 
   private ingressRows(write: CommittedWrite, service: LiveService): void {
-    const close = (which: (interval: Row) => boolean) => {
-      const kept: Row[] = [];
-      for (const interval of service.openIntervals) {
-        if (!which(interval)) {
-          kept.push(interval);
-          continue;
-        }
-        interval[9] = write.resourceVersion;
-        interval[10] = write.metadata.recordedAt;
-        interval[11] = write.metadata.user;
-        this.emit('ingress_intervals', interval);
-      }
-      service.openIntervals = kept;
-    };
-    for (const { event } of write.events) {
-      const e = event as ServiceEvent;
-      if (e.type === 'ServiceDeleted') {
-        close(() => true);
-      } else if (e.type === 'LoadBalancerIngressChanged') {
-        const { cleared, set } = ingressChanges(e.data.previous, e.data.ingress);
-        for (const a of cleared) close((interval) => interval[1] === a.address && interval[2] === a.addressType);
-        for (const a of set) {
-          service.openIntervals.push([
-            ++this.lastIntervalId,
-            a.address,
-            a.addressType,
-            write.streamId,
-            write.namespace,
-            write.name,
-            write.resourceVersion,
-            write.metadata.recordedAt,
-            write.metadata.user,
-            null,
-            null,
-            null,
-          ]);
-        }
-      }
-    }
+    service.openIntervals = foldIngressIntervals(write, service.openIntervals, () => ++this.lastIntervalId, (row) => this.emit('ingress_intervals', row));
   }
 }

@@ -1,38 +1,13 @@
 // Load-balancer ingress addresses (IPs and hostnames) as intervals: who set an address on which
 // Service, from which resourceVersion until which. "Who held IP X at T" is an index lookup.
-import type { LoadBalancerIngress } from '../domain/service.types';
 import type { DatabaseHandle } from '../store/database';
-import type { CommittedWrite, Projection } from './projection';
-
-export interface Address {
-  address: string;
-  addressType: 'ip' | 'hostname';
-}
-
-export function ingressAddresses(ingress: readonly LoadBalancerIngress[]): Address[] {
-  const out = new Map<string, Address>();
-  for (const entry of ingress) {
-    if (entry.ip) out.set(`ip:${entry.ip}`, { address: entry.ip, addressType: 'ip' });
-    if (entry.hostname) out.set(`hostname:${entry.hostname}`, { address: entry.hostname, addressType: 'hostname' });
-  }
-  return [...out.values()];
-}
-
-/** The addresses an ingress change clears and those it sets (an address kept is neither). */
-export function ingressChanges(previous: readonly LoadBalancerIngress[], next: readonly LoadBalancerIngress[]): { cleared: Address[]; set: Address[] } {
-  const key = (a: Address) => `${a.addressType}:${a.address}`;
-  const before = ingressAddresses(previous);
-  const after = ingressAddresses(next);
-  const beforeKeys = new Set(before.map(key));
-  const afterKeys = new Set(after.map(key));
-  return { cleared: before.filter((a) => !afterKeys.has(key(a))), set: after.filter((a) => !beforeKeys.has(key(a))) };
-}
+import { ingressChanges } from './ingress-addresses';
+import { IngressIntervalBulkFold } from './ingress-interval-bulk-fold';
+import type { BulkFold, CommittedWrite, Projection } from './projection';
 
 export class IngressHistoryProjection implements Projection {
   readonly name = 'ingress-history';
   readonly tables = ['ingress_intervals'];
-  /** Closing an address finds its open interval by uid. */
-  readonly searchedIndexes = ['ingress_intervals_open'];
   private readonly open;
   private readonly closeOne;
   private readonly closeAll;
@@ -75,6 +50,11 @@ export class IngressHistoryProjection implements Projection {
         for (const a of set) this.open.run({ ...base, ...a });
       }
     }
+  }
+
+  /** A rebuild inserts each interval once, whole (its open-interval index is dropped meanwhile). */
+  bulkFold(): BulkFold {
+    return new IngressIntervalBulkFold(this.handle);
   }
 
   /** The R-tree of closed intervals (kept by triggers on the live path, see migration 0005). */

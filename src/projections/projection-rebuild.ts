@@ -35,8 +35,7 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
   handle.sqlite.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
   try {
     return handle.sqlite.transaction(() => {
-      const kept = new Set(projector.projections.flatMap((p) => p.searchedIndexes ?? []));
-      const derived = derivedSchema(handle.sqlite, tables, kept);
+      const derived = derivedSchema(handle.sqlite, tables);
       dropDerived(handle.sqlite, derived);
       for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
       const report = refill(handle, source ?? { sqlite: handle.sqlite }, projector, folded);
@@ -50,7 +49,7 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
 }
 
 function refill(handle: DatabaseHandle, source: LogSource, projector: Projector, folded?: (events: number) => void): RebuildReport {
-  const throughHistory = projector.projections.filter((p) => !p.presentOnly);
+  const throughHistory = projector.projections.filter((p) => !p.presentOnly).map((p) => p.bulkFold?.() ?? { apply: (w: CommittedWrite) => p.apply(w), finish: () => {} });
   const present = projector.projections.filter((p) => p.presentOnly);
   const states = new Map<string, { state: ServiceState; last: CommittedWrite }>();
   let events = 0;
@@ -78,6 +77,7 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
     events++;
   }
   flush();
+  for (const fold of throughHistory) fold.finish();
   // The present: each live Service as if created by its last write, in the log's order.
   const live = [...states.values()].sort((a, b) => a.last.resourceVersion - b.last.resourceVersion);
   for (const { last } of live) {

@@ -11,15 +11,14 @@ export interface DerivedSchema {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Secondary indexes, then triggers, of `tables`, in creation order (not the primary keys), minus `kept`. */
-export function derivedSchema(sqlite: Database.Database, tables: readonly string[], kept: ReadonlySet<string> = new Set()): DerivedSchema[] {
-  const rows = sqlite
+/** Secondary indexes, then triggers, of `tables`, in creation order (not the primary keys). */
+export function derivedSchema(sqlite: Database.Database, tables: readonly string[]): DerivedSchema[] {
+  return sqlite
     .prepare(
       `SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
          AND tbl_name IN (SELECT value FROM json_each(?)) ORDER BY type = 'trigger', rowid`,
     )
     .all(JSON.stringify(tables)) as DerivedSchema[];
-  return rows.filter((d) => !kept.has(d.name));
 }
 
 export function dropDerived(sqlite: Database.Database, derived: readonly DerivedSchema[]): void {
