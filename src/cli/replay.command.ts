@@ -5,8 +5,7 @@ import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
 import { buildPointInTime } from '../maintenance/point-in-time';
 import { replayPgProjections } from '../maintenance/postgres/pg-projection-replayer';
-import { replayProjections, ReplayReport } from '../maintenance/projection-replayer';
-import { REPLAY_LOCK_FILE, withDataDirectoryLock } from '../store/data-directory-lock';
+import { replayDataDirectory, ReplayReport } from '../maintenance/projection-replayer';
 import { parseOutputFormat, structured, table } from './output-format';
 import { ProgressBar } from './progress-bar';
 import { commandStore, STORAGE_USAGE } from './storage-option';
@@ -20,6 +19,8 @@ export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR | --storage 
   IMMEDIATE transaction: readers see the old tables or the new ones, a failure leaves the live
   projections untouched, and the server's writes keep succeeding (each waits at most for one
   short transaction of replay's). One replay at a time per directory (svctrail.replay.lock).
+  With no server running, replay also holds the server's lock (svctrail.lock: a server started
+  meanwhile refuses, as during an import) and runs its transactions back to back.
   With --until, builds the whole store as it was at resourceVersion RV (the writes up to and
   including it) or at an RFC 3339 TIME (the writes recorded at or before it) as a new data
   directory NEWDIR; the live data is only read. Serve it with npm start -- --data-dir NEWDIR:
@@ -73,7 +74,7 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
     const dataDir = store.dataDir;
     // Missing database first (a clearer refusal than a lock in a directory that is not a store).
     existingDataDirectory(dataDir);
-    report = await withDataDirectoryLock(dataDir, () => replayProjections({ dataDir, progress }), REPLAY_LOCK_FILE);
+    report = await replayDataDirectory({ dataDir, progress });
   }
   const text = structured(format, report);
   if (text !== undefined) {
@@ -85,7 +86,8 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
   out(
     `replayed ${report.events} events in ${report.writes} writes up to resourceVersion ${report.builtAt}` +
       `${report.caughtUpWrites ? `, then ${report.caughtUpWrites} writes committed meanwhile (up to ${report.resourceVersion})` : ''}; ` +
-      `${changed} row${changed === 1 ? '' : 's'} changed; the swap held the write lock ${report.swapMs} ms (longest lock ${report.lock.longestMs} ms: ${report.lock.longest})`,
+      `${changed} row${changed === 1 ? '' : 's'} changed; the swap held the write lock ${report.swapMs} ms (longest lock ${report.lock.longestMs} ms: ${report.lock.longest})` +
+      `${report.alone ? '; no server was running (replay held its lock throughout)' : ''}`,
   );
   if (report.lock.overOneSecond.length) out(`write lock held 1 s or more: ${report.lock.overOneSecond.map((h) => `${h.what} ${h.ms} ms`).join('; ')}`);
   return 0;

@@ -36,4 +36,17 @@ describe('LockClock', () => {
     expect(gapMs(3)).toBeGreaterThanOrEqual(Math.min(secondMs, 100) + 10 - 1);
     expect(clock.report().transactions).toBe(3);
   });
+
+  it('owes no pause when nobody can be waiting (unpaced: replay holds the server lock), and owes one when paced', () => {
+    const slept = (paced: boolean) => {
+      const sleeps: number[] = [];
+      const clock = new LockClock(paced, (ms) => void sleeps.push(ms));
+      const { sqlite } = recordingConnection();
+      for (const what of ['a', 'b', 'c']) clock.hold(sqlite, what, () => busyFor(150));
+      return sleeps;
+    };
+    expect(slept(false)).toEqual([]);
+    // Each of the two later transactions waited out what the one before it owed (110 ms, less the instant between).
+    expect(slept(true)).toHaveLength(2);
+  });
 });

@@ -8,11 +8,12 @@
 // sleeps at most min(t, 100) + 5 ms between tries, so a pause of min(t, 100) + 10 ms lets it in.
 // The pause is owed, not slept at once: the next transaction starts no sooner than that after the
 // last COMMIT, and whatever replay does without the lock meanwhile (a checkpoint, the next batch's
-// bounds) counts towards it.
+// bounds) counts towards it. With no server on the directory (replay holds the server's own lock,
+// so none can start) nobody can be waiting, and no pause is owed.
 import type Database from 'better-sqlite3';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
+const blockFor = (ms: number): void => void Atomics.wait(sleeper, 0, 0, ms);
 
 export interface LockReport {
   /** Write transactions replay ran on the live file. */
@@ -32,10 +33,19 @@ export class LockClock {
   /** No transaction begins before this (process.hrtime.bigint() nanoseconds). */
   private freeUntil = 0n;
 
+  /**
+   * `paced`: leave the lock free after each transaction, for a server's writes waiting on it;
+   * `sleep` blocks the thread for that long (replay is synchronous).
+   */
+  constructor(
+    private readonly paced = true,
+    private readonly sleep: (ms: number) => void = blockFor,
+  ) {}
+
   /** Runs `work` (described by `what`) in BEGIN IMMEDIATE … COMMIT on `sqlite` (ROLLBACK if it throws). */
   hold<T>(sqlite: Database.Database, what: string, work: () => T): T {
     const owed = Number(this.freeUntil - process.hrtime.bigint()) / 1e6;
-    if (owed > 0) sleep(Math.ceil(owed));
+    if (owed > 0) this.sleep(Math.ceil(owed));
     sqlite.exec('BEGIN IMMEDIATE');
     const started = process.hrtime.bigint();
     try {
@@ -44,7 +54,7 @@ export class LockClock {
       const committed = process.hrtime.bigint();
       const ms = Number(committed - started) / 1e6;
       this.held.push({ ms, what });
-      this.freeUntil = committed + BigInt(Math.ceil((Math.min(ms, 100) + 10) * 1e6));
+      if (this.paced) this.freeUntil = committed + BigInt(Math.ceil((Math.min(ms, 100) + 10) * 1e6));
       return result;
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK');

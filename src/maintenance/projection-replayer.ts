@@ -28,6 +28,7 @@ import { allowConcurrentReaders, createScratchDatabase, removeDatabaseFiles } fr
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
+import { REPLAY_LOCK_FILE, tryLockDataDirectory, withDataDirectoryLock } from '../store/data-directory-lock';
 import { LockClock, LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
 import { logHead } from './log-point';
@@ -59,6 +60,11 @@ const FILL_CACHE_KIB = 65_536;
 export interface ReplayOptions {
   dataDir: string;
   progress: Progress;
+  /**
+   * No server can write meanwhile (the caller holds the directory's server lock): replay's
+   * transactions need not leave the write lock free between them.
+   */
+  alone?: boolean;
 }
 
 export interface ReplayedTable {
@@ -88,14 +94,36 @@ export interface ReplayReport {
   swappedAt: string;
   /** Every write transaction replay ran on the live file (the swap among them). */
   lock: LockReport;
+  /** No server could write meanwhile: the transactions ran back to back. */
+  alone: boolean;
   tables: ReplayedTable[];
+}
+
+/**
+ * replayProjections as the CLI runs it: under the directory's replay lock (one at a time), and
+ * with no server running under the server's lock too (a server started meanwhile refuses, as
+ * during an import), so no write can come and replay need not pause for any.
+ */
+export function replayDataDirectory(options: Omit<ReplayOptions, 'alone'>): Promise<ReplayReport> {
+  return withDataDirectoryLock(
+    options.dataDir,
+    () => {
+      const server = tryLockDataDirectory(options.dataDir);
+      try {
+        return replayProjections({ ...options, alone: server !== undefined });
+      } finally {
+        server?.release();
+      }
+    },
+    REPLAY_LOCK_FILE,
+  );
 }
 
 export function replayProjections(options: ReplayOptions): ReplayReport {
   const { progress } = options;
   const dir = existingDataDirectory(options.dataDir);
   const path = scratchPath(dir.dataDir, 'replay');
-  const clock = new LockClock();
+  const clock = new LockClock(!options.alone);
   let scratch: DatabaseHandle | undefined;
   let live: DatabaseHandle | undefined;
   let reader: Database.Database | undefined;
@@ -246,6 +274,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         swapMs: Math.round(swapMs * 10) / 10,
         swappedAt,
         lock: clock.report(),
+        alone: options.alone ?? false,
         tables,
       };
     } finally {

@@ -59,6 +59,16 @@ export function lockDataDirectory(dataDir: string, file = LOCK_FILE): DataDirect
   };
 }
 
+/** The lock when no other process holds it, else undefined (never waits). */
+export function tryLockDataDirectory(dataDir: string, file = LOCK_FILE): DataDirectoryLock | undefined {
+  try {
+    return lockDataDirectory(dataDir, file);
+  } catch (error) {
+    if (error instanceof DataDirectoryLockedError) return undefined;
+    throw error;
+  }
+}
+
 /** Runs `work` holding one of the data directory's locks; refused while another process holds it. */
 export async function withDataDirectoryLock<T>(dataDir: string, work: () => T | Promise<T>, file = LOCK_FILE): Promise<T> {
   const lock = lockDataDirectory(dataDir, file);

@@ -13,7 +13,7 @@ import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/dat
 import { parseLogPoint } from '../../src/maintenance/log-point';
 import { InvalidArgumentError, MaintenanceError } from '../../src/maintenance/maintenance-error';
 import { buildPointInTime } from '../../src/maintenance/point-in-time';
-import { replayProjections } from '../../src/maintenance/projection-replayer';
+import { replayDataDirectory, replayProjections } from '../../src/maintenance/projection-replayer';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
 import { silentProgress, Progress } from '../../src/maintenance/progress';
 import { READ_ONLY_MESSAGE } from '../../src/maintenance/read-only-guard';
@@ -124,6 +124,37 @@ describe('maintenance on a live store', () => {
     expect(verify(ctx.dataDir).differences).toBe(0);
     // the running application reads the restored projection
     expect(writer.repository.loadLive('default', 'web').object!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
+  });
+
+  it('replay as the CLI runs it holds the server lock when no server runs, and paces itself when one does', async () => {
+    const tryServerLock = () => {
+      try {
+        lockDataDirectory(ctx.dataDir).release();
+        return 'free';
+      } catch (error) {
+        if (error instanceof DataDirectoryLockedError) return 'held';
+        throw error;
+      }
+    };
+    const seen: string[] = [];
+    // Looked at while replay runs (its phases start synchronously inside it).
+    const progress: Progress = { ...silentProgress, start: () => void seen.push(tryServerLock()) };
+    const alone = await replayDataDirectory({ dataDir: ctx.dataDir, progress });
+    expect(alone.alone).toBe(true);
+    expect(new Set(seen)).toEqual(new Set(['held']));
+    expect(tryServerLock()).toBe('free');
+
+    // A server holds its lock: replay runs beside it, leaving the write lock free between transactions.
+    const server = lockDataDirectory(ctx.dataDir);
+    try {
+      seen.length = 0;
+      const beside = await replayDataDirectory({ dataDir: ctx.dataDir, progress });
+      expect(beside.alone).toBe(false);
+      expect(new Set(seen)).toEqual(new Set(['held']));
+    } finally {
+      server.release();
+    }
+    expect(verify(ctx.dataDir).differences).toBe(0);
   });
 
   it('replay folds in writes a running server commits while the fresh tables are built', async () => {

@@ -145,6 +145,8 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
           swappedAt: swappedAt.toISOString(),
           lock: { transactions: 1, longestMs: swapMs, longest: 'swap', totalMs: Date.now() - started, overOneSecond: swapMs >= 1000 ? [{ ms: swapMs, what: 'swap' }] : [] },
           tables,
+          // Replicas may write at any time: every append waits on the lock the swap takes.
+          alone: false,
         };
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
