@@ -56,6 +56,7 @@ describe('sameJson', () => {
   it('compares what is not plain data through its JSON text', () => {
     const when = new Date('2026-01-01T00:00:00Z');
     expect(sameJson({ t: when }, { t: '2026-01-01T00:00:00.000Z' })).toBe(true);
+    expect(sameJson({ t: '2026-01-01T00:00:00.000Z' }, { t: when })).toBe(true);
     expect(sameJson({ t: when }, { t: new Date(0) })).toBe(false);
   });
 });

@@ -11,7 +11,7 @@
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   const ta = typeof a;
-  if (ta === 'string' || ta === 'boolean') return false;
+  if ((ta === 'string' || ta === 'boolean') && typeof b === ta) return false;
   // Mixed types, numbers (NaN and ±Infinity are null), null, functions: rare, so by the text.
   if (ta !== 'object' || typeof b !== 'object' || a === null || b === null) return textOf(a) === textOf(b);
   if (!isPlain(a as object) || !isPlain(b as object)) return textOf(a) === textOf(b);

@@ -4,6 +4,7 @@ import type { ServiceEvent } from './service.events';
 import type { Condition } from './service.types';
 import { jsonCopy } from './json-copy';
 import { sameJson as same } from './json-equality';
+
 const hasDuplicateTypes = (list: readonly Condition[]): boolean => new Set(list.map((c) => c.type)).size !== list.length;
 
 export function diffConditions(old: readonly Condition[], next: readonly Condition[]): ServiceEvent[] {

@@ -24,11 +24,11 @@
 import Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
+import { REPLAY_LOCK_FILE, tryLockDataDirectory, withDataDirectoryLock } from '../store/data-directory-lock';
 import { allowConcurrentReaders, createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
-import { REPLAY_LOCK_FILE, tryLockDataDirectory, withDataDirectoryLock } from '../store/data-directory-lock';
 import { LockClock, LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
 import { logHead } from './log-point';

@@ -123,4 +123,32 @@ describe('projections', () => {
     expect(report.writes).toBe(8);
     expect(snapshot()).toEqual(before);
   });
+
+  it('moves a Service\'s allocations with its spec, and a status write leaves them as they are', async () => {
+    const held = () => {
+      const uid = repository.loadLive('default', 'moves').object!.metadata.uid;
+      return rows(`SELECT kind, value FROM allocations WHERE uid = '${uid}' AND kind = 'node-port' ORDER BY value`);
+    };
+    const replaceSpec = async (change: (spec: Service['spec']) => void) => {
+      const next = structuredClone(repository.loadLive('default', 'moves').object!);
+      change(next.spec);
+      await executor.execute({ kind: 'ReplaceService', namespace: 'default', name: 'moves', object: next }, as('editor'));
+    };
+    const nodePortService = applyServiceDefaults({
+      metadata: { name: 'moves' },
+      spec: { type: 'NodePort', selector: { app: 'moves' }, ports: [{ port: 80, nodePort: 30100 }] },
+      status: { loadBalancer: {} },
+    });
+    await executor.execute({ kind: 'CreateService', namespace: 'default', object: nodePortService }, as('creator'));
+    expect(held()).toEqual([{ kind: 'node-port', value: '30100' }]);
+    await replaceSpec((spec) => (spec.ports![0].nodePort = 30101));
+    expect(held()).toEqual([{ kind: 'node-port', value: '30101' }]);
+    await status('moves', 'operator', [], [condition('Ready', 'True', 'Checked')]);
+    expect(held()).toEqual([{ kind: 'node-port', value: '30101' }]);
+    await replaceSpec((spec) => {
+      spec.type = 'ClusterIP';
+      delete spec.ports![0].nodePort;
+    });
+    expect(held()).toEqual([]);
+  });
 });
