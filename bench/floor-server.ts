@@ -243,6 +243,7 @@ function main(): void {
   db.pragma(`synchronous = ${values.synchronous}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('wal_autocheckpoint = 0');
+  db.pragma('temp_store = MEMORY'); // as svctrail: no temp file per write for the savepoint's journal
   migrate(db, join(__dirname, '..', '..', 'migrations'));
   if (values['drop-unused-indexes']) dropUnusedIndexes(db);
   const checkpoints = new Worker(__filename, { workerData: { path } });

@@ -72,6 +72,9 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     sqlite.pragma(`synchronous = ${options.synchronous}`);
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    // A write's savepoint journals the original of every page it dirties; past 64 KiB SQLite
+    // spills that to a temp file, created and unlinked on every status write. Keep it in memory.
+    sqlite.pragma('temp_store = MEMORY');
     checkStructure(sqlite);
     const db = drizzle(sqlite, { schema });
     if (!readonly) {

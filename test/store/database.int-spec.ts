@@ -48,6 +48,15 @@ describe('opening the database', () => {
     }
   });
 
+  it('keeps statement journals in memory: a status write dirties more pages than the 64 KiB SQLite journals before spilling to a temp file', () => {
+    const handle = openDatabase({ path, migrationsFolder, synchronous: 'FULL' });
+    try {
+      expect(handle.sqlite.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+    } finally {
+      handle.close();
+    }
+  });
+
   it('serves a store with a damaged index page (start-up does not read every page); integrity-check finds it', async () => {
     const { page, pageSize } = storeWithIndex();
     expect(await integrityCheck()).toEqual({ code: 0, text: `ok: ${path} passed integrity_check` });
