@@ -180,3 +180,30 @@ export const allocations = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.value] }), index('allocations_uid').on(t.uid)],
 );
+
+/**
+ * Mirror mode: where each recorded write came from (not a projection: the log cannot rebuild it,
+ * so replay leaves it alone). One row per write the reflector recorded, keyed by svctrail's
+ * resourceVersion of that write; the source's own resourceVersion is opaque text.
+ */
+export const observedWrites = sqliteTable('observed_writes', {
+  resourceVersion: integer('resource_version').primaryKey(),
+  sourceResourceVersion: text('source_resource_version').notNull(),
+  /** watch | list | relist */
+  via: text('via').notNull(),
+  /** When the reflector received it, RFC 3339 with milliseconds. */
+  observedAt: text('observed_at').notNull(),
+});
+
+/**
+ * Mirror mode: the one source cluster this store records (told apart by the uid of its
+ * default/kubernetes Service) and the last source resourceVersion recorded, written in the same
+ * transaction as what it recorded: a restart resumes the watch from it.
+ */
+export const mirrorSource = sqliteTable('mirror_source', {
+  id: integer('id').primaryKey(),
+  clusterUid: text('cluster_uid').notNull(),
+  server: text('server').notNull(),
+  resourceVersion: text('resource_version'),
+  updatedAt: text('updated_at').notNull(),
+});

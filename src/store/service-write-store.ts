@@ -6,6 +6,7 @@ import type { ServiceEvent } from '../domain/service.events';
 import type { ServiceState } from '../domain/service.evolve';
 import type { Service } from '../domain/service.types';
 import type { CommittedWrite } from '../projections/projection';
+import type { ResumePoint, WriteObservation } from './mirror-source-store';
 import type { WriteMetadata } from './recorded-event';
 
 /** What a write step may read, as of inside the write's transaction. */
@@ -29,11 +30,15 @@ export interface StepAppend {
   before: ServiceState;
   /** The object the events fold to, when the step already folded them. */
   folded?: Service;
+  /** Mirror mode: where the observed write came from, stored with it. */
+  observation?: WriteObservation;
 }
 
 export interface StepOutcome<R> {
   /** Absent for a no-op or a dry run: nothing is appended. */
   append?: StepAppend;
+  /** Mirror mode: the source position this write completes, stored in its transaction (with or without an append). */
+  resume?: ResumePoint;
   /** The answer, given the committed write when something was appended. */
   finish(committed?: CommittedWrite): R;
 }

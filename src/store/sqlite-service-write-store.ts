@@ -5,6 +5,7 @@ import { foldWrite } from '../projections/committed-write';
 import type { CommittedWrite } from '../projections/projection';
 import { Projector } from '../projections/projector';
 import type { Clock } from '../shared/clock';
+import type { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
 import { SqliteEventStore } from './event-store';
 import { GroupCommitter } from './group-commit';
 import { ServiceRepository } from './service-repository';
@@ -17,6 +18,7 @@ export class SqliteServiceWriteStore implements ServiceWriteStore {
     private readonly repository: ServiceRepository,
     private readonly projector: Projector,
     private readonly clock: Clock,
+    private readonly mirror: SqliteMirrorSourceStore,
   ) {}
 
   write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
@@ -28,6 +30,7 @@ export class SqliteServiceWriteStore implements ServiceWriteStore {
         nodePortTaken: (port) => this.repository.nodePortHolder(port) !== undefined,
       };
       const outcome = step(facts);
+      if (outcome.resume) this.mirror.recordResumePoint(outcome.resume, facts.now);
       const append = outcome.append;
       if (!append) return { result: outcome.finish() };
       const recorded = this.eventStore.append({
@@ -42,6 +45,7 @@ export class SqliteServiceWriteStore implements ServiceWriteStore {
       // (one encode feeds both): the revisions projection diffs it instead of reading that back.
       const committed: CommittedWrite = { ...foldWrite(append.before, recorded, append.folded), beforeStored: true };
       this.projector.apply(committed);
+      if (append.observation) this.mirror.recordObservation(committed.resourceVersion, append.observation);
       return { result: outcome.finish(committed), committed };
     });
   }

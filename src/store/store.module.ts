@@ -24,6 +24,9 @@ import { ServiceRepository } from './service-repository';
 import { DATABASE } from './store.tokens';
 import { SERVICE_WRITE_STORE } from './service-write-store';
 import { SqliteServiceWriteStore } from './sqlite-service-write-store';
+import { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
+import { MIRROR_SOURCE_STORE } from './mirror-source-store';
+import { PgMirrorSourceStore } from './postgres/pg-mirror-source-store';
 import { SERVICE_READ_STORE } from './service-read-store';
 import { SqliteServiceReadStore } from './sqlite-service-read-store';
 import { STORE_ENGINE } from './store-engine';
@@ -75,7 +78,7 @@ const postgresHandle = (engine: StoreEngine): PostgresHandle => {
 };
 
 /** What both engines export: the store port, the logs read by watch and Events, the feed. */
-const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
+const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, MIRROR_SOURCE_STORE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
 
 /** Providers alike on both engines: each picks its implementation from STORE_ENGINE. */
 const COMMON_PROVIDERS: Provider[] = [
@@ -103,11 +106,13 @@ function sqliteProviders(): Provider[] {
       useFactory: (h: DatabaseHandle, metrics: MetricsService) => new GroupCommitter(h, metrics),
     },
     { provide: SERVICE_READ_STORE, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteServiceReadStore(h) },
+    { provide: SqliteMirrorSourceStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteMirrorSourceStore(h) },
+    { provide: MIRROR_SOURCE_STORE, useExisting: SqliteMirrorSourceStore },
     {
       provide: SERVICE_WRITE_STORE,
-      inject: [GroupCommitter, SqliteEventStore, ServiceRepository, Projector, CLOCK],
-      useFactory: (committer: GroupCommitter, events: SqliteEventStore, repository: ServiceRepository, projector: Projector, clock: Clock) =>
-        new SqliteServiceWriteStore(committer, events, repository, projector, clock),
+      inject: [GroupCommitter, SqliteEventStore, ServiceRepository, Projector, CLOCK, SqliteMirrorSourceStore],
+      useFactory: (committer: GroupCommitter, events: SqliteEventStore, repository: ServiceRepository, projector: Projector, clock: Clock, mirror: SqliteMirrorSourceStore) =>
+        new SqliteServiceWriteStore(committer, events, repository, projector, clock, mirror),
     },
     // The only writer: a committed write goes straight to the feed.
     { provide: COMMIT_PUBLISHER, inject: [ChangeFeed], useFactory: (feed: ChangeFeed): CommitPublisher => ({ committed: (write) => feed.publish(write) }) },
@@ -139,6 +144,7 @@ function postgresProviders(url: string): Provider[] {
       useFactory: (reader: PgCommittedWriteReader, feed: ChangeFeed) => new PgLogFollower(url, reader, feed),
     },
     { provide: SERVICE_READ_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgServiceReadStore(postgresHandle(engine).pool) },
+    { provide: MIRROR_SOURCE_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorSourceStore(postgresHandle(engine).pool) },
     {
       provide: SERVICE_WRITE_STORE,
       inject: [STORE_ENGINE, CLOCK, MetricsService],

@@ -21,6 +21,7 @@ import type { ServiceWriteStore, StepOutcome, StoredFacts, WriteStep } from '../
 import type { CommitObserver } from '../group-commit';
 import { PgEventStore, recordingTime } from './pg-event-store';
 import { PgGroupCommitter } from './pg-group-commit';
+import { recordObservation, recordResumePoint } from './pg-mirror-source-store';
 import type { Queryable } from './postgres-database';
 import { PgProjector } from './projections/pg-projector';
 
@@ -72,6 +73,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     const table = new AllocationTable();
     if (!state.object) await table.load(client, ['cluster-ip', 'node-port']);
     const outcome = await this.decide(client, step, state, now, table);
+    if (outcome.resume) await recordResumePoint(client, outcome.resume, now);
     const append = outcome.append;
     // A no-op or a dry run: nothing to append, the write's savepoint is released empty.
     if (!append) return { result: outcome.finish() };
@@ -82,6 +84,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     );
     const committed = foldWrite(append.before, recorded, append.folded);
     await this.projector.apply(client, committed);
+    if (append.observation) await recordObservation(client, committed.resourceVersion, append.observation);
     return { result: outcome.finish(committed), committed };
   }
 

@@ -176,3 +176,20 @@ export const allocations = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.value] }), index('allocations_uid').on(t.uid)],
 );
+
+/** Mirror mode: where each recorded write came from (see the SQLite schema). */
+export const observedWrites = pgTable('observed_writes', {
+  resourceVersion: counter('resource_version').primaryKey(),
+  sourceResourceVersion: text('source_resource_version').notNull(),
+  via: text('via').notNull(),
+  observedAt: text('observed_at').notNull(),
+});
+
+/** Mirror mode: the source cluster and the resume point (see the SQLite schema). */
+export const mirrorSource = pgTable('mirror_source', {
+  id: counter('id').primaryKey(),
+  clusterUid: text('cluster_uid').notNull(),
+  server: text('server').notNull(),
+  resourceVersion: text('resource_version'),
+  updatedAt: text('updated_at').notNull(),
+});

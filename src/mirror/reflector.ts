@@ -1,0 +1,332 @@
+// The mirror's reflector (client-go tools/cache/reflector.go, as a recorder rather than a cache):
+// a paged LIST, then a WATCH with bookmarks from the list's resourceVersion; when a watch ends,
+// watch again from the last resourceVersion recorded — no relist — and relist only when the
+// source no longer holds the changes since then (410 Expired). Every observation is recorded
+// with its resume point in the same transaction, so after a crash the stored point is exactly
+// what is durable. Observations are written pipelined (the store commits them in arrival order,
+// in shared transactions); each write moves the resume point only from the one before it, so
+// if one fails, every later one fails too and the next watch starts right after the last stored.
+import { Logger } from '@nestjs/common';
+import { decodeServiceValue } from '../domain/codec/service-decoder';
+import { observedObject, ObservedFoldError } from '../domain/mirror/observed-change';
+import type { ObservedVia } from '../domain/mirror/observed-change';
+import type { Service } from '../domain/service.types';
+import type { Clock } from '../shared/clock';
+import { MirrorSourceMismatchError } from '../store/mirror-source-store';
+import type { MirrorSource, MirrorSourceStore } from '../store/mirror-source-store';
+import type { ServiceReads } from '../store/service-read-store';
+import { Backoff, BackoffOptions } from './backoff';
+import type { MirrorStatus } from './mirror-status';
+import type { Observation, ObservedWriteRecorder } from './observed-write-recorder';
+import { SourceExpiredError, isExpired } from './source-expired-error';
+
+/** What the reflector needs of the source API server. */
+export interface SourceApi {
+  getJson(path: string, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown>;
+  watch(path: string, options: { signal: AbortSignal; idleTimeoutMs: number }): AsyncIterable<unknown>;
+}
+
+export interface ReflectorOptions {
+  /** Items per LIST page (client-go: 500). */
+  pageSize: number;
+  /** The watch's server-side timeout; unset: random in [5, 10) minutes, as client-go. */
+  watchTimeoutSeconds?: number;
+  /** A watch on which nothing arrives for this long is given up and started again (a stalled source). */
+  idleTimeoutMs: number;
+  /** Observations written but not yet durable, at most. */
+  maxInFlight: number;
+  backoff: BackoffOptions;
+  random: () => number;
+}
+
+interface WatchEvent {
+  type?: string;
+  object?: { metadata?: { resourceVersion?: string; namespace?: string; name?: string }; code?: number; reason?: string; message?: string };
+}
+
+interface ServiceList {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: unknown[];
+}
+
+const DEFAULT_NAMESPACE_KUBERNETES = '/api/v1/namespaces/default/services/kubernetes';
+
+export class Reflector {
+  private readonly abort = new AbortController();
+  private running?: Promise<void>;
+  private relistNeeded = false;
+  /** Source resourceVersions of observations the events cannot express: skipped (logged) when seen again. */
+  private readonly unrecordable = new Set<string>();
+  private readonly logger = new Logger('MirrorReflector');
+
+  constructor(
+    private readonly source: SourceApi,
+    private readonly server: string,
+    private readonly recorder: ObservedWriteRecorder,
+    private readonly sources: MirrorSourceStore,
+    private readonly reads: ServiceReads,
+    private readonly status: MirrorStatus,
+    private readonly clock: Clock,
+    private readonly options: ReflectorOptions,
+  ) {}
+
+  /**
+   * Binds the store to the source cluster (the uid of its default/kubernetes Service). Rejects
+   * with MirrorSourceMismatchError when the store records another cluster.
+   */
+  async claimSource(): Promise<MirrorSource> {
+    const kubernetes = (await this.source.getJson(DEFAULT_NAMESPACE_KUBERNETES, { signal: this.abort.signal, timeoutMs: 30_000 })) as Service;
+    const uid = kubernetes?.metadata?.uid;
+    if (!uid) throw new Error(`the source's default/kubernetes Service has no uid`);
+    return this.sources.claim(uid, this.server, this.clock.now());
+  }
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    const backoff = new Backoff(this.options.backoff);
+    let claimed = false;
+    let expiredInARow = 0;
+    while (!this.abort.signal.aborted) {
+      try {
+        if (!claimed) {
+          await this.claimSource();
+          claimed = true;
+        }
+        const stored = await this.sources.load();
+        let position = stored?.resourceVersion ?? null;
+        if (position === null || this.relistNeeded) {
+          const via: ObservedVia = position === null && !this.relistNeeded ? 'list' : 'relist';
+          position = await this.list(via, position);
+          this.relistNeeded = false;
+        }
+        this.status.inSync();
+        const progressed = await this.watch(position);
+        if (progressed) {
+          backoff.reset();
+          expiredInARow = 0;
+        }
+      } catch (error) {
+        if (this.abort.signal.aborted) return;
+        if (isExpired(error)) {
+          // The source compacted past our place: relist, at once the first time (client-go
+          // does), after a backoff when it happens again without progress in between.
+          this.relistNeeded = true;
+          this.status.relisted();
+          this.status.outOfSync(`relisting: ${(error as Error).message}`);
+          this.logger.warn(`the source no longer holds the changes since the stored resourceVersion (${(error as Error).message}): relisting`);
+          if (expiredInARow++ === 0) continue;
+        } else {
+          const message = describe(error);
+          this.status.outOfSync(message);
+          this.logger.warn(`mirror: ${message}; retrying`);
+          if (isFatal(error)) {
+            this.logger.error(`mirror stopped: ${message}`);
+            return;
+          }
+        }
+        await sleep(backoff.next(), this.abort.signal);
+      }
+    }
+  }
+
+  /** A complete paged LIST, reconciled against the store; returns the list's resourceVersion, stored as the resume point. */
+  private async list(via: ObservedVia, storedPosition: string | null): Promise<string> {
+    const observedAt = this.clock.now().toISOString();
+    const items: { object: Service; resourceVersion: string }[] = [];
+    let next = '';
+    let listResourceVersion = '';
+    do {
+      const query = `limit=${this.options.pageSize}${next ? `&continue=${encodeURIComponent(next)}` : ''}`;
+      const page = (await this.source.getJson(`/api/v1/services?${query}`, { signal: this.abort.signal, timeoutMs: 60_000 })) as ServiceList;
+      for (const item of page.items ?? []) {
+        const decoded = this.decode(item, page.metadata?.resourceVersion ?? '');
+        if (decoded) items.push(decoded);
+      }
+      listResourceVersion = page.metadata?.resourceVersion ?? '';
+      next = page.metadata?.continue ?? '';
+    } while (next);
+    if (!listResourceVersion) throw new Error('the source answered a LIST without a resourceVersion');
+
+    const listed = new Set(items.map(({ object }) => `${object.metadata.namespace}/${object.metadata.name}`));
+    const gone = (await this.recordedNames()).filter((key) => !listed.has(key));
+    const observations: Observation[] = [
+      // Deletions first: a Service created since may hold a gone one's cluster IP.
+      ...gone.map((key): Observation => {
+        const [namespace, name] = splitKey(key);
+        return { kind: 'gone', namespace, name, lastKnown: null, via, sourceResourceVersion: listResourceVersion, observedAt };
+      }),
+      ...items.map(({ object, resourceVersion }): Observation => ({ kind: 'object', object, via, sourceResourceVersion: resourceVersion, observedAt })),
+    ];
+    const pipeline = new Pipeline(this.recorder, this.status, this.options.maxInFlight, this.clock, () => undefined, (rv) => this.unrecordable.add(rv));
+    for (const observation of observations) {
+      await pipeline.submit(observation);
+      if (pipeline.failure) break;
+    }
+    await pipeline.drain();
+    if (pipeline.failure) throw pipeline.failure;
+    await this.recorder.record({ kind: 'position', resume: { resourceVersion: listResourceVersion, after: storedPosition } });
+    this.logger.log(`${via === 'list' ? 'listed' : 'relisted'} ${items.length} Services at source resourceVersion ${listResourceVersion} (${gone.length} gone)`);
+    return listResourceVersion;
+  }
+
+  /**
+   * Watches from `position` until the watch ends (its timeout, the source closing it) or fails.
+   * Returns whether anything arrived; throws SourceExpiredError on 410.
+   */
+  private async watch(position: string): Promise<boolean> {
+    const timeout = this.options.watchTimeoutSeconds ?? 300 + Math.floor(this.options.random() * 300);
+    const path = `/api/v1/services?watch=true&resourceVersion=${encodeURIComponent(position)}&allowWatchBookmarks=true&timeoutSeconds=${timeout}`;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    this.abort.signal.addEventListener('abort', onAbort);
+    const pipeline = new Pipeline(this.recorder, this.status, this.options.maxInFlight, this.clock, () => stop.abort(), (rv) => this.unrecordable.add(rv));
+    let last = position;
+    let progressed = false;
+    try {
+      for await (const raw of this.source.watch(path, { signal: stop.signal, idleTimeoutMs: this.options.idleTimeoutMs })) {
+        const now = this.clock.now();
+        this.status.observed(now);
+        progressed = true;
+        const event = raw as WatchEvent;
+        const resourceVersion = event.object?.metadata?.resourceVersion ?? '';
+        if (event.type === 'ERROR') {
+          const code = event.object?.code;
+          const message = event.object?.message ?? 'watch error';
+          if (code === 410 || event.object?.reason === 'Expired' || event.object?.reason === 'Gone') throw new SourceExpiredError(message);
+          throw new Error(`the source's watch answered an error (${code ?? '?'} ${event.object?.reason ?? ''}): ${message}`);
+        }
+        if (!resourceVersion) throw new Error(`a ${event.type ?? 'typeless'} watch event without a resourceVersion`);
+        const resume = { resourceVersion, after: last };
+        last = resourceVersion;
+        const observation = this.watchObservation(event, resume, now.toISOString());
+        await pipeline.submit(observation);
+        if (pipeline.failure) break;
+      }
+    } catch (error) {
+      // A failed write aborted the watch: its error is the one to report.
+      if (!pipeline.failure) throw error;
+    } finally {
+      this.abort.signal.removeEventListener('abort', onAbort);
+      stop.abort();
+      await pipeline.drain();
+    }
+    if (pipeline.failure) throw pipeline.failure;
+    return progressed;
+  }
+
+  private watchObservation(event: WatchEvent, resume: { resourceVersion: string; after: string }, observedAt: string): Observation {
+    const rv = resume.resourceVersion;
+    if (event.type === 'BOOKMARK' || this.unrecordable.has(rv)) return { kind: 'position', resume };
+    const object = this.decode(event.object, rv)?.object;
+    if (!object) return { kind: 'position', resume };
+    if (event.type === 'DELETED') {
+      return { kind: 'gone', namespace: object.metadata.namespace ?? '', name: object.metadata.name ?? '', lastKnown: object, via: 'watch', sourceResourceVersion: rv, observedAt, resume };
+    }
+    if (event.type === 'ADDED' || event.type === 'MODIFIED') return { kind: 'object', object, via: 'watch', sourceResourceVersion: rv, observedAt, resume };
+    throw new Error(`an unknown watch event type ${JSON.stringify(event.type)}`);
+  }
+
+  /**
+   * The source's object in svctrail's stored form (without the source's resourceVersion, which
+   * comes back beside it); null (logged, skipped) when it cannot be read as a Service at all.
+   */
+  private decode(raw: unknown, fallbackResourceVersion: string): { object: Service; resourceVersion: string } | null {
+    try {
+      // Lenient: unknown fields are ignored, nothing is defaulted or validated (the source accepted it).
+      const { object } = decodeServiceValue({ ...(raw as object), kind: 'Service', apiVersion: 'v1' }, { fieldValidation: 'Ignore' });
+      return { object: observedObject(object), resourceVersion: object.metadata.resourceVersion ?? fallbackResourceVersion };
+    } catch (error) {
+      this.logger.error(`skipping an object at source resourceVersion ${fallbackResourceVersion} that is not a Service: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /** namespace/name of every live Service the store holds. */
+  private async recordedNames(): Promise<string[]> {
+    const names: string[] = [];
+    let after: { namespace: string; name: string } | undefined;
+    for (;;) {
+      const rows = await this.reads.listPage({ limit: 1000, ...(after ? { after } : {}) });
+      for (const row of rows) names.push(`${row.namespace}/${row.name}`);
+      if (rows.length < 1000) return names;
+      after = { namespace: rows[rows.length - 1].namespace, name: rows[rows.length - 1].name };
+    }
+  }
+
+}
+
+/** Observations in flight to the store, in order, at most `limit` at once; the first failure stops the rest. */
+class Pipeline {
+  private readonly inFlight = new Set<Promise<void>>();
+  failure: unknown;
+
+  constructor(
+    private readonly recorder: ObservedWriteRecorder,
+    private readonly status: MirrorStatus,
+    private readonly limit: number,
+    private readonly clock: Clock,
+    private readonly onFailure: () => void,
+    /** A change the events cannot express (logged): skipped when the watch brings it again. */
+    private readonly onUnrecordable: (sourceResourceVersion: string) => void,
+  ) {}
+
+  async submit(observation: Observation): Promise<void> {
+    const received = this.clock.now().getTime();
+    const write: Promise<void> = this.recorder.record(observation).then(
+      (outcome) => {
+        this.inFlight.delete(write);
+        if (observation.kind !== 'position') this.status.recordedWrites(observation.via, outcome.resourceVersions.length, (this.clock.now().getTime() - received) / 1000);
+      },
+      (error: unknown) => {
+        this.inFlight.delete(write);
+        if (error instanceof ObservedFoldError && observation.kind !== 'position' && observation.resume) {
+          this.onUnrecordable(observation.resume.resourceVersion);
+        }
+        this.failure ??= error;
+        this.onFailure();
+      },
+    );
+    this.inFlight.add(write);
+    if (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all([...this.inFlight]);
+  }
+}
+
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('/');
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Errors no retry can cure: the store belongs to another cluster. */
+function isFatal(error: unknown): boolean {
+  return error instanceof MirrorSourceMismatchError;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}

@@ -1,0 +1,65 @@
+// Mirror mode's port to the store: which source cluster this store records, and where its
+// reflector resumes. The resume point moves inside the write transactions that record what it
+// covers (WriteObservation.cursor), never on its own: a restart resumes exactly after what is
+// durable.
+import type { ObservedVia } from '../domain/mirror/observed-change';
+
+/** Where one recorded write came from; kept with the write (observed_writes). */
+export interface WriteObservation {
+  /** The source's resourceVersion of the observed object (opaque). */
+  sourceResourceVersion: string;
+  via: ObservedVia;
+  /** When the reflector received it, RFC 3339 with milliseconds. */
+  observedAt: string;
+}
+
+/**
+ * The source resourceVersion to resume the watch from once the write holding it is durable. The
+ * write commits only if the stored one is still `after` (the point the previous observation
+ * left): when one write of a pipelined run fails, every later one fails too, so the stored
+ * point never passes a change that was not recorded.
+ */
+export interface ResumePoint {
+  resourceVersion: string;
+  after: string | null;
+}
+
+/** The stored resume point is not the one this write follows: an earlier observation was not stored. */
+export class ResumePointMovedError extends Error {
+  constructor(expected: string | null, stored: string | null) {
+    super(`the mirror's resume point is ${stored ?? 'unset'}, not ${expected ?? 'unset'}: an earlier observation was not stored`);
+  }
+}
+
+export interface MirrorSource {
+  /** The uid of the source's default/kubernetes Service: one store records one cluster. */
+  clusterUid: string;
+  server: string;
+  /** Null until a complete LIST was recorded: the reflector lists first. */
+  resourceVersion: string | null;
+}
+
+/** A store that recorded one cluster is started against another. */
+export class MirrorSourceMismatchError extends Error {
+  constructor(stored: MirrorSource, clusterUid: string, server: string) {
+    super(
+      `this store records the cluster whose default/kubernetes Service has uid ${stored.clusterUid} (first mirrored from ${stored.server}); ` +
+        `the kubeconfig names ${server}, whose default/kubernetes Service has uid ${clusterUid}: a store mirrors one cluster — use another --data-dir or --storage`,
+    );
+  }
+}
+
+export interface MirrorSourceStore {
+  /** The recorded source, or null for a store that never mirrored. */
+  load(): Promise<MirrorSource | null>;
+  /**
+   * Binds the store to the cluster `clusterUid` (no-op when it already is); rejects with
+   * MirrorSourceMismatchError when the store records another one.
+   */
+  claim(clusterUid: string, server: string, now: Date): Promise<MirrorSource>;
+  /** The source resourceVersion each recorded write came from, by svctrail resourceVersion. */
+  observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>>;
+}
+
+/** DI token of the engine's MirrorSourceStore. */
+export const MIRROR_SOURCE_STORE = Symbol('MIRROR_SOURCE_STORE');

@@ -1,0 +1,65 @@
+// The embedded engine's mirror tables: the source this store records and its resume point
+// (mirror_source, one row), and where each recorded write came from (observed_writes). The two
+// record* methods run inside the group commit's transaction, beside the write they belong to.
+import type { Statement } from 'better-sqlite3';
+import type { DatabaseHandle } from './database';
+import { MirrorSourceMismatchError, ResumePointMovedError } from './mirror-source-store';
+import type { MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from './mirror-source-store';
+
+interface SourceRow {
+  cluster_uid: string;
+  server: string;
+  resource_version: string | null;
+}
+
+export class SqliteMirrorSourceStore implements MirrorSourceStore {
+  private readonly statements: Record<'load' | 'insertSource' | 'resume' | 'observe' | 'observation', Statement>;
+
+  constructor(handle: DatabaseHandle) {
+    const sqlite = handle.sqlite;
+    this.statements = {
+      load: sqlite.prepare('SELECT cluster_uid, server, resource_version FROM mirror_source WHERE id = 1'),
+      insertSource: sqlite.prepare('INSERT INTO mirror_source (id, cluster_uid, server, resource_version, updated_at) VALUES (1, ?, ?, NULL, ?) ON CONFLICT (id) DO NOTHING'),
+      resume: sqlite.prepare('UPDATE mirror_source SET resource_version = ?, updated_at = ? WHERE id = 1'),
+      observe: sqlite.prepare('INSERT INTO observed_writes (resource_version, source_resource_version, via, observed_at) VALUES (?, ?, ?, ?)'),
+      observation: sqlite.prepare('SELECT resource_version, source_resource_version, via, observed_at FROM observed_writes WHERE resource_version = ?'),
+    };
+  }
+
+  load(): Promise<MirrorSource | null> {
+    return Promise.resolve(this.loadNow());
+  }
+
+  claim(clusterUid: string, server: string, now: Date): Promise<MirrorSource> {
+    this.statements.insertSource.run(clusterUid, server, now.toISOString());
+    const stored = this.loadNow()!;
+    if (stored.clusterUid !== clusterUid) return Promise.reject(new MirrorSourceMismatchError(stored, clusterUid, server));
+    return Promise.resolve(stored);
+  }
+
+  observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>> {
+    const out = new Map<number, WriteObservation>();
+    for (const rv of resourceVersions) {
+      const row = this.statements.observation.get(rv) as { source_resource_version: string; via: WriteObservation['via']; observed_at: string } | undefined;
+      if (row) out.set(rv, { sourceResourceVersion: row.source_resource_version, via: row.via, observedAt: row.observed_at });
+    }
+    return Promise.resolve(out);
+  }
+
+  /** Inside a write transaction: the write at `resourceVersion` came from the source as `observation` says. */
+  recordObservation(resourceVersion: number, observation: WriteObservation): void {
+    this.statements.observe.run(resourceVersion, observation.sourceResourceVersion, observation.via, observation.observedAt);
+  }
+
+  /** Inside a write transaction: resume from `point` once it commits. */
+  recordResumePoint(point: ResumePoint, now: Date): void {
+    const stored = this.loadNow();
+    if (!stored || stored.resourceVersion !== point.after) throw new ResumePointMovedError(point.after, stored?.resourceVersion ?? null);
+    this.statements.resume.run(point.resourceVersion, now.toISOString());
+  }
+
+  private loadNow(): MirrorSource | null {
+    const row = this.statements.load.get() as SourceRow | undefined;
+    return row ? { clusterUid: row.cluster_uid, server: row.server, resourceVersion: row.resource_version } : null;
+  }
+}
