@@ -19,6 +19,8 @@ export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // A mirror records the source's own default/kubernetes; it writes nothing of its own.
+    if (this.config.mirror) return;
     // Present already (a read-only server must not even try to write).
     if ((await this.reads.liveJson('default', 'kubernetes')) !== undefined) return;
     const object = applyServiceDefaults({

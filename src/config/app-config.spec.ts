@@ -18,3 +18,15 @@ describe('storage selection (--storage / SVCTRAIL_STORAGE)', () => {
     expect(() => loadConfig(['--storage', value], {})).toThrow(/storage must be/);
   });
 });
+
+describe('mirror mode (--mirror / SVCTRAIL_MIRROR)', () => {
+  it('is off by default, and takes the kubeconfig path (made absolute) from the flag or the environment', () => {
+    expect(loadConfig([], {}).mirror).toBe('');
+    expect(loadConfig(['--mirror', '/etc/kube/config', '--mirror-context', 'prod'], {})).toMatchObject({ mirror: '/etc/kube/config', mirrorContext: 'prod' });
+    expect(loadConfig([], { SVCTRAIL_MIRROR: 'relative/config' }).mirror).toMatch(/^\/.*relative\/config$/);
+  });
+
+  it('refuses a context without a kubeconfig to take it from', () => {
+    expect(() => loadConfig(['--mirror-context', 'prod'], {})).toThrow(/mirror-context needs mirror/);
+  });
+});

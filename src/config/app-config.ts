@@ -75,6 +75,23 @@ export class AppConfig {
   @Matches(/^$|^postgres(ql)?:\/\/\S+$/, { message: 'storage must be empty (SQLite in the data directory) or a postgres:// or postgresql:// URL' })
   storageUrl = '';
 
+  /**
+   * `--mirror KUBECONFIG` / SVCTRAIL_MIRROR: record the Services of the cluster this kubeconfig
+   * names, and serve them read-only (empty: svctrail is the API server itself).
+   */
+  @IsString()
+  mirror = '';
+
+  /** The kubeconfig context to mirror; empty: its current-context. */
+  @IsString()
+  mirrorContext = '';
+
+  /** The server-side timeout of each mirror watch; 0: random in [5, 10) minutes, as client-go. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  mirrorWatchTimeoutSeconds = 0;
+
   /** The engine the store runs on. */
   get storage(): StorageChoice {
     return this.storageUrl ? { engine: 'postgres', url: this.storageUrl } : { engine: 'sqlite' };
@@ -97,6 +114,9 @@ const FLAGS = {
   'ui-session-idle-seconds': 'uiSessionIdleSeconds',
   'ui-session-max-seconds': 'uiSessionMaxSeconds',
   storage: 'storageUrl',
+  mirror: 'mirror',
+  'mirror-context': 'mirrorContext',
+  'mirror-watch-timeout-seconds': 'mirrorWatchTimeoutSeconds',
 } as const;
 
 export class ConfigError extends Error {}
@@ -125,6 +145,8 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   }
   config.dataDir = resolve(config.dataDir);
   if (config.storageUrl) checkStorageUrl(config.storageUrl);
+  if (config.mirror) config.mirror = resolve(config.mirror);
+  if (config.mirrorContext && !config.mirror) throw new ConfigError('mirror-context needs mirror (the kubeconfig of the cluster to mirror)');
   return config;
 }
 

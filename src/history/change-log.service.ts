@@ -1,6 +1,8 @@
 // The change log: every accepted write with its actor, domain events and JSON patch, per Service
 // name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { MirrorObservations } from '../store/mirror-source-store';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { LRUCache } from 'lru-cache';
@@ -9,6 +11,7 @@ import { CHANGE_HISTORY, filtersWholeWrites } from '../store/change-history-repo
 import type { ChangeHistory } from '../store/change-history-repository';
 import type { EncodedJson } from '../kube-api/kube-response';
 import { serviceChangeJson } from './history-items';
+import type { WriteSource } from './history-items';
 import { encodedHistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
@@ -29,6 +32,8 @@ export class ChangeLogService {
   constructor(
     @Inject(CHANGE_HISTORY) private readonly changes: ChangeHistory,
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
+    /** Mirror mode only: where each recorded write came from. */
+    @Optional() @Inject(MIRROR_OBSERVATIONS) private readonly observations?: MirrorObservations,
   ) {}
 
   async list(scope: HistoryScope, rawQuery: unknown): Promise<EncodedJson> {
@@ -59,7 +64,11 @@ export class ChangeLogService {
           const fromRv = Math.max(w.fromRv, after ? Number(after[0]) + 1 : 0);
           if (fromRv > w.toRv) return [];
           const range = { ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) };
-          if (whole) return (await this.changes.matchingStoredWrites(range, limit)).map((write) => ({ rv: write.resourceVersion, item: serviceChangeJson(write) }));
+          if (whole) {
+            const writes = await this.changes.matchingStoredWrites(range, limit);
+            const sources = await this.sourcesOf(writes.map((w) => w.resourceVersion));
+            return writes.map((write) => ({ rv: write.resourceVersion, item: serviceChangeJson(write, sources.get(write.resourceVersion)) }));
+          }
           return (await this.changes.matchingWrites(range, limit)).map((rv) => ({ rv }));
         },
         keyOf: (row) => [row.rv],
@@ -70,7 +79,16 @@ export class ChangeLogService {
 
   private async change(rv: number): Promise<string> {
     let item = this.items.get(rv);
-    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(await this.changes.storedWrite(rv))));
+    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(await this.changes.storedWrite(rv), (await this.sourcesOf([rv])).get(rv))));
     return item;
+  }
+
+  private async sourcesOf(resourceVersions: number[]): Promise<Map<number, WriteSource>> {
+    const out = new Map<number, WriteSource>();
+    if (!this.observations || !resourceVersions.length) return out;
+    for (const [rv, o] of await this.observations.observations(resourceVersions)) {
+      out.set(rv, { resourceVersion: o.sourceResourceVersion, observedAt: o.observedAt, via: o.via });
+    }
+    return out;
   }
 }

@@ -77,7 +77,14 @@ export function serviceChange(write: RecordedWrite): ServiceChange {
  * stored as JSON already (each event's data, the actor's groups, the patch): they are spliced in
  * as they are, in `changeHead`'s key order.
  */
-export function serviceChangeJson(write: StoredWrite): string {
+/** Where a mirrored write came from (mirror mode): the source's resourceVersion, when it was observed, how it was found. */
+export interface WriteSource {
+  resourceVersion: string;
+  observedAt: string;
+  via: string;
+}
+
+export function serviceChangeJson(write: StoredWrite, source?: WriteSource): string {
   const m = write.events[write.events.length - 1];
   const q = JSON.stringify;
   const rv = write.resourceVersion;
@@ -87,6 +94,7 @@ export function serviceChangeJson(write: StoredWrite): string {
     `"resourceVersion":"${rv}","creationTimestamp":${q(timestamp(m.recordedAt))}},"service":{"namespace":${q(write.namespace)},"name":${q(write.name)},"uid":${q(write.uid)}},` +
     `"time":${q(m.recordedAt)},"verb":${q(m.verb)},${m.subresource ? `"subresource":${q(m.subresource)},` : ''}` +
     `"actor":{"user":${q(m.actorUser)},"groups":${m.actorGroups},"userAgent":${q(m.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)}},` +
+    (source ? `"source":${q({ resourceVersion: source.resourceVersion, observedAt: source.observedAt, via: source.via })},` : '') +
     `"events":[${events}],"patch":${write.patchJson}}`
   );
 }

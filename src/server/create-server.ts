@@ -22,6 +22,7 @@ import type { LoggedRequest } from '../observability/logging.module';
 import { MetricsService } from '../observability/metrics.service';
 import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
+import { readOnlyHook } from '../mirror/read-only.hook';
 import { Clock, systemClock } from '../shared/clock';
 import { IdFactory, randomIds } from '../shared/ids';
 import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
@@ -84,6 +85,7 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const sessions = new BrowserSessions(clock, { idleMs: config.uiSessionIdleSeconds * 1000, absoluteMs: config.uiSessionMaxSeconds * 1000 });
   fastify.addHook('onRequest', authenticationHook(() => tokens, ids, sessions));
   fastify.addHook('onRequest', authorizationHook(() => policy));
+  if (config.mirror) fastify.addHook('onRequest', readOnlyHook());
   registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, tokens: () => tokens });
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;

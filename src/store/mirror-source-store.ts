@@ -49,7 +49,13 @@ export class MirrorSourceMismatchError extends Error {
   }
 }
 
-export interface MirrorSourceStore {
+/** Where recorded writes came from, for the history API. */
+export interface MirrorObservations {
+  /** The observation of each recorded write among `resourceVersions` (direct writes have none). */
+  observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>>;
+}
+
+export interface MirrorSourceStore extends MirrorObservations {
   /** The recorded source, or null for a store that never mirrored. */
   load(): Promise<MirrorSource | null>;
   /**
@@ -57,9 +63,10 @@ export interface MirrorSourceStore {
    * MirrorSourceMismatchError when the store records another one.
    */
   claim(clusterUid: string, server: string, now: Date): Promise<MirrorSource>;
-  /** The source resourceVersion each recorded write came from, by svctrail resourceVersion. */
-  observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>>;
 }
+
+/** DI token of MirrorObservations, provided in mirror mode only (the history API then adds `source` to items). */
+export const MIRROR_OBSERVATIONS = Symbol('MIRROR_OBSERVATIONS');
 
 /** DI token of the engine's MirrorSourceStore. */
 export const MIRROR_SOURCE_STORE = Symbol('MIRROR_SOURCE_STORE');

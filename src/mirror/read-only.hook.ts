@@ -1,0 +1,20 @@
+// Mirror mode serves what it recorded and changes nothing: every write verb on Services answers
+// 405 MethodNotAllowed, as kube-apiserver answers a method a resource does not register (its
+// router's 405, after authentication and authorization, so it is registered after both hooks).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestAttributes } from '../authz/request-attributes';
+import { apiErrors } from '../kube-api/api-errors';
+import { sendStatus } from '../kube-api/kube-response';
+import { statusForError } from '../kube-api/kube-status';
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+export function readOnlyHook() {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void | FastifyReply> => {
+    if (reply.sent) return;
+    const attributes = requestAttributes(request.method, request.url);
+    if (!attributes.isResourceRequest || attributes.resource !== 'services' || !WRITE_VERBS.has(attributes.verb)) return;
+    sendStatus(request, reply, statusForError(apiErrors.methodNotAllowed())!);
+    return reply;
+  };
+}
