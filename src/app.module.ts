@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module';
 import { HistoryModule } from './history/history.module';
 import { KubeApiModule } from './kube-api/kube-api.module';
 import { LoggingModule } from './observability/logging.module';
+import { MirrorModule } from './mirror/mirror.module';
 import { ObservabilityModule } from './observability/observability.module';
 import type { Clock } from './shared/clock';
 import type { IdFactory } from './shared/ids';
@@ -15,7 +16,7 @@ export class AppModule {
   static register(config: AppConfig, clock: Clock, ids: IdFactory): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule.register(config.storage), KubeApiModule, HistoryModule],
+      imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule.register(config.storage), MirrorModule.register(config), KubeApiModule, HistoryModule],
     };
   }
 }

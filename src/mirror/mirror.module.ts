@@ -1,0 +1,76 @@
+// Mirror mode (`--mirror KUBECONFIG`): the reflector that records the source cluster's Services,
+// its status for /readyz and /metrics, and the history API's view of where writes came from.
+// Without --mirror the module provides nothing and svctrail is the API server itself.
+import { BeforeApplicationShutdown, DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig, APP_CONFIG } from '../config/app-config';
+import { CLOCK } from '../shared/clock';
+import type { Clock } from '../shared/clock';
+import { ID_FACTORY } from '../shared/ids';
+import type { IdFactory } from '../shared/ids';
+import { MIRROR_OBSERVATIONS, MIRROR_SOURCE_STORE, MirrorSourceMismatchError } from '../store/mirror-source-store';
+import type { MirrorSourceStore } from '../store/mirror-source-store';
+import { SERVICE_READ_STORE } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/service-read-store';
+import { MirrorStatus } from './mirror-status';
+import { ObservedWriteRecorder } from './observed-write-recorder';
+import { Reflector } from './reflector';
+import { loadSourceKubeconfig } from './source/source-kubeconfig';
+import { SourceClient } from './source/source-client';
+
+@Injectable()
+class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Mirror');
+
+  constructor(private readonly reflector: Reflector) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // A store that recorded another cluster refuses to start. An unreachable source does not stop
+    // the server: it serves what it recorded, and the reflector checks again before recording.
+    try {
+      await this.reflector.claimSource();
+    } catch (error) {
+      if (error instanceof MirrorSourceMismatchError) throw error;
+      this.logger.warn(`the source cannot be reached yet (${(error as Error).message}); serving what is recorded and retrying`);
+    }
+    this.reflector.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // Before the store closes: the writes in flight finish (or fail) first.
+    await this.reflector.stop();
+  }
+}
+
+@Global()
+@Module({})
+export class MirrorModule {
+  static register(config: AppConfig): DynamicModule {
+    if (!config.mirror) return { module: MirrorModule };
+    return {
+      module: MirrorModule,
+      providers: [
+        MirrorStatus,
+        ObservedWriteRecorder,
+        { provide: MIRROR_OBSERVATIONS, useExisting: MIRROR_SOURCE_STORE },
+        {
+          provide: Reflector,
+          inject: [APP_CONFIG, ObservedWriteRecorder, MIRROR_SOURCE_STORE, SERVICE_READ_STORE, MirrorStatus, CLOCK, ID_FACTORY],
+          useFactory: (c: AppConfig, recorder: ObservedWriteRecorder, sources: MirrorSourceStore, reads: ServiceReadStore, status: MirrorStatus, clock: Clock, ids: IdFactory) => {
+            const connection = loadSourceKubeconfig(c.mirror, c.mirrorContext || undefined);
+            return new Reflector(new SourceClient(connection), connection.server, recorder, sources, reads, status, clock, {
+              pageSize: 500,
+              ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),
+              // Bookmarks arrive about once a minute on a quiet source; twice that without a byte is a stalled connection.
+              idleTimeoutMs: Math.max(120, c.mirrorWatchTimeoutSeconds + 30) * 1000,
+              maxInFlight: 256,
+              backoff: { initialMs: 800, maxMs: 30_000, random: () => ids.random() },
+              random: () => ids.random(),
+            });
+          },
+        },
+        MirrorLifecycle,
+      ],
+      exports: [MirrorStatus, MIRROR_OBSERVATIONS],
+    };
+  }
+}

@@ -1,0 +1,111 @@
+// The mirror survives kill -9 without losing or repeating a state: the mirror runs as a child
+// process recording a source (svctrail in the test process, behind the fault proxy) that takes a
+// steady stream of status writes; it is killed at random moments and restarted on the same data
+// directory. Afterwards the mirror's history of each Service holds every state the source's own
+// history holds, each once and in order, and the mirror listed the source only once: every
+// restart resumed the watch from the stored resourceVersion.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
+import { seededRandom } from '../helpers/decider-harness';
+import { startFaultProxy } from '../helpers/fault-proxy';
+import { HttpsClient } from '../helpers/https-client';
+import { buildDist, removeBuild, startServerProcess } from '../helpers/server-process';
+import { startTestServer } from '../helpers/test-server';
+
+const CYCLES = Number(process.env.SVCTRAIL_MIRROR_CRASH_CYCLES ?? 4);
+const H = '/apis/history.svctrail.io/v1alpha1';
+const NAMES = ['lb-0', 'lb-1', 'lb-2'];
+
+/** The ingress IP after each write of a Service's history, oldest first. */
+async function ingressSequence(client: HttpsClient, name: string): Promise<string[]> {
+  const items = (await client.get(`${H}/namespaces/crash/services/${name}/changes?limit=5000`)).json.items as any[];
+  return items.flatMap((c) => c.events.filter((e: any) => e.type === 'LoadBalancerIngressChanged').map((e: any) => e.data.ingress[0]?.ip ?? ''));
+}
+
+describe('mirror under kill -9', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svctrail-mirror-kill9-'));
+  const dataDir = join(dir, 'mirror');
+
+  beforeAll(() => buildDist(), 120_000);
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    removeBuild();
+  });
+
+  it(`records every state of the source once and in order over ${CYCLES} kill/restart cycles, resuming without relisting`, async () => {
+    const random = seededRandom(11);
+    const source = await startTestServer();
+    const proxy = await startFaultProxy({ upstream: source.server.url, upstreamCa: source.ca });
+    try {
+      const kubeconfig = join(dir, 'source.kubeconfig');
+      writeFileSync(kubeconfig, renderKubeconfig({ server: proxy.url, caPem: proxy.caPem, user: { token: source.adminToken }, userName: 'admin' }));
+      for (const name of NAMES) {
+        const res = await source.client.post('/api/v1/namespaces/crash/services', { metadata: { name }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+        expect(res.status).toBe(201);
+      }
+      // The source keeps writing across every kill.
+      let writing = true;
+      let written = 0;
+      const writer = (async () => {
+        for (let i = 1; writing; i++) {
+          const name = NAMES[i % NAMES.length];
+          const current = (await source.client.get(`/api/v1/namespaces/crash/services/${name}`)).json;
+          const res = await source.client.put(`/api/v1/namespaces/crash/services/${name}/status`, {
+            ...current,
+            status: { loadBalancer: { ingress: [{ ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }] } },
+          });
+          if (res.status !== 200) throw new Error(`source write: ${res.status} ${res.text}`);
+          written++;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      })();
+
+      let mirrorUrl = '';
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
+        const server = await startServerProcess(['--data-dir', dataDir, '--mirror', kubeconfig, '--log-level', 'warn']);
+        mirrorUrl = server.url;
+        if (cycle === 0) {
+          // The first list completes before the first kill: every later start must resume, not list.
+          const client = new HttpsClient(server.url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });
+          while ((await client.get('/readyz')).text !== 'ok') await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(random() * 900)));
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+      writing = false;
+      await writer;
+      expect(written).toBeGreaterThan(50);
+
+      // A last, clean run catches up with everything the source wrote.
+      const last = await startServerProcess(['--data-dir', dataDir, '--mirror', kubeconfig]);
+      try {
+        mirrorUrl = last.url;
+        const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
+        const token = readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0];
+        const mirror = new HttpsClient(mirrorUrl, { ca, token });
+        for (const name of NAMES) {
+          const expected = await ingressSequence(source.client, name);
+          const deadline = Date.now() + 30_000;
+          let got = await ingressSequence(mirror, name);
+          while (got.length < expected.length && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            got = await ingressSequence(mirror, name);
+          }
+          expect(got).toEqual(expected);
+        }
+        const lists = proxy.requests.filter((r) => r.method === 'GET' && /^\/api\/v1\/services\?/.test(r.path) && !/[?&]watch=(true|1)/.test(r.path));
+        expect(lists.length).toBe(1);
+      } finally {
+        last.child.kill('SIGTERM');
+        await last.exited;
+      }
+    } finally {
+      await proxy.close();
+      await source.stop();
+    }
+  }, 240_000);
+});
