@@ -185,12 +185,12 @@ async function everyAnswer(e: Engine, facts: { addresses: string[]; scopes: { na
   // The repositories directly, where the API above does not reach every method.
   for (let rv = 0; rv <= head; rv++) {
     out[`changesAfter ${rv}`] = JSON.stringify(await e.changeLog.changesAfter(rv, 3));
-    out[`storedWritesAfter ${rv}`] = (await e.stores.changes.storedWritesAfter(rv, head, 2)).map(serviceChangeJson);
+    out[`storedWritesAfter ${rv}`] = (await e.stores.changes.storedWritesAfter(rv, head, 2)).map((write) => serviceChangeJson(write));
     out[`kube events after ${rv}`] = JSON.stringify(await e.kubeEvents.writesAfter(rv, 3));
     out[`kube event at ${rv}`] = JSON.stringify(await e.kubeEvents.at(rv));
   }
   out.allChanges = JSON.stringify(await e.changeLog.changesAfter(0, 100_000));
-  out.feed = (await e.stores.changes.storedWritesAfter(0, head, 100_000)).map(serviceChangeJson);
+  out.feed = (await e.stores.changes.storedWritesAfter(0, head, 100_000)).map((write) => serviceChangeJson(write));
   for (const rv of (await e.stores.changes.matchingWrites({ fromRv: 1, toRv: head, fromPosition: 1 }, 100_000))) {
     out[`write ${rv}`] = JSON.stringify(await e.stores.changes.write(rv));
   }

@@ -134,7 +134,7 @@ describe('stored revision patches', () => {
     const head = writes[writes.length - 1];
     const each = [];
     for (const rv of writes) each.push(serviceChangeJson(await changes.storedWrite(rv)));
-    expect((await changes.storedWritesAfter(0, head, 10_000)).map(serviceChangeJson)).toEqual(each);
+    expect((await changes.storedWritesAfter(0, head, 10_000)).map((write) => serviceChangeJson(write))).toEqual(each);
     // From inside the log, a page at a time, up to a bound.
     const until = writes[writes.length - 10];
     const paged = [];
@@ -162,7 +162,7 @@ describe('stored revision patches', () => {
           const stored = await changes.matchingStoredWrites(range, pageSize);
           expect(stored.map((w) => w.resourceVersion)).toEqual(rvs);
           oneByOne.push(...rvs.map((rv) => each.get(rv)!));
-          onePass.push(...stored.map(serviceChangeJson));
+          onePass.push(...stored.map((write) => serviceChangeJson(write)));
           if (rvs.length < pageSize) break;
           fromRv = rvs[rvs.length - 1] + 1;
         }

@@ -133,3 +133,13 @@ describe('decideObserved (mirror mode)', () => {
     );
   });
 });
+
+describe('decideObserved: the subresource of a change managedFields do not explain', () => {
+  it('given a recorded Service, when only its status changes and no managedFields entry moved, then the write is a status write', () => {
+    const state = recorded(initialServiceState, sourceService(), 7);
+    const decision = decideObserved(state, observedObject(sourceService({ status: { loadBalancer: { ingress: [{ ip: '203.0.113.99' }] } } })));
+    expect(decision.subresource).toBe('status');
+    const labelled = decideObserved(state, observedObject(sourceService({ labels: { a: 'b' } })));
+    expect(labelled.subresource).toBe('');
+  });
+});

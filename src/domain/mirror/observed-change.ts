@@ -112,7 +112,7 @@ function decideUpdate(state: ServiceState, current: Service, observed: Service):
     streamId,
     created: false,
     verb: 'update',
-    subresource: changed?.subresource === 'status' ? 'status' : '',
+    subresource: changed ? (changed.subresource === 'status' ? 'status' : '') : onlyStatus(events) ? 'status' : '',
     fieldManager: changed?.manager ?? '',
     replaced: false,
     folded,
@@ -129,6 +129,17 @@ function deletionEvent(current: Service, next: Service): ServiceEvent | undefine
   if (at === current.metadata.deletionTimestamp && next.metadata.deletionGracePeriodSeconds === current.metadata.deletionGracePeriodSeconds) return undefined;
   return { type: 'ServiceDeletionRequested', data: { deletionTimestamp: at, deletionGracePeriodSeconds: next.metadata.deletionGracePeriodSeconds ?? 0 } };
 }
+
+/**
+ * A change of status alone came through the status subresource: an update of the main resource
+ * keeps the stored status (when managedFields do not say, e.g. a second write by the same
+ * manager within the second its entry's time already holds).
+ */
+function onlyStatus(events: readonly ServiceEvent[]): boolean {
+  return events.every((e) => STATUS_EVENTS.has(e.type));
+}
+
+const STATUS_EVENTS = new Set<ServiceEvent['type']>(['LoadBalancerIngressChanged', 'ServiceConditionChanged', 'ServiceConditionRemoved', 'ServiceConditionsReplaced', 'ServiceManagedFieldsChanged']);
 
 function noChange(streamId: string, verb: ObservedDecision['verb']): ObservedDecision {
   return { events: [], streamId, created: false, verb, subresource: '', fieldManager: '', replaced: false };
