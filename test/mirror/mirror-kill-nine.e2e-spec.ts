@@ -46,10 +46,11 @@ describe('mirror under kill -9', () => {
         const res = await source.client.post('/api/v1/namespaces/crash/services', { metadata: { name }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
         expect(res.status).toBe(201);
       }
-      // The source keeps writing across every kill.
+      // The source keeps writing across every kill, from the moment the first list is recorded
+      // (what happened at the source before a mirror's first list is not observable).
       let writing = true;
       let written = 0;
-      const writer = (async () => {
+      const write = async () => {
         for (let i = 1; writing; i++) {
           const name = NAMES[i % NAMES.length];
           const current = (await source.client.get(`/api/v1/namespaces/crash/services/${name}`)).json;
@@ -61,7 +62,8 @@ describe('mirror under kill -9', () => {
           written++;
           await new Promise((resolve) => setTimeout(resolve, 2));
         }
-      })();
+      };
+      let writer: Promise<void> | undefined;
 
       let mirrorUrl = '';
       for (let cycle = 0; cycle < CYCLES; cycle++) {
@@ -71,6 +73,7 @@ describe('mirror under kill -9', () => {
           // The first list completes before the first kill: every later start must resume, not list.
           const client = new HttpsClient(server.url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });
           while ((await client.get('/readyz')).text !== 'ok') await new Promise((resolve) => setTimeout(resolve, 50));
+          writer = write();
         }
         await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(random() * 900)));
         server.child.kill('SIGKILL');
