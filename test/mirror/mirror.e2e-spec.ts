@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy } from '../helpers/fault-proxy';
 import type { FaultProxy } from '../helpers/fault-proxy';
+import { describeEachBackend } from '../helpers/storage-backends';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
@@ -27,7 +28,7 @@ function kubeconfigFile(dir: string, name: string, server: string, caPem: string
   return path;
 }
 
-describe('mirror mode (--mirror): a svctrail source behind a fault-injecting proxy', () => {
+describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-injecting proxy', (backend) => {
   let source: TestServer;
   let proxy: FaultProxy;
   let mirror: TestServer | undefined;
@@ -57,7 +58,7 @@ describe('mirror mode (--mirror): a svctrail source behind a fault-injecting pro
     await sourceWrite('POST', '/api/v1/namespaces/a/services', { metadata: { name: 'old' }, spec: LB });
     proxy = await startFaultProxy({ upstream: source.server.url, upstreamCa: source.ca });
     const kubeconfig = kubeconfigFile(dir, 'source.kubeconfig', proxy.url, proxy.caPem, source.adminToken);
-    mirror = await startTestServer({ dataDir: mirrorDataDir, config: { mirror: kubeconfig, mirrorWatchTimeoutSeconds: 20 } });
+    mirror = await backend.start({ dataDir: mirrorDataDir, config: { mirror: kubeconfig, mirrorWatchTimeoutSeconds: 20 } });
     await until(async () => (await mirroredIngress('web')) === '203.0.113.7', 'the first list to be recorded');
   });
 
@@ -188,7 +189,7 @@ describe('mirror mode (--mirror): a svctrail source behind a fault-injecting pro
     const other = await startTestServer();
     try {
       const kubeconfig = kubeconfigFile(dir, 'other.kubeconfig', other.server.url, other.ca, other.adminToken);
-      await expect(startTestServer({ dataDir: mirrorDataDir, config: { mirror: kubeconfig } })).rejects.toThrow(/a store mirrors one cluster/);
+      await expect(backend.start({ dataDir: mirrorDataDir, config: { mirror: kubeconfig } })).rejects.toThrow(/a store mirrors one cluster/);
     } finally {
       await other.stop();
     }
