@@ -22,9 +22,9 @@ export class HealthController {
   @Get('readyz')
   async ready(@Res() reply: FastifyReply): Promise<void> {
     const database = await this.store.ready();
-    const mirror = this.mirror ? this.mirror.synced : true;
+    const mirror = this.mirror ? this.mirror.ready : true;
     // kube-apiserver's verbose-less form: `ok`, or each failed check and the closing line.
-    const failed = [...(database ? [] : ['[-]database failed: reason withheld']), ...(mirror ? [] : [`[-]mirror-sync failed: ${this.mirror!.notSyncedReason}`])];
+    const failed = [...(database ? [] : ['[-]database failed: reason withheld']), ...(mirror ? [] : [`[-]mirror-sync failed: ${this.mirror!.notReadyReason}`])];
     reply
       .code(failed.length ? 503 : 200)
       .header('content-type', 'text/plain; charset=utf-8')

@@ -9,6 +9,8 @@ import { MetricsService } from '../observability/metrics.service';
 @Injectable()
 export class MirrorStatus {
   private syncedNow = false;
+  private leadingNow = false;
+  private readonly leaderGauge: Gauge;
   private reason = 'the first list of the source has not been recorded yet';
   private readonly syncedGauge: Gauge;
   private readonly relists: Counter;
@@ -28,7 +30,9 @@ export class MirrorStatus {
       registers,
     });
     this.lastObserved = new Gauge({ name: 'svctrail_mirror_last_observation_timestamp_seconds', help: 'When the source last sent anything on the watch (an event or a bookmark), as a Unix time.', registers });
+    this.leaderGauge = new Gauge({ name: 'svctrail_mirror_leader', help: '1 while this replica holds the lease and records the source; 0 while another replica does.', registers });
     this.syncedGauge.set(0);
+    this.leaderGauge.set(0);
     this.relists.inc(0);
     for (const via of ['watch', 'list', 'relist'] as const) this.recorded.inc({ via }, 0);
   }
@@ -37,9 +41,28 @@ export class MirrorStatus {
     return this.syncedNow;
   }
 
-  /** Why the mirror is not in sync (empty while it is). */
-  get notSyncedReason(): string {
-    return this.syncedNow ? '' : this.reason;
+  get leading(): boolean {
+    return this.leadingNow;
+  }
+
+  /**
+   * Ready to serve: in sync, or a standby replica (another one records into the shared store;
+   * its own readiness says whether that is in sync).
+   */
+  get ready(): boolean {
+    return this.syncedNow || !this.leadingNow;
+  }
+
+  /** Why the mirror is not ready (empty while it is). */
+  get notReadyReason(): string {
+    return this.ready ? '' : this.reason;
+  }
+
+  /** This replica holds the lease (true) or lost it / waits for it (false). */
+  lead(leading: boolean): void {
+    this.leadingNow = leading;
+    this.leaderGauge.set(leading ? 1 : 0);
+    if (!leading) this.outOfSync('another replica records the source');
   }
 
   inSync(): void {

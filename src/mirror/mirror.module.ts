@@ -1,7 +1,7 @@
 // Mirror mode (`--mirror KUBECONFIG`): the reflector that records the source cluster's Services,
 // its status for /readyz and /metrics, and the history API's view of where writes came from.
 // Without --mirror the module provides nothing and svctrail is the API server itself.
-import { BeforeApplicationShutdown, DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
@@ -9,6 +9,8 @@ import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { MIRROR_OBSERVATIONS, MIRROR_SOURCE_STORE, MirrorSourceMismatchError } from '../store/mirror-source-store';
 import type { MirrorSourceStore } from '../store/mirror-source-store';
+import { MIRROR_LEASE } from '../store/mirror-lease';
+import type { HeldLease, MirrorLease } from '../store/mirror-lease';
 import { SERVICE_READ_STORE } from '../store/service-read-store';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { MirrorStatus } from './mirror-status';
@@ -17,27 +19,61 @@ import { Reflector } from './reflector';
 import { loadSourceKubeconfig } from './source/source-kubeconfig';
 import { SourceClient } from './source/source-client';
 
+/** A new reflector for each term of the lease (a reflector runs once). */
+const REFLECTOR_FACTORY = Symbol('REFLECTOR_FACTORY');
+type ReflectorFactory = () => Reflector;
+
 @Injectable()
 class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Mirror');
+  private readonly stopping = new AbortController();
+  private terms?: Promise<void>;
 
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    @Inject(REFLECTOR_FACTORY) private readonly reflectors: ReflectorFactory,
+    @Inject(MIRROR_LEASE) private readonly lease: MirrorLease,
+    private readonly status: MirrorStatus,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // A store that recorded another cluster refuses to start. An unreachable source does not stop
     // the server: it serves what it recorded, and the reflector checks again before recording.
     try {
-      await this.reflector.claimSource();
+      await this.reflectors().claimSource();
     } catch (error) {
       if (error instanceof MirrorSourceMismatchError) throw error;
       this.logger.warn(`the source cannot be reached yet (${(error as Error).message}); serving what is recorded and retrying`);
     }
-    this.reflector.start();
+    this.terms = this.run();
+  }
+
+  /** Term after term: wait for the lease, record until it is lost or the server stops. */
+  private async run(): Promise<void> {
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      let held: HeldLease;
+      try {
+        held = await this.lease.acquire(signal);
+      } catch {
+        return;
+      }
+      const reflector = this.reflectors();
+      this.status.lead(true);
+      this.logger.log('this replica records the source');
+      reflector.start();
+      const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([held.lost, stopped]);
+      // Before the store closes or another replica takes over: the writes in flight finish (or fail) first.
+      await reflector.stop();
+      this.status.lead(false);
+      await held.release();
+      if (!signal.aborted) this.logger.warn('the mirror lease was lost: another replica may record the source now');
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    // Before the store closes: the writes in flight finish (or fail) first.
-    await this.reflector.stop();
+    this.stopping.abort();
+    await this.terms;
   }
 }
 
@@ -53,11 +89,12 @@ export class MirrorModule {
         ObservedWriteRecorder,
         { provide: MIRROR_OBSERVATIONS, useExisting: MIRROR_SOURCE_STORE },
         {
-          provide: Reflector,
+          provide: REFLECTOR_FACTORY,
           inject: [APP_CONFIG, ObservedWriteRecorder, MIRROR_SOURCE_STORE, SERVICE_READ_STORE, MirrorStatus, CLOCK, ID_FACTORY],
           useFactory: (c: AppConfig, recorder: ObservedWriteRecorder, sources: MirrorSourceStore, reads: ServiceReadStore, status: MirrorStatus, clock: Clock, ids: IdFactory) => {
             const connection = loadSourceKubeconfig(c.mirror, c.mirrorContext || undefined);
-            return new Reflector(new SourceClient(connection), connection.server, recorder, sources, reads, status, clock, {
+            const client = new SourceClient(connection);
+            return (): Reflector => new Reflector(client, connection.server, recorder, sources, reads, status, clock, {
               pageSize: 500,
               ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),
               // Bookmarks arrive about once a minute on a quiet source; twice that without a byte is a stalled connection.

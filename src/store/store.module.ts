@@ -27,6 +27,8 @@ import { SqliteServiceWriteStore } from './sqlite-service-write-store';
 import { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
 import { MIRROR_SOURCE_STORE } from './mirror-source-store';
 import { PgMirrorSourceStore } from './postgres/pg-mirror-source-store';
+import { MIRROR_LEASE, soleReplicaLease } from './mirror-lease';
+import { PgMirrorLease } from './postgres/pg-mirror-lease';
 import { SERVICE_READ_STORE } from './service-read-store';
 import { SqliteServiceReadStore } from './sqlite-service-read-store';
 import { STORE_ENGINE } from './store-engine';
@@ -78,7 +80,7 @@ const postgresHandle = (engine: StoreEngine): PostgresHandle => {
 };
 
 /** What both engines export: the store port, the logs read by watch and Events, the feed. */
-const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, MIRROR_SOURCE_STORE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
+const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, MIRROR_SOURCE_STORE, MIRROR_LEASE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
 
 /** Providers alike on both engines: each picks its implementation from STORE_ENGINE. */
 const COMMON_PROVIDERS: Provider[] = [
@@ -108,6 +110,7 @@ function sqliteProviders(): Provider[] {
     { provide: SERVICE_READ_STORE, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteServiceReadStore(h) },
     { provide: SqliteMirrorSourceStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteMirrorSourceStore(h) },
     { provide: MIRROR_SOURCE_STORE, useExisting: SqliteMirrorSourceStore },
+    { provide: MIRROR_LEASE, useValue: soleReplicaLease },
     {
       provide: SERVICE_WRITE_STORE,
       inject: [GroupCommitter, SqliteEventStore, ServiceRepository, Projector, CLOCK, SqliteMirrorSourceStore],
@@ -145,6 +148,7 @@ function postgresProviders(url: string): Provider[] {
     },
     { provide: SERVICE_READ_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgServiceReadStore(postgresHandle(engine).pool) },
     { provide: MIRROR_SOURCE_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorSourceStore(postgresHandle(engine).pool) },
+    { provide: MIRROR_LEASE, useValue: new PgMirrorLease(url) },
     {
       provide: SERVICE_WRITE_STORE,
       inject: [STORE_ENGINE, CLOCK, MetricsService],
