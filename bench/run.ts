@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATA_ROOT, DatasetManifest, ensureDataset, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
 import { formatProfileSummary, ProfileSummary, summarizeProfile } from './profile-summary';
+import { MirrorFigures, mirrorPhase, mirrorRows } from './mirror';
 import { ROOT, real } from './real';
 import { Rng } from './rng';
 
@@ -1587,6 +1588,7 @@ async function main(): Promise<void> {
   const memoryOf: Record<string, Result> = {};
   const scratch: string[] = [];
   let maint: Result | undefined;
+  let mirror: MirrorFigures | undefined;
   const loadBefore = loadavg();
   let storageMain: Result;
   let storageFlat: Result | undefined;
@@ -1631,6 +1633,12 @@ async function main(): Promise<void> {
     if (!PROFILE && wanted('maintenance') && runs('svctrail')) {
       log(`\nmaintenance: the whole ${mainKey} log (${fmtNum(storageMain.events)} events)`);
       maint = await maintenance(mainSet.dir, mainKey, storageMain.events as number, scratch);
+    }
+
+    if (!PROFILE && wanted('mirror') && runs('svctrail')) {
+      // Its own source and mirror (bench/mirror.ts): 10k Services, 500 status PUTs/s.
+      log('\nmirror: a svctrail recording another (--mirror)');
+      mirror = await mirrorPhase({ services: QUICK ? 2_000 : 10_000, rate: 500, seconds: QUICK ? 5 : 20 });
     }
   } finally {
     if (!args.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
@@ -1892,6 +1900,7 @@ async function main(): Promise<void> {
     flat10k: Object.fromEntries(flatResults),
     postgres: pg ? { ...pg, cases: Object.fromEntries(pgResults) } : undefined,
     maintenance: maint,
+    mirror,
     loadAverage: { before: loadBefore, after: loadavg() },
     memory: memoryOf,
     storageWritten,
@@ -1919,6 +1928,7 @@ async function main(): Promise<void> {
     ...tableLines,
     '',
     ...(pgLines.length ? [...pgLines, ''] : []),
+    ...(mirror ? ['## Mirror (issue 24)', '', ...mirrorRows(mirror), ''] : []),
     ...(profiled ? [...profileLines, ''] : []),
   ].join('\n');
   writeFileSync(join(dir, `${stem}.md`), md);
