@@ -169,7 +169,7 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
     const src = new Client(source.url, source.dataDir);
     log(`mirror: creating ${options.services.toLocaleString('en-US')} Services at the source`);
     await pool(options.services, 32, async (i) => {
-      const res = await src.request('POST', '/api/v1/namespaces/bench/services', { metadata: { name: `svc-${i}`, labels: { app: `a${i % 50}` } }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+      const res = await src.request('POST', '/api/v1/namespaces/bench/services', { metadata: { name: `svc-${i}`, labels: { app: `a${i % 50}` } }, spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }] } });
       if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
     });
     const proxy = await expiringProxy(source.url, source.dataDir);
@@ -274,7 +274,7 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
       await src.request('DELETE', `/api/v1/namespaces/bench/services/svc-${options.services - 1 - i}`);
     });
     await pool(changes.created, 32, async (i) => {
-      await src.request('POST', '/api/v1/namespaces/bench/services', { metadata: { name: `new-${i}` }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+      await src.request('POST', '/api/v1/namespaces/bench/services', { metadata: { name: `new-${i}` }, spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }] } });
     });
     const sourceHead = Number((await src.request('GET', '/api/v1/namespaces/bench/services?limit=1')).json.metadata.resourceVersion);
     proxy.expireBelow(sourceHead + 1);

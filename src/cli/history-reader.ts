@@ -19,9 +19,9 @@ export interface HistoryReader {
 }
 
 export async function openHistory(store: CommandStore): Promise<HistoryReader> {
-  const { stores, close } = await openReadOnlyStore(store);
+  const { stores, observations, close } = await openReadOnlyStore(store);
   return {
-    changes: new ChangeLogService(stores.changes, stores.reads),
+    changes: new ChangeLogService(stores.changes, stores.reads, observations),
     conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock),
     ingress: new IngressHistoryService(stores.ingress, stores.reads),
     ownership: new FieldOwnershipService(stores.changes, stores.reads),

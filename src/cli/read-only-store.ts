@@ -9,12 +9,17 @@ import { historyStoresFor } from '../store/history-stores.provider';
 import type { HistoryStores } from '../store/history-stores.provider';
 import { PgServiceReadStore } from '../store/postgres/pg-service-read-store';
 import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
+import type { MirrorObservations } from '../store/mirror-source-store';
+import { PgMirrorSourceStore } from '../store/postgres/pg-mirror-source-store';
+import { SqliteMirrorSourceStore } from '../store/sqlite-mirror-source-store';
 import type { CommandStore } from './storage-option';
 import { UsageError } from './usage-error';
 
 /** The store's history repositories and read store, opened read-only. */
 export interface ReadOnlyStore {
   stores: HistoryStores;
+  /** Where each recorded write came from, when the store is a mirror's (as the API adds it). */
+  observations?: MirrorObservations;
   close(): Promise<void>;
 }
 
@@ -28,11 +33,22 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
     // Two connections: a snapshot's, and the pool's reads outside one.
     const handle = await openPgStore(store.url, { existing: true, max: 2, readOnly: true });
     const engine = { kind: 'postgres', handle } as const;
-    return { stores: historyStoresFor(engine, new PgServiceReadStore(handle.pool)), close: () => handle.close() };
+    // A store written before mirror mode has no such table: it mirrors nothing.
+    const mirrored = await handle.pool.query('SELECT 1 FROM mirror_source').then((r) => r.rowCount! > 0, () => false);
+    return {
+      stores: historyStoresFor(engine, new PgServiceReadStore(handle.pool)),
+      ...(mirrored ? { observations: new PgMirrorSourceStore(handle.pool) } : {}),
+      close: () => handle.close(),
+    };
   }
   const path = join(store.dataDir, 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${store.dataDir} (use --data-dir, or --storage postgres://…)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   const engine = { kind: 'sqlite', handle } as const;
-  return { stores: historyStoresFor(engine, new SqliteServiceReadStore(handle)), close: async () => handle.close() };
+  const mirrored = handle.sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'mirror_source'").get() !== undefined && handle.sqlite.prepare('SELECT 1 FROM mirror_source').get() !== undefined;
+  return {
+    stores: historyStoresFor(engine, new SqliteServiceReadStore(handle)),
+    ...(mirrored ? { observations: new SqliteMirrorSourceStore(handle) } : {}),
+    close: async () => handle.close(),
+  };
 }

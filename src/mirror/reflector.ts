@@ -112,6 +112,9 @@ export class Reflector {
         if (progressed) {
           backoff.reset();
           expiredInARow = 0;
+        } else {
+          // A watch that ended before sending anything: never a busy loop against such a source.
+          await sleep(backoff.next(), this.abort.signal);
         }
       } catch (error) {
         if (this.abort.signal.aborted) return;

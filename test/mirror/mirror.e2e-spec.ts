@@ -4,6 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openHistory } from '../../src/cli/history-reader';
+import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy } from '../helpers/fault-proxy';
 import type { FaultProxy } from '../helpers/fault-proxy';
@@ -108,6 +110,18 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     // Who held 203.0.113.8, answered from the recorded history.
     const held = (await mirrored(`${H}/ingressowners?address=203.0.113.8`)).json;
     expect(held.items.map((i: any) => i.service.name)).toEqual(['web']);
+  });
+
+  it('gives the CLI the same source of each mirrored write as the API', async () => {
+    const config = mirror!.server.app.get<AppConfig>(APP_CONFIG);
+    const reader = await openHistory(config.storageUrl ? { engine: 'postgres', url: config.storageUrl } : { engine: 'sqlite', dataDir: config.dataDir });
+    try {
+      const list = (await reader.changes.list({ namespace: 'a', name: 'web' }, { limit: '500' })).encoded.object as { items: any[] };
+      expect(list.items.map((c) => c.source)).toEqual((await changes(mirror!, 'web')).map((c) => c.source));
+      expect(list.items.every((c) => c.source?.via)).toBe(true);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('answers every write verb on Services with 405 MethodNotAllowed, as a Status, and changes nothing', async () => {
