@@ -22,7 +22,7 @@ export async function openHistory(store: CommandStore): Promise<HistoryReader> {
   const { stores, observations, close } = await openReadOnlyStore(store);
   return {
     changes: new ChangeLogService(stores.changes, stores.reads, observations),
-    conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock),
+    conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock, observations),
     ingress: new IngressHistoryService(stores.ingress, stores.reads),
     ownership: new FieldOwnershipService(stores.changes, stores.reads),
     close,

@@ -12,6 +12,7 @@ import type { ChangeHistory } from '../store/change-history-repository';
 import type { EncodedJson } from '../kube-api/kube-response';
 import { serviceChangeJson } from './history-items';
 import type { WriteSource } from './history-items';
+import { WriteSources } from './write-sources';
 import { encodedHistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
@@ -28,13 +29,16 @@ const CACHED_CHANGES = 4096;
 @Injectable()
 export class ChangeLogService {
   private readonly items = new LRUCache<number, string>({ max: CACHED_CHANGES });
+  private readonly sources: WriteSources;
 
   constructor(
     @Inject(CHANGE_HISTORY) private readonly changes: ChangeHistory,
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
     /** Mirror mode only: where each recorded write came from. */
-    @Optional() @Inject(MIRROR_OBSERVATIONS) private readonly observations?: MirrorObservations,
-  ) {}
+    @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+  ) {
+    this.sources = new WriteSources(observations);
+  }
 
   async list(scope: HistoryScope, rawQuery: unknown): Promise<EncodedJson> {
     const query = HistoryQuery.parse('changes', rawQuery, PARAMS);
@@ -83,12 +87,7 @@ export class ChangeLogService {
     return item;
   }
 
-  private async sourcesOf(resourceVersions: number[]): Promise<Map<number, WriteSource>> {
-    const out = new Map<number, WriteSource>();
-    if (!this.observations || !resourceVersions.length) return out;
-    for (const [rv, o] of await this.observations.observations(resourceVersions)) {
-      out.set(rv, { resourceVersion: o.sourceResourceVersion, observedAt: o.observedAt, via: o.via });
-    }
-    return out;
+  private sourcesOf(resourceVersions: number[]): Promise<Map<number, WriteSource>> {
+    return this.sources.of(resourceVersions);
   }
 }

@@ -1,7 +1,7 @@
 // The condition audit log (every transition: type, from -> to status, reason, message,
 // observedGeneration, when, who) and per-Service summaries (time in each status, transition
 // counts, flapping).
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { CLOCK } from '../shared/clock';
@@ -10,6 +10,9 @@ import { CONDITION_HISTORY } from '../store/condition-history-repository';
 import type { ServiceKey, ConditionHistory } from '../store/condition-history-repository';
 import { summarizeConditions } from './condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
+import { WriteSources } from './write-sources';
+import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { MirrorObservations } from '../store/mirror-source-store';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
@@ -24,11 +27,17 @@ const SERVICE_BATCH = 100;
 
 @Injectable()
 export class ConditionAuditService {
+  private readonly sources: WriteSources;
+
   constructor(
     @Inject(CONDITION_HISTORY) private readonly conditions: ConditionHistory,
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    /** Mirror mode only: where each recorded write came from. */
+    @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+  ) {
+    this.sources = new WriteSources(observations);
+  }
 
   async transitions(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof conditionTransition>>> {
     const query = HistoryQuery.parse('conditiontransitions', rawQuery, TRANSITION_PARAMS);
@@ -52,10 +61,12 @@ export class ConditionAuditService {
         read: async (snapshot, after, limit) => {
           const w = (await resolveWindow(window, snapshot, this.reads));
           if (w.fromRv > w.toRv) return [];
-          return await this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
+          const rows = await this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
+          const sources = await this.sources.of(rows.map((r) => r.resourceVersion));
+          return rows.map((row) => ({ row, source: sources.get(row.resourceVersion) }));
         },
-        keyOf: (row) => [row.resourceVersion, row.id],
-        toItem: (row) => conditionTransition(row),
+        keyOf: ({ row }) => [row.resourceVersion, row.id],
+        toItem: ({ row, source }) => conditionTransition(row, source),
       });
     });
   }

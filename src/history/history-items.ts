@@ -99,7 +99,7 @@ export function serviceChangeJson(write: StoredWrite, source?: WriteSource): str
   );
 }
 
-export function conditionTransition(row: TransitionRow) {
+export function conditionTransition(row: TransitionRow, source?: WriteSource) {
   return {
     kind: 'ConditionTransition' as const,
     apiVersion: HISTORY_API_VERSION,
@@ -115,6 +115,7 @@ export function conditionTransition(row: TransitionRow) {
     lastTransitionTime: row.lastTransitionTime,
     time: row.recordedAt,
     actor: { user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId },
+    ...(source ? { source } : {}),
   };
 }
 

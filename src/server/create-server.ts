@@ -114,7 +114,14 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   requestLog = httpLog;
   app.useGlobalFilters(new KubeStatusFilter());
   app.enableShutdownHooks();
-  await app.listen(config.port, config.host);
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    // A start refused after the modules began (a mirror store of another cluster): what they
+    // opened (the database, PostgreSQL's log follower) is closed again, not left running.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
 
   const address = app.getHttpServer().address() as AddressInfo;
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;

@@ -107,6 +107,15 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     expect(watched.map((c) => c.source.resourceVersion)).toEqual(direct.map((c) => c.metadata.resourceVersion));
     expect(watched.map((c) => c.events[0].data.ingress[0].ip)).toEqual(['203.0.113.8', '203.0.113.9', '203.0.113.10']);
     expect(watched.map((c) => c.subresource)).toEqual(['status', 'status', 'status']);
+    // Condition transitions of mirrored writes say where they came from too.
+    const current = (await source.client.get('/api/v1/namespaces/a/services/web')).json;
+    const ready = await sourceWrite('PUT', '/api/v1/namespaces/a/services/web/status', {
+      ...current,
+      status: { ...current.status, conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: '', lastTransitionTime: '2026-01-02T03:04:05Z' }] },
+    });
+    await until(async () => (await mirrored(`${H}/namespaces/a/services/web/conditiontransitions`)).json.items.length === 1, 'the condition transition');
+    const [transition] = (await mirrored(`${H}/namespaces/a/services/web/conditiontransitions`)).json.items;
+    expect(transition).toMatchObject({ conditionType: 'Ready', toStatus: 'True', source: { resourceVersion: ready.metadata.resourceVersion, via: 'watch' } });
     // Who held 203.0.113.8, answered from the recorded history.
     const held = (await mirrored(`${H}/ingressowners?address=203.0.113.8`)).json;
     expect(held.items.map((i: any) => i.service.name)).toEqual(['web']);

@@ -55,6 +55,8 @@ describePostgres('PostgreSQL event store', (database) => {
       'condition_transitions',
       'events',
       'ingress_intervals',
+      'mirror_source',
+      'observed_writes',
       'service_lifetimes',
       'service_revisions',
       'services',
