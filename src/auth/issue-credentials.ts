@@ -11,7 +11,7 @@ import { ensureDataDir } from '../tls/data-dir';
 import { renderKubeconfig } from '../kubeconfig/kubeconfig';
 import type { PolicySpec } from '../authz/abac-policy';
 import { appendPolicyLines, ensureSelfReviewLines, policyFilePath } from '../authz/policy-file';
-import { policyFor, type PolicyPreset } from '../authz/policy-presets';
+import { AUDIT_WEBHOOK_PATH, policyFor, type PolicyPreset } from '../authz/policy-presets';
 import { appendTokenRecord, generateToken, type TokenRecord } from './token-file';
 
 export const DEFAULT_SERVER_URL = 'https://127.0.0.1:6443';
@@ -64,8 +64,10 @@ export async function issueCredentials(options: IssueCredentialsOptions): Promis
   // Before anything is written, so a bad combination leaves no half-issued user behind.
   const policyLines = options.policy ? policyFor(options.policy, user, options.namespace) : undefined;
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
-  const server = options.server ?? DEFAULT_SERVER_URL;
-  const contents = await ensureDataDir({ dataDir, now: options.now, serverUrl: server });
+  const base = options.server ?? DEFAULT_SERVER_URL;
+  // kube-apiserver's audit webhook posts to its kubeconfig's server URL itself: the full path.
+  const server = options.policy === 'audit-webhook' ? `${base.replace(/\/+$/, '')}${AUDIT_WEBHOOK_PATH}` : base;
+  const contents = await ensureDataDir({ dataDir, now: options.now, serverUrl: base });
   const warnings = [...contents.warnings];
   if (new URL(server).protocol !== 'https:') {
     warnings.push(`${server} is not https: kubectl sends no credentials over plain http`);

@@ -3,7 +3,10 @@
 import { ALL_AUTHENTICATED_GROUP } from '../auth/user-info';
 import type { PolicySpec } from './abac-policy';
 
-export const POLICY_PRESETS = ['readonly', 'status-writer', 'admin'] as const;
+export const POLICY_PRESETS = ['readonly', 'status-writer', 'admin', 'audit-webhook'] as const;
+
+/** The path kube-apiserver's audit webhook posts to (mirror mode). */
+export const AUDIT_WEBHOOK_PATH = '/audit/v1/events';
 export type PolicyPreset = (typeof POLICY_PRESETS)[number];
 
 export function isPolicyPreset(value: string): value is PolicyPreset {
@@ -14,11 +17,17 @@ export function isPolicyPreset(value: string): value is PolicyPreset {
  * readonly: get/list/watch every resource in the namespace ("*" when none is given, which also
  * allows listing across namespaces). status-writer: that, plus writing services/status there,
  * as a load-balancer controller needs. admin: everything, resources and paths alike.
+ * audit-webhook: only POST to the mirror's audit webhook path.
  */
 export function policyFor(preset: PolicyPreset, user: string, namespace?: string): PolicySpec[] {
   if (preset === 'admin') {
     if (namespace !== undefined) throw new Error('--namespace does not apply to --policy admin');
     return adminPolicy(user);
+  }
+  if (preset === 'audit-webhook') {
+    if (namespace !== undefined) throw new Error('--namespace does not apply to --policy audit-webhook');
+    // Only the webhook path: kube-apiserver's audit backend posts there and reads nothing.
+    return [{ user, nonResourcePath: AUDIT_WEBHOOK_PATH }];
   }
   const ns = namespace ?? '*';
   const read: PolicySpec = { user, readonly: true, apiGroup: '*', resource: '*', namespace: ns };

@@ -1,7 +1,8 @@
 // The change log: every accepted write with its actor, domain events and JSON patch, per Service
 // name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { AuditActorStore } from '../store/audit-actor-store';
 import type { MirrorObservations } from '../store/mirror-source-store';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
@@ -11,7 +12,6 @@ import { CHANGE_HISTORY, filtersWholeWrites } from '../store/change-history-repo
 import type { ChangeHistory } from '../store/change-history-repository';
 import type { EncodedJson } from '../kube-api/kube-response';
 import { serviceChangeJson } from './history-items';
-import type { WriteSource } from './history-items';
 import { WriteSources } from './write-sources';
 import { encodedHistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
@@ -36,8 +36,9 @@ export class ChangeLogService {
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
     /** Mirror mode only: where each recorded write came from. */
     @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+    @Optional() @Inject(MIRROR_ACTORS) actors?: Pick<AuditActorStore, 'actors'>,
   ) {
-    this.sources = new WriteSources(observations);
+    this.sources = new WriteSources(observations, actors);
   }
 
   async list(scope: HistoryScope, rawQuery: unknown): Promise<EncodedJson> {
@@ -70,24 +71,28 @@ export class ChangeLogService {
           const range = { ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) };
           if (whole) {
             const writes = await this.changes.matchingStoredWrites(range, limit);
-            const sources = await this.sourcesOf(writes.map((w) => w.resourceVersion));
-            return writes.map((write) => ({ rv: write.resourceVersion, item: serviceChangeJson(write, sources.get(write.resourceVersion)) }));
+            const mirrored = await this.sources.of(writes.map((w) => w.resourceVersion), window.until);
+            return writes.map((write) => {
+              const m = mirrored.get(write.resourceVersion);
+              return { rv: write.resourceVersion, item: serviceChangeJson(write, m?.source, m?.actor) };
+            });
           }
           return (await this.changes.matchingWrites(range, limit)).map((rv) => ({ rv }));
         },
         keyOf: (row) => [row.rv],
-        toItem: (row) => row.item ?? this.change(row.rv),
+        toItem: (row) => row.item ?? this.change(row.rv, window.until),
       }));
     });
   }
 
-  private async change(rv: number): Promise<string> {
+  private async change(rv: number, knownAt: string | undefined): Promise<string> {
+    // A mirrored write's item changes when its actor becomes known: never cached.
+    if (this.sources.mirrored) {
+      const m = (await this.sources.of([rv], knownAt)).get(rv);
+      return serviceChangeJson(await this.changes.storedWrite(rv), m?.source, m?.actor);
+    }
     let item = this.items.get(rv);
-    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(await this.changes.storedWrite(rv), (await this.sourcesOf([rv])).get(rv))));
+    if (item === undefined) this.items.set(rv, (item = serviceChangeJson(await this.changes.storedWrite(rv))));
     return item;
-  }
-
-  private sourcesOf(resourceVersions: number[]): Promise<Map<number, WriteSource>> {
-    return this.sources.of(resourceVersions);
   }
 }

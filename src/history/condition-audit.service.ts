@@ -11,7 +11,8 @@ import type { ServiceKey, ConditionHistory } from '../store/condition-history-re
 import { summarizeConditions } from './condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
 import { WriteSources } from './write-sources';
-import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { AuditActorStore } from '../store/audit-actor-store';
 import type { MirrorObservations } from '../store/mirror-source-store';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
@@ -35,8 +36,9 @@ export class ConditionAuditService {
     @Inject(CLOCK) private readonly clock: Clock,
     /** Mirror mode only: where each recorded write came from. */
     @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+    @Optional() @Inject(MIRROR_ACTORS) actors?: Pick<AuditActorStore, 'actors'>,
   ) {
-    this.sources = new WriteSources(observations);
+    this.sources = new WriteSources(observations, actors);
   }
 
   async transitions(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof conditionTransition>>> {
@@ -62,11 +64,11 @@ export class ConditionAuditService {
           const w = (await resolveWindow(window, snapshot, this.reads));
           if (w.fromRv > w.toRv) return [];
           const rows = await this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
-          const sources = await this.sources.of(rows.map((r) => r.resourceVersion));
-          return rows.map((row) => ({ row, source: sources.get(row.resourceVersion) }));
+          const mirrored = await this.sources.of(rows.map((r) => r.resourceVersion), window.until);
+          return rows.map((row) => ({ row, mirrored: mirrored.get(row.resourceVersion) }));
         },
         keyOf: ({ row }) => [row.resourceVersion, row.id],
-        toItem: ({ row, source }) => conditionTransition(row, source),
+        toItem: ({ row, mirrored }) => conditionTransition(row, mirrored?.source, mirrored?.actor),
       });
     });
   }

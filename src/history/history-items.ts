@@ -84,7 +84,17 @@ export interface WriteSource {
   via: string;
 }
 
-export function serviceChangeJson(write: StoredWrite, source?: WriteSource): string {
+/** Who made a mirrored write, from its audit event, and when svctrail learned it. */
+export interface AuditedActor {
+  user: string;
+  groups: string[];
+  userAgent: string;
+  sourceIPs: string[];
+  auditID: string;
+  identifiedAt: string;
+}
+
+export function serviceChangeJson(write: StoredWrite, source?: WriteSource, audited?: AuditedActor): string {
   const m = write.events[write.events.length - 1];
   const q = JSON.stringify;
   const rv = write.resourceVersion;
@@ -93,13 +103,16 @@ export function serviceChangeJson(write: StoredWrite, source?: WriteSource): str
     `{"kind":"ServiceChange","apiVersion":${q(HISTORY_API_VERSION)},"metadata":{"name":${q(`${write.name}.${rv}`)},"namespace":${q(write.namespace)},` +
     `"resourceVersion":"${rv}","creationTimestamp":${q(timestamp(m.recordedAt))}},"service":{"namespace":${q(write.namespace)},"name":${q(write.name)},"uid":${q(write.uid)}},` +
     `"time":${q(m.recordedAt)},"verb":${q(m.verb)},${m.subresource ? `"subresource":${q(m.subresource)},` : ''}` +
-    `"actor":{"user":${q(m.actorUser)},"groups":${m.actorGroups},"userAgent":${q(m.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)}},` +
+    (audited
+      ? `"actor":{"user":${q(audited.user)},"groups":${q(audited.groups)},"userAgent":${q(audited.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)},` +
+        `"sourceIPs":${q(audited.sourceIPs)},"auditID":${q(audited.auditID)},"identifiedAt":${q(audited.identifiedAt)}},`
+      : `"actor":{"user":${q(m.actorUser)},"groups":${m.actorGroups},"userAgent":${q(m.userAgent)},"fieldManager":${q(m.fieldManager)},"requestId":${q(m.requestId)}},`) +
     (source ? `"source":${q({ resourceVersion: source.resourceVersion, observedAt: source.observedAt, via: source.via })},` : '') +
     `"events":[${events}],"patch":${write.patchJson}}`
   );
 }
 
-export function conditionTransition(row: TransitionRow, source?: WriteSource) {
+export function conditionTransition(row: TransitionRow, source?: WriteSource, audited?: AuditedActor) {
   return {
     kind: 'ConditionTransition' as const,
     apiVersion: HISTORY_API_VERSION,
@@ -114,7 +127,9 @@ export function conditionTransition(row: TransitionRow, source?: WriteSource) {
     observedGeneration: row.observedGeneration,
     lastTransitionTime: row.lastTransitionTime,
     time: row.recordedAt,
-    actor: { user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId },
+    actor: audited
+      ? { user: audited.user, groups: audited.groups, userAgent: audited.userAgent, fieldManager: row.fieldManager, requestId: row.requestId, sourceIPs: audited.sourceIPs, auditID: audited.auditID, identifiedAt: audited.identifiedAt }
+      : { user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId },
     ...(source ? { source } : {}),
   };
 }

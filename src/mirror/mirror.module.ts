@@ -7,13 +7,16 @@ import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
-import { MIRROR_OBSERVATIONS, MIRROR_SOURCE_STORE, MirrorSourceMismatchError } from '../store/mirror-source-store';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS, MIRROR_SOURCE_STORE, MirrorSourceMismatchError } from '../store/mirror-source-store';
 import type { MirrorSourceStore } from '../store/mirror-source-store';
 import { MIRROR_LEASE } from '../store/mirror-lease';
 import type { HeldLease, MirrorLease } from '../store/mirror-lease';
 import { SERVICE_READ_STORE } from '../store/service-read-store';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { MirrorStatus } from './mirror-status';
+import { AuditJoin } from './audit-join';
+import { AuditWebhookController } from './audit-webhook.controller';
+import { AUDIT_ACTOR_STORE } from '../store/audit-actor-store';
 import { ObservedWriteRecorder } from './observed-write-recorder';
 import { Reflector } from './reflector';
 import { loadSourceKubeconfig } from './source/source-kubeconfig';
@@ -84,10 +87,13 @@ export class MirrorModule {
     if (!config.mirror) return { module: MirrorModule };
     return {
       module: MirrorModule,
+      controllers: [AuditWebhookController],
       providers: [
         MirrorStatus,
         ObservedWriteRecorder,
+        AuditJoin,
         { provide: MIRROR_OBSERVATIONS, useExisting: MIRROR_SOURCE_STORE },
+        { provide: MIRROR_ACTORS, useExisting: AUDIT_ACTOR_STORE },
         {
           provide: REFLECTOR_FACTORY,
           inject: [APP_CONFIG, ObservedWriteRecorder, MIRROR_SOURCE_STORE, SERVICE_READ_STORE, MirrorStatus, CLOCK, ID_FACTORY],
@@ -107,7 +113,7 @@ export class MirrorModule {
         },
         MirrorLifecycle,
       ],
-      exports: [MirrorStatus, MIRROR_OBSERVATIONS],
+      exports: [MirrorStatus, MIRROR_OBSERVATIONS, MIRROR_ACTORS],
     };
   }
 }

@@ -12,6 +12,7 @@ import type { CommitPublisher } from '../feed/commit-publisher';
 import type { ResumePoint } from '../store/mirror-source-store';
 import { SERVICE_WRITE_STORE } from '../store/service-write-store';
 import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/service-write-store';
+import { AuditJoin } from './audit-join';
 
 interface Provenance {
   via: ObservedVia;
@@ -38,6 +39,7 @@ export class ObservedWriteRecorder {
   constructor(
     @Inject(SERVICE_WRITE_STORE) private readonly store: ServiceWriteStore,
     @Inject(COMMIT_PUBLISHER) private readonly publisher: CommitPublisher,
+    private readonly audit: AuditJoin,
   ) {}
 
   async record(observation: Observation): Promise<RecordOutcome> {
@@ -50,6 +52,10 @@ export class ObservedWriteRecorder {
       if (committed) {
         resourceVersions.push(committed.resourceVersion);
         this.publisher.committed(committed);
+        // Its audit event may have come first and be waiting.
+        if (observation.kind !== 'position') {
+          await this.audit.recorded({ resourceVersion: committed.resourceVersion, namespace, name, sourceResourceVersion: observation.sourceResourceVersion });
+        }
       }
       if (!result.again) return { resourceVersions };
     }

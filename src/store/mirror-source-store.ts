@@ -68,5 +68,8 @@ export interface MirrorSourceStore extends MirrorObservations {
 /** DI token of MirrorObservations, provided in mirror mode only (the history API then adds `source` to items). */
 export const MIRROR_OBSERVATIONS = Symbol('MIRROR_OBSERVATIONS');
 
+/** DI token of the audit actors' reads, provided in mirror mode only (history items then show who made each mirrored write). */
+export const MIRROR_ACTORS = Symbol('MIRROR_ACTORS');
+
 /** DI token of the engine's MirrorSourceStore. */
 export const MIRROR_SOURCE_STORE = Symbol('MIRROR_SOURCE_STORE');

@@ -186,14 +186,51 @@ export const allocations = sqliteTable(
  * so replay leaves it alone). One row per write the reflector recorded, keyed by svctrail's
  * resourceVersion of that write; the source's own resourceVersion is opaque text.
  */
-export const observedWrites = sqliteTable('observed_writes', {
+export const observedWrites = sqliteTable(
+  'observed_writes',
+  {
+    resourceVersion: integer('resource_version').primaryKey(),
+    sourceResourceVersion: text('source_resource_version').notNull(),
+    /** watch | list | relist */
+    via: text('via').notNull(),
+    /** When the reflector received it, RFC 3339 with milliseconds. */
+    observedAt: text('observed_at').notNull(),
+  },
+  // The audit join finds a recorded write by the source resourceVersion its audit event names.
+  (t) => [index('observed_writes_source').on(t.sourceResourceVersion)],
+);
+
+/**
+ * Mirror mode: who made a recorded write, as kube-apiserver's audit webhook told it, joined to
+ * the write by object and source resourceVersion; `identified_at` is when svctrail learned it
+ * (history before then does not know it yet). Facts, not a projection: the log cannot rebuild them.
+ */
+export const auditActors = sqliteTable('audit_actors', {
   resourceVersion: integer('resource_version').primaryKey(),
-  sourceResourceVersion: text('source_resource_version').notNull(),
-  /** watch | list | relist */
-  via: text('via').notNull(),
-  /** When the reflector received it, RFC 3339 with milliseconds. */
-  observedAt: text('observed_at').notNull(),
+  auditId: text('audit_id').notNull(),
+  user: text('user').notNull(),
+  groups: text('groups').notNull(),
+  userAgent: text('user_agent').notNull(),
+  sourceIps: text('source_ips').notNull(),
+  verb: text('verb').notNull(),
+  requestReceivedAt: text('request_received_at').notNull(),
+  identifiedAt: text('identified_at').notNull(),
 });
+
+/** Mirror mode: audit events whose write is not recorded yet (kept an hour at most). */
+export const pendingAuditEvents = sqliteTable(
+  'pending_audit_events',
+  {
+    auditId: text('audit_id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    sourceResourceVersion: text('source_resource_version').notNull(),
+    /** The AuditedWrite, JSON. */
+    write: text('write').notNull(),
+    receivedAt: text('received_at').notNull(),
+  },
+  (t) => [index('pending_audit_events_object').on(t.namespace, t.name, t.sourceResourceVersion), index('pending_audit_events_received').on(t.receivedAt)],
+);
 
 /**
  * Mirror mode: the one source cluster this store records (told apart by the uid of its

@@ -28,6 +28,9 @@ import { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
 import { MIRROR_SOURCE_STORE } from './mirror-source-store';
 import { PgMirrorSourceStore } from './postgres/pg-mirror-source-store';
 import { MIRROR_LEASE, soleReplicaLease } from './mirror-lease';
+import { AUDIT_ACTOR_STORE } from './audit-actor-store';
+import { SqliteAuditActorStore } from './sqlite-audit-actor-store';
+import { PgAuditActorStore } from './postgres/pg-audit-actor-store';
 import { PgMirrorLease } from './postgres/pg-mirror-lease';
 import { SERVICE_READ_STORE } from './service-read-store';
 import { SqliteServiceReadStore } from './sqlite-service-read-store';
@@ -80,7 +83,7 @@ const postgresHandle = (engine: StoreEngine): PostgresHandle => {
 };
 
 /** What both engines export: the store port, the logs read by watch and Events, the feed. */
-const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, MIRROR_SOURCE_STORE, MIRROR_LEASE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
+const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, MIRROR_SOURCE_STORE, MIRROR_LEASE, AUDIT_ACTOR_STORE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
 
 /** Providers alike on both engines: each picks its implementation from STORE_ENGINE. */
 const COMMON_PROVIDERS: Provider[] = [
@@ -111,6 +114,7 @@ function sqliteProviders(): Provider[] {
     { provide: SqliteMirrorSourceStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteMirrorSourceStore(h) },
     { provide: MIRROR_SOURCE_STORE, useExisting: SqliteMirrorSourceStore },
     { provide: MIRROR_LEASE, useValue: soleReplicaLease },
+    { provide: AUDIT_ACTOR_STORE, inject: [DATABASE, GroupCommitter], useFactory: (h: DatabaseHandle, committer: GroupCommitter) => new SqliteAuditActorStore(h, committer) },
     {
       provide: SERVICE_WRITE_STORE,
       inject: [GroupCommitter, SqliteEventStore, ServiceRepository, Projector, CLOCK, SqliteMirrorSourceStore],
@@ -149,6 +153,7 @@ function postgresProviders(url: string): Provider[] {
     { provide: SERVICE_READ_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgServiceReadStore(postgresHandle(engine).pool) },
     { provide: MIRROR_SOURCE_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorSourceStore(postgresHandle(engine).pool) },
     { provide: MIRROR_LEASE, useValue: new PgMirrorLease(url) },
+    { provide: AUDIT_ACTOR_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgAuditActorStore(postgresHandle(engine).pool) },
     {
       provide: SERVICE_WRITE_STORE,
       inject: [STORE_ENGINE, CLOCK, MetricsService],

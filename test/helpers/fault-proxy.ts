@@ -37,6 +37,8 @@ interface OpenWatch {
   response: ServerResponse;
   upstream: IncomingMessage;
   held: Buffer[];
+  /** The upstream ended while held: the response ends once what is held is released. */
+  ended: boolean;
 }
 
 const isWatch = (path: string) => /[?&]watch=(true|1)(&|$)/.test(path);
@@ -79,15 +81,19 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
           return;
         }
         res.flushHeaders();
-        const watch: OpenWatch = { response: res, upstream: answer, held: [] };
+        const watch: OpenWatch = { response: res, upstream: answer, held: [], ended: false };
         watches.add(watch);
         answer.on('data', (chunk: Buffer) => {
           if (holding) watch.held.push(chunk);
           else res.write(chunk);
         });
         answer.on('end', () => {
+          // Held data stays held when the source ends the watch (its timeout) meanwhile.
+          if (holding) {
+            watch.ended = true;
+            return;
+          }
           watches.delete(watch);
-          for (const chunk of watch.held) res.write(chunk);
           res.end();
         });
         const drop = () => {
@@ -145,9 +151,13 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
     holdWatches: (hold) => {
       holding = hold;
       if (hold) return;
-      for (const watch of watches) {
+      for (const watch of [...watches]) {
         for (const chunk of watch.held) watch.response.write(chunk);
         watch.held = [];
+        if (watch.ended) {
+          watches.delete(watch);
+          watch.response.end();
+        }
       }
     },
     expireBelow: (rv) => {

@@ -27,6 +27,15 @@ const PAGE_WALKS: Record<string, RegExp> = {
   'SCAN l USING INDEX service_lifetimes_name': /^SELECT l\.namespace, l\.name, .* FROM service_lifetimes l INDEXED BY service_lifetimes_name WHERE l\.created_resource_version <= @asOf AND \(l\.deleted_resource_version IS NULL OR l\.deleted_resource_version > @asOf\) ORDER BY l\.namespace, l\.name LIMIT @limit$/,
 };
 
+/**
+ * Walks of a table that is small by construction: the audit events waiting for their write are
+ * dropped after an hour (mirror mode), and the sweep reads each of them once.
+ */
+const BOUNDED_WALKS: Record<string, RegExp> = {
+  'SCAN pending_audit_events USING COVERING INDEX pending_audit_events_received': /^SELECT count\(\*\) FROM pending_audit_events$/,
+  'SCAN p': /^SELECT p\.audit_id, p\.write, o\.resource_version FROM pending_audit_events p CROSS JOIN observed_writes o INDEXED BY observed_writes_source ON /,
+};
+
 /** The migrations' own statements (run once, at start-up, by the migrator). */
 const MIGRATIONS = new Set(
   readdirSync(join(__dirname, '../../migrations'))
@@ -155,7 +164,7 @@ describe('query plans of the write and read paths', () => {
       }
       const scans = Object.entries(plans).flatMap(([sql, steps]) =>
         steps
-          .filter((d) => /^SCAN /.test(d) && !ALLOWED_SCANS.some((allowed) => allowed.test(d)) && !PAGE_WALKS[d]?.test(sql))
+          .filter((d) => /^SCAN /.test(d) && !ALLOWED_SCANS.some((allowed) => allowed.test(d)) && !PAGE_WALKS[d]?.test(sql) && !BOUNDED_WALKS[d]?.test(sql))
           .map((d) => `${d}\n    in: ${sql}`),
       );
       expect(scans).toEqual([]);

@@ -62,11 +62,11 @@ describe('loadSourceKubeconfig', () => {
 
   it.each([
     ['a context it does not have', (p: string) => loadSourceKubeconfig(p, 'nope'), /has no context "nope"/],
-    ['no current-context and no --mirror-context', (p: string) => loadSourceKubeconfig(write({ ...config({}), 'current-context': '' }, 'other')), /no current-context/],
-    ['a context whose cluster is missing', (p: string) => loadSourceKubeconfig(write({ ...config({}), clusters: [] }, 'other'), 'prod'), /names cluster "c1", which it does not define/],
-    ['a context whose user is missing', (p: string) => loadSourceKubeconfig(write({ ...config({}), users: [] }, 'other'), 'prod'), /names user "u1", which it does not define/],
-    ['a certificate without its key', (p: string) => loadSourceKubeconfig(write(config({ 'client-certificate-data': b64('CERT') }), 'other')), /without its key/],
-    ['an exec plugin of an unknown apiVersion', (p: string) => loadSourceKubeconfig(write(config({ exec: { command: 'x', apiVersion: 'client.authentication.k8s.io/v1alpha1' } }), 'other')), /v1alpha1/],
+    ['no current-context and no --mirror-context', (_p: string) => loadSourceKubeconfig(write({ ...config({}), 'current-context': '' }, 'other')), /no current-context/],
+    ['a context whose cluster is missing', (_p: string) => loadSourceKubeconfig(write({ ...config({}), clusters: [] }, 'other'), 'prod'), /names cluster "c1", which it does not define/],
+    ['a context whose user is missing', (_p: string) => loadSourceKubeconfig(write({ ...config({}), users: [] }, 'other'), 'prod'), /names user "u1", which it does not define/],
+    ['a certificate without its key', (_p: string) => loadSourceKubeconfig(write(config({ 'client-certificate-data': b64('CERT') }), 'other')), /without its key/],
+    ['an exec plugin of an unknown apiVersion', (_p: string) => loadSourceKubeconfig(write(config({ exec: { command: 'x', apiVersion: 'client.authentication.k8s.io/v1alpha1' } }), 'other')), /v1alpha1/],
     ['a file that is not there', () => loadSourceKubeconfig(join(dir, 'missing')), /cannot read the kubeconfig/],
   ])('refuses %s with a message naming it', (_what, load, message) => {
     const path = write(config({ token: 'abc' }));

@@ -178,12 +178,43 @@ export const allocations = pgTable(
 );
 
 /** Mirror mode: where each recorded write came from (see the SQLite schema). */
-export const observedWrites = pgTable('observed_writes', {
+export const observedWrites = pgTable(
+  'observed_writes',
+  {
+    resourceVersion: counter('resource_version').primaryKey(),
+    sourceResourceVersion: text('source_resource_version').notNull(),
+    via: text('via').notNull(),
+    observedAt: text('observed_at').notNull(),
+  },
+  (t) => [index('observed_writes_source').on(t.sourceResourceVersion)],
+);
+
+/** Mirror mode: who made a recorded write, from the audit webhook (see the SQLite schema). */
+export const auditActors = pgTable('audit_actors', {
   resourceVersion: counter('resource_version').primaryKey(),
-  sourceResourceVersion: text('source_resource_version').notNull(),
-  via: text('via').notNull(),
-  observedAt: text('observed_at').notNull(),
+  auditId: text('audit_id').notNull(),
+  user: text('user').notNull(),
+  groups: text('groups').notNull(),
+  userAgent: text('user_agent').notNull(),
+  sourceIps: text('source_ips').notNull(),
+  verb: text('verb').notNull(),
+  requestReceivedAt: text('request_received_at').notNull(),
+  identifiedAt: text('identified_at').notNull(),
 });
+
+/** Mirror mode: audit events whose write is not recorded yet (see the SQLite schema). */
+export const pendingAuditEvents = pgTable(
+  'pending_audit_events',
+  {
+    auditId: text('audit_id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    sourceResourceVersion: text('source_resource_version').notNull(),
+    write: text('write').notNull(),
+    receivedAt: text('received_at').notNull(),
+  },
+  (t) => [index('pending_audit_events_object').on(t.namespace, t.name, t.sourceResourceVersion), index('pending_audit_events_received').on(t.receivedAt)],
+);
 
 /** Mirror mode: the source cluster and the resume point (see the SQLite schema). */
 export const mirrorSource = pgTable('mirror_source', {
