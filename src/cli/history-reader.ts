@@ -19,10 +19,10 @@ export interface HistoryReader {
 }
 
 export async function openHistory(store: CommandStore): Promise<HistoryReader> {
-  const { stores, observations, close } = await openReadOnlyStore(store);
+  const { stores, observations, actors, close } = await openReadOnlyStore(store);
   return {
-    changes: new ChangeLogService(stores.changes, stores.reads, observations),
-    conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock, observations),
+    changes: new ChangeLogService(stores.changes, stores.reads, observations, actors),
+    conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock, observations, actors),
     ingress: new IngressHistoryService(stores.ingress, stores.reads),
     ownership: new FieldOwnershipService(stores.changes, stores.reads),
     close,

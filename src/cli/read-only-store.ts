@@ -12,6 +12,9 @@ import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
 import type { MirrorObservations } from '../store/mirror-source-store';
 import { PgMirrorSourceStore } from '../store/postgres/pg-mirror-source-store';
 import { SqliteMirrorSourceStore } from '../store/sqlite-mirror-source-store';
+import type { AuditActorStore } from '../store/audit-actor-store';
+import { PgAuditActorStore } from '../store/postgres/pg-audit-actor-store';
+import { SqliteAuditActorStore } from '../store/sqlite-audit-actor-store';
 import type { CommandStore } from './storage-option';
 import { UsageError } from './usage-error';
 
@@ -20,6 +23,8 @@ export interface ReadOnlyStore {
   stores: HistoryStores;
   /** Where each recorded write came from, when the store is a mirror's (as the API adds it). */
   observations?: MirrorObservations;
+  /** Who made each mirrored write, as audit events told it. */
+  actors?: Pick<AuditActorStore, 'actors'>;
   close(): Promise<void>;
 }
 
@@ -37,7 +42,7 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
     const mirrored = await handle.pool.query('SELECT 1 FROM mirror_source').then((r) => r.rowCount! > 0, () => false);
     return {
       stores: historyStoresFor(engine, new PgServiceReadStore(handle.pool)),
-      ...(mirrored ? { observations: new PgMirrorSourceStore(handle.pool) } : {}),
+      ...(mirrored ? { observations: new PgMirrorSourceStore(handle.pool), actors: new PgAuditActorStore(handle.pool) } : {}),
       close: () => handle.close(),
     };
   }
@@ -45,10 +50,11 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${store.dataDir} (use --data-dir, or --storage postgres://…)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   const engine = { kind: 'sqlite', handle } as const;
-  const mirrored = handle.sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'mirror_source'").get() !== undefined && handle.sqlite.prepare('SELECT 1 FROM mirror_source').get() !== undefined;
+  // A store written before the audit join (migration 0009) is read as one: this reader needs its tables.
+  const mirrored = handle.sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'audit_actors'").get() !== undefined && handle.sqlite.prepare('SELECT 1 FROM mirror_source').get() !== undefined;
   return {
     stores: historyStoresFor(engine, new SqliteServiceReadStore(handle)),
-    ...(mirrored ? { observations: new SqliteMirrorSourceStore(handle) } : {}),
+    ...(mirrored ? { observations: new SqliteMirrorSourceStore(handle), actors: new SqliteAuditActorStore(handle) } : {}),
     close: async () => handle.close(),
   };
 }

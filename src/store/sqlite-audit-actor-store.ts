@@ -16,9 +16,10 @@ const RECORDED_WRITE = `SELECT o.resource_version FROM observed_writes o INDEXED
 export class SqliteAuditActorStore implements AuditActorStore {
   private readonly s: Record<'recordedWrite' | 'insertActor' | 'insertPending' | 'pendingFor' | 'deletePending' | 'expire' | 'actor' | 'sweep' | 'count', Statement>;
 
+  /** `committer`: absent for a read-only reader (the CLI), which only reads actors. */
   constructor(
     handle: DatabaseHandle,
-    private readonly committer: GroupCommitter,
+    private readonly committer?: GroupCommitter,
   ) {
     const sqlite = handle.sqlite;
     this.s = {
@@ -45,7 +46,7 @@ export class SqliteAuditActorStore implements AuditActorStore {
   }
 
   receive(writes: readonly AuditedWrite[], now: Date): Promise<{ joined: number; pending: number }> {
-    return this.committer.run(() => {
+    return this.write(() => {
       let joined = 0;
       let pending = 0;
       for (const write of writes) {
@@ -63,7 +64,7 @@ export class SqliteAuditActorStore implements AuditActorStore {
   }
 
   recorded(write: RecordedObservation, now: Date): Promise<boolean> {
-    return this.committer.run(() => {
+    return this.write(() => {
       const waiting = this.s.pendingFor.all(write.namespace, write.name, write.sourceResourceVersion) as { audit_id: string; write: string }[];
       for (const row of waiting) {
         this.s.insertActor.run(...actorValues(write.resourceVersion, JSON.parse(row.write) as AuditedWrite, now));
@@ -74,7 +75,7 @@ export class SqliteAuditActorStore implements AuditActorStore {
   }
 
   sweep(now: Date): Promise<number> {
-    return this.committer.run(() => {
+    return this.write(() => {
       const found = this.s.sweep.all() as { audit_id: string; write: string; resource_version: number }[];
       for (const row of found) {
         this.s.insertActor.run(...actorValues(row.resource_version, JSON.parse(row.write) as AuditedWrite, now));
@@ -89,7 +90,12 @@ export class SqliteAuditActorStore implements AuditActorStore {
   }
 
   expire(before: Date): Promise<number> {
-    return this.committer.run(() => this.s.expire.run(before.toISOString()).changes);
+    return this.write(() => this.s.expire.run(before.toISOString()).changes);
+  }
+
+  private write<T>(work: () => T): Promise<T> {
+    if (!this.committer) return Promise.reject(new Error('the audit actors were opened read-only'));
+    return this.committer.run(work);
   }
 
   actors(resourceVersions: readonly number[]): Promise<Map<number, JoinedActor>> {

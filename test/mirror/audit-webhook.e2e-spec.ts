@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { issueCredentials } from '../../src/auth/issue-credentials';
+import { openHistory } from '../../src/cli/history-reader';
+import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy } from '../helpers/fault-proxy';
 import type { FaultProxy } from '../helpers/fault-proxy';
@@ -125,6 +127,16 @@ describeEachBackend('the audit webhook (mirror mode)', (backend) => {
     const asOfWrite = ((await mirror.client.get(`${H}/namespaces/a/services/lb/changes?until=${encodeURIComponent(after.time)}`)).json.items as any[]).at(-1);
     expect(asOfWrite.metadata.resourceVersion).toBe(after.metadata.resourceVersion);
     expect(asOfWrite.actor.user).toBe('');
+
+    // The CLI reads the same actor from the store.
+    const config = mirror.server.app.get<AppConfig>(APP_CONFIG);
+    const reader = await openHistory(config.storageUrl ? { engine: 'postgres', url: config.storageUrl } : { engine: 'sqlite', dataDir: config.dataDir });
+    try {
+      const items = ((await reader.changes.list({ namespace: 'a', name: 'lb' }, { limit: '500' })).encoded.object as { items: any[] }).items;
+      expect(items.at(-1).actor).toEqual(after.actor);
+    } finally {
+      await reader.close();
+    }
 
     // The same delivery again (kube-apiserver retries): nothing changes.
     expect((await post(eventList(auditEvent('audit-after', answer)))).status).toBe(200);
