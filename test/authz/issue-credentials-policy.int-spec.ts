@@ -49,6 +49,13 @@ describe('issue-credentials --policy', () => {
     );
   });
 
+  it('audit-webhook allows only the audit webhook path, and its kubeconfig names that URL', async () => {
+    const issued = await issueCredentials({ dataDir, user: 'kube-apiserver-audit', method: 'token', policy: 'audit-webhook', server: 'https://203.0.113.5:6443/', now });
+    expect(issued.policyLines).toEqual([{ user: 'kube-apiserver-audit', nonResourcePath: '/audit/v1/events' }]);
+    expect(await readFile(issued.kubeconfigPath, 'utf8')).toContain('server: https://203.0.113.5:6443/audit/v1/events');
+    await expect(issueCredentials({ dataDir, user: 'x', policy: 'audit-webhook', namespace: 'a', now })).rejects.toThrow(/does not apply to --policy audit-webhook/);
+  });
+
   it('a policy file written before the self reviews existed gets their lines once, before the first preset', async () => {
     const path = policyFilePath(dataDir);
     const old = '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"admin","apiGroup":"*","resource":"*","namespace":"*","nonResourcePath":"*"}}\n';
@@ -98,7 +105,7 @@ describe('issue-credentials --policy', () => {
     });
 
     it.each([
-      [['--policy', 'root'], 'error: --policy must be one of readonly, status-writer, admin, not "root"'],
+      [['--policy', 'root'], 'error: --policy must be one of readonly, status-writer, admin, audit-webhook, not "root"'],
       [['--namespace', 'team-a'], 'error: --namespace needs --policy readonly or --policy status-writer'],
     ])('%j is a usage error', async (args, message) => {
       const out: string[] = [];
@@ -110,7 +117,7 @@ describe('issue-credentials --policy', () => {
     it('the usage text documents --policy and --namespace', async () => {
       const out: string[] = [];
       await runIssueCredentials(['--help'], (line) => out.push(line));
-      expect(out[0]).toContain('[--policy readonly|status-writer|admin [--namespace NS]]');
+      expect(out[0]).toContain('[--policy readonly|status-writer|admin|audit-webhook [--namespace NS]]');
     });
   });
 });

@@ -11,6 +11,7 @@ import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
 import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/data-directory-lock';
 import { parseLogPoint } from '../../src/maintenance/log-point';
+import { projectionTables } from '../../src/maintenance/projection-tables';
 import { InvalidArgumentError, MaintenanceError } from '../../src/maintenance/maintenance-error';
 import { buildPointInTime } from '../../src/maintenance/point-in-time';
 import { replayDataDirectory, replayProjections } from '../../src/maintenance/projection-replayer';
@@ -292,7 +293,9 @@ describe('maintenance on a live store', () => {
     const report = replayProjections({ dataDir: ctx.dataDir, progress });
     expect(migrationIndexes.length).toBeGreaterThan(10);
     const after = rootpages();
-    for (const index of migrationIndexes) {
+    // Replay rebuilds the projections' tables; the facts beside the log (mirror mode's) stay as they are.
+    const projected = new Set(projectionTables(ctx.app.get<symbol, DatabaseHandle>(DATABASE)));
+    for (const index of migrationIndexes.filter((i) => projected.has(i.table))) {
       // the b-tree built under the shadow name is the one the migration's name now points at
       expect([index.name, after.get(index.name)]).toEqual([index.name, shadowRootpages.get(`replay_shadow_${index.name}`)]);
     }

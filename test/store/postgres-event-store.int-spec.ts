@@ -52,11 +52,13 @@ describePostgres('PostgreSQL event store', (database) => {
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
       'allocations',
+      'audit_actors',
       'condition_transitions',
       'events',
       'ingress_intervals',
       'mirror_source',
       'observed_writes',
+      'pending_audit_events',
       'service_lifetimes',
       'service_revisions',
       'services',
