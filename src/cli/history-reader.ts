@@ -23,8 +23,8 @@ export async function openHistory(store: CommandStore): Promise<HistoryReader> {
   return {
     changes: new ChangeLogService(stores.changes, stores.reads, observations, actors),
     conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock, observations, actors),
-    ingress: new IngressHistoryService(stores.ingress, stores.reads),
-    ownership: new FieldOwnershipService(stores.changes, stores.reads),
+    ingress: new IngressHistoryService(stores.ingress, stores.reads, observations),
+    ownership: new FieldOwnershipService(stores.changes, stores.reads, observations),
     close,
   };
 }

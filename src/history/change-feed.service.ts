@@ -3,7 +3,7 @@
 // new writes as they commit (like tail -f) until timeoutSeconds, the client leaving, or shutdown.
 // A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
 // Followers are capped (429 beyond), and their backlogs count against the budget watches share.
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import type { ServerResponse } from 'node:http';
@@ -15,6 +15,10 @@ import type { CommittedWrite } from '../projections/projection';
 import { CHANGE_HISTORY } from '../store/change-history-repository';
 import type { RecordedWrite, ChangeHistory } from '../store/change-history-repository';
 import { serviceChange, serviceChangeJson } from './history-items';
+import { WriteSources } from './write-sources';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { MirrorObservations } from '../store/mirror-source-store';
+import type { AuditActorStore } from '../store/audit-actor-store';
 import { HistoryQuery } from './history-query';
 
 const PARAMS = ['after', 'follow', 'timeoutSeconds'];
@@ -51,7 +55,14 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
     private readonly feed: ChangeFeed,
     private readonly budget: BacklogBudget,
-  ) {}
+    /** Mirror mode only: where each recorded write came from, and who made it. */
+    @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+    @Optional() @Inject(MIRROR_ACTORS) actors?: Pick<AuditActorStore, 'actors'>,
+  ) {
+    this.sources = new WriteSources(observations, actors);
+  }
+
+  private readonly sources: WriteSources;
 
   /** Validates before any byte is sent: bad input and a too-new position are plain HTTP errors. */
   async parse(rawQuery: unknown): Promise<FeedRequest> {
@@ -133,9 +144,11 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
     const until = request.follow ? Number.MAX_SAFE_INTEGER : await this.reads.head();
     for (;;) {
       const page = await this.changes.storedWritesAfter(last, until, PAGE);
+      const mirrored = await this.sources.of(page.map((w) => w.resourceVersion));
       // Waits for the socket between writes, so a page of large objects is not buffered whole.
       for (const write of page) {
-        if (!send(write.resourceVersion, () => `${serviceChangeJson(write)}\n`)) return;
+        const m = mirrored.get(write.resourceVersion);
+        if (!send(write.resourceVersion, () => `${serviceChangeJson(write, m?.source, m?.actor)}\n`)) return;
         if (res.writableNeedDrain) {
           await drained(res);
           if (closed) return;

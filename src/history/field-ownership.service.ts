@@ -2,7 +2,10 @@
 // write left in the log (no Kubernetes server can answer this: it keeps only the current entries).
 // Filters: `field` (a path or a prefix of paths, as printed in conflicts: `.status.loadBalancer`),
 // `manager`, `at` (owners at that instant), and since/until (intervals overlapping the window).
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { MirrorObservations } from '../store/mirror-source-store';
+import { WriteSources } from './write-sources';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { CHANGE_HISTORY } from '../store/change-history-repository';
@@ -28,10 +31,16 @@ const covers = (prefix: string, path: string) => path === prefix || path.startsW
 
 @Injectable()
 export class FieldOwnershipService {
+  private readonly sources: WriteSources;
+
   constructor(
     @Inject(CHANGE_HISTORY) private readonly changes: ChangeHistory,
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
-  ) {}
+    /** Mirror mode only: where each recorded write came from. */
+    @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+  ) {
+    this.sources = new WriteSources(observations);
+  }
 
   async list(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<FieldOwnership>> {
     const query = HistoryQuery.parse('fieldownerships', rawQuery, PARAMS);
@@ -61,7 +70,14 @@ export class FieldOwnershipService {
             .slice(0, limit);
         },
         keyOf: (row) => [row.index],
-        toItem: ({ interval, index }) => fieldOwnership(interval, index),
+        toItem: async ({ interval, index }) => {
+          const item = fieldOwnership(interval, index);
+          if (!this.sources.mirrored) return item;
+          const found = await this.sources.of([interval.from.resourceVersion, ...(interval.to ? [interval.to.resourceVersion] : [])]);
+          const from = found.get(interval.from.resourceVersion)?.source;
+          const to = interval.to && found.get(interval.to.resourceVersion)?.source;
+          return { ...item, from: { ...item.from, ...(from ? { source: from } : {}) }, ...(item.to ? { to: { ...item.to, ...(to ? { source: to } : {}) } } : {}) };
+        },
       }),
     );
   }

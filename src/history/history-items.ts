@@ -155,40 +155,46 @@ export function conditionSummary(s: SummaryInput) {
   };
 }
 
+/** Where the mirrored writes of a page's items came from (mirror mode), by resourceVersion. */
+export type WriteSourceOf = (resourceVersion: number) => WriteSource | undefined;
+const noSources: WriteSourceOf = () => undefined;
+
 /** Who opened and who closed an interval; `to` is null while it is open (as of the snapshot). */
-function span(row: IntervalRow, snapshot: number) {
+function span(row: IntervalRow, snapshot: number, sourceOf: WriteSourceOf) {
   const open = row.toResourceVersion === null || row.toResourceVersion > snapshot;
+  const from = sourceOf(row.fromResourceVersion);
+  const to = open ? undefined : sourceOf(row.toResourceVersion!);
   return {
     address: row.address,
     addressType: row.addressType,
     service: { namespace: row.namespace, name: row.name, uid: row.uid },
-    from: { resourceVersion: String(row.fromResourceVersion), time: row.fromTime, setBy: row.setBy },
-    to: open ? null : { resourceVersion: String(row.toResourceVersion), time: row.toTime!, clearedBy: row.clearedBy! },
+    from: { resourceVersion: String(row.fromResourceVersion), time: row.fromTime, setBy: row.setBy, ...(from ? { source: from } : {}) },
+    to: open ? null : { resourceVersion: String(row.toResourceVersion), time: row.toTime!, clearedBy: row.clearedBy!, ...(to ? { source: to } : {}) },
   };
 }
 
-export function ingressInterval(row: IntervalRow, snapshot: number) {
+export function ingressInterval(row: IntervalRow, snapshot: number, sourceOf: WriteSourceOf = noSources) {
   return {
     kind: 'IngressInterval' as const,
     apiVersion: HISTORY_API_VERSION,
     metadata: { name: `${row.name}.${row.id}`, namespace: row.namespace, resourceVersion: String(row.fromResourceVersion), creationTimestamp: timestamp(row.fromTime) },
-    ...span(row, snapshot),
+    ...span(row, snapshot, sourceOf),
   };
 }
 
-export function ingressOwner(row: IntervalRow, snapshot: number) {
+export function ingressOwner(row: IntervalRow, snapshot: number, sourceOf: WriteSourceOf = noSources) {
   return {
     kind: 'IngressOwner' as const,
     apiVersion: HISTORY_API_VERSION,
     metadata: { name: `${row.address}.${row.id}`, resourceVersion: String(row.fromResourceVersion), creationTimestamp: timestamp(row.fromTime) },
-    ...span(row, snapshot),
+    ...span(row, snapshot, sourceOf),
   };
 }
 
 /** Two Services holding one address at once, from the later assignment until either let go. */
-export function ingressConflict(row: ConflictRow, snapshot: number) {
-  const first = span(row.first, snapshot);
-  const second = span(row.second, snapshot);
+export function ingressConflict(row: ConflictRow, snapshot: number, sourceOf: WriteSourceOf = noSources) {
+  const first = span(row.first, snapshot, sourceOf);
+  const second = span(row.second, snapshot, sourceOf);
   const ends = [first.to, second.to].filter((e): e is NonNullable<typeof e> => e !== null);
   const end = ends.sort((a, b) => Number(a.resourceVersion) - Number(b.resourceVersion))[0];
   return {

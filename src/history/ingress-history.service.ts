@@ -1,12 +1,16 @@
 // Ingress history: every interval during which a Service held a load-balancer IP or hostname,
 // who held an address at a time or during a window (and who assigned it), and conflicts.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
 import type { ServiceReadStore } from '../store/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { INGRESS_HISTORY } from '../store/ingress-history-repository';
 import type { IngressHistory } from '../store/ingress-history-repository';
 import { ingressConflict, ingressInterval, ingressOwner } from './history-items';
+import type { WriteSourceOf } from './history-items';
+import { WriteSources } from './write-sources';
+import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
+import type { MirrorObservations } from '../store/mirror-source-store';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
@@ -18,10 +22,23 @@ const CONFLICT_PARAMS = [...WINDOW_PARAMS, 'address', 'uid', 'limit', 'continue'
 
 @Injectable()
 export class IngressHistoryService {
+  private readonly sources: WriteSources;
+
   constructor(
     @Inject(INGRESS_HISTORY) private readonly ingress: IngressHistory,
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
-  ) {}
+    /** Mirror mode only: where each recorded write came from. */
+    @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+  ) {
+    this.sources = new WriteSources(observations);
+  }
+
+  /** The source of the mirrored writes among an item's resourceVersions (none outside mirror mode). */
+  private async sourceOf(resourceVersions: readonly (number | null)[]): Promise<WriteSourceOf> {
+    if (!this.sources.mirrored) return () => undefined;
+    const found = await this.sources.of(resourceVersions.filter((rv): rv is number => rv !== null));
+    return (rv) => found.get(rv)?.source;
+  }
 
   async intervals(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof ingressInterval>>> {
     const query = HistoryQuery.parse('ingressintervals', rawQuery, INTERVAL_PARAMS);
@@ -48,7 +65,7 @@ export class IngressHistoryService {
           return await this.ingress.intervals({ ...filters, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
         keyOf: (row) => [row.fromResourceVersion, row.id],
-        toItem: ingressInterval,
+        toItem: async (row, snapshot) => ingressInterval(row, snapshot, await this.sourceOf([row.fromResourceVersion, row.toResourceVersion])),
       });
     });
   }
@@ -77,7 +94,7 @@ export class IngressHistoryService {
           return await this.ingress.intervals({ address, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
         keyOf: (row) => [row.fromResourceVersion, row.id],
-        toItem: ingressOwner,
+        toItem: async (row, snapshot) => ingressOwner(row, snapshot, await this.sourceOf([row.fromResourceVersion, row.toResourceVersion])),
       }),
     );
   }
@@ -103,7 +120,8 @@ export class IngressHistoryService {
           return await this.ingress.conflicts({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);
         },
         keyOf: (row) => [row.second.fromResourceVersion, row.second.id, row.first.id],
-        toItem: ingressConflict,
+        toItem: async (row, snapshot) =>
+          ingressConflict(row, snapshot, await this.sourceOf([row.first.fromResourceVersion, row.first.toResourceVersion, row.second.fromResourceVersion, row.second.toResourceVersion])),
       });
     });
   }

@@ -119,6 +119,15 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     // Who held 203.0.113.8, answered from the recorded history.
     const held = (await mirrored(`${H}/ingressowners?address=203.0.113.8`)).json;
     expect(held.items.map((i: any) => i.service.name)).toEqual(['web']);
+    // Every history item of a mirrored write says where it came from: ingress intervals (set and
+    // cleared), field ownership, the change feed.
+    expect(held.items[0].from.source).toEqual(watched[0].source);
+    expect(held.items[0].to.source).toEqual(watched[1].source);
+    const owners = (await mirrored(`${H}/namespaces/a/services/web/fieldownerships?field=.status.loadBalancer`)).json.items;
+    expect(owners.length).toBeGreaterThan(0);
+    expect(owners.every((o: any) => o.from.source?.via)).toBe(true);
+    const feed = (await mirrored(`${H}/feed?after=0`)).text.trim().split('\n').map((line) => JSON.parse(line));
+    expect(feed.filter((c) => c.service.name === 'web').map((c) => c.source)).toEqual((await changes(mirror!, 'web')).map((c) => c.source));
   });
 
   it('gives the CLI the same source of each mirrored write as the API', async () => {
