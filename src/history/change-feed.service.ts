@@ -181,7 +181,11 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
 
 function encodedLine(write: CommittedWrite): string {
   let line = encodedLines.get(write);
-  if (line === undefined) encodedLines.set(write, (line = `${JSON.stringify(serviceChange(liveWrite(write)))}\n`));
+  if (line === undefined) {
+    const o = write.observation;
+    const source = o ? { resourceVersion: o.sourceResourceVersion, observedAt: o.observedAt, via: o.via } : undefined;
+    encodedLines.set(write, (line = `${JSON.stringify(serviceChange(liveWrite(write), source))}\n`));
+  }
   return line;
 }
 

@@ -40,6 +40,8 @@ export interface ServiceChange {
   verb: string;
   subresource?: string;
   actor: Actor;
+  /** Mirror mode: where the recorded write came from. */
+  source?: WriteSource;
   events: { type: string; data: unknown }[];
   /** RFC 6902 patch from the previous object (null before a create) to the new one (null after a delete). */
   patch: JsonPatch;
@@ -63,10 +65,11 @@ function changeHead(
   };
 }
 
-export function serviceChange(write: RecordedWrite): ServiceChange {
+export function serviceChange(write: RecordedWrite, source?: WriteSource): ServiceChange {
   const m = write.events[write.events.length - 1].metadata;
   return {
     ...changeHead(write, m, { user: m.user, groups: m.groups, userAgent: m.userAgent, fieldManager: m.fieldManager, requestId: m.requestId }),
+    ...(source ? { source } : {}),
     events: write.events.map((e) => ({ type: e.event.type, data: e.event.data })),
     patch: jsonPatchBetween(write.previous, write.object),
   };

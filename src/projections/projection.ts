@@ -1,6 +1,7 @@
 // A projection folds committed writes into its own tables. The live path applies it inside the
 // append transaction; replay applies the same code to the whole log.
 import type { ServiceState } from '../domain/service.evolve';
+import type { WriteObservation } from '../store/mirror-source-store';
 import type { RecordedEvent, WriteMetadata } from '../store/recorded-event';
 
 /** One accepted write: its events and the stream state before and after them. */
@@ -20,6 +21,8 @@ export interface CommittedWrite {
    * that stored it holds it): the revisions projection diffs it instead of reading that revision back.
    */
   beforeStored?: boolean;
+  /** Mirror mode: where the observed write came from (stored beside it in observed_writes). */
+  observation?: WriteObservation;
 }
 
 export interface Projection {

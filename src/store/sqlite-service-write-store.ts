@@ -43,7 +43,7 @@ export class SqliteServiceWriteStore implements ServiceWriteStore {
       });
       // The state was parsed from the services row, whose JSON is the stream's last revision's
       // (one encode feeds both): the revisions projection diffs it instead of reading that back.
-      const committed: CommittedWrite = { ...foldWrite(append.before, recorded, append.folded), beforeStored: true };
+      const committed: CommittedWrite = { ...foldWrite(append.before, recorded, append.folded), beforeStored: true, ...(append.observation ? { observation: append.observation } : {}) };
       this.projector.apply(committed);
       if (append.observation) this.mirror.recordObservation(committed.resourceVersion, append.observation);
       return { result: outcome.finish(committed), committed };

@@ -142,6 +142,18 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     }
   });
 
+  it('follows the change feed live with the source of each mirrored write', async () => {
+    const head = (await mirrored('/api/v1/namespaces/a/services')).json.metadata.resourceVersion;
+    const stream = await mirror!.client.stream(`${H}/feed?after=${head}&follow=true&timeoutSeconds=10`);
+    try {
+      const written = await setIngress('web', '203.0.113.12');
+      const line = await stream.next(10_000);
+      expect(line).toMatchObject({ kind: 'ServiceChange', service: { name: 'web' }, source: { resourceVersion: written.metadata.resourceVersion, via: 'watch' } });
+    } finally {
+      stream.response.destroy();
+    }
+  });
+
   it('answers every write verb on Services with 405 MethodNotAllowed, as a Status, and changes nothing', async () => {
     const before = (await mirrored('/api/v1/namespaces/a/services/web')).text;
     const body = (await mirrored('/api/v1/namespaces/a/services/web')).json;

@@ -9,6 +9,7 @@
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../../projections/projection';
+import type { WriteObservation } from '../mirror-source-store';
 import type { RecordedEvent } from '../recorded-event';
 import { EVENT_COLUMNS, EventRow, toRecorded } from './pg-event-store';
 import type { Queryable } from './postgres-database';
@@ -18,6 +19,10 @@ interface WriteRow extends EventRow {
   previous: string | null;
   /** The revision this event's write stored (null for a deletion). */
   current: string | null;
+  /** Mirror mode: where the write came from (on its last event's row; null for a direct write). */
+  observed_source_rv: string | null;
+  observed_via: WriteObservation['via'] | null;
+  observed_at: string | null;
 }
 
 /** Event columns qualified by the alias `e` (the revision subqueries name their own table). */
@@ -30,8 +35,10 @@ const WRITES_AFTER = `
 SELECT ${QUALIFIED_COLUMNS},
   (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version < e.resource_version
     ORDER BY r.resource_version DESC LIMIT 1) AS previous,
-  (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version = e.resource_version) AS current
-FROM events e WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
+  (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version = e.resource_version) AS current,
+  o.source_resource_version AS observed_source_rv, o.via AS observed_via, o.observed_at
+FROM events e LEFT JOIN observed_writes o ON e.position = e.resource_version AND o.resource_version = e.resource_version
+WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
 
 export interface CommittedWritesPage {
   writes: CommittedWrite[];
@@ -85,6 +92,8 @@ function committedWrite(rows: WriteRow[]): CommittedWrite {
   const created = events.some((e) => e.event.type === 'ServiceCreated');
   const previous = created || rows[0].previous === null ? null : (JSON.parse(rows[0].previous) as Service);
   const before = { object: previous, streamVersion: events[0].streamVersion - 1, deleted: false };
-  const current = rows[rows.length - 1].current;
-  return foldWrite(before, events, current === null ? undefined : (JSON.parse(current) as Service));
+  const last = rows[rows.length - 1];
+  const write = foldWrite(before, events, last.current === null ? undefined : (JSON.parse(last.current) as Service));
+  if (last.observed_via === null) return write;
+  return { ...write, observation: { sourceResourceVersion: last.observed_source_rv!, via: last.observed_via, observedAt: last.observed_at! } };
 }
