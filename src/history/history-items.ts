@@ -1,5 +1,6 @@
 // The objects the history API serves, built from store rows. Every item has kind, apiVersion and
 // metadata (name, namespace, resourceVersion, creationTimestamp) like any Kubernetes object.
+import type { JoinedActor } from '../store/audit-actor-store';
 import type { ConflictRow, IntervalRow } from '../store/ingress-history-repository';
 import type { RecordedWrite, StoredWrite } from '../store/change-history-repository';
 import type { TransitionRow } from '../store/condition-history-repository';
@@ -87,17 +88,7 @@ export interface WriteSource {
   via: string;
 }
 
-/** Who made a mirrored write, from its audit event, and when svctrail learned it. */
-export interface AuditedActor {
-  user: string;
-  groups: string[];
-  userAgent: string;
-  sourceIPs: string[];
-  auditID: string;
-  identifiedAt: string;
-}
-
-export function serviceChangeJson(write: StoredWrite, source?: WriteSource, audited?: AuditedActor): string {
+export function serviceChangeJson(write: StoredWrite, source?: WriteSource, audited?: JoinedActor): string {
   const m = write.events[write.events.length - 1];
   const q = JSON.stringify;
   const rv = write.resourceVersion;
@@ -115,7 +106,7 @@ export function serviceChangeJson(write: StoredWrite, source?: WriteSource, audi
   );
 }
 
-export function conditionTransition(row: TransitionRow, source?: WriteSource, audited?: AuditedActor) {
+export function conditionTransition(row: TransitionRow, source?: WriteSource, audited?: JoinedActor) {
   return {
     kind: 'ConditionTransition' as const,
     apiVersion: HISTORY_API_VERSION,
