@@ -23,6 +23,7 @@ import { MetricsService } from '../observability/metrics.service';
 import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { readOnlyHook } from '../mirror/read-only.hook';
+import { loadSourceKubeconfig } from '../mirror/source/source-kubeconfig';
 import { Clock, systemClock } from '../shared/clock';
 import { IdFactory, randomIds } from '../shared/ids';
 import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
@@ -59,6 +60,8 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
 }
 
 async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock): Promise<RunningServer> {
+  // A kubeconfig that cannot be used is refused with its reason before anything starts.
+  if (config.mirror) loadSourceKubeconfig(config.mirror, config.mirrorContext || undefined);
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
   const tokens = TokenIndex.fromRecords(material.tokens);
   // A bad policy line stops startup, as kube-apiserver refuses a bad --authorization-policy-file.
