@@ -228,10 +228,10 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
   });
 
   it('refuses to start with a kubeconfig it cannot use, saying why', async () => {
-    await expect(backend.start({ config: { mirror: join(dir, 'missing.kubeconfig') } })).rejects.toThrow(/cannot read the kubeconfig .*missing\.kubeconfig/);
+    await expect(backend.start({ dataDir: join(dir, 'refused-1'), config: { mirror: join(dir, 'missing.kubeconfig') } })).rejects.toThrow(/cannot read the kubeconfig .*missing\.kubeconfig/);
     const other = join(dir, 'no-context.kubeconfig');
     writeFileSync(other, renderKubeconfig({ server: proxy.url, caPem: proxy.caPem, user: { token: 't' }, userName: 'u' }));
-    await expect(backend.start({ config: { mirror: other, mirrorContext: 'prod' } })).rejects.toThrow(/has no context "prod"/);
+    await expect(backend.start({ dataDir: join(dir, 'refused-2'), config: { mirror: other, mirrorContext: 'prod' } })).rejects.toThrow(/has no context "prod"/);
   });
 
   it('refuses to start a store that recorded one cluster against another, saying so', async () => {
