@@ -1,32 +1,46 @@
 // A TLS proxy in front of a source API server (a real svctrail) that can misbehave the ways a
 // real kube-apiserver and its network do: cut watches, hold watch data back, answer a watch from
 // a compacted resourceVersion with 410 Expired in-band (the watch cache's answer), fail requests,
-// and go away and come back (a source restart). It logs every request for assertions.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, request as httpsRequest, Server } from 'node:https';
-import type { Socket } from 'node:net';
+// and go away and come back on the same port (a source restart). Everything else passes through
+// unchanged, the Authorization header included (client certificates are not: the proxy ends TLS).
+// It logs every request for assertions.
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { createServer, request as httpsRequest } from 'node:https';
+import type { Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { createCertificateAuthority, issueServingCertificate } from '../../src/tls/certificates';
 
 export interface ProxiedRequest {
   method: string;
   /** Path with its query. */
   path: string;
+  /** Date.now() when it arrived. */
   time: number;
 }
 
 export interface FaultProxy {
+  /** https://127.0.0.1:<port>; the same after stop() and start(). */
   url: string;
+  /** The CA that signed the proxy's serving certificate: what a client of the proxy trusts. */
   caPem: string;
+  /** Every request in arrival order, the injected failures included. */
   requests: ProxiedRequest[];
-  /** Ends every open watch response at once; returns how many. */
-  closeWatches(): number;
-  /** While held, watch response bytes are buffered; releasing sends them in order. */
+  /**
+   * Destroys every open watch (a request with watch=true or watch=1) and answers how many: the
+   * client sees its connection reset mid-answer. With `cleanly`, each answer ends as when the
+   * source's own watch timeout passes. Data held by holdWatches is dropped either way.
+   */
+  closeWatches(options?: { cleanly?: boolean }): number;
+  /** While held, watch answers' bytes are buffered (headers are sent); releasing sends them in order. */
   holdWatches(hold: boolean): void;
-  /** Watches from a numeric resourceVersion below `rv` get 410 Expired in-band; null: none. */
+  /**
+   * A watch from a numeric resourceVersion below `rv` (not "0", not empty) is answered as the
+   * watch cache answers after compaction: 200 and one ERROR event with a 410 Expired Status. null: none.
+   */
   expireBelow(rv: number | null): void;
-  /** The next `count` requests get a Status with `code` without reaching the source. */
-  failRequests(count: number, code?: number): void;
-  /** Stops listening and cuts every connection (the source went away). */
+  /** The next `count` requests get a Status with `status` as their code without reaching the source. */
+  failRequests(count: number, status?: number): void;
+  /** Stops listening and cuts every connection, both sides (the source went away). */
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
@@ -35,116 +49,155 @@ export interface FaultProxy {
 
 interface OpenWatch {
   response: ServerResponse;
-  upstream: IncomingMessage;
+  forward: { destroy(): unknown };
+  upstream?: IncomingMessage;
   held: Buffer[];
-  /** The upstream ended while held: the response ends once what is held is released. */
+  /** The source ended the watch while it was held: the answer ends once what is held is released. */
   ended: boolean;
 }
 
-const isWatch = (path: string) => /[?&]watch=(true|1)(&|$)/.test(path);
+// Connection-level headers belong to one hop (RFC 9110 §7.6.1); Node writes its own.
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const REASONS: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 410: 'Expired', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+
+export const isWatchPath = (path: string): boolean => {
+  const watch = new URL(path, 'https://proxy').searchParams.get('watch');
+  return watch === 'true' || watch === '1';
+};
 
 export async function startFaultProxy(options: { upstream: string; upstreamCa: string }): Promise<FaultProxy> {
-  const ca = await createCertificateAuthority('fault-proxy-ca', () => new Date());
-  const serving = await issueServingCertificate(ca, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }, () => new Date());
+  const ca = await createCertificateAuthority('svctrail-fault-proxy-ca', () => new Date());
+  const serving = await issueServingCertificate(ca, {}, () => new Date());
   const upstream = new URL(options.upstream);
   const requests: ProxiedRequest[] = [];
   const watches = new Set<OpenWatch>();
   const sockets = new Set<Socket>();
+  /** Requests to the source still running (any kind), so that stop() cuts them too. */
+  const forwards = new Set<{ destroy(): unknown }>();
   let holding = false;
   let expiredBelow: number | null = null;
-  let failures: { count: number; code: number } = { count: 0, code: 503 };
+  let failures = { count: 0, status: 503 };
 
-  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const statusBody = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const strip = (headers: IncomingHttpHeaders): OutgoingHttpHeaders => {
+    const out: OutgoingHttpHeaders = { ...headers };
+    for (const name of HOP_BY_HOP) delete out[name];
+    return out;
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     requests.push({ method: req.method ?? 'GET', path, time: Date.now() });
     if (failures.count > 0) {
       failures.count--;
-      res.writeHead(failures.code, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status(failures.code, failures.code === 503 ? 'ServiceUnavailable' : 'InternalError', 'injected failure')));
+      const code = failures.status;
+      res.writeHead(code, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(statusBody(code, REASONS[code] ?? 'InternalError', `injected failure (${code})`)));
       return;
     }
-    const rv = new URL(path, 'https://x').searchParams.get('resourceVersion');
-    if (isWatch(path) && expiredBelow !== null && rv && /^\d+$/.test(rv) && rv !== '0' && Number(rv) < expiredBelow) {
+    const watch = isWatchPath(path);
+    const rv = new URL(path, 'https://proxy').searchParams.get('resourceVersion');
+    if (watch && expiredBelow !== null && rv && /^\d+$/.test(rv) && rv !== '0' && Number(rv) < expiredBelow) {
+      // kube-apiserver's watch cache: the watch is accepted, then one ERROR event ends it.
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(`${JSON.stringify({ type: 'ERROR', object: status(410, 'Expired', `too old resource version: ${rv} (${expiredBelow})`) })}\n`);
+      res.end(`${JSON.stringify({ type: 'ERROR', object: statusBody(410, 'Expired', `too old resource version: ${rv} (${expiredBelow})`) })}\n`);
       return;
     }
-    const headers = { ...req.headers, host: upstream.host };
+
     const forward = httpsRequest(
-      { hostname: upstream.hostname, port: upstream.port, path, method: req.method, headers, ca: options.upstreamCa, agent: false },
+      { protocol: 'https:', hostname: upstream.hostname, port: upstream.port, path, method: req.method, headers: { ...strip(req.headers), host: upstream.host }, ca: options.upstreamCa, agent: false },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        if (!isWatch(path)) {
+        forwards.add(answer);
+        answer.on('close', () => forwards.delete(answer));
+        res.writeHead(answer.statusCode ?? 502, strip(answer.headers));
+        if (!open) {
           answer.pipe(res);
           return;
         }
+        open.upstream = answer;
         res.flushHeaders();
-        const watch: OpenWatch = { response: res, upstream: answer, held: [], ended: false };
-        watches.add(watch);
         answer.on('data', (chunk: Buffer) => {
-          if (holding) watch.held.push(chunk);
+          if (holding) open.held.push(chunk);
           else res.write(chunk);
         });
         answer.on('end', () => {
           // Held data stays held when the source ends the watch (its timeout) meanwhile.
           if (holding) {
-            watch.ended = true;
+            open.ended = true;
             return;
           }
-          watches.delete(watch);
+          watches.delete(open);
           res.end();
         });
-        const drop = () => {
-          watches.delete(watch);
-          answer.destroy();
-        };
         answer.on('error', () => res.destroy());
-        res.on('close', drop);
       },
     );
+    const open: OpenWatch | undefined = watch ? { response: res, forward, held: [], ended: false } : undefined;
+    if (open) watches.add(open);
+    forwards.add(forward);
+    forward.on('close', () => forwards.delete(forward));
     forward.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status(502, 'InternalError', 'the upstream could not be reached')));
+      if (open) watches.delete(open);
+      // Mid-answer the client can only be told by a cut; before it, by a Status.
+      if (res.headersSent) return res.destroy();
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(statusBody(502, 'InternalError', 'the proxy could not reach the source')));
+    });
+    // The client went away (or was cut): so does its request to the source.
+    res.on('close', () => {
+      if (open) watches.delete(open);
+      if (!res.writableFinished) {
+        forward.destroy();
+        open?.upstream?.destroy();
+      }
     });
     req.pipe(forward);
   };
 
-  let server: Server;
+  let server: Server | undefined;
   let port = 0;
-  const listen = () =>
+  const start = () =>
     new Promise<void>((resolve, reject) => {
-      server = createServer({ cert: serving.certPem, key: serving.keyPem }, handle);
-      server.on('connection', (socket: Socket) => {
+      if (server) return resolve();
+      const listening = createServer({ cert: serving.certPem, key: serving.keyPem }, handle);
+      listening.on('connection', (socket: Socket) => {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
       });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as { port: number }).port;
+      listening.once('error', reject);
+      listening.listen(port, '127.0.0.1', () => {
+        port = (listening.address() as AddressInfo).port;
+        server = listening;
         resolve();
       });
     });
-  const shut = () =>
+  const stop = () =>
     new Promise<void>((resolve) => {
+      const listening = server;
+      server = undefined;
       for (const watch of watches) watch.response.destroy();
       watches.clear();
+      for (const forward of forwards) forward.destroy();
+      forwards.clear();
       for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
+      if (!listening) return resolve();
+      listening.close(() => resolve());
     });
-  await listen();
+  await start();
 
   return {
     url: `https://127.0.0.1:${port}`,
     caPem: ca.certPem,
     requests,
-    closeWatches: () => {
+    closeWatches: ({ cleanly = false } = {}) => {
       const open = [...watches];
+      watches.clear();
       for (const watch of open) {
-        watches.delete(watch);
-        watch.upstream.destroy();
-        watch.response.end();
+        watch.held = [];
+        watch.forward.destroy();
+        watch.upstream?.destroy();
+        if (cleanly && watch.response.headersSent) watch.response.end();
+        else watch.response.destroy();
       }
       return open.length;
     },
@@ -163,11 +216,11 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
     expireBelow: (rv) => {
       expiredBelow = rv;
     },
-    failRequests: (count, code = 503) => {
-      failures = { count, code };
+    failRequests: (count, status = 503) => {
+      failures = { count, status };
     },
-    stop: shut,
-    start: listen,
-    close: shut,
+    stop,
+    start,
+    close: stop,
   };
 }
