@@ -2,6 +2,7 @@
 // built from the live state when it depends on it, the decider, the answer) handed to the
 // store's write port, which runs it inside its transaction, appends and projects; the caller and
 // the change feed hear of it only after the commit that holds it.
+import { ReplayedDraws } from './replayed-draws';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
@@ -60,7 +61,8 @@ export class ServiceCommandExecutor {
    */
   execute(command: ServiceCommand, request: WriteRequestContext, verb = VERBS[command.kind]): Promise<WriteResult> {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
-    return this.written(this.store.write(command.namespace, name, (facts) => this.step(command, request, verb, facts)));
+    const draws = new ReplayedDraws(this.ids);
+    return this.written(this.store.write(command.namespace, name, (facts) => this.step(command, request, verb, facts, draws.rewind())));
   }
 
   /**
@@ -76,11 +78,12 @@ export class ServiceCommandExecutor {
     verb: string,
     options: { allowMissing?: boolean } = {},
   ): Promise<WriteResult> {
+    const draws = new ReplayedDraws(this.ids);
     return this.written(
       this.store.write(namespace, name, (facts) => {
         if (!facts.state.object && !options.allowMissing) throw new NotFoundError('services', name);
         const command = build(facts.state.object, { now: facts.now, manager: managerName(request.fieldManager, request.userAgent) });
-        return this.step(command, request, verb, facts);
+        return this.step(command, request, verb, facts, draws.rewind());
       }),
     );
   }
@@ -94,9 +97,9 @@ export class ServiceCommandExecutor {
   }
 
   /** The pure part of a write, run by the store inside its transaction: decide, then answer. */
-  private step(command: ServiceCommand, request: WriteRequestContext, verb: string, facts: StoredFacts): StepOutcome<WriteResult> {
+  private step(command: ServiceCommand, request: WriteRequestContext, verb: string, facts: StoredFacts, draws: ReplayedDraws): StepOutcome<WriteResult> {
     const { state, now } = facts;
-    const decision = decide(command, state, { ...this.decisionContext(now, facts), manager: managerName(request.fieldManager, request.userAgent) });
+    const decision = decide(command, state, { ...this.decisionContext(now, facts, draws), manager: managerName(request.fieldManager, request.userAgent) });
     if (decision.events.length === 0 || request.dryRun) return { finish: () => this.answer(decision, state, 0) };
     const before: ServiceState = decision.created ? initialServiceState : state;
     return {
@@ -159,14 +162,14 @@ export class ServiceCommandExecutor {
   }
 
   /** The allocation table as it is before this write, the object's own values included. */
-  private decisionContext(now: Date, facts: StoredFacts): DecisionContext {
+  private decisionContext(now: Date, facts: StoredFacts, draws: ReplayedDraws): DecisionContext {
     const allocation: AllocationContext = {
       clusterIPRange: this.network.clusterIPRange,
       nodePortRange: this.network.nodePortRange,
       isClusterIPAllocated: (ip) => facts.clusterIPTaken(ip),
       isNodePortAllocated: (port) => facts.nodePortTaken(port),
-      random: () => this.ids.random(),
+      random: () => draws.random(),
     };
-    return { now, newUid: () => this.ids.newUid(), allocation };
+    return { now, newUid: () => draws.newUid(), allocation };
   }
 }

@@ -5,11 +5,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { statSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
-import type { CommitObserver } from '../store/group-commit';
+import type { AppendObserver } from '../store/postgres/pg-service-write-store';
 import type { CheckpointFailureStage, CheckpointObserver } from '../store/wal-checkpointer';
 
 @Injectable()
-export class MetricsService implements CommitObserver, CheckpointObserver {
+export class MetricsService implements AppendObserver, CheckpointObserver {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'apiserver_request_total',
@@ -41,6 +41,19 @@ export class MetricsService implements CommitObserver, CheckpointObserver {
     help: 'Time spent in COMMIT (the fsync of a durable group commit).',
     buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
     registers: [this.registry],
+  });
+  readonly appendLockHold = new Histogram({
+    name: 'svctrail_postgres_append_lock_hold_seconds',
+    help: 'PostgreSQL: how long each append statement held the append lock (on the server, COMMIT aside).',
+    buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+  private longestAppendLockHold = 0;
+  readonly appendLockHoldMax: Gauge = new Gauge({
+    name: 'svctrail_postgres_append_lock_hold_max_seconds',
+    help: 'PostgreSQL: the longest any append statement of this replica held the append lock, since it started.',
+    registers: [this.registry],
+    collect: (): void => this.appendLockHoldMax.set(this.longestAppendLockHold),
   });
   readonly checkpointFailures = new Counter({
     name: 'svctrail_wal_checkpoint_failures_total',
@@ -102,6 +115,11 @@ export class MetricsService implements CommitObserver, CheckpointObserver {
   committed(batchSize: number, commitSeconds: number): void {
     this.commitBatchSize.observe(batchSize);
     this.commitDuration.observe(commitSeconds);
+  }
+
+  appendLockHeld(seconds: number): void {
+    this.appendLockHold.observe(seconds);
+    if (seconds > this.longestAppendLockHold) this.longestAppendLockHold = seconds;
   }
 
   checkpointFailed(stage: CheckpointFailureStage): void {

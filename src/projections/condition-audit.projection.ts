@@ -39,18 +39,10 @@ export function eventTransitions(event: ServiceEvent): Transition[] {
 /** The write a transition row names: its resourceVersion, Service and actor. */
 type TransitionWrite = Pick<CommittedWrite, 'resourceVersion' | 'streamId' | 'namespace' | 'name'> & { metadata: Pick<CommittedWrite['metadata'], 'recordedAt' | 'user'> };
 
-/**
- * The condition_transitions row of one transition, every column but its id, keys in column
- * order (an engine binding them by position takes Object.values): one rule for every engine,
- * the live projections and the bulk folds alike.
- */
-export function transitionRow(write: TransitionWrite, t: Transition) {
+/** The cells of a condition_transitions row that the transition itself decides, in column order. */
+export function transitionCells(t: Transition) {
   const current = t.to ?? t.from!;
   return {
-    resourceVersion: write.resourceVersion,
-    uid: write.streamId,
-    namespace: write.namespace,
-    name: write.name,
     conditionType: t.conditionType,
     fromStatus: t.from?.status ?? null,
     toStatus: t.to?.status ?? null,
@@ -58,6 +50,21 @@ export function transitionRow(write: TransitionWrite, t: Transition) {
     message: t.to ? t.to.message : '',
     observedGeneration: current.observedGeneration ?? null,
     lastTransitionTime: t.to?.lastTransitionTime ?? null,
+  };
+}
+
+/**
+ * The condition_transitions row of one transition, every column but its id, keys in column
+ * order (an engine binding them by position takes Object.values): one rule for every engine,
+ * the live projections and the bulk folds alike.
+ */
+export function transitionRow(write: TransitionWrite, t: Transition) {
+  return {
+    resourceVersion: write.resourceVersion,
+    uid: write.streamId,
+    namespace: write.namespace,
+    name: write.name,
+    ...transitionCells(t),
     recordedAt: write.metadata.recordedAt,
     actorUser: write.metadata.user,
   };

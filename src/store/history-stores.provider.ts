@@ -45,7 +45,7 @@ export function historyStoresFor(engine: StoreEngine, reads: ServiceReadStore): 
       activity: new ActivitySummaryRepository(handle),
     };
   }
-  const scope = new PgReadScope(engine.handle.pool);
+  const scope = new PgReadScope(engine.handle.historyPool);
   return {
     reads: new PgHistoryReadStore(scope),
     changes: new PgChangeHistory(scope),

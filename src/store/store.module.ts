@@ -37,13 +37,11 @@ import { SqliteServiceReadStore } from './sqlite-service-read-store';
 import { STORE_ENGINE } from './store-engine';
 import type { StorageChoice, StoreEngine } from './store-engine';
 import { PgCommittedWriteReader } from './postgres/pg-committed-write-reader';
-import { PgEventStore } from './postgres/pg-event-store';
 import { PgLogFollower } from './postgres/pg-log-follower';
 import { PgServiceReadStore } from './postgres/pg-service-read-store';
 import { PgServiceWriteStore } from './postgres/pg-service-write-store';
 import { openPostgres, redactedUrl } from './postgres/postgres-database';
 import type { PostgresHandle } from './postgres/postgres-database';
-import { PgProjector } from './postgres/projections/pg-projector';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 
@@ -158,7 +156,7 @@ function postgresProviders(url: string): Provider[] {
       provide: SERVICE_WRITE_STORE,
       inject: [STORE_ENGINE, CLOCK, MetricsService],
       useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) =>
-        new PgServiceWriteStore(postgresHandle(engine).pool, new PgEventStore(), new PgProjector(), clock, metrics),
+        new PgServiceWriteStore(postgresHandle(engine).writePool, clock, metrics),
     },
     // Several writers: the feed is fed from the log; a local commit only hurries the follower.
     { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },

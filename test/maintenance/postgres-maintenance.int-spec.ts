@@ -23,11 +23,9 @@ import { verifyPgProjections } from '../../src/maintenance/postgres/pg-projectio
 import { silentProgress } from '../../src/maintenance/progress';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
-import { PgEventStore } from '../../src/store/postgres/pg-event-store';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
-import { PgProjector } from '../../src/store/postgres/projections/pg-projector';
 import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
 import type { ServiceReadStore, ServiceReads } from '../../src/store/service-read-store';
 import { DATABASE } from '../../src/store/store.tokens';
@@ -298,7 +296,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     it('replay rebuilds them while writes arrive, keeps every write and the indexes, and verify passes again', async () => {
       const clock = new FixedClock(new Date('2026-06-01T00:00:00.000Z'));
       const executor = new ServiceCommandExecutor(
-        new PgServiceWriteStore(pg.pool, new PgEventStore(), new PgProjector(), clock),
+        new PgServiceWriteStore(pg.writePool, clock),
         new ChangeFeed(),
         ctx.app.get(ClusterNetwork),
         { ...deterministicIds(99), newUid: (() => { let n = 0; return () => `during-replay-${++n}`; })() },
@@ -353,7 +351,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     it('replay keeps a write that waits for the append lock during the swap', async () => {
       const clock = new FixedClock(new Date('2026-07-01T00:00:00.000Z'));
       const executor = new ServiceCommandExecutor(
-        new PgServiceWriteStore(pg.pool, new PgEventStore(), new PgProjector(), clock),
+        new PgServiceWriteStore(pg.writePool, clock),
         new ChangeFeed(),
         ctx.app.get(ClusterNetwork),
         { ...deterministicIds(98), newUid: () => 'waited-for-the-swap' },

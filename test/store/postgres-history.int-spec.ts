@@ -35,7 +35,6 @@ import type { HistoryStores } from '../../src/store/history-stores.provider';
 import { INGRESS_HISTORY } from '../../src/store/ingress-history-repository';
 import type { KubeEvents } from '../../src/store/kube-event-log';
 import { kubeEventLogFor } from '../../src/store/kube-events.provider';
-import { PgEventStore } from '../../src/store/postgres/pg-event-store';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { PgActivitySummary } from '../../src/store/postgres/history/pg-activity-summary';
@@ -44,7 +43,6 @@ import { PgConditionHistory } from '../../src/store/postgres/history/pg-conditio
 import { PgHistoryReadStore } from '../../src/store/postgres/history/pg-history-read-store';
 import { PgIngressHistory } from '../../src/store/postgres/history/pg-ingress-history';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
-import { PgProjector } from '../../src/store/postgres/projections/pg-projector';
 import type { ServiceChanges } from '../../src/store/service-change-log';
 import { serviceChangeLogFor } from '../../src/store/service-changes.provider';
 import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
@@ -277,7 +275,7 @@ describePostgres('history on PostgreSQL', (database) => {
 
     pgHandle = await openPostgres(database().url);
     const clock = new FixedClock(new Date(START));
-    const store = new PgServiceWriteStore(pgHandle.pool, new PgEventStore(), new PgProjector(), clock);
+    const store = new PgServiceWriteStore(pgHandle.writePool, clock);
     const logger = sqliteApp.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name));
     const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqliteApp.app.get(ClusterNetwork), deterministicIds(SEED), logger);
     const pgReads = new PgServiceReadStore(pgHandle.pool);

@@ -13,11 +13,9 @@ import { ChangeFeed } from '../../src/feed/change-feed';
 import type { CommittedWrite } from '../../src/projections/projection';
 import { FixedClock } from '../../src/shared/clock';
 import { PgCommittedWriteReader } from '../../src/store/postgres/pg-committed-write-reader';
-import { PgEventStore } from '../../src/store/postgres/pg-event-store';
 import { PgLogFollower } from '../../src/store/postgres/pg-log-follower';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
-import { PgProjector } from '../../src/store/postgres/projections/pg-projector';
 import { deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
 
@@ -38,7 +36,7 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     const feed = new ChangeFeed();
     const live: CommittedWrite[] = [];
     feed.subscribe((write) => live.push(write));
-    const store = new PgServiceWriteStore(handle.pool, new PgEventStore(), new PgProjector(), new FixedClock(new Date('2026-01-02T03:04:05.000Z')));
+    const store = new PgServiceWriteStore(handle.writePool, new FixedClock(new Date('2026-01-02T03:04:05.000Z')));
     const ids = deterministicIds(seed);
     ids.newUid = ((n = 0) => () => `uid-${seed}-${++n}`)();
     return { handle, live, executor: new ServiceCommandExecutor(store, feed, network, ids, logger) };

@@ -18,11 +18,10 @@ import { ChangeFeed } from '../../src/feed/change-feed';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
 import { StreamVersionConflictError } from '../../src/store/event-store';
-import { APPEND_LOCK, PgEventStore } from '../../src/store/postgres/pg-event-store';
+import { APPEND_LOCK } from '../../src/store/postgres/pg-event-store';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
-import { PgProjector } from '../../src/store/postgres/projections/pg-projector';
 import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
 import type { ServiceReads, ServiceReadStore } from '../../src/store/service-read-store';
 import { DATABASE } from '../../src/store/store.tokens';
@@ -102,7 +101,7 @@ describePostgres('PostgreSQL service stores', (database) => {
   const replica = async (seed: number, uidPrefix?: string): Promise<PgReplica> => {
     const handle = await openPostgres(database().url);
     const clock = new FixedClock(new Date(START));
-    const store = new PgServiceWriteStore(handle.pool, new PgEventStore(), new PgProjector(), clock);
+    const store = new PgServiceWriteStore(handle.writePool, clock);
     const logger = sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name));
     const ids = deterministicIds(seed);
     if (uidPrefix) {
@@ -316,7 +315,7 @@ describePostgres('PostgreSQL service stores', (database) => {
     it('refuses a write whose step read a stale stream version, and stores nothing', async () => {
       const reads = new PgServiceReadStore(a.handle.pool);
       const head = await reads.head();
-      const store = new PgServiceWriteStore(b.handle.pool, new PgEventStore(), new PgProjector(), b.clock);
+      const store = new PgServiceWriteStore(b.handle.writePool, b.clock);
       const stale = store.write('alloc', 'one-name', (facts) => ({
         append: {
           streamId: facts.state.object!.metadata.uid!,
@@ -333,14 +332,14 @@ describePostgres('PostgreSQL service stores', (database) => {
 
     it('commits the writes a replica receives together in one transaction, each refused or stored on its own', async () => {
       const batches: number[] = [];
-      const store = new PgServiceWriteStore(a.handle.pool, new PgEventStore(), new PgProjector(), a.clock, { committed: (size) => batches.push(size) });
+      const store = new PgServiceWriteStore(a.handle.writePool, a.clock, { committed: (size) => batches.push(size) });
       let uid = 0;
       const ids = { ...deterministicIds(5), newUid: () => `batch-${++uid}` };
       const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)));
       const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'batch', object: service(name, 'batch', 'ClusterIP') }, as('creator'));
       const taken = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
-      // A step whose projection breaks a constraint (a cluster IP held by one-name): the database
-      // refuses it inside its savepoint.
+      // A step that takes a cluster IP held by one-name without asking: the append statement's
+      // check refuses it alone.
       const clash = store.write('batch', 'clash', (facts) => {
         const object = structuredClone(taken);
         object.metadata = { ...object.metadata, name: 'clash', namespace: 'batch', uid: 'clash-uid' };
@@ -357,12 +356,13 @@ describePostgres('PostgreSQL service stores', (database) => {
         };
       });
       const outcomes = await Promise.allSettled([create('first'), create('first'), clash, create('second')]);
-      expect(batches).toEqual([4]);
+      // The second create of 'first' is refused by its decision (after the first's): never sent.
+      expect(batches).toEqual([3]);
       expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
       expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(AlreadyExistsError);
       expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(WriteNotStoredError);
       const [first, , , second] = outcomes as PromiseFulfilledResult<WriteResult>[];
-      // What the refused writes appended was rolled back with their savepoints: no hole.
+      // The refused writes took no position: no hole.
       expect(Number(second.value.object.metadata.resourceVersion)).toBe(Number(first.value.object.metadata.resourceVersion) + 1);
       expect(await a.reads.liveJson('batch', 'clash')).toBeUndefined();
       expect(await a.reads.head()).toBe(Number(second.value.object.metadata.resourceVersion));

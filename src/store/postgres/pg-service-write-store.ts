@@ -1,140 +1,409 @@
-// The PostgreSQL engine's ServiceWriteStore: the writes a replica receives together share one
-// READ COMMITTED transaction (PgGroupCommitter: one savepoint each, one WAL flush for all) that
-// first takes the append lock (see pg-event-store.ts), so that every write, from whichever
-// replica, reads the live state, decides, appends and projects as if it were alone, exactly as a
-// write inside SQLite's single-writer transaction does. It resolves only after COMMIT has
-// returned (synchronous_commit: the commit is flushed to the WAL).
+// The PostgreSQL engine's ServiceWriteStore. Writes are decided before the append lock is taken
+// and appended in one statement that holds it only while the server runs it:
 //
-// The pure step asks allocation questions synchronously (clusterIPTaken, nodePortTaken) while
-// this engine can only answer them with a query. So the allocation table of a kind is read
-// whole, under the lock, before the step runs when the write creates a Service (every creation
-// allocates), and otherwise only when the step asked about it: that first run's answers are
-// discarded and the step runs again with the table at hand (the port allows a step to run more
-// than once).
+// 1. The writes one replica receives together form a batch (group commit: one statement, one
+//    WAL flush for all). One snapshot read loads the live row of every name the batch writes and
+//    the log's newest time.
+// 2. Each write's pure step runs on that state (a write on a name an earlier write of the batch
+//    changed runs on the state that write leaves). Allocation questions are answered by asking
+//    the table for just the values the steps asked about, and running those steps again.
+// 3. Every projection row follows from the decision (projection-rows.ts); the batch goes to
+//    svctrail_append (migrations/postgres/0005), which takes the append lock, checks that each
+//    write's live row and allocations are still the ones it was decided on (compare-and-append),
+//    and appends those that are, with the positions and time the log hands out then.
+// 4. A write whose row moved (another replica wrote first) is decided again in the next batch.
+//
+// So no client round trip ever happens under the append lock: a replica that freezes (a long GC,
+// a stopped VM, a partition) cannot make another replica's writes wait. Each caller hears back
+// after the statement's COMMIT returned (synchronous_commit); when the server answered with an
+// error, nothing of the batch is stored; when no answer came, the outcome is unknown.
 import type { Pool } from 'pg';
-import { initialServiceState, ServiceState } from '../../domain/service.evolve';
+import { DatabaseError } from 'pg';
+import { initialServiceState, evolveAll, ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../../projections/projection';
+import { projectionRows } from '../../projections/projection-rows';
+import type { AllocationKind } from '../../projections/projection-rows';
 import type { Clock } from '../../shared/clock';
-import type { ServiceWriteStore, StepOutcome, StoredFacts, WriteStep } from '../service-write-store';
+import { StreamVersionConflictError } from '../event-store';
+import { ResumePointMovedError } from '../mirror-source-store';
+import { numberedEvents } from '../recorded-event';
+import type { ServiceWriteStore, StepAppend, StepOutcome, StoredFacts, WriteStep } from '../service-write-store';
 import type { CommitObserver } from '../group-commit';
-import { PgEventStore, recordingTime } from './pg-event-store';
-import { PgGroupCommitter } from './pg-group-commit';
-import { recordObservation, recordResumePoint } from './pg-mirror-source-store';
-import type { Queryable } from './postgres-database';
-import { PgProjector } from './projections/pg-projector';
+import { WriteNotStoredError } from '../write-not-stored-error';
+import { WriteOutcomeUnknownError } from '../write-outcome-unknown-error';
+import { recordingTime } from './pg-event-store';
+import { randomBytes } from 'node:crypto';
 
-type AllocationKind = 'cluster-ip' | 'node-port';
-
-/** The allocation table, by kind, as far as this write has read it. */
-class AllocationTable {
-  private readonly held = new Map<AllocationKind, Set<string>>();
-
-  async load(client: Queryable, kinds: Iterable<AllocationKind>): Promise<void> {
-    const wanted = [...kinds].filter((kind) => !this.held.has(kind));
-    if (!wanted.length) return;
-    for (const kind of wanted) this.held.set(kind, new Set());
-    const { rows } = await client.query<{ kind: AllocationKind; value: string }>('SELECT kind, value FROM allocations WHERE kind = ANY($1)', [wanted]);
-    for (const row of rows) this.held.get(row.kind)!.add(row.value);
-  }
-
-  /** Whether `value` is held; undefined when the kind's table has not been read. */
-  taken(kind: AllocationKind, value: string): boolean | undefined {
-    return this.held.get(kind)?.has(value);
-  }
+/** What the PostgreSQL engine reports besides commits: how long each batch held the append lock. */
+export interface AppendObserver extends CommitObserver {
+  appendLockHeld?(seconds: number): void;
 }
 
-/** Runs of a step per write: one, plus at most one more per allocation kind it asked about. */
-const MAX_STEP_RUNS = 3;
+interface PendingWrite {
+  namespace: string;
+  name: string;
+  step: WriteStep<unknown>;
+  resolve: (value: { result: unknown; committed?: CommittedWrite }) => void;
+  reject: (error: unknown) => void;
+  /** Times it was decided and found moved. */
+  attempts: number;
+  /** Sent in a batch of its own: a batch holding it failed on a data error. */
+  alone?: boolean;
+}
+
+/** A write decided on the batch's snapshot. */
+interface Decided {
+  write: PendingWrite;
+  /** The step's answer; a refusal is kept as `failure`. */
+  outcome?: StepOutcome<unknown>;
+  failure?: unknown;
+  /** The write of the batch on the same name it was decided after, when that one appends. */
+  after?: Decided;
+  /** The step asked about allocations (a value it takes was free when it asked). */
+  asked?: boolean;
+  /** Present when it goes to svctrail_append. */
+  sent?: { append?: StepAppend; before: ServiceState; folded: ServiceState; payload: Record<string, unknown>; index: number };
+}
+
+type AppendResult = { p: number | null; rv: number | null; t: string } | { moved: 'object' | 'allocation' } | { resumeMoved: string | null; found: boolean };
+/** What became of a sent write: the statement's answer, or its failure. */
+type Outcome = AppendResult | { failed: unknown };
+
+/** Writes in one statement: enough to share a flush, few enough that the lock is never held long. */
+const MAX_BATCH = 256;
+/** Decisions of one write that found its row moved before it is answered as not stored. */
+const MAX_ATTEMPTS = 25;
+/** Rounds of allocation questions before the rest of a kind's table is read whole. */
+const MAX_ALLOCATION_ROUNDS = 4;
+
+const keyOf = (w: { namespace: string; name: string }) => `${w.namespace}\u0000${w.name}`;
+const cellKey = (kind: AllocationKind, value: string) => `${kind}\u0000${value}`;
+
+/** The server answered, but the session or the server is going away: the statement may have committed. */
+function sessionLost(error: DatabaseError): boolean {
+  return error.severity === 'FATAL' || error.severity === 'PANIC' || /^(08|57P)/.test(error.code ?? '');
+}
+
+/** A refusal of one write's data (not of the batch, the lock or the server): worth retrying the others alone. */
+function dataRefusal(error: DatabaseError): boolean {
+  return /^(22|23)/.test(error.code ?? '');
+}
 
 export class PgServiceWriteStore implements ServiceWriteStore {
-  private readonly committer: PgGroupCommitter;
+  private queue: PendingWrite[] = [];
+  private draining = false;
 
   constructor(
-    pool: Pool,
-    private readonly eventStore: PgEventStore,
-    private readonly projector: PgProjector,
+    private readonly pool: Pool,
     private readonly clock: Clock,
-    observer?: CommitObserver,
-  ) {
-    this.committer = new PgGroupCommitter(pool, eventStore, observer);
-  }
+    private readonly observer?: AppendObserver,
+  ) {}
 
   write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
-    return this.committer.run((client) => this.run(client, namespace, name, step));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ namespace, name, step, resolve: resolve as PendingWrite['resolve'], reject, attempts: 0 });
+      if (this.draining) return;
+      this.draining = true;
+      // Everything that arrives during this turn of the event loop joins the first batch.
+      setImmediate(() => void this.drain());
+    });
   }
 
-  /** One write inside the batch's transaction (its own savepoint), under the append lock. */
-  private async run<R>(client: Queryable, namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
-    // The append lock is held (taken with BEGIN): what follows sees every write committed before.
-    const { state, newest } = await this.loadLive(client, namespace, name);
-    const now = recordingTime(this.clock.now(), newest);
-    const table = new AllocationTable();
-    if (!state.object) await table.load(client, ['cluster-ip', 'node-port']);
-    const outcome = await this.decide(client, step, state, now, table);
-    if (outcome.resume) await recordResumePoint(client, outcome.resume, now);
-    const append = outcome.append;
-    // A no-op or a dry run: nothing to append, the write's savepoint is released empty.
-    if (!append) return { result: outcome.finish() };
-    const recorded = await this.eventStore.append(
-      client,
-      { streamId: append.streamId, namespace, name, expectedVersion: append.expectedVersion, events: append.events, metadata: append.metadata },
-      { lockHeld: true },
-    );
-    const committed = foldWrite(append.before, recorded, append.folded);
-    await this.projector.apply(client, committed);
-    if (append.observation) await recordObservation(client, committed.resourceVersion, append.observation);
-    return { result: outcome.finish(committed), committed };
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const first = this.queue[0];
+      const size = first.alone ? 1 : Math.min(MAX_BATCH, this.queue.findIndex((w) => w.alone) === -1 ? this.queue.length : this.queue.findIndex((w) => w.alone));
+      const batch = this.queue.splice(0, Math.max(size, 1));
+      const again = await this.runBatch(batch);
+      // Writes decided again go first, in their order: a name's writes keep their arrival order.
+      this.queue.unshift(...again);
+    }
+    this.draining = false;
   }
 
-  /** Runs the step until it asked nothing the allocation table read so far cannot answer. */
-  private async decide<R>(client: Queryable, step: WriteStep<R>, state: ServiceState, now: Date, table: AllocationTable): Promise<StepOutcome<R>> {
-    for (let run = 1; ; run++) {
-      const unread = new Set<AllocationKind>();
-      const ask = (kind: AllocationKind, value: string): boolean => {
-        const taken = table.taken(kind, value);
-        if (taken !== undefined) return taken;
-        unread.add(kind);
-        // This run's outcome is discarded once the table is read. "Free" ends a random scan at
-        // its first candidate; "taken" would walk the whole range (a /12 is a million questions).
-        return false;
-      };
-      const facts: StoredFacts = {
-        state,
-        now,
-        clusterIPTaken: (ip) => ask('cluster-ip', ip),
-        nodePortTaken: (port) => ask('node-port', String(port)),
-      };
-      let outcome: StepOutcome<R> | undefined;
-      let failure: unknown;
-      let failed = false;
-      try {
-        outcome = step(facts);
-      } catch (error) {
-        failed = true;
-        failure = error;
+  /** Decides, appends and answers one batch; returns the writes to decide again. Never rejects. */
+  private async runBatch(batch: PendingWrite[]): Promise<PendingWrite[]> {
+    let decided: Decided[];
+    try {
+      decided = await this.decide(batch);
+    } catch (error) {
+      for (const write of batch) write.reject(new WriteNotStoredError(error));
+      return [];
+    }
+    const sent = decided.filter((d) => d.sent);
+    if (!sent.length) return this.answer(decided, []);
+    const started = process.hrtime.bigint();
+    try {
+      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>('SELECT svctrail_append($1::jsonb) AS out', [
+        JSON.stringify(sent.map((d) => d.sent!.payload)),
+      ]);
+      this.observer?.committed(sent.length, Number(process.hrtime.bigint() - started) / 1e9);
+      this.observer?.appendLockHeld?.(rows[0].out.held);
+      return this.answer(decided, rows[0].out.results);
+    } catch (error) {
+      if (error instanceof DatabaseError && !sessionLost(error)) {
+        // The server refused the statement: it rolled back whole. One write's data may be the cause.
+        if (dataRefusal(error) && sent.length > 1) {
+          for (const d of decided) d.write.alone = true;
+          return decided.map((d) => d.write);
+        }
+        return this.answer(decided, sent.map(() => ({ failed: new WriteNotStoredError(error) })));
       }
-      if (unread.size === 0 || run >= MAX_STEP_RUNS) {
-        if (failed) throw failure;
-        if (unread.size) throw new Error('a write step kept asking about allocations it had been given');
-        return outcome!;
-      }
-      await table.load(client, unread);
+      return this.answer(decided, await this.lookUp(sent, error));
     }
   }
 
-  /** The live state of the name and when the log's newest write was recorded, in one round trip. */
-  private async loadLive(client: Queryable, namespace: string, name: string): Promise<{ state: ServiceState; newest?: string }> {
-    const { rows } = await client.query<{ object: string | null; stream_version: number | null; recorded_at: string | null }>(
-      `SELECT s.object, s.stream_version, t.recorded_at FROM (SELECT 1) one
-         LEFT JOIN services s ON s.namespace = $1 AND s.name = $2
-         LEFT JOIN LATERAL (SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1) t ON true`,
-      [namespace, name],
-    );
-    const row = rows[0];
-    const newest = row.recorded_at ?? undefined;
-    if (row.object === null) return { state: initialServiceState, newest };
-    return { state: { object: JSON.parse(row.object) as Service, streamVersion: row.stream_version!, deleted: false }, newest };
+  /**
+   * The statement got no answer, or its session ended with it. When the server itself ended the
+   * session (a FATAL error: its backend is gone, so is the statement), the log says which writes
+   * it stored; otherwise, or when the log cannot be read, each may or may not have been stored.
+   */
+  private async lookUp(sent: Decided[], error: unknown): Promise<Outcome[]> {
+    const unknown = sent.map(() => ({ failed: new WriteOutcomeUnknownError(error) }));
+    if (!(error instanceof DatabaseError && (error.severity === 'FATAL' || error.severity === 'PANIC'))) return unknown;
+    try {
+      const { rows } = await this.pool.query<{ i: number; position: number; recorded_at: string }>(
+        `SELECT k.i, e.position, e.recorded_at FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS k(stream_id, stream_version, request_id, data, i)
+           JOIN events e ON e.stream_id = k.stream_id AND e.stream_version = k.stream_version AND e.request_id = k.request_id AND e.data = k.data`,
+        [
+          sent.map((d) => d.sent!.append!.streamId),
+          sent.map((d) => d.sent!.append!.expectedVersion + 1),
+          sent.map((d) => d.sent!.append!.metadata.requestId),
+          sent.map((d) => (d.sent!.payload.events as { data: string }[])[0]?.data ?? ''),
+        ],
+      );
+      const found = new Map(rows.map((row) => [Number(row.i) - 1, row]));
+      return sent.map((d, i) => {
+        const row = found.get(i);
+        if (!row) return { failed: new WriteNotStoredError(error) };
+        return { p: row.position, rv: row.position + d.sent!.append!.events.length - 1, t: row.recorded_at };
+      });
+    } catch {
+      return unknown;
+    }
   }
+
+  /** Answers every decided write from the statement's results (by sent index); returns those to decide again. */
+  private answer(decided: Decided[], results: Outcome[]): PendingWrite[] {
+    const again: PendingWrite[] = [];
+    const stored = new Set<Decided>();
+    for (const d of decided) {
+      const { write } = d;
+      const result = d.sent ? results[d.sent.index] : undefined;
+      // Decided on a state an earlier write of the batch was to leave: only valid if it did.
+      if (d.after && !stored.has(d.after)) {
+        const failure = results[d.after.sent!.index];
+        if (failure && 'failed' in failure) write.reject(new WriteNotStoredError(failure.failed));
+        else again.push(this.retried(write));
+        continue;
+      }
+      if (!result) {
+        if (d.failure !== undefined) write.reject(d.failure);
+        else write.resolve({ result: d.outcome!.finish() });
+        continue;
+      }
+      if ('failed' in result) write.reject(result.failed);
+      else if ('moved' in result) {
+        // A value the step never asked about is refused by the table alone: deciding again changes nothing.
+        if (result.moved === 'allocation' && !d.asked) write.reject(new WriteNotStoredError(new Error('a value the write takes is allocated to another Service')));
+        else again.push(this.retried(write));
+      } else if ('resumeMoved' in result) write.reject(new ResumePointMovedError(d.outcome!.resume!.after, result.resumeMoved));
+      else if (result.p === null) write.resolve({ result: d.outcome!.finish() });
+      else {
+        stored.add(d);
+        const append = d.sent!.append!;
+        const recorded = numberedEvents({ ...append, namespace: write.namespace, name: write.name, metadata: { ...append.metadata, recordedAt: result.t } }, result.p);
+        const committed = foldWrite(d.sent!.before, recorded, d.sent!.folded.object ?? undefined);
+        if (append.observation) committed.observation = append.observation;
+        write.resolve({ result: d.outcome!.finish(committed), committed });
+      }
+    }
+    return again.filter((w) => {
+      if (w.attempts <= MAX_ATTEMPTS) return true;
+      w.reject(new WriteNotStoredError(new Error(`the Service ${w.namespace}/${w.name} kept changing under ${MAX_ATTEMPTS} attempts to write it`)));
+      return false;
+    });
+  }
+
+  private retried(write: PendingWrite): PendingWrite {
+    write.attempts++;
+    return write;
+  }
+
+  /** Runs every write's step on the snapshot, asking the allocation table only what the steps asked. */
+  private async decide(batch: PendingWrite[]): Promise<Decided[]> {
+    const snapshot = await this.snapshot(batch);
+    const now = recordingTime(this.clock.now(), snapshot.newest);
+    const states = snapshot.states;
+    const known = new Map<string, boolean>();
+    const wholeKinds = new Set<AllocationKind>();
+    const takenInBatch = new Set<string>();
+    /** The last write of the batch that appends to each name. */
+    const lastAppend = new Map<string, Decided>();
+    const out: Decided[] = [];
+    let sentCount = 0;
+    let pending = batch;
+    for (let round = 0; pending.length; round++) {
+      const asked = new Map<AllocationKind, Set<string>>();
+      const waiting = new Set<string>();
+      const next: PendingWrite[] = [];
+      for (const write of pending) {
+        const key = keyOf(write);
+        // An earlier write of the name waits for an answer: this one is decided after it.
+        if (waiting.has(key)) {
+          next.push(write);
+          continue;
+        }
+        const state = states.get(key) ?? initialServiceState;
+        const unknown: [AllocationKind, string][] = [];
+        let asks = 0;
+        const ask = (kind: AllocationKind, value: string): boolean => {
+          asks++;
+          if (takenInBatch.has(cellKey(kind, value))) return true;
+          const taken = known.get(cellKey(kind, value));
+          if (taken !== undefined || wholeKinds.has(kind)) return taken ?? false;
+          unknown.push([kind, value]);
+          // Discarded once the value is known. "Free" ends a random scan at its first candidate.
+          return false;
+        };
+        const facts: StoredFacts = { state, now, clusterIPTaken: (ip) => ask('cluster-ip', ip), nodePortTaken: (port) => ask('node-port', String(port)) };
+        const decision: Decided = { write, after: lastAppend.get(key) };
+        try {
+          decision.outcome = write.step(facts);
+          const append = decision.outcome.append;
+          // The log refuses a stream version the stream is not at; so does this engine, before sending it.
+          if (append && append.expectedVersion !== append.before.streamVersion) throw new StreamVersionConflictError(write.name);
+        } catch (error) {
+          decision.outcome = undefined;
+          decision.failure = error ?? new Error('a write step threw nothing');
+        }
+        decision.asked = asks > 0;
+        if (unknown.length) {
+          for (const [kind, value] of unknown) (asked.get(kind) ?? asked.set(kind, new Set()).get(kind)!).add(value);
+          waiting.add(key);
+          next.push(write);
+          continue;
+        }
+        out.push(decision);
+        const outcome = decision.outcome;
+        if (!outcome || (!outcome.append && !outcome.resume)) continue;
+        decision.sent = this.prepare(decision, outcome, state, now, sentCount++);
+        if (outcome.append) {
+          states.set(key, decision.sent.folded);
+          lastAppend.set(key, decision);
+          for (const cell of (decision.sent.payload.take as { kind: AllocationKind; value: string }[]) ?? []) takenInBatch.add(cellKey(cell.kind, cell.value));
+        }
+      }
+      pending = next;
+      if (asked.size) await this.learnAllocations(asked, known, wholeKinds, round >= MAX_ALLOCATION_ROUNDS);
+    }
+    return out;
+  }
+
+  /** What svctrail_append needs of one decided write. */
+  private prepare(decision: Decided, outcome: StepOutcome<unknown>, live: ServiceState, now: Date, index: number): NonNullable<Decided['sent']> {
+    const { write } = decision;
+    const append = outcome.append;
+    const before = append?.before ?? live;
+    const payload: Record<string, unknown> = { ns: write.namespace, name: write.name, events: [] };
+    if (outcome.resume) payload.resume = { after: outcome.resume.after, resourceVersion: outcome.resume.resourceVersion };
+    if (!append) {
+      payload.recordedAt = now.toISOString();
+      return { before, folded: before, payload, index };
+    }
+    const count = append.events.length;
+    const folded: ServiceState = append.folded
+      ? { object: append.folded, streamVersion: before.streamVersion + count, deleted: false }
+      : evolveAll(before, append.events, 0);
+    const object = folded.object;
+    let token = '';
+    let objectJson: string | null = null;
+    let rows: ReturnType<typeof projectionRows>;
+    for (;;) {
+      // The resourceVersion is the log's to hand out: the texts carry a token the statement replaces.
+      token = appendToken();
+      if (object) {
+        object.metadata.resourceVersion = token;
+        objectJson = JSON.stringify(object);
+      }
+      rows = projectionRows({ events: append.events.map((event) => ({ event })), before, after: folded, objectJson });
+      if (!rows.revision || (occurrences(rows.revision.object, token) === 1 && occurrences(rows.revision.patch, token) <= 1)) break;
+    }
+    const m = append.metadata;
+    Object.assign(payload, {
+      uid: append.streamId,
+      // The live row the write was decided on (none: the name was free), and the stream's version.
+      expectUid: live.object ? live.object.metadata.uid : null,
+      expectVersion: live.streamVersion,
+      baseVersion: append.expectedVersion,
+      token,
+      recordedAt: m.recordedAt,
+      user: m.user,
+      groups: JSON.stringify(m.groups),
+      userAgent: m.userAgent,
+      fieldManager: m.fieldManager,
+      requestId: m.requestId,
+      verb: m.verb,
+      subresource: m.subresource,
+      events: append.events.map((event) => ({ type: event.type, data: JSON.stringify(event.data) })),
+      service: rows.service,
+      born: rows.born,
+      died: rows.died,
+      transitions: rows.transitions,
+      ingress: rows.ingress,
+      release: rows.release,
+      take: rows.take,
+      ...(rows.revision ? { revision: rows.revision } : {}),
+      ...(append.observation ? { observation: append.observation } : {}),
+    });
+    return { append, before, folded, payload, index };
+  }
+
+  /** The asked allocation values, or (after enough rounds) the asked kinds' whole tables. */
+  private async learnAllocations(asked: Map<AllocationKind, Set<string>>, known: Map<string, boolean>, wholeKinds: Set<AllocationKind>, whole: boolean): Promise<void> {
+    for (const [kind, values] of asked) {
+      if (whole) {
+        const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM allocations WHERE kind = $1', [kind]);
+        wholeKinds.add(kind);
+        for (const row of rows) known.set(cellKey(kind, row.value), true);
+        continue;
+      }
+      const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM allocations WHERE kind = $1 AND value = ANY($2)', [kind, [...values]]);
+      for (const value of values) known.set(cellKey(kind, value), false);
+      for (const row of rows) known.set(cellKey(kind, row.value), true);
+    }
+  }
+
+  /** The live row of every name the batch writes and the log's newest time, in one round trip. */
+  private async snapshot(batch: PendingWrite[]): Promise<{ states: Map<string, ServiceState>; newest?: string }> {
+    const names = new Map(batch.map((w) => [keyOf(w), w]));
+    const namespaces = [...names.values()].map((w) => w.namespace);
+    const nameList = [...names.values()].map((w) => w.name);
+    const { rows } = await this.pool.query<{ namespace: string | null; name: string; object: string; stream_version: number; newest: string | null }>(
+      `SELECT s.namespace, s.name, s.object, s.stream_version, NULL AS newest
+         FROM unnest($1::text[], $2::text[]) AS k(namespace, name) JOIN services s ON s.namespace = k.namespace AND s.name = k.name
+       UNION ALL SELECT NULL, NULL, NULL, NULL, (SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1)`,
+      [namespaces, nameList],
+    );
+    const states = new Map<string, ServiceState>();
+    let newest: string | undefined;
+    for (const row of rows) {
+      if (row.namespace === null) newest = row.newest ?? undefined;
+      else states.set(keyOf(row as { namespace: string; name: string }), { object: JSON.parse(row.object) as Service, streamVersion: row.stream_version, deleted: false });
+    }
+    return { states, newest };
+  }
+}
+
+function occurrences(text: string, token: string): number {
+  let count = 0;
+  for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) count++;
+  return count;
+}
+
+/** Stands for the write's resourceVersion in its texts until the log hands it out (unguessable, JSON-safe). */
+function appendToken(): string {
+  return `rv~${randomBytes(12).toString('base64url')}`;
 }

@@ -15,7 +15,12 @@ export type PgDrizzle = NodePgDatabase<typeof schema>;
 export type Queryable = Pick<PoolClient, 'query'>;
 
 export interface PostgresHandle {
+  /** Reads of the live objects (GET, LIST, watch catch-up) and everything not below. */
   readonly pool: Pool;
+  /** The write path: its snapshot reads and the append statement, under tight timeouts (see SESSION_LIMITS). */
+  readonly writePool: Pool;
+  /** History reads and their snapshots: slow ones wait here, never for a writer's connection. */
+  readonly historyPool: Pool;
   readonly db: PgDrizzle;
   close(): Promise<void>;
 }
@@ -69,24 +74,72 @@ export function redactedUrl(url: string): string {
   }
 }
 
-export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
+/**
+ * Session settings that bound what a stuck peer can cost. On every connection: TCP keepalives
+ * both ways (a replica or a server that vanished without closing its socket is noticed in
+ * seconds, not the hours of the kernel's default), and an open transaction left idle is ended
+ * (a frozen process cannot keep locks or an old snapshot). On the writers' connections besides:
+ * a wait for a lock, and a statement, are bounded (the append statement holds the append lock;
+ * whatever keeps it longer than this is refused, and its write answered as not stored).
+ */
+export const SESSION_LIMITS = {
+  keepAliveIdleSeconds: 5,
+  idleInTransactionMs: 10_000,
+  writerLockTimeoutMs: 5_000,
+  writerStatementTimeoutMs: 10_000,
+  writerIdleInTransactionMs: 5_000,
+};
+
+function sessionOptions(settings: Record<string, string | number>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
+function openPool(url: string, options: OpenPostgresOptions, settings: Record<string, string | number>, max?: number): Pool {
   const pool = new Pool({
     connectionString: url,
-    max: options.max,
+    max,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECTION_TIMEOUT_MS,
     types: poolTypes,
-    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: SESSION_LIMITS.keepAliveIdleSeconds * 1000,
+    options: sessionOptions({
+      tcp_keepalives_idle: SESSION_LIMITS.keepAliveIdleSeconds,
+      tcp_keepalives_interval: 2,
+      tcp_keepalives_count: 3,
+      idle_in_transaction_session_timeout: SESSION_LIMITS.idleInTransactionMs,
+      ...(options.readOnly ? { default_transaction_read_only: 'on' } : {}),
+      ...settings,
+    }),
   });
   // An idle connection the server dropped (a restart) is reported here, not as an uncaught error.
   pool.on('error', () => undefined);
+  return pool;
+}
+
+export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
+  const pool = openPool(url, options, {}, options.max);
   try {
     if (!options.readOnly) await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
   } catch (error) {
     await pool.end();
     throw error;
   }
+  // One batch at a time per replica: its snapshot read, allocation reads and append statement.
+  const writePool = openPool(
+    url,
+    options,
+    {
+      lock_timeout: SESSION_LIMITS.writerLockTimeoutMs,
+      statement_timeout: SESSION_LIMITS.writerStatementTimeoutMs,
+      idle_in_transaction_session_timeout: SESSION_LIMITS.writerIdleInTransactionMs,
+    },
+    4,
+  );
+  const historyPool = openPool(url, options, {}, options.max);
   const db = drizzle(pool, { schema });
-  return { pool, db, close: () => pool.end() };
+  return { pool, writePool, historyPool, db, close: () => Promise.all([pool.end(), writePool.end(), historyPool.end()]).then(() => undefined) };
 }
 
 /**
