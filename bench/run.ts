@@ -1294,12 +1294,23 @@ function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, CaseResul
     rows.push([label, fmt(p1), fmt(p3), s === undefined ? '–' : `${fmt(s)}${mark}`, f === undefined ? '–' : `${fmt(f)}${mark}`, ratio(p1, s), ratio(p3, s), ratio(p1, f), ratio(p3, f), target, verdict]);
   };
   const firstId = (id: string) => pgResults.get(id)?.title ?? id;
+  /** Issue 25's throughput targets: one replica ≥ 0.5× SQLite, three ≥ 0.8× SQLite and ≥ 1.5× one. */
+  const writeTargets = (id: string) => {
+    const r = pgResults.get(id);
+    const ref = same.get(id)?.svctrail ? same.get(id) : main.get(id);
+    const [p1, p3, s] = [num(r?.['svctrail-pg'], 'rps'), num(r?.['svctrail-pg3'], 'rps'), num(ref?.svctrail, 'rps')];
+    const checks = [p1 !== undefined && s ? p1 / s >= 0.5 : undefined, p3 !== undefined && s ? p3 / s >= 0.8 : undefined, p1 && p3 !== undefined ? p3 / p1 >= 1.5 : undefined];
+    const verdict = checks.some((c) => c === undefined) ? '?' : checks.every(Boolean) ? 'yes' : 'NO';
+    rows.push([`  pg3 ÷ pg: ${ratio(p3, p1)}`, '', '', '', '', '', '', '', '', 'pg ≥ 0.5× SQLite, pg3 ≥ 0.8× SQLite and ≥ 1.5× pg', verdict]);
+  };
   for (const def of PG_WRITES) {
     const id = `${def.id}-settled`;
     add(`${firstId(id)}: req/s`, id, 'rps', fmtNum);
+    if (def.id === 'put-many-16' || def.id === 'put-many-64') writeTargets(id);
     add('  p50 ms', id, 'p50', fmtMs);
     add('  p99 ms', id, 'p99', fmtMs);
   }
+  add('longest append-lock hold ms', 'append-lock-hold', 'maxMs', fmtMs);
   for (const def of PG_READS) {
     add(`${firstId(def.id)}: req/s`, def.id, 'rps', fmtNum);
     add('  p50 ms', def.id, 'p50', fmtMs);
@@ -1464,6 +1475,16 @@ async function phase(
       const after = await runWatch(server, fx, 0, false);
       const best = (before.putP99 as number) <= (after.putP99 as number) ? before : after;
       put('watch-0', `status PUTs at ${WATCH_WRITE_RATE}/s, 16 conn, no watcher`, { ...best, before, after });
+    }
+    if (isPg(target)) {
+      // The longest any replica held the append lock over the whole phase (its own gauge).
+      let longest: number | undefined;
+      for (const url of server.urls) {
+        const answer = await call({ ...server, url }, fx.token, '/metrics', false, 'text/plain');
+        const held = /^svctrail_postgres_append_lock_hold_max_seconds (\S+)$/m.exec(answer.body.toString('utf8'));
+        if (held) longest = Math.max(longest ?? 0, Number(held[1]));
+      }
+      if (longest !== undefined) put('append-lock-hold', 'longest append-lock hold (any replica, whole phase)', { maxMs: longest * 1000 });
     }
     const last = memory(pid);
     if (last.peakRssBytes > peak.bytes) peak = { bytes: last.peakRssBytes, during: 'between cases' };

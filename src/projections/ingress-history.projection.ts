@@ -1,9 +1,9 @@
 // Load-balancer ingress addresses (IPs and hostnames) as intervals: who set an address on which
 // Service, from which resourceVersion until which. "Who held IP X at T" is an index lookup.
 import type { DatabaseHandle } from '../store/database';
-import { ingressChanges } from './ingress-addresses';
 import { IngressIntervalBulkFold } from './ingress-interval-bulk-fold';
 import type { BulkFold, CommittedWrite, Projection } from './projection';
+import { ingressSteps } from './projection-rows';
 
 export class IngressHistoryProjection implements Projection {
   readonly name = 'ingress-history';
@@ -41,14 +41,10 @@ export class IngressHistoryProjection implements Projection {
       recordedAt: write.metadata.recordedAt,
       user: write.metadata.user,
     };
-    for (const { event } of write.events) {
-      if (event.type === 'ServiceDeleted') {
-        this.closeAll.run(base);
-      } else if (event.type === 'LoadBalancerIngressChanged') {
-        const { cleared, set } = ingressChanges(event.data.previous, event.data.ingress);
-        for (const a of cleared) this.closeOne.run({ ...base, ...a });
-        for (const a of set) this.open.run({ ...base, ...a });
-      }
+    for (const step of ingressSteps(write.events)) {
+      if (step.op === 'close-all') this.closeAll.run(base);
+      else if (step.op === 'close') this.closeOne.run({ ...base, address: step.address, addressType: step.addressType });
+      else this.open.run({ ...base, address: step.address, addressType: step.addressType });
     }
   }
 

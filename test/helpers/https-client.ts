@@ -27,6 +27,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Overrides the client's credentials for this call (null = send none). */
   token?: string | null;
+  /** Gives up (rejects with a "timed out" error) when no whole answer came within this many ms. */
+  timeoutMs?: number;
 }
 
 export class HttpsClient {
@@ -85,6 +87,10 @@ export class HttpsClient {
         },
       );
       req.on('error', reject);
+      if (options.timeoutMs !== undefined) {
+        const timer = setTimeout(() => req.destroy(new Error(`${method} ${path} timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
+        req.on('close', () => clearTimeout(timer));
+      }
       if (body !== undefined) req.write(body);
       req.end();
     });

@@ -45,6 +45,10 @@ export interface OpenPostgresOptions {
 }
 
 const CONNECTION_TIMEOUT_MS = 10_000;
+/** One batch at a time: its snapshot read, its allocation reads, its append statement. */
+const WRITE_POOL_MAX = 3;
+/** History reads are few and slow: a handful of connections, never the readers' or the writers'. */
+const HISTORY_POOL_MAX = 4;
 
 export const POSTGRES_MIGRATIONS_FOLDER = join(PROJECT_ROOT, 'migrations', 'postgres');
 
@@ -96,9 +100,11 @@ function sessionOptions(settings: Record<string, string | number>): string {
     .join(' ');
 }
 
-function openPool(url: string, options: OpenPostgresOptions, settings: Record<string, string | number>, max?: number): Pool {
+function openPool(url: string, role: string, options: OpenPostgresOptions, settings: Record<string, string | number>, max?: number): Pool {
   const pool = new Pool({
     connectionString: url,
+    // pg_stat_activity names each pool's sessions (an operator finds the writers at once).
+    application_name: `svctrail-${role}`,
     max,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECTION_TIMEOUT_MS,
     types: poolTypes,
@@ -119,7 +125,7 @@ function openPool(url: string, options: OpenPostgresOptions, settings: Record<st
 }
 
 export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
-  const pool = openPool(url, options, {}, options.max);
+  const pool = openPool(url, 'reader', options, {}, options.max);
   try {
     if (!options.readOnly) await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
   } catch (error) {
@@ -129,15 +135,16 @@ export async function openPostgres(url: string, options: OpenPostgresOptions = {
   // One batch at a time per replica: its snapshot read, allocation reads and append statement.
   const writePool = openPool(
     url,
+    'writer',
     options,
     {
       lock_timeout: SESSION_LIMITS.writerLockTimeoutMs,
       statement_timeout: SESSION_LIMITS.writerStatementTimeoutMs,
       idle_in_transaction_session_timeout: SESSION_LIMITS.writerIdleInTransactionMs,
     },
-    4,
+    WRITE_POOL_MAX,
   );
-  const historyPool = openPool(url, options, {}, options.max);
+  const historyPool = openPool(url, 'history', options, {}, HISTORY_POOL_MAX);
   const db = drizzle(pool, { schema });
   return { pool, writePool, historyPool, db, close: () => Promise.all([pool.end(), writePool.end(), historyPool.end()]).then(() => undefined) };
 }
