@@ -63,6 +63,8 @@ interface Fault {
   skipped?: string;
   failure?: string;
   detail?: string;
+  /** The client that wrote through the other replicas meanwhile. */
+  probe?: string;
 }
 
 /** An answer, or why there was none; `delivered`: the TLS handshake with the server completed, so the request may have reached it. */
@@ -205,8 +207,8 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
       const note = (replica: Replica, answer: Answer) => `${replica.name}#${replica.generation} ${'status' in answer ? answer.status : answer.error}`;
 
       /** A GET: the value read (ok), a refusal (fail) or no answer (unknown); returns the object when read. */
-      const read = async (client: number, key: string): Promise<any> => {
-        const replica = pick(replicas);
+      const read = async (client: number | string, key: string, among: Replica[] = replicas): Promise<any> => {
+        const replica = pick(among);
         const invokedAt = now();
         const answer = await call(replica, 'GET', path(key));
         const completedAt = now();
@@ -223,8 +225,8 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
       };
 
       /** A PUT of the object read, with a new value, conditional on the resourceVersion read. */
-      const compareAndSet = async (client: number, key: string, object: any, value: string): Promise<void> => {
-        const replica = pick(replicas);
+      const compareAndSet = async (client: number | string, key: string, object: any, value: string, among: Replica[] = replicas): Promise<void> => {
+        const replica = pick(among);
         const expected = object.metadata?.annotations?.[ANNOTATION];
         const body = { ...object, metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [ANNOTATION]: value } } };
         const invokedAt = now();
@@ -271,15 +273,45 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
         faults.push(record);
         return record;
       };
-      const freeze = async (replica: Replica) => {
-        // Frozen while it is writing (a GC pause or a stopped VM mid-transaction): just after a PUT
-        // reached it, when one does within a second.
-        for (let i = 0; i < 500 && replica.writesInFlight === 0; i++) await sleep(2);
+      /** Waits (a second at most) until a PUT reached one of `targets`, then a random few ms: a fault then hits a write in progress. */
+      const whileWriting = async (targets: Replica[]): Promise<string> => {
+        const inFlight = () => targets.reduce((n, r) => n + r.writesInFlight, 0);
+        for (let i = 0; i < 500 && inFlight() === 0; i++) await sleep(2);
         await sleep(Math.random() * 15);
+        return `${inFlight()} write(s) in flight to it`;
+      };
+      /**
+       * While a replica is frozen or dead, one more client reads and writes through the others
+       * only (its operations are part of the history): whether they go on serving writes is
+       * measured by it, not by clients that are busy waiting for the victim.
+       */
+      let probes = 0;
+      const probe = (victim: Replica): (() => Promise<void>) => {
+        let stop = false;
+        const name = `probe-${++probes}`;
+        const others = replicas.filter((r) => r !== victim);
+        const running = (async () => {
+          for (let seq = 0; !stop; seq++) {
+            const key = pick(KEYS);
+            const object = await read(name, key, others);
+            if (object === undefined) await sleep(25);
+            else if (!stop) await compareAndSet(name, key, object, `${name}-${seq}`, others);
+          }
+        })();
+        return async () => {
+          stop = true;
+          await running;
+        };
+      };
+      const freeze = async (replica: Replica) => {
+        // Frozen while it is writing (a GC pause or a stopped VM mid-transaction).
+        const writing = await whileWriting([replica]);
         const record = fault('freeze (SIGSTOP)', replica);
-        record.detail = replica.writesInFlight > 0 ? `${replica.writesInFlight} write(s) in flight to it` : 'no write in flight to it';
+        record.detail = writing;
         const { child } = replica.process;
         child.kill('SIGSTOP');
+        record.probe = `probe-${probes + 1}`;
+        const stopProbe = probe(replica);
         try {
           for (let i = 0; i < 50 && processState(child.pid!) !== 'T'; i++) await sleep(20);
           const state = processState(child.pid!);
@@ -289,12 +321,17 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
         } finally {
           child.kill('SIGCONT');
           record.endedAt = now();
+          await stopProbe();
         }
       };
       const killAndRestart = async (replica: Replica) => {
+        const writing = await whileWriting([replica]);
         const record = fault('kill -9 and restart', replica);
+        record.detail = writing;
         const old = replica.process;
         old.child.kill('SIGKILL');
+        record.probe = `probe-${probes + 1}`;
+        const stopProbe = probe(replica);
         const { signal } = await old.exited;
         await sleep(500);
         try {
@@ -307,6 +344,7 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
           record.failure = `could not restart: ${(error as Error).message.slice(0, 500)}`;
         }
         record.endedAt = now();
+        await stopProbe();
       };
       const terminateBackends = async () => {
         const record = fault('terminate PostgreSQL backends');
@@ -314,6 +352,7 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
         try {
           // Three times, a moment apart: backends mid-transaction and mid-COMMIT, the fresh ones too.
           for (let round = 0; round < 3; round++) {
+            await whileWriting(replicas);
             // The cluster is shared: another suite may be restarting it right now.
             let admin: Client;
             for (let attempt = 1; ; attempt++) {
@@ -428,7 +467,6 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
         return `took effect ${cas.filter((op) => op.outcome === 'ok' && op.succeeded).length}, conflict ${cas.filter((op) => op.outcome === 'ok' && !op.succeeded).length}, not stored ${cas.filter((op) => op.outcome === 'fail').length}, unknown ${cas.filter((op) => op.outcome === 'unknown').length}`;
       };
       const casOk = history.filter((op): op is CasOperation => op.type === 'cas' && op.outcome === 'ok' && op.succeeded === true);
-      const replicaOf = (op: Operation) => op.note?.split('#')[0];
 
       // Availability while a replica is frozen or dead, and recovery after each fault.
       const problems: string[] = [];
@@ -439,18 +477,20 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
         const during = history.filter((op) => op.invokedAt >= f.startedAt && op.invokedAt < f.endedAt);
         const byOutcome = ['ok', 'fail', 'unknown'].map((o) => `${o} ${during.filter((op) => op.outcome === o).length}`).join(', ');
         let line = `${f.name}${f.replica ? ` ${f.replica}` : ''} ${window}: ${f.proof ?? `FAILED (${f.failure})`}${f.detail ? `, ${f.detail}` : ''}; ops invoked meanwhile: ${byOutcome}`;
-        if (f.replica) {
-          const others = casOk.filter((op) => replicaOf(op) !== f.replica && op.invokedAt >= f.startedAt && op.completedAt <= f.endedAt);
-          line += `; writes completed on the other replicas meanwhile: ${others.length}`;
-          if (others.length === 0) {
-            const stuck = history.filter((op) => op.type === 'cas' && replicaOf(op) !== f.replica && op.invokedAt >= f.startedAt && op.invokedAt < f.endedAt);
+        if (f.probe) {
+          const probed = history.filter((op): op is CasOperation => op.type === 'cas' && op.client === f.probe && op.invokedAt < f.endedAt);
+          const tookEffect = probed.filter((op) => op.outcome === 'ok' && op.succeeded && op.completedAt <= f.endedAt);
+          const tally = `${tookEffect.length} took effect in time, ${probed.length - tookEffect.length} did not (${['ok', 'fail', 'unknown'].map((o) => `${o} ${probed.filter((op) => op.outcome === o).length}`).join(', ')})`;
+          line += `; writes through the other replicas meanwhile: ${tally}`;
+          if (tookEffect.length === 0) {
             problems.push(
-              `while ${f.replica} was down (${f.name}, ${window}) no write completed on the other replicas: ${stuck.length} writes to them invoked meanwhile ended ` +
-                ['ok', 'fail', 'unknown'].map((o) => `${o} ${stuck.filter((op) => op.outcome === o).length}`).join(', ') +
-                ` (e.g. ${stuck
-                  .slice(0, 3)
-                  .map((op) => `${op.note}${op.outcome === 'ok' ? ` after ${Math.round(op.completedAt - op.invokedAt)} ms, ${Math.round(op.completedAt - f.endedAt)} ms after ${f.replica} was back` : ''}`)
-                  .join('; ')})`,
+              `while ${f.replica} was down (${f.name}, ${window}) no write through the other replicas took effect: ${tally}` +
+                (probed.length
+                  ? `, e.g. ${probed
+                      .slice(0, 3)
+                      .map((op) => `${op.note}${op.outcome === 'ok' ? ` after ${Math.round(op.completedAt - op.invokedAt)} ms, ${Math.round(op.completedAt - f.endedAt)} ms after ${f.replica} was back` : ''}`)
+                      .join('; ')}`
+                  : ''),
             );
           }
         }
