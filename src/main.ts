@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { DataDirectoryLockedError } from './store/data-directory-lock';
 import { DamagedDatabaseError } from './store/database';
 import { MirrorConfigError } from './mirror/source/mirror-config-error';
-import { MirrorSourceMismatchError } from './store/mirror-source-store';
+import { MirrorSourceMismatchError } from './store/ports/mirror-source-store';
 import { createServer } from './server/create-server';
 
 async function main(): Promise<void> {

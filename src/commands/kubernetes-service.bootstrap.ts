@@ -1,8 +1,8 @@
 // Every real cluster has default/kubernetes on the first service IP (object-semantics.md §9);
 // svctrail creates it once, through the ordinary write path, so it has a history like any other.
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
-import type { ServiceReadStore } from '../store/service-read-store';
+import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { ClusterNetwork } from '../config/cluster-network';
 import { applyServiceDefaults } from '../domain/service-defaults';

@@ -19,8 +19,8 @@ import type { CommittedWrite } from '../projections/projection';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { ClusterNetwork } from '../config/cluster-network';
-import { SERVICE_WRITE_STORE } from '../store/service-write-store';
-import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/service-write-store';
+import { SERVICE_WRITE_STORE } from '../store/ports/service-write-store';
+import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/ports/service-write-store';
 import type { WriteRequestContext, WriteResult } from './write-result';
 
 /** The new object's uid names its stream; a creation without one is a bug, never an empty stream id. */

@@ -2,7 +2,7 @@
 // the message. Unlike kube-apiserver's (one-hour TTL) they last as long as the log.
 import { createHash } from 'node:crypto';
 import type { Condition, LoadBalancerIngress } from '../domain/service.types';
-import type { RecordedEvent } from '../store/recorded-event';
+import type { RecordedEvent } from '../store/ports/recorded-event';
 import { EVENT_SOURCE, KubeEvent } from './kube-event.types';
 
 const addresses = (ingress: readonly LoadBalancerIngress[]): string =>

@@ -8,7 +8,7 @@ import { ChangeFeed } from '../feed/change-feed';
 import { decodeContinue, encodeContinue } from '../queries/continue-token';
 import { KUBE_EVENTS } from '../store/kube-event-log';
 import type { KubeEvents } from '../store/kube-event-log';
-import type { RecordedEvent } from '../store/recorded-event';
+import type { RecordedEvent } from '../store/ports/recorded-event';
 import { WatchRegistry, WatchRequest } from '../watch/watch-registry';
 import type { WatchChange, WatchSources } from '../watch/watch-session';
 import { deriveKubeEvent, EVENT_SELECTABLE_FIELDS, eventFieldSet, isReportedAsKubeEvent } from './kube-event-derivation';

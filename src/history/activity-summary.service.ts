@@ -2,7 +2,7 @@
 // Services with the most condition transitions in a window (the UI's flapping view).
 import { Inject, Injectable } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
-import type { ServiceReadStore } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { ACTIVITY_SUMMARY } from '../store/activity-summary-repository';
 import type { BucketCounts, TransitionRank, ActivitySummary } from '../store/activity-summary-repository';

@@ -5,7 +5,7 @@
 // Followers are capped (429 beyond), and their backlogs count against the budget watches share.
 import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
-import type { ServiceReadStore } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import type { ServerResponse } from 'node:http';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
@@ -16,9 +16,9 @@ import { CHANGE_HISTORY } from '../store/change-history-repository';
 import type { RecordedWrite, ChangeHistory } from '../store/change-history-repository';
 import { serviceChange, serviceChangeJson } from './history-items';
 import { WriteSources } from './write-sources';
-import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
-import type { MirrorObservations } from '../store/mirror-source-store';
-import type { AuditActorStore } from '../store/audit-actor-store';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
+import type { MirrorObservations } from '../store/ports/mirror-source-store';
+import type { AuditActorStore } from '../store/ports/audit-actor-store';
 import { HistoryQuery } from './history-query';
 
 const PARAMS = ['after', 'follow', 'timeoutSeconds'];

@@ -1,11 +1,11 @@
 // The change log: every accepted write with its actor, domain events and JSON patch, per Service
 // name, per namespace or cluster-wide, filtered by window, actor, event type, field manager or uid.
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
-import type { AuditActorStore } from '../store/audit-actor-store';
-import type { MirrorObservations } from '../store/mirror-source-store';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
+import type { AuditActorStore } from '../store/ports/audit-actor-store';
+import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
-import type { ServiceReadStore } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { LRUCache } from 'lru-cache';
 import { SERVICE_EVENT_TYPES } from '../domain/service.events';
 import { CHANGE_HISTORY, filtersWholeWrites } from '../store/change-history-repository';

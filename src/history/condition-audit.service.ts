@@ -3,7 +3,7 @@
 // counts, flapping).
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
-import type { ServiceReadStore } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { CONDITION_HISTORY } from '../store/condition-history-repository';
@@ -11,9 +11,9 @@ import type { ServiceKey, ConditionHistory } from '../store/condition-history-re
 import { summarizeConditions } from './condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
 import { WriteSources } from './write-sources';
-import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
-import type { AuditActorStore } from '../store/audit-actor-store';
-import type { MirrorObservations } from '../store/mirror-source-store';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
+import type { AuditActorStore } from '../store/ports/audit-actor-store';
+import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';

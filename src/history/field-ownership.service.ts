@@ -3,11 +3,11 @@
 // Filters: `field` (a path or a prefix of paths, as printed in conflicts: `.status.loadBalancer`),
 // `manager`, `at` (owners at that instant), and since/until (intervals overlapping the window).
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
-import type { MirrorObservations } from '../store/mirror-source-store';
+import { MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
+import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import { WriteSources } from './write-sources';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
-import type { ServiceReadStore } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { CHANGE_HISTORY } from '../store/change-history-repository';
 import type { ChangeHistory } from '../store/change-history-repository';
 import { HISTORY_API_VERSION } from './history-api';

@@ -1,6 +1,6 @@
 // The objects the history API serves, built from store rows. Every item has kind, apiVersion and
 // metadata (name, namespace, resourceVersion, creationTimestamp) like any Kubernetes object.
-import type { JoinedActor } from '../store/audit-actor-store';
+import type { JoinedActor } from '../store/ports/audit-actor-store';
 import type { ConflictRow, IntervalRow } from '../store/ingress-history-repository';
 import type { RecordedWrite, StoredWrite } from '../store/change-history-repository';
 import type { TransitionRow } from '../store/condition-history-repository';

@@ -3,7 +3,7 @@
 // positions through the recorded_at index; a resourceVersion past the log's head is what
 // kube-apiserver calls too large (504).
 import { BadRequestError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
-import type { ServiceReads } from '../store/service-read-store';
+import type { ServiceReads } from '../store/ports/service-read-store';
 
 /** What resolving a window reads of the log. */
 export type WindowPositions = Pick<ServiceReads, 'firstPositionAtOrAfter' | 'resourceVersionAt'>;

@@ -2,15 +2,15 @@
 // who held an address at a time or during a window (and who assigned it), and conflicts.
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/history-stores.provider';
-import type { ServiceReadStore } from '../store/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { INGRESS_HISTORY } from '../store/ingress-history-repository';
 import type { IngressHistory } from '../store/ingress-history-repository';
 import { ingressConflict, ingressInterval, ingressOwner } from './history-items';
 import type { WriteSourceOf } from './history-items';
 import { WriteSources } from './write-sources';
-import { MIRROR_OBSERVATIONS } from '../store/mirror-source-store';
-import type { MirrorObservations } from '../store/mirror-source-store';
+import { MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
+import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';

@@ -2,8 +2,8 @@
 // when svctrail observed the write and how it found it, and who made it once the audit webhook
 // said so. Without mirror mode there are no ports and no lookup: items of direct writes carry
 // neither.
-import type { AuditActorStore, JoinedActor } from '../store/audit-actor-store';
-import type { MirrorObservations } from '../store/mirror-source-store';
+import type { AuditActorStore, JoinedActor } from '../store/ports/audit-actor-store';
+import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import type { WriteSource } from './history-items';
 
 /** What a history item adds for a mirrored write. */

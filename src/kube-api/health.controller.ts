@@ -4,8 +4,8 @@
 import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
 import { MirrorStatus } from '../mirror/mirror-status';
 import type { FastifyReply } from 'fastify';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
-import type { ServiceReadStore } from '../store/service-read-store';
+import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 
 @Controller()
 export class HealthController {

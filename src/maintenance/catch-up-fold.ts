@@ -8,7 +8,7 @@ import { foldWrite } from '../projections/committed-write';
 import type { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import { SqliteEventStore } from '../store/event-store';
-import type { RecordedEvent } from '../store/recorded-event';
+import type { RecordedEvent } from '../store/ports/recorded-event';
 
 const PAGE = 1000;
 

@@ -16,7 +16,7 @@ import { foldWrite } from '../projections/committed-write';
 import { eventTransitions, transitionRow } from '../projections/condition-audit.projection';
 import { foldIngressIntervals, IngressIntervalRow } from '../projections/ingress-interval-fold';
 import type { CommittedWrite } from '../projections/projection';
-import type { RecordedEvent } from '../store/recorded-event';
+import type { RecordedEvent } from '../store/ports/recorded-event';
 
 export type ColumnType = 'bigint' | 'text';
 

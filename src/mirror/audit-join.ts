@@ -12,8 +12,8 @@ import type { AuditedWrite } from '../domain/mirror/audited-write';
 import { MetricsService } from '../observability/metrics.service';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
-import { AUDIT_ACTOR_STORE } from '../store/audit-actor-store';
-import type { AuditActorStore, RecordedObservation } from '../store/audit-actor-store';
+import { AUDIT_ACTOR_STORE } from '../store/ports/audit-actor-store';
+import type { AuditActorStore, RecordedObservation } from '../store/ports/audit-actor-store';
 
 /** How long an audit event waits for its write. */
 export const PENDING_AUDIT_TTL_MS = 60 * 60 * 1000;

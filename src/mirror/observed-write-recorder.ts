@@ -9,9 +9,9 @@ import { initialServiceState } from '../domain/service.evolve';
 import type { Service } from '../domain/service.types';
 import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
 import type { CommitPublisher } from '../feed/commit-publisher';
-import type { ResumePoint } from '../store/mirror-source-store';
-import { SERVICE_WRITE_STORE } from '../store/service-write-store';
-import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/service-write-store';
+import type { ResumePoint } from '../store/ports/mirror-source-store';
+import { SERVICE_WRITE_STORE } from '../store/ports/service-write-store';
+import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/ports/service-write-store';
 import { AuditJoin } from './audit-join';
 
 interface Provenance {

@@ -1,7 +1,7 @@
 import { validateConfig } from '../config/app-config';
 import { MetricsService } from '../observability/metrics.service';
-import type { MirrorSource, MirrorSourceStore } from '../store/mirror-source-store';
-import type { ServiceReads } from '../store/service-read-store';
+import type { MirrorSource, MirrorSourceStore } from '../store/ports/mirror-source-store';
+import type { ServiceReads } from '../store/ports/service-read-store';
 import { MirrorStatus } from './mirror-status';
 import type { Observation, ObservedWriteRecorder } from './observed-write-recorder';
 import { Reflector, SourceApi } from './reflector';

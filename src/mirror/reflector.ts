@@ -12,9 +12,9 @@ import { observedObject, ObservedFoldError } from '../domain/mirror/observed-cha
 import type { ObservedVia } from '../domain/mirror/observed-change';
 import type { Service } from '../domain/service.types';
 import type { Clock } from '../shared/clock';
-import { MirrorSourceMismatchError } from '../store/mirror-source-store';
-import type { MirrorSource, MirrorSourceStore } from '../store/mirror-source-store';
-import type { ServiceReads } from '../store/service-read-store';
+import { MirrorSourceMismatchError } from '../store/ports/mirror-source-store';
+import type { MirrorSource, MirrorSourceStore } from '../store/ports/mirror-source-store';
+import type { ServiceReads } from '../store/ports/service-read-store';
 import { Backoff, BackoffOptions } from './backoff';
 import type { MirrorStatus } from './mirror-status';
 import type { Observation, ObservedWriteRecorder } from './observed-write-recorder';

@@ -5,11 +5,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { statSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
-import type { AppendObserver } from '../store/postgres/pg-service-write-store';
+import type { CommitObserver } from '../store/ports/commit-observer';
 import type { CheckpointFailureStage, CheckpointObserver } from '../store/wal-checkpointer';
 
 @Injectable()
-export class MetricsService implements AppendObserver, CheckpointObserver {
+export class MetricsService implements CommitObserver, CheckpointObserver {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'apiserver_request_total',

@@ -2,7 +2,7 @@
 // straight from raw rows into RecordedEvents, one statement prepared once, no query builder.
 import type Database from 'better-sqlite3';
 import type { ServiceEvent } from '../domain/service.events';
-import type { RecordedEvent } from '../store/recorded-event';
+import type { RecordedEvent } from '../store/ports/recorded-event';
 
 const COLUMNS =
   'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource';

@@ -10,7 +10,7 @@
 import { initialServiceState, ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
 import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
-import type { RecordedEvent } from '../store/recorded-event';
+import type { RecordedEvent } from '../store/ports/recorded-event';
 import { foldWrite } from './committed-write';
 import { LogSource, readLog } from './log-reader';
 import type { CommittedWrite } from './projection';

@@ -1,8 +1,8 @@
 // A projection folds committed writes into its own tables. The live path applies it inside the
 // append transaction; replay applies the same code to the whole log.
 import type { ServiceState } from '../domain/service.evolve';
-import type { WriteObservation } from '../store/mirror-source-store';
-import type { RecordedEvent, WriteMetadata } from '../store/recorded-event';
+import type { WriteObservation } from '../store/ports/mirror-source-store';
+import type { RecordedEvent, WriteMetadata } from '../store/ports/recorded-event';
 
 /** One accepted write: its events and the stream state before and after them. */
 export interface CommittedWrite {

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
-import { SERVICE_READ_STORE } from '../store/service-read-store';
-import type { ServiceReadStore } from '../store/service-read-store';
+import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
+import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { GetServiceQuery } from './service.queries';
 import { StoredService } from './stored-service';
 

@@ -1,4 +1,4 @@
-import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../store/service-read-store';
+import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../store/ports/service-read-store';
 import { ListServicesHandler } from './list-services.handler';
 import { ListServicesOptions, ListServicesQuery } from './service.queries';
 

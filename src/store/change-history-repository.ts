@@ -7,7 +7,7 @@ import { jsonPatchText } from '../history/json-patch-diff';
 import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
 import { LogPositions } from './log-positions';
-import type { RecordedEvent } from './recorded-event';
+import type { RecordedEvent } from './ports/recorded-event';
 import { events } from './schema';
 
 export interface ChangeRange {

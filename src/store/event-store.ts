@@ -1,22 +1,13 @@
 // The narrow port to the log: append with an expected stream version, read a stream, read
 // everything after a position. Must be called inside the write transaction for append.
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { ConflictError } from '../domain/errors/domain-errors';
+import { StreamVersionConflictError } from './ports/stream-version-conflict-error';
+import type { AppendRequest } from './ports/append-request';
 import type { ServiceEvent } from '../domain/service.events';
 import type { DatabaseHandle } from './database';
-import type { RecordedEvent, WriteMetadata } from './recorded-event';
-import { numberedEvents } from './recorded-event';
+import type { RecordedEvent } from './ports/recorded-event';
+import { numberedEvents } from './ports/recorded-event';
 import { events } from './schema';
-
-/**
- * Another write got to the stream first: a 409 Conflict, as kube-apiserver answers when etcd's
- * compare-and-swap on the object's revision fails (storage.NewResourceVersionConflictsError).
- */
-export class StreamVersionConflictError extends ConflictError {
-  constructor(name: string) {
-    super('services', name, 'the object has been modified; please apply your changes to the latest version and try again');
-  }
-}
 
 /** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
 export function isStreamVersionCollision(error: unknown): boolean {
@@ -24,15 +15,6 @@ export function isStreamVersionCollision(error: unknown): boolean {
   // events is this one. The code is read off the object: the native addon's SqliteError class
   // need not be the one this module sees (instanceof fails across module registries).
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-export interface AppendRequest {
-  streamId: string;
-  namespace: string;
-  name: string;
-  expectedVersion: number;
-  events: readonly ServiceEvent[];
-  metadata: WriteMetadata;
 }
 
 export class SqliteEventStore {

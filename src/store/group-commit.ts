@@ -10,10 +10,11 @@
 // was running is answered as not stored, and every other write of the batch runs again in a
 // fresh transaction (nothing of theirs was seen by anyone). Each round drops one write, so a
 // batch always ends.
+import type { CommitObserver } from './ports/commit-observer';
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
 import { readSnapshotOpen } from './read-snapshots';
-import { WriteNotStoredError } from './write-not-stored-error';
+import { WriteNotStoredError } from './ports/write-not-stored-error';
 
 interface PendingWrite {
   work: () => unknown;
@@ -22,11 +23,6 @@ interface PendingWrite {
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-export interface CommitObserver {
-  /** Called after every commit with the number of writes it held and how long COMMIT took. */
-  committed(batchSize: number, commitSeconds: number): void;
-}
 
 /** What became of one attempt at a batch. */
 type Attempt =

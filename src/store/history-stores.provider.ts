@@ -15,7 +15,7 @@ import { PgConditionHistory } from './postgres/history/pg-condition-history';
 import { PgHistoryReadStore } from './postgres/history/pg-history-read-store';
 import { PgIngressHistory } from './postgres/history/pg-ingress-history';
 import { PgReadScope } from './postgres/history/pg-read-scope';
-import type { ServiceReadStore } from './service-read-store';
+import type { ServiceReadStore } from './ports/service-read-store';
 import type { StoreEngine } from './store-engine';
 
 export interface HistoryStores {

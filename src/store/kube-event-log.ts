@@ -2,7 +2,7 @@
 // order, consistent up to a snapshot position.
 import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
-import type { RecordedEvent } from './recorded-event';
+import type { RecordedEvent } from './ports/recorded-event';
 import { events } from './schema';
 
 export interface KubeEventQuery {

@@ -3,8 +3,8 @@
 // snapshot.
 import type { Statement } from 'better-sqlite3';
 import type { AuditedWrite } from '../domain/mirror/audited-write';
-import { actorValues, joinedActor } from './audit-actor-store';
-import type { ActorRow, AuditActorStore, JoinedActor, RecordedObservation } from './audit-actor-store';
+import { actorValues, joinedActor } from './ports/audit-actor-store';
+import type { ActorRow, AuditActorStore, JoinedActor, RecordedObservation } from './ports/audit-actor-store';
 import type { DatabaseHandle } from './database';
 import type { GroupCommitter } from './group-commit';
 

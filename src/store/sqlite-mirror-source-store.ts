@@ -3,8 +3,8 @@
 // record* methods run inside the group commit's transaction, beside the write they belong to.
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
-import { MirrorSourceMismatchError, ResumePointMovedError } from './mirror-source-store';
-import type { MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from './mirror-source-store';
+import { MirrorSourceMismatchError, ResumePointMovedError } from './ports/mirror-source-store';
+import type { MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from './ports/mirror-source-store';
 
 interface SourceRow {
   cluster_uid: string;

@@ -3,7 +3,7 @@
 import type { DatabaseHandle } from './database';
 import { LogPositions } from './log-positions';
 import { ReadSnapshots } from './read-snapshots';
-import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from './service-read-store';
+import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from './ports/service-read-store';
 
 /**
  * The incarnations alive at @asOf (created at or before it, not deleted by then), in name order.

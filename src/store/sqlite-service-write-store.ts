@@ -9,7 +9,7 @@ import type { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
 import { SqliteEventStore } from './event-store';
 import { GroupCommitter } from './group-commit';
 import { ServiceRepository } from './service-repository';
-import type { ServiceWriteStore, StoredFacts, WriteStep } from './service-write-store';
+import type { ServiceWriteStore, StoredFacts, WriteStep } from './ports/service-write-store';
 
 export class SqliteServiceWriteStore implements ServiceWriteStore {
   constructor(

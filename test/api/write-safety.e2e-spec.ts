@@ -11,7 +11,7 @@ import { decodeServiceBody } from '../../src/kube-api/service-body';
 import type { CommittedWrite } from '../../src/projections/projection';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
-import { DATABASE } from '../../src/store/store.tokens';
+import { DATABASE } from '../../src/store/ports/store.tokens';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 const svc = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, ...extra }, spec: { ports: [{ port: 80 }] } });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseHandle } from '../../src/store/database';
 import { GroupCommitter } from '../../src/store/group-commit';
-import { DATABASE } from '../../src/store/store.tokens';
+import { DATABASE } from '../../src/store/ports/store.tokens';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
 import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/data-directory-lock';

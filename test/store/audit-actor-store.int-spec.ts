@@ -4,10 +4,10 @@
 import type { AuditedWrite } from '../../src/domain/mirror/audited-write';
 import { initialServiceState } from '../../src/domain/service.evolve';
 import type { Service } from '../../src/domain/service.types';
-import { AUDIT_ACTOR_STORE } from '../../src/store/audit-actor-store';
-import type { AuditActorStore } from '../../src/store/audit-actor-store';
-import { SERVICE_WRITE_STORE } from '../../src/store/service-write-store';
-import type { ServiceWriteStore } from '../../src/store/service-write-store';
+import { AUDIT_ACTOR_STORE } from '../../src/store/ports/audit-actor-store';
+import type { AuditActorStore } from '../../src/store/ports/audit-actor-store';
+import { SERVICE_WRITE_STORE } from '../../src/store/ports/service-write-store';
+import type { ServiceWriteStore } from '../../src/store/ports/service-write-store';
 import { describeEachBackend } from '../helpers/storage-backends';
 import type { TestServer } from '../helpers/test-server';
 

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
 import type { ServiceEvent } from '../../src/domain/service.events';
 import { DamagedDatabaseError, DatabaseHandle, openDatabase } from '../../src/store/database';
-import { isStreamVersionCollision, SqliteEventStore, StreamVersionConflictError } from '../../src/store/event-store';
+import { isStreamVersionCollision, SqliteEventStore } from '../../src/store/event-store';
+import { StreamVersionConflictError } from '../../src/store/ports/stream-version-conflict-error';
 import { statusForError } from '../../src/kube-api/kube-status';
-import type { WriteMetadata } from '../../src/store/recorded-event';
+import type { WriteMetadata } from '../../src/store/ports/recorded-event';
 
 const migrationsFolder = join(PROJECT_ROOT, 'migrations');
 const meta: WriteMetadata = {

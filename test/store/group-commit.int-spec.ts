@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { GroupCommitter } from '../../src/store/group-commit';
-import { WriteNotStoredError } from '../../src/store/write-not-stored-error';
+import { WriteNotStoredError } from '../../src/store/ports/write-not-stored-error';
 
 describe('GroupCommitter', () => {
   let dir: string;

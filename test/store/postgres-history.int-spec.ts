@@ -45,11 +45,11 @@ import { PgIngressHistory } from '../../src/store/postgres/history/pg-ingress-hi
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
 import type { ServiceChanges } from '../../src/store/service-change-log';
 import { serviceChangeLogFor } from '../../src/store/service-changes.provider';
-import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
-import type { ServiceReadStore } from '../../src/store/service-read-store';
+import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
+import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
 import { STORE_ENGINE } from '../../src/store/store-engine';
 import type { StoreEngine } from '../../src/store/store-engine';
-import { DATABASE } from '../../src/store/store.tokens';
+import { DATABASE } from '../../src/store/ports/store.tokens';
 import { AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { seededRandom } from '../helpers/decider-harness';
 import { describePostgres } from '../helpers/postgres';

@@ -8,9 +8,9 @@ import { rebuildProjections } from '../../src/projections/projection-rebuild';
 import { Projector } from '../../src/projections/projector';
 import type { DatabaseHandle } from '../../src/store/database';
 import { ServiceRepository } from '../../src/store/service-repository';
-import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
-import type { ServiceReadStore } from '../../src/store/service-read-store';
-import { DATABASE } from '../../src/store/store.tokens';
+import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
+import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
+import { DATABASE } from '../../src/store/ports/store.tokens';
 import { AppContext, createAppContext } from '../helpers/app-context';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: [], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });

@@ -5,8 +5,8 @@
 // every read before (PATCHes and applies included: a live write diffs the object it loaded, so
 // a patch engine that changed that object in place would show here); and the start-up backfill (rows from before migration 0007) and a rebuild
 // from the log store exactly the same patches.
-import { SERVICE_READ_STORE } from '../../src/store/service-read-store';
-import type { ServiceReadStore } from '../../src/store/service-read-store';
+import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
+import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { ChangeHistoryRepository } from '../../src/store/change-history-reposito
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { backfillRevisionPatches } from '../../src/store/revision-patch-backfill';
 import { ServiceRepository } from '../../src/store/service-repository';
-import { DATABASE } from '../../src/store/store.tokens';
+import { DATABASE } from '../../src/store/ports/store.tokens';
 import { AppContext, createAppContext } from '../helpers/app-context';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: ['system:authenticated'], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });

@@ -1,8 +1,8 @@
 // The PostgreSQL engine's audit join (see audit-actor-store.ts): each delivery in one transaction.
 import type { Pool } from 'pg';
 import type { AuditedWrite } from '../../domain/mirror/audited-write';
-import { actorValues, joinedActor } from '../audit-actor-store';
-import type { ActorRow, AuditActorStore, JoinedActor, RecordedObservation } from '../audit-actor-store';
+import { actorValues, joinedActor } from '../ports/audit-actor-store';
+import type { ActorRow, AuditActorStore, JoinedActor, RecordedObservation } from '../ports/audit-actor-store';
 import { inTransaction } from './postgres-database';
 
 const INSERT_ACTOR = `INSERT INTO audit_actors (resource_version, audit_id, "user", groups, user_agent, source_ips, verb, request_received_at, identified_at)

@@ -9,8 +9,8 @@
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../../projections/projection';
-import type { WriteObservation } from '../mirror-source-store';
-import type { RecordedEvent } from '../recorded-event';
+import type { WriteObservation } from '../ports/mirror-source-store';
+import type { RecordedEvent } from '../ports/recorded-event';
 import { EVENT_COLUMNS, EventRow, toRecorded } from './pg-event-store';
 import type { Queryable } from './postgres-database';
 

@@ -18,10 +18,10 @@
 // taken when the transaction's first statement began, possibly before the previous holder's commit.
 import { DatabaseError } from 'pg';
 import type { ServiceEvent } from '../../domain/service.events';
-import { StreamVersionConflictError } from '../event-store';
-import type { AppendRequest } from '../event-store';
-import type { RecordedEvent } from '../recorded-event';
-import { numberedEvents } from '../recorded-event';
+import { StreamVersionConflictError } from '../ports/stream-version-conflict-error';
+import type { AppendRequest } from '../ports/append-request';
+import type { RecordedEvent } from '../ports/recorded-event';
+import { numberedEvents } from '../ports/recorded-event';
 import type { Queryable } from './postgres-database';
 
 /** Key of the transaction advisory lock every append takes (a constant of svctrail's own). */

@@ -4,7 +4,7 @@
 // PostgreSQL ends the session and the lock is free for the next try. TCP keepalive bounds how
 // long a holder cut off by the network keeps it.
 import { Client } from 'pg';
-import type { HeldLease, MirrorLease } from '../mirror-lease';
+import type { HeldLease, MirrorLease } from '../ports/mirror-lease';
 
 /** The advisory lock key of the mirror's reflector (a constant of svctrail's own). */
 export const MIRROR_LEASE_KEY = '8319395769340735589';

@@ -1,8 +1,8 @@
 // The PostgreSQL engine's mirror tables (see sqlite-mirror-source-store.ts). The record*
 // functions run on the write's own transaction, under the append lock, beside the write.
 import type { Pool } from 'pg';
-import { MirrorSourceMismatchError, ResumePointMovedError } from '../mirror-source-store';
-import type { MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from '../mirror-source-store';
+import { MirrorSourceMismatchError, ResumePointMovedError } from '../ports/mirror-source-store';
+import type { MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from '../ports/mirror-source-store';
 import type { Queryable } from './postgres-database';
 
 interface SourceRow {

@@ -5,7 +5,7 @@
 import type { Pool } from 'pg';
 import { checkout } from './postgres-database';
 import type { Queryable } from './postgres-database';
-import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../service-read-store';
+import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../ports/service-read-store';
 
 /** The incarnations alive at $asOf (created at or before it, not deleted by then). */
 const LIVE_AS_OF = (asOf: string) =>

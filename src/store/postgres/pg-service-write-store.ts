@@ -26,20 +26,15 @@ import type { CommittedWrite } from '../../projections/projection';
 import { projectionRows } from '../../projections/projection-rows';
 import type { AllocationKind } from '../../projections/projection-rows';
 import type { Clock } from '../../shared/clock';
-import { StreamVersionConflictError } from '../event-store';
-import { ResumePointMovedError } from '../mirror-source-store';
-import { numberedEvents } from '../recorded-event';
-import type { ServiceWriteStore, StepAppend, StepOutcome, StoredFacts, WriteStep } from '../service-write-store';
-import type { CommitObserver } from '../group-commit';
-import { WriteNotStoredError } from '../write-not-stored-error';
-import { WriteOutcomeUnknownError } from '../write-outcome-unknown-error';
+import { StreamVersionConflictError } from '../ports/stream-version-conflict-error';
+import { ResumePointMovedError } from '../ports/mirror-source-store';
+import { numberedEvents } from '../ports/recorded-event';
+import type { ServiceWriteStore, StepAppend, StepOutcome, StoredFacts, WriteStep } from '../ports/service-write-store';
+import type { CommitObserver } from '../ports/commit-observer';
+import { WriteNotStoredError } from '../ports/write-not-stored-error';
+import { WriteOutcomeUnknownError } from '../ports/write-outcome-unknown-error';
 import { recordingTime } from './pg-event-store';
 import { randomBytes } from 'node:crypto';
-
-/** What the PostgreSQL engine reports besides commits: how long each batch held the append lock. */
-export interface AppendObserver extends CommitObserver {
-  appendLockHeld?(seconds: number): void;
-}
 
 interface PendingWrite {
   namespace: string;
@@ -98,7 +93,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
-    private readonly observer?: AppendObserver,
+    private readonly observer?: CommitObserver,
   ) {}
 
   write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {

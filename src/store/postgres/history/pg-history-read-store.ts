@@ -3,7 +3,7 @@
 // repositories use too, so an answer's head, window and page come from one snapshot.
 import type { Pool } from 'pg';
 import { PgServiceReadStore } from '../pg-service-read-store';
-import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../../service-read-store';
+import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../../ports/service-read-store';
 import type { PgReadScope } from './pg-read-scope';
 
 export class PgHistoryReadStore implements ServiceReadStore {

@@ -1,5 +1,5 @@
 // KubeEvents on PostgreSQL: the same core/v1 Events as KubeEventLog, read from the log in order.
-import type { RecordedEvent } from '../../recorded-event';
+import type { RecordedEvent } from '../../ports/recorded-event';
 import { toRecorded } from '../../event-store';
 import { wholeWrites } from '../../kube-event-log';
 import type { KubeEventQuery, KubeEvents } from '../../kube-event-log';

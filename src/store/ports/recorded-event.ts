@@ -1,5 +1,5 @@
 // An event as stored: the domain event plus its place in the log and who caused it.
-import type { ServiceEvent } from '../domain/service.events';
+import type { ServiceEvent } from '../../domain/service.events';
 
 /** Who wrote and how: recorded with every event (the audit trail needs no separate pipeline). */
 export interface WriteMetadata {

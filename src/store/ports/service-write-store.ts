@@ -2,10 +2,10 @@
 // It is asynchronous so that an engine whose driver is (node-postgres) can implement it; the
 // pure part of a write (load → decide → fold) is a step the engine calls inside its own
 // transaction, so no caller ever holds a transaction open across an await of its own.
-import type { ServiceEvent } from '../domain/service.events';
-import type { ServiceState } from '../domain/service.evolve';
-import type { Service } from '../domain/service.types';
-import type { CommittedWrite } from '../projections/projection';
+import type { ServiceEvent } from '../../domain/service.events';
+import type { ServiceState } from '../../domain/service.evolve';
+import type { Service } from '../../domain/service.types';
+import type { CommittedWrite } from '../../projections/projection';
 import type { ResumePoint, WriteObservation } from './mirror-source-store';
 import type { WriteMetadata } from './recorded-event';
 

@@ -1,6 +1,6 @@
 // A write that ran but was not stored: the shared transaction holding it was rolled back (disk
 // full, I/O error, out of memory) or could not be committed. A clear 500 the client may retry.
-import { InternalServerError } from '../domain/errors/domain-errors';
+import { InternalServerError } from '../../domain/errors/domain-errors';
 
 export class WriteNotStoredError extends InternalServerError {
   constructor(readonly storeError: unknown) {

@@ -2,7 +2,7 @@
 // reflector resumes. The resume point moves inside the write transactions that record what it
 // covers (WriteObservation.cursor), never on its own: a restart resumes exactly after what is
 // durable.
-import type { ObservedVia } from '../domain/mirror/observed-change';
+import type { ObservedVia } from '../../domain/mirror/observed-change';
 
 /** Where one recorded write came from; kept with the write (observed_writes). */
 export interface WriteObservation {

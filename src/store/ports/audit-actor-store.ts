@@ -2,7 +2,7 @@
 // the recorded write with the same object and source resourceVersion, whichever of the two
 // arrives first; until its write is recorded it waits (an hour at most). Repeated deliveries of
 // one audit event change nothing.
-import type { AuditedWrite } from '../domain/mirror/audited-write';
+import type { AuditedWrite } from '../../domain/mirror/audited-write';
 
 /** Who made a recorded write, as its audit event told it, and when svctrail learned it. */
 export interface JoinedActor {
