@@ -1,7 +1,9 @@
 // The write side of the store port: what the command pipeline needs from any storage engine.
 // It is asynchronous so that an engine whose driver is (node-postgres) can implement it; the
-// pure part of a write (load → decide → fold) is a step the engine calls inside its own
-// transaction, so no caller ever holds a transaction open across an await of its own.
+// pure part of a write (load → decide → fold) is a step the engine calls, so no caller ever holds
+// a transaction open across an await of its own. SQLite runs it inside its write transaction;
+// PostgreSQL runs it on a snapshot and appends only if the state it decided on is still the live
+// one (compare-and-append), deciding again otherwise.
 import type { ServiceEvent } from '../../domain/service.events';
 import type { ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
@@ -9,7 +11,7 @@ import type { CommittedWrite } from '../../projections/projection';
 import type { ResumePoint, WriteObservation } from './mirror-source-store';
 import type { WriteMetadata } from './recorded-event';
 
-/** What a write step may read, as of inside the write's transaction. */
+/** What a write step may read: the stored state it decides on. */
 export interface StoredFacts {
   /** The live incarnation of the named Service (the initial state when there is none). */
   readonly state: ServiceState;
@@ -52,8 +54,8 @@ export type WriteStep<R> = (facts: StoredFacts) => StepOutcome<R>;
 
 export interface ServiceWriteStore {
   /**
-   * Runs `step` on the live state of `namespace/name` inside a write transaction, appends and
-   * projects what it returns, and resolves once that is durable. `committed` is absent when
+   * Runs `step` on the live state of `namespace/name`, appends and projects what it returns (only
+   * if that state is still the live one when it is appended), and resolves once that is durable. `committed` is absent when
    * nothing was appended. Rejects with WriteNotStoredError when the outcome is not durable.
    */
   write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }>;

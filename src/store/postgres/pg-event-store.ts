@@ -63,8 +63,8 @@ export interface EventRow {
 }
 
 /**
- * The time to record a write at: the clock's, but never before the newest write's (read under
- * the append lock), so recorded_at grows with position even when a replica's clock is behind
+ * The time to record a write at: the clock's, but never before the newest write's (svctrail_append
+ * clamps it again under the append lock), so recorded_at grows with position even when a replica's clock is behind
  * another's or steps back. Time → resourceVersion lookups rely on it.
  */
 export function recordingTime(clockNow: Date, newest: string | undefined): Date {
@@ -84,11 +84,6 @@ export class PgEventStore {
    */
   async lockAppends(client: Queryable): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-  }
-
-  /** BEGIN and the append lock in one round trip (two statements of one simple query). */
-  async beginLocked(client: Queryable): Promise<void> {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
   }
 
   /** The newest position and its time. Under the append lock, nobody else can move it. */

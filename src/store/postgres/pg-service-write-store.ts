@@ -108,9 +108,10 @@ export class PgServiceWriteStore implements ServiceWriteStore {
 
   private async drain(): Promise<void> {
     while (this.queue.length) {
-      const first = this.queue[0];
-      const size = first.alone ? 1 : Math.min(MAX_BATCH, this.queue.findIndex((w) => w.alone) === -1 ? this.queue.length : this.queue.findIndex((w) => w.alone));
-      const batch = this.queue.splice(0, Math.max(size, 1));
+      // A write sent alone goes on its own; the others in order up to the next such write.
+      const alone = this.queue.findIndex((w, i) => i > 0 && w.alone);
+      const size = this.queue[0].alone ? 1 : Math.min(MAX_BATCH, alone === -1 ? this.queue.length : alone);
+      const batch = this.queue.splice(0, size);
       const again = await this.runBatch(batch);
       // Writes decided again go first, in their order: a name's writes keep their arrival order.
       this.queue.unshift(...again);
@@ -356,19 +357,22 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     return { append, before, folded, payload, index };
   }
 
-  /** The asked allocation values, or (after enough rounds) the asked kinds' whole tables. */
+  /** The asked allocation values (one query for every kind), or after enough rounds the asked kinds' whole tables. */
   private async learnAllocations(asked: Map<AllocationKind, Set<string>>, known: Map<string, boolean>, wholeKinds: Set<AllocationKind>, whole: boolean): Promise<void> {
-    for (const [kind, values] of asked) {
-      if (whole) {
-        const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM allocations WHERE kind = $1', [kind]);
-        wholeKinds.add(kind);
-        for (const row of rows) known.set(cellKey(kind, row.value), true);
-        continue;
-      }
-      const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM allocations WHERE kind = $1 AND value = ANY($2)', [kind, [...values]]);
-      for (const value of values) known.set(cellKey(kind, value), false);
-      for (const row of rows) known.set(cellKey(kind, row.value), true);
+    const kinds = [...asked.keys()];
+    if (whole) {
+      const { rows } = await this.pool.query<{ kind: AllocationKind; value: string }>('SELECT kind, value FROM allocations WHERE kind = ANY($1)', [kinds]);
+      for (const kind of kinds) wholeKinds.add(kind);
+      for (const row of rows) known.set(cellKey(row.kind, row.value), true);
+      return;
     }
+    const cells = [...asked].flatMap(([kind, values]) => [...values].map((value) => [kind, value] as const));
+    const { rows } = await this.pool.query<{ kind: AllocationKind; value: string }>(
+      'SELECT a.kind, a.value FROM unnest($1::text[], $2::text[]) AS k(kind, value) JOIN allocations a ON a.kind = k.kind AND a.value = k.value',
+      [cells.map(([kind]) => kind), cells.map(([, value]) => value)],
+    );
+    for (const [kind, value] of cells) known.set(cellKey(kind, value), false);
+    for (const row of rows) known.set(cellKey(row.kind, row.value), true);
   }
 
   /** The live row of every name the batch writes and the log's newest time, in one round trip. */
