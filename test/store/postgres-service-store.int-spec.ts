@@ -368,6 +368,38 @@ describePostgres('PostgreSQL service stores', (database) => {
       expect(await a.reads.head()).toBe(Number(second.value.object.metadata.resourceVersion));
     });
 
+    it('sends the writes of a batch the database refused for the data of one again one by one: that one is not stored, the others are', async () => {
+      const store = new PgServiceWriteStore(a.handle.writePool, a.clock);
+      let uid = 0;
+      const ids = { ...deterministicIds(7), newUid: () => `alone-${++uid}` };
+      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)));
+      const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'alone', object: service(name, 'alone', 'ClusterIP') }, as('creator'));
+      // A creation under the uid of a Service that exists elsewhere: the log's unique index (23505)
+      // refuses the whole statement, whichever write of it was the cause.
+      const existing = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
+      const duplicate = store.write('alone', 'bad', (facts) => {
+        const object: Service = { ...structuredClone(existing), metadata: { ...existing.metadata, name: 'bad', namespace: 'alone' }, spec: { ports: [{ port: 80, protocol: 'TCP' }], clusterIP: 'None', clusterIPs: ['None'], type: 'ClusterIP' } };
+        return {
+          append: {
+            streamId: existing.metadata.uid!,
+            expectedVersion: 0,
+            events: [{ type: 'ServiceCreated', data: { object } } as never],
+            metadata: { ...as('x'), verb: 'create', subresource: '', recordedAt: facts.now.toISOString() },
+            before: facts.state,
+            folded: object,
+          },
+          finish: () => 'stored',
+        };
+      });
+      const outcomes = await Promise.allSettled([create('good-1'), duplicate, create('good-2')]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WriteNotStoredError);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason.message)).toContain('23505');
+      expect(await a.reads.liveJson('alone', 'bad')).toBeUndefined();
+      expect(await a.reads.liveJson('alone', 'good-1')).toBeDefined();
+      expect(await a.reads.liveJson('alone', 'good-2')).toBeDefined();
+    });
+
     it('answers a write whose connection died before it committed as not stored, and goes on writing', async () => {
       const head = await a.reads.head();
       // Replica a holds the append lock, so b's write waits for it inside its transaction.

@@ -86,7 +86,7 @@ export function redactedUrl(url: string): string {
  * a wait for a lock, and a statement, are bounded (the append statement holds the append lock;
  * whatever keeps it longer than this is refused, and its write answered as not stored).
  */
-export const SESSION_LIMITS = {
+const SESSION_LIMITS = {
   keepAliveIdleSeconds: 5,
   idleInTransactionMs: 10_000,
   writerLockTimeoutMs: 5_000,
