@@ -40,6 +40,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATA_ROOT, DatasetManifest, ensureDataset, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
+import { busyShare, readCpuTimes } from './machine-cpu';
 import { formatProfileSummary, ProfileSummary, summarizeProfile } from './profile-summary';
 import { MirrorFigures, mirrorPhase, mirrorRows } from './mirror';
 import { ROOT, real } from './real';
@@ -257,6 +258,8 @@ class Samples {
  * the overall rate) split between them as evenly as they divide, so three replicas share one
  * load round-robin by connection. Latencies and answers are merged into one result.
  */
+const machineCpu = () => readCpuTimes(() => readFileSync('/proc/stat', 'utf8'));
+
 function load(server: Running, token: string, connections: number, seconds: number, next: () => RequestSpec, extra: { overallRate?: number; urls?: string[] } = {}): Promise<LoadResult> {
   const latencies = new Samples();
   const statusCodes: Record<string, number> = {};
@@ -844,13 +847,18 @@ async function runLoadCase(server: Running, f: Fixture, def: LoadCase, seed: num
   if (opts.warmup !== false) await load(server, f.token, def.connections, WARMUP, () => def.next(rng, f));
   // The measured window on the monotonic clock V8's profiler stamps its samples with (µs).
   const fromUs = Number(process.hrtime.bigint() / 1000n);
+  const cpuBefore = machineCpu();
   const result = await load(server, f.token, def.connections, DURATION, () => def.next(rng, f));
+  const cpuBusy = busyShare(cpuBefore, machineCpu());
   const windowUs = [fromUs, Number(process.hrtime.bigint() / 1000n)];
+  // All the machine's CPU time per answered request: the load generator, the server(s) and PostgreSQL.
+  const cpuMsPerRequest = cpuBusy !== undefined && result.rps > 0 ? (cpuBusy * cpus().length * 1000) / result.rps : undefined;
   log(
     `  ${server.target.padEnd(10)} ${(opts.label ?? def.id).padEnd(32)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${fmtMs(result.p50)}  p99 ${fmtMs(result.p99)} ms` +
+      (cpuBusy !== undefined ? `  CPUs ${(cpuBusy * 100).toFixed(0)}% busy, ${fmtMs(cpuMsPerRequest)} CPU ms/req` : '') +
       (result.non2xx || result.errors ? `  (non-2xx ${result.non2xx}, errors ${result.errors}: ${JSON.stringify(result.statusCodes)})` : ''),
   );
-  return { served: true, ...result, windowUs };
+  return { served: true, ...result, windowUs, cpuBusy, cpuMsPerRequest };
 }
 
 /** A write case, measured with the disk bytes written per write and the WAL left behind. */
@@ -1309,6 +1317,8 @@ function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, CaseResul
     if (def.id === 'put-many-16' || def.id === 'put-many-64') writeTargets(id);
     add('  p50 ms', id, 'p50', fmtMs);
     add('  p99 ms', id, 'p99', fmtMs);
+    add('  machine CPUs busy %', id, 'cpuBusy', (v) => (typeof v === 'number' ? (v * 100).toFixed(0) : '–'));
+    add('  machine CPU ms per write (all processes)', id, 'cpuMsPerRequest', fmtMs);
   }
   add('longest append-lock hold ms', 'append-lock-hold', 'maxMs', fmtMs);
   for (const def of PG_READS) {
