@@ -1,0 +1,143 @@
+// Datasets on disk: scratch copies, storage figures, and the CLI's maintenance commands (replay, verify, export, import).
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_ROOT, DatasetManifest } from '../generate-data';
+import { ROOT } from '../real';
+import { PROFILE_DIR, log } from './options';
+import { children } from './processes';
+import { Result } from './cases';
+import { fmtNum, fmtMB } from './format';
+
+const CREDENTIALS = ['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'manifest.json', 'policy.jsonl'];
+
+/** A fresh copy of a dataset's directory (credentialsOnly: without its database, for a replica on PostgreSQL). */
+export function scratchCopy(source: string, label: string, credentialsOnly = false): string {
+  const dir = join(DATA_ROOT, `run-${label}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const file of credentialsOnly ? CREDENTIALS : ['svctrail.db', ...CREDENTIALS]) {
+    if (existsSync(join(source, file))) copyFileSync(join(source, file), join(dir, file));
+  }
+  return dir;
+}
+
+export function storage(dataDir: string, manifest: DatasetManifest): Result {
+  const db = new Database(join(dataDir, 'svctrail.db'), { readonly: true });
+  const bytes = statSync(join(dataDir, 'svctrail.db')).size;
+  const events = db.prepare('SELECT count(*) FROM events').pluck().get() as number;
+  let eventTableBytes = NaN;
+  let byObject: Record<string, number> = {};
+  try {
+    const rows = db.prepare('SELECT name, sum(pgsize) AS size FROM dbstat GROUP BY name ORDER BY size DESC').all() as { name: string; size: number }[];
+    byObject = Object.fromEntries(rows.map((r) => [r.name, r.size]));
+    eventTableBytes = byObject.events ?? NaN;
+  } catch {
+    // dbstat not compiled in
+  }
+  db.close();
+  return { events, bytes, bytesPerEvent: bytes / events, eventTableBytes, eventTableBytesPerEvent: eventTableBytes / events, byObject, manifestEvents: manifest.events };
+}
+
+/**
+ * What a target's writes added to its copy of the database: bytes of every table and index
+ * (dbstat) and events, after the phase against the dataset it started from; per event.
+ */
+export function writtenStorage(dataDir: string, base: Result): Result {
+  const db = new Database(join(dataDir, 'svctrail.db'), { fileMustExist: true });
+  try {
+    const events = db.prepare('SELECT count(*) FROM events').pluck().get() as number;
+    const rows = db.prepare('SELECT name, sum(pgsize) AS size FROM dbstat GROUP BY name').all() as { name: string; size: number }[];
+    const before = (base.byObject ?? {}) as Record<string, number>;
+    const byObject: Record<string, number> = {};
+    for (const r of rows) if (r.size !== (before[r.name] ?? 0)) byObject[r.name] = r.size - (before[r.name] ?? 0);
+    const bytes = Object.values(byObject).reduce((a, b) => a + b, 0);
+    const added = events - (base.events as number);
+    return { events: added, bytes, bytesPerEvent: added > 0 ? bytes / added : NaN, byObjectPerEvent: Object.fromEntries(Object.entries(byObject).map(([k, v]) => [k, added > 0 ? v / added : NaN])) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    db.close();
+  }
+}
+
+/** The profile svctrail's main thread wrote on exit (node names it CPU.<date>.<pid>.<thread>.<seq>.cpuprofile). */
+export function profileOf(pid: number): string | undefined {
+  const files = readdirSync(PROFILE_DIR).filter((f) => f.includes(`.${pid}.0.`) && f.endsWith('.cpuprofile'));
+  return files.length ? join(PROFILE_DIR, files.sort().at(-1)!) : undefined;
+}
+
+function runNode(script: string, argv: string[], label: string): Promise<{ code: number; stdout: string; stderr: string; ms: number; peakRssBytes: number }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [script, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      if (stdout.length < 1_000_000) stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      if (stderr.length > 100_000) stderr = stderr.slice(-50_000);
+    });
+    child.on('exit', (code) => {
+      children.delete(child);
+      const ms = performance.now() - t0;
+      const rss = Number(/bench-peak-rss (\d+)/.exec(stderr)?.[1] ?? NaN);
+      if (code !== 0) log(`  ${label} exited with ${code}: ${stderr.slice(-2000)}`);
+      resolve({ code: code ?? -1, stdout, stderr, ms, peakRssBytes: rss });
+    });
+  });
+}
+
+export const cli = (argv: string[], label: string) => runNode(join(ROOT, 'bench', 'dist', 'cli-rss.js'), argv, label);
+
+async function replayHelper(argv: string[]): Promise<Result> {
+  const r = await runNode(join(ROOT, 'bench', 'dist', 'replay.js'), argv, `replay.js ${argv.join(' ')}`);
+  if (r.code !== 0) throw new Error(`replay.js ${argv.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+/** replay, verify, export, import through the CLI, against the raw fold and the raw import. */
+export async function maintenance(source: string, label: string, events: number, scratch: string[]): Promise<Result> {
+  const out: Result = {};
+  const dir = scratchCopy(source, `${label}-maintenance`);
+  scratch.push(dir);
+  const rate = (ms: number) => events / (ms / 1000);
+  out.rawFold = await replayHelper(['--db', join(source, 'svctrail.db'), '--mode', 'raw']);
+  log(`  raw read-parse-fold: ${fmtNum((out.rawFold as Result).events)} events at ${fmtNum((out.rawFold as Result).eventsPerSecond)}/s, peak RSS ${fmtMB((out.rawFold as Result).peakRssBytes)}`);
+  // The floor-full of a rebuild: the raw fold plus the rows svctrail's rebuild stores, indexes built after.
+  out.rawRebuild = await replayHelper(['--db', join(source, 'svctrail.db'), '--mode', 'raw-rebuild', '--out', join(dir, 'raw-rebuild.db')]);
+  rmSync(join(dir, 'raw-rebuild.db'), { force: true });
+  log(`  raw rebuild (the same rows stored): ${fmtNum((out.rawRebuild as Result).eventsPerSecond)} events/s, peak RSS ${fmtMB((out.rawRebuild as Result).peakRssBytes)}`);
+  for (const command of ['verify', 'replay'] as const) {
+    const r = await cli([command, '--data-dir', dir], `svctrail ${command}`);
+    out[command] = { ok: r.code === 0, ms: r.ms, eventsPerSecond: rate(r.ms), peakRssBytes: r.peakRssBytes, code: r.code };
+    log(`  svctrail ${command.padEnd(7)} ${(r.ms / 1000).toFixed(1)} s = ${fmtNum(rate(r.ms))} events/s, peak RSS ${fmtMB(r.peakRssBytes)}${r.code ? ` (exit ${r.code})` : ''}`);
+  }
+  const file = join(dir, 'export.ndjson');
+  const exported = await cli(['export', '--data-dir', dir, '--out', file], 'svctrail export');
+  out.export = { ok: exported.code === 0, ms: exported.ms, eventsPerSecond: rate(exported.ms), peakRssBytes: exported.peakRssBytes, bytes: existsSync(file) ? statSync(file).size : NaN };
+  log(`  svctrail export  ${(exported.ms / 1000).toFixed(1)} s = ${fmtNum(rate(exported.ms))} events/s`);
+  if (exported.code === 0) {
+    const target = join(dir, 'imported');
+    mkdirSync(target, { mode: 0o700 });
+    const r = await cli(['import', '--data-dir', target, file], 'svctrail import');
+    out.import = { ok: r.code === 0, ms: r.ms, eventsPerSecond: rate(r.ms), peakRssBytes: r.peakRssBytes, code: r.code };
+    log(`  svctrail import  ${(r.ms / 1000).toFixed(1)} s = ${fmtNum(rate(r.ms))} events/s, peak RSS ${fmtMB(r.peakRssBytes)}${r.code ? ` (exit ${r.code})` : ''}`);
+    const imported = join(target, 'svctrail.db');
+    if (r.code === 0) out.importBytesPerEvent = statSync(imported).size / events;
+    rmSync(target, { recursive: true, force: true });
+    out.rawImport = await replayHelper(['--mode', 'raw-import', '--file', file, '--out', join(dir, 'raw-import.db')]);
+    rmSync(join(dir, 'raw-import.db'), { force: true });
+    log(`  raw import:       ${fmtNum((out.rawImport as Result).eventsPerSecond)} events/s, peak RSS ${fmtMB((out.rawImport as Result).peakRssBytes)}`);
+    // import's floor-full: the same events appended, then the same projection rows stored.
+    out.rawImportRebuild = await replayHelper(['--mode', 'raw-import-rebuild', '--file', file, '--out', join(dir, 'raw-import-rebuild.db')]);
+    rmSync(join(dir, 'raw-import-rebuild.db'), { force: true });
+    const full = out.rawImportRebuild as Result;
+    log(`  raw import + rebuild: ${fmtNum(full.eventsPerSecond)} events/s, ${fmtNum(full.bytesPerEvent)} bytes/event, peak RSS ${fmtMB(full.peakRssBytes)}`);
+  }
+  return out;
+}
