@@ -1,14 +1,14 @@
 // Reads the log as accepted writes (one item per resourceVersion) for the history API's change
 // log: which writes match, their events and actor, and the objects before and after each. The
-// range is driven by the index that matches the narrowest filter (INDEXED BY, so the plan does
-// not depend on statistics); the other filters are checked on the rows of that range.
+// range is driven by the index that matches the narrowest filter (on SQLite named with INDEXED
+// BY, so the plan does not depend on statistics; PostgreSQL's planner finds the same index); the
+// other filters are checked on the rows of that range. One implementation for both engines.
 import type { Service } from '../domain/service.types';
 import { jsonPatchText } from '../history/json-patch-diff';
-import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
-import { LogPositions } from './log-positions';
 import type { RecordedEvent } from './ports/recorded-event';
-import { events } from './schema';
+import { eventColumns, EventRow } from './sql/event-columns';
+import { SqlParams, SqlReader } from './sql/sql-reader';
 
 export interface ChangeRange {
   namespace?: string;
@@ -34,8 +34,6 @@ export interface RecordedWrite {
   object: Service | null;
 }
 
-type EventRow = typeof events.$inferSelect;
-
 /** One write as stored: its event rows (data and actor groups still JSON text) and its patch's JSON text. */
 export interface StoredWrite {
   resourceVersion: number;
@@ -46,16 +44,29 @@ export interface StoredWrite {
   patchJson: string;
 }
 
-const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS streamId, stream_version AS streamVersion, namespace, name, type, data,
-  recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
-  request_id AS requestId, verb, subresource`;
-
-/** Rows read per round while collecting distinct writes. */
-const BATCH = 500;
-/** Events read backwards from a write's resourceVersion to find them all in one statement. */
-const WRITE_EVENTS = 8;
+/**
+ * The events of the write at $1: the positions after the last earlier one of another write, up to
+ * $1 (a write's events are consecutive positions ending at its resourceVersion). The bound is a
+ * backwards walk of the primary key that stops at the write's first event.
+ */
+const EVENTS_OF_WRITE = `SELECT ${eventColumns()} FROM events
+  WHERE position <= $1 AND position > coalesce((SELECT position FROM events WHERE position <= $1 AND resource_version <> $1 ORDER BY position DESC LIMIT 1), 0)
+  ORDER BY position`;
+const REVISION_AT = 'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version = $2';
+const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1';
+const STORED_PATCH = 'SELECT patch FROM service_revisions WHERE uid = $1 AND resource_version = $2';
 /** Events read per round by the feed. */
 const FEED_EVENTS = 400;
+/** The log after $1 up to $2, with each write's stored patch read on its last event (the one at the write's resourceVersion). */
+const FEED = `SELECT ${eventColumns('e')}, r.patch AS patch FROM events e
+  LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
+  WHERE e.position > $1 AND e.position <= $2 ORDER BY e.position LIMIT ${FEED_EVENTS}`;
+
+/** Rows read per round while collecting distinct writes, at most. */
+const BATCH = 500;
+
+/** The filters of a range, without its bounds. */
+type RangeFilters = Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>;
 
 /** The log as accepted writes, for the change log, the feed and field ownership (either engine). */
 export interface ChangeHistory {
@@ -86,49 +97,14 @@ export function filtersWholeWrites(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 
 export const CHANGE_HISTORY = Symbol('CHANGE_HISTORY');
 
 export class ChangeHistoryRepository implements ChangeHistory {
-  private readonly eventsOfWrite;
-  private readonly revisionAt;
-  private readonly revisionBefore;
-  private readonly storedPatch;
-  private readonly lastEventsUpTo;
-  private readonly eventsFrom;
-  private readonly positions;
-
-  constructor(private readonly handle: DatabaseHandle) {
-    const sqlite = handle.sqlite;
-    this.positions = new LogPositions(sqlite);
-    this.eventsOfWrite = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position >= ? AND position <= ? ORDER BY position`);
-    this.revisionAt = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
-    this.revisionBefore = sqlite
-      .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
-      .pluck();
-    this.storedPatch = sqlite.prepare('SELECT patch FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
-    this.lastEventsUpTo = sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ${WRITE_EVENTS}`);
-    // With each write's stored patch, read on its last event (the one at the write's resourceVersion).
-    this.eventsFrom = sqlite.prepare(
-      `SELECT ${COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1e.$2')}, r.patch AS patch FROM events e
-       LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
-       WHERE e.position > ? AND e.position <= ? ORDER BY e.position LIMIT ${FEED_EVENTS}`,
-    );
-  }
-
-  /** The SQL of one round (exported for the query-plan test). */
-  static rangeSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
-    return `${ChangeHistoryRepository.rangeScan(range, 'position, resource_version AS rv')} LIMIT @batch`;
-  }
+  constructor(private readonly db: SqlReader) {}
 
   /**
-   * The SQL that reads whole writes of a range in one pass: every event row with, on a write's
-   * last event (the one at its resourceVersion), the patch its revision stores. Exported for the
-   * query-plan test.
+   * The SQL of one round over a range: $1 fromPosition, $2 toRv, $3 fromRv, $4 the batch, then
+   * the filters' values (in `params`, which holds the four first).
    */
-  static storedWritesSql(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): string {
-    const patch = `CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
-    return ChangeHistoryRepository.rangeScan(range, `${COLUMNS}, ${patch}`);
-  }
-
-  private static rangeScan(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>, columns: string): string {
-    const where = ['position >= @fromPosition', 'position <= @toRv', 'resource_version >= @fromRv'];
+  rangeSql(range: RangeFilters, params: SqlParams, columns = 'position, resource_version AS rv'): string {
+    const where = ['position >= $1', 'position <= $2', 'resource_version >= $3'];
     let index: string;
     // A stream's events in stream_version order are its events in position order.
     if (range.uid !== undefined) index = 'events_stream_version_unique';
@@ -137,15 +113,24 @@ export class ChangeHistoryRepository implements ChangeHistory {
     else if (range.actor !== undefined) index = 'events_actor_position';
     else if (range.eventType !== undefined) index = 'events_type_position';
     else index = '';
-    if (range.uid !== undefined) where.push('stream_id = @uid');
-    if (range.namespace !== undefined) where.push('namespace = @namespace');
-    if (range.name !== undefined) where.push('name = @name');
-    if (range.actor !== undefined) where.push('actor_user = @actor');
-    if (range.eventType !== undefined) where.push('type = @eventType');
-    if (range.fieldManager !== undefined) where.push('field_manager = @fieldManager');
-    const from = index ? `events INDEXED BY ${index}` : 'events';
+    if (range.uid !== undefined) where.push(`stream_id = ${params.param(range.uid)}`);
+    if (range.namespace !== undefined) where.push(`namespace = ${params.param(range.namespace)}`);
+    if (range.name !== undefined) where.push(`name = ${params.param(range.name)}`);
+    if (range.actor !== undefined) where.push(`actor_user = ${params.param(range.actor)}`);
+    if (range.eventType !== undefined) where.push(`type = ${params.param(range.eventType)}`);
+    if (range.fieldManager !== undefined) where.push(`field_manager = ${params.param(range.fieldManager)}`);
+    const from = index ? `events${this.db.dialect.indexedBy(index)}` : 'events';
     const order = range.uid !== undefined ? 'stream_version' : 'position';
-    return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+    return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $4`;
+  }
+
+  /**
+   * The SQL that reads whole writes of a range: every event row with, on a write's last event
+   * (the one at its resourceVersion), the patch its revision stores.
+   */
+  storedWritesSql(range: RangeFilters, params: SqlParams): string {
+    const patch = `CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
+    return this.rangeSql(range, params, `${eventColumns()}, ${patch}`);
   }
 
   /**
@@ -156,33 +141,41 @@ export class ChangeHistoryRepository implements ChangeHistory {
    */
   async matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]> {
     if (!filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
+    const params = new SqlParams(0, 0, 0, 0);
+    const sql = this.storedWritesSql(range, params);
     const out: StoredWrite[] = [];
-    let write: (EventRow & { patch: string | null })[] = [];
-    const flush = () => out.push(this.withPatch(write, write[write.length - 1].patch));
-    // Range rows start at the first event of a write (fromPosition is a write's start), so each
-    // write is read whole; iterate stops reading as soon as the page is full.
-    for (const row of this.handle.statement(ChangeHistoryRepository.storedWritesSql(range)).iterate(range) as Iterable<EventRow & { patch: string | null }>) {
-      if (write.length > 0 && write[0].resourceVersion !== row.resourceVersion) {
-        flush();
-        write = [];
+    let fromPosition = range.fromPosition;
+    // A write has one event or a few: a first round of about what the page needs (each row costs
+    // a lookup of its table row), later rounds grow. Rounds start at a write's first event.
+    for (let batch = Math.min(BATCH, 3 * (limit + 1)); ; ) {
+      const rows = await this.db.all<EventRow & { patch: string | null }>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
+      const full = rows.length === batch;
+      let start = 0;
+      for (let i = 1; i <= rows.length; i++) {
+        if (i < rows.length && rows[i].resourceVersion === rows[start].resourceVersion) continue;
+        // A full batch may have cut its last write short: it is read again, whole, by the next.
+        if (i === rows.length && full) break;
+        out.push(await this.withPatch(rows.slice(start, i), rows[i - 1].patch));
         if (out.length === limit) return out;
+        start = i;
       }
-      write.push(row);
+      if (!full) return out;
+      if (start > 0) fromPosition = rows[start].position;
+      // Later rounds read more; a write longer than a whole batch is read with a larger one.
+      batch = start > 0 ? Math.max(batch, Math.min(BATCH, 2 * batch)) : 2 * batch;
     }
-    if (write.length > 0) flush();
-    return out;
   }
 
   /** The resourceVersions of up to `limit` matching writes, oldest first. */
   async matchingWrites(range: ChangeRange, limit: number): Promise<number[]> {
-    const statement = this.handle.statement(ChangeHistoryRepository.rangeSql(range));
+    const params = new SqlParams(0, 0, 0, 0);
+    const sql = this.rangeSql(range, params);
     const out: number[] = [];
     let fromPosition = range.fromPosition;
     // A write has one event or a few: a first round of twice the page reads about what the page
     // needs (each row costs a lookup of its table row), later rounds grow.
-    let batch = Math.min(BATCH, 2 * limit);
-    for (;; batch = Math.min(BATCH, 2 * batch)) {
-      const rows = statement.all({ ...range, fromPosition, batch }) as { position: number; rv: number }[];
+    for (let batch = Math.min(BATCH, 2 * limit); ; batch = Math.min(BATCH, 2 * batch)) {
+      const rows = await this.db.all<{ position: number; rv: number }>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
       for (const row of rows) {
         if (out[out.length - 1] === row.rv) continue;
         if (out.length === limit) return out;
@@ -195,7 +188,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
 
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   async write(resourceVersion: number): Promise<RecordedWrite> {
-    const recorded = (this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[]).map(toRecorded);
+    const recorded = (await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(toRecorded);
     const first = recorded[0];
     const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
     return {
@@ -205,8 +198,8 @@ export class ChangeHistoryRepository implements ChangeHistory {
       name: first.name,
       events: recorded,
       // The revision this write superseded: none before a create.
-      previous: first.streamVersion === 1 ? null : parse(this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined),
-      object: parse(this.revisionAt.get(first.streamId, resourceVersion) as string | undefined),
+      previous: first.streamVersion === 1 ? null : parse(await this.revision(REVISION_BEFORE, first.streamId, resourceVersion)),
+      object: parse(await this.revision(REVISION_AT, first.streamId, resourceVersion)),
     };
   }
 
@@ -217,25 +210,21 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * revisions as it always was.
    */
   async storedWrite(resourceVersion: number): Promise<StoredWrite> {
-    return this.readStoredWrite(resourceVersion);
+    return this.withPatch(await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion]));
   }
 
-  private readStoredWrite(resourceVersion: number): StoredWrite {
-    // A write's events end at its resourceVersion: one read backwards from there finds them all,
-    // unless the write has more than a few (then its first position is looked for first).
-    let rows = (this.lastEventsUpTo.all(resourceVersion) as EventRow[]).filter((r) => r.resourceVersion === resourceVersion).reverse();
-    if (rows.length === WRITE_EVENTS) rows = this.eventsOfWrite.all(this.positions.writeStart(resourceVersion), resourceVersion) as EventRow[];
-    return this.withPatch(rows);
+  private async revision(sql: string, uid: string, resourceVersion: number): Promise<string | undefined> {
+    return (await this.db.one<{ object: string }>(sql, [uid, resourceVersion]))?.object;
   }
 
   /** `stored`: the write's stored patch when already read with its events (null: none stored). */
-  private withPatch(rows: EventRow[], stored?: string | null): StoredWrite {
+  private async withPatch(rows: EventRow[], stored?: string | null): Promise<StoredWrite> {
     const first = rows[0];
     const resourceVersion = first.resourceVersion;
-    let patchJson = stored !== undefined ? stored : (this.storedPatch.get(first.streamId, resourceVersion) as string | null | undefined);
+    let patchJson = stored !== undefined ? stored : (await this.db.one<{ patch: string | null }>(STORED_PATCH, [first.streamId, resourceVersion]))?.patch;
     if (patchJson === undefined || patchJson === null) {
-      const previous = first.streamVersion === 1 ? null : ((this.revisionBefore.get(first.streamId, resourceVersion) as string | undefined) ?? null);
-      patchJson = jsonPatchText(previous, (this.revisionAt.get(first.streamId, resourceVersion) as string | undefined) ?? null);
+      const previous = first.streamVersion === 1 ? null : ((await this.revision(REVISION_BEFORE, first.streamId, resourceVersion)) ?? null);
+      patchJson = jsonPatchText(previous, (await this.revision(REVISION_AT, first.streamId, resourceVersion)) ?? null);
     }
     return { resourceVersion, uid: first.streamId, namespace: first.namespace, name: first.name, events: rows, patchJson };
   }
@@ -247,7 +236,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
   async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]> {
     const out: StoredWrite[] = [];
     for (let after = resourceVersion; ; ) {
-      const rows = this.eventsFrom.all(after, untilRv) as (EventRow & { patch: string | null })[];
+      const rows = await this.db.all<EventRow & { patch: string | null }>(FEED, [after, untilRv]);
       const full = rows.length === FEED_EVENTS;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
@@ -256,12 +245,11 @@ export class ChangeHistoryRepository implements ChangeHistory {
         if (i === rows.length && full && start > 0) break;
         if (out.length === limit) return out;
         // (A write longer than a whole batch is read whole on its own.)
-        out.push(i === rows.length && full ? this.readStoredWrite(rows[start].resourceVersion) : this.withPatch(rows.slice(start, i), rows[i - 1].patch));
+        out.push(i === rows.length && full ? await this.storedWrite(rows[start].resourceVersion) : await this.withPatch(rows.slice(start, i), rows[i - 1].patch));
         after = out[out.length - 1].resourceVersion;
         start = i;
       }
       if (!full) return out;
     }
   }
-
 }

@@ -1,8 +1,9 @@
 // Reads the condition audit log (condition_transitions) with the actor of each transition's
 // write (the write's last event sits at position = its resourceVersion: a primary-key lookup).
-// Lists are ordered by (resourceVersion, id) and driven by the index of their scope.
+// Lists are ordered by (resourceVersion, id) and driven by the index of their scope (named on
+// SQLite; PostgreSQL's planner finds the same indexes). One implementation for both engines.
 import type { SummaryTransition } from '../history/condition-summary';
-import type { DatabaseHandle } from './database';
+import { SqlParams, SqlReader } from './sql/sql-reader';
 
 export interface TransitionRange {
   namespace?: string;
@@ -49,10 +50,17 @@ export interface Lifetime {
   deletedAt: string | null;
 }
 
-const COLUMNS = `t.id, t.resource_version AS resourceVersion, t.uid, t.namespace, t.name, t.condition_type AS conditionType,
-  t.from_status AS fromStatus, t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration,
-  t.last_transition_time AS lastTransitionTime, t.recorded_at AS recordedAt, t.actor_user AS actorUser,
-  e.actor_groups AS actorGroups, e.user_agent AS userAgent, e.field_manager AS fieldManager, e.request_id AS requestId`;
+const COLUMNS = `t.id, t.resource_version AS "resourceVersion", t.uid, t.namespace, t.name, t.condition_type AS "conditionType",
+  t.from_status AS "fromStatus", t.to_status AS "toStatus", t.reason, t.message, t.observed_generation AS "observedGeneration",
+  t.last_transition_time AS "lastTransitionTime", t.recorded_at AS "recordedAt", t.actor_user AS "actorUser",
+  e.actor_groups AS "actorGroups", e.user_agent AS "userAgent", e.field_manager AS "fieldManager", e.request_id AS "requestId"`;
+
+/** What a summary folds, and nothing else: no message, no actor (so no join with the events). */
+const SUMMARY_ROWS = (indexedBy: string) => `SELECT condition_type AS "conditionType", from_status AS "fromStatus", to_status AS "toStatus", recorded_at AS "recordedAt"
+  FROM condition_transitions${indexedBy} WHERE uid = $1 AND resource_version <= $2 ORDER BY condition_type, resource_version, id`;
+const KEY_OF_UID = (indexedBy: string) => `SELECT namespace, name, uid FROM condition_transitions${indexedBy} WHERE uid = $1 LIMIT 1`;
+const FIRST_EVENT = 'SELECT recorded_at AS "recordedAt" FROM events WHERE stream_id = $1 AND stream_version = 1';
+const LAST_EVENT = 'SELECT type, recorded_at AS "recordedAt", position FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1';
 
 /** The condition audit log, for the condition history API (either engine). */
 export interface ConditionHistory {
@@ -72,66 +80,63 @@ export const CONDITION_HISTORY = Symbol('CONDITION_HISTORY');
 
 export class ConditionHistoryRepository implements ConditionHistory {
   private readonly summaryRows;
-  private readonly firstEvent;
-  private readonly lastEvent;
   private readonly keyOfUid;
 
-  constructor(private readonly handle: DatabaseHandle) {
-    const sqlite = handle.sqlite;
-    // What a summary folds, and nothing else: no message, no actor (so no join with the events).
-    this.summaryRows = sqlite.prepare(
-      `SELECT condition_type AS conditionType, from_status AS fromStatus, to_status AS toStatus, recorded_at AS recordedAt
-       FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ? AND resource_version <= ? ORDER BY condition_type, resource_version, id`,
-    );
-    this.keyOfUid = sqlite.prepare('SELECT namespace, name, uid FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ? LIMIT 1');
-    this.firstEvent = sqlite.prepare('SELECT recorded_at FROM events WHERE stream_id = ? AND stream_version = 1').pluck();
-    this.lastEvent = sqlite.prepare('SELECT type, recorded_at AS recordedAt, position FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1');
+  constructor(private readonly db: SqlReader) {
+    const byUid = db.dialect.indexedBy('condition_transitions_uid_type_rv');
+    this.summaryRows = SUMMARY_ROWS(byUid);
+    this.keyOfUid = KEY_OF_UID(byUid);
   }
 
-  static rangeSql(range: Omit<TransitionRange, 'fromRv' | 'toRv'>): string {
-    const where = ['t.resource_version >= @fromRv', 't.resource_version <= @toRv'];
+  /** One page of transitions: its SQL and values. */
+  rangeQuery(range: TransitionRange, limit: number): { sql: string; values: unknown[] } {
+    const p = new SqlParams();
+    // The keyset cursor starts the range at its resourceVersion; ties are broken by id.
+    const fromRv = range.after ? Math.max(range.fromRv, range.after.rv) : range.fromRv;
+    const where = [`t.resource_version >= ${p.param(fromRv)}`, `t.resource_version <= ${p.param(range.toRv)}`];
     let index: string;
     if (range.uid !== undefined) index = 'condition_transitions_uid_type_rv';
     else if (range.name !== undefined) index = 'condition_transitions_name_rv';
     else if (range.namespace !== undefined) index = 'condition_transitions_namespace_rv';
     else index = 'condition_transitions_rv';
-    if (range.uid !== undefined) where.push('t.uid = @uid');
-    if (range.namespace !== undefined) where.push('t.namespace = @namespace');
-    if (range.name !== undefined) where.push('t.name = @name');
-    if (range.conditionType !== undefined) where.push('t.condition_type = @conditionType');
-    if (range.status !== undefined) where.push('t.to_status = @status');
-    if (range.actor !== undefined) where.push('t.actor_user = @actor');
-    if (range.after) where.push('(t.resource_version > @afterRv OR t.id > @afterId)');
-    return `SELECT ${COLUMNS} FROM condition_transitions t INDEXED BY ${index} JOIN events e ON e.position = t.resource_version
-      WHERE ${where.join(' AND ')} ORDER BY t.resource_version, t.id LIMIT @limit`;
+    if (range.uid !== undefined) where.push(`t.uid = ${p.param(range.uid)}`);
+    if (range.namespace !== undefined) where.push(`t.namespace = ${p.param(range.namespace)}`);
+    if (range.name !== undefined) where.push(`t.name = ${p.param(range.name)}`);
+    if (range.conditionType !== undefined) where.push(`t.condition_type = ${p.param(range.conditionType)}`);
+    if (range.status !== undefined) where.push(`t.to_status = ${p.param(range.status)}`);
+    if (range.actor !== undefined) where.push(`t.actor_user = ${p.param(range.actor)}`);
+    if (range.after) where.push(`(t.resource_version > ${p.param(range.after.rv)} OR t.id > ${p.param(range.after.id)})`);
+    const sql = `SELECT ${COLUMNS} FROM condition_transitions t${this.db.dialect.indexedBy(index)} JOIN events e ON e.position = t.resource_version
+      WHERE ${where.join(' AND ')} ORDER BY t.resource_version, t.id LIMIT ${p.param(limit)}`;
+    return { sql, values: p.values };
   }
 
   async transitions(range: TransitionRange, limit: number): Promise<TransitionRow[]> {
-    const after = range.after ? { afterRv: range.after.rv, afterId: range.after.id } : {};
-    // The keyset cursor starts the range at its resourceVersion; ties are broken by id.
-    const fromRv = range.after ? Math.max(range.fromRv, range.after.rv) : range.fromRv;
-    return this.handle.statement(ConditionHistoryRepository.rangeSql(range)).all({ ...range, ...after, fromRv, limit }) as TransitionRow[];
+    const { sql, values } = this.rangeQuery(range, limit);
+    return this.db.all<TransitionRow>(sql, values);
   }
 
-  static servicesSql(scoped: { namespace?: boolean; name?: boolean }): string {
-    const where = ['(namespace > @afterNamespace OR (namespace = @afterNamespace AND (name > @afterName OR (name = @afterName AND uid > @afterUid))))'];
-    if (scoped.namespace) where.push('namespace = @namespace');
-    if (scoped.name) where.push('name = @name');
-    return `SELECT DISTINCT namespace, name, uid FROM condition_transitions INDEXED BY condition_transitions_service
-      WHERE ${where.join(' AND ')} ORDER BY namespace, name, uid LIMIT @limit`;
+  /** One page of Service incarnations: its SQL and values. */
+  servicesQuery(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): { sql: string; values: unknown[] } {
+    const after = scope.after ?? { namespace: '', name: '', uid: '' };
+    const p = new SqlParams();
+    const where = [`(namespace, name, uid) > (${p.param(after.namespace)}, ${p.param(after.name)}, ${p.param(after.uid)})`];
+    if (scope.namespace !== undefined) where.push(`namespace = ${p.param(scope.namespace)}`);
+    if (scope.name !== undefined) where.push(`name = ${p.param(scope.name)}`);
+    const sql = `SELECT DISTINCT namespace, name, uid FROM condition_transitions${this.db.dialect.indexedBy('condition_transitions_service')}
+      WHERE ${where.join(' AND ')} ORDER BY namespace, name, uid LIMIT ${p.param(limit)}`;
+    return { sql, values: p.values };
   }
 
   /** Service incarnations with at least one transition, in (namespace, name, uid) order. */
   async services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): Promise<ServiceKey[]> {
-    const after = scope.after ?? { namespace: '', name: '', uid: '' };
-    return this.handle
-      .statement(ConditionHistoryRepository.servicesSql({ namespace: scope.namespace !== undefined, name: scope.name !== undefined }))
-      .all({ namespace: scope.namespace, name: scope.name, afterNamespace: after.namespace, afterName: after.name, afterUid: after.uid, limit }) as ServiceKey[];
+    const { sql, values } = this.servicesQuery(scope, limit);
+    return this.db.all<ServiceKey>(sql, values);
   }
 
   /** The one incarnation `uid`, if it has transitions, is in the scope and comes after the cursor. */
   async serviceOf(uid: string, scope: { namespace?: string; name?: string }, after?: ServiceKey): Promise<ServiceKey[]> {
-    const key = this.keyOfUid.get(uid) as ServiceKey | undefined;
+    const key = await this.db.one<ServiceKey>(this.keyOfUid, [uid]);
     if (!key || (scope.namespace !== undefined && key.namespace !== scope.namespace) || (scope.name !== undefined && key.name !== scope.name)) return [];
     if (after && [key.namespace, key.name, key.uid].join('\u0000') <= [after.namespace, after.name, after.uid].join('\u0000')) return [];
     return [key];
@@ -139,13 +144,13 @@ export class ConditionHistoryRepository implements ConditionHistory {
 
   /** What a summary of one incarnation folds, up to a resourceVersion, by condition type then time. */
   async summaryTransitionsOfService(uid: string, untilRv: number): Promise<SummaryTransition[]> {
-    return this.summaryRows.all(uid, untilRv) as SummaryTransition[];
+    return this.db.all<SummaryTransition>(this.summaryRows, [uid, untilRv]);
   }
 
   /** When the incarnation was created and, if it was, deleted (as of a resourceVersion). */
   async lifetime(uid: string, untilRv: number): Promise<Lifetime> {
-    const createdAt = (this.firstEvent.get(uid) as string | undefined) ?? null;
-    const last = this.lastEvent.get(uid) as { type: string; recordedAt: string; position: number } | undefined;
+    const createdAt = (await this.db.one<{ recordedAt: string }>(FIRST_EVENT, [uid]))?.recordedAt ?? null;
+    const last = await this.db.one<{ type: string; recordedAt: string; position: number }>(LAST_EVENT, [uid]);
     const deletedAt = last && last.type === 'ServiceDeleted' && last.position <= untilRv ? last.recordedAt : null;
     return { createdAt, deletedAt };
   }

@@ -1,6 +1,7 @@
-// The history API's reads on the chosen engine: its repositories and the read store its services
-// open snapshots with. On PostgreSQL they share one PgReadScope, so that every read of one
-// history answer (head, window, page) runs in the same snapshot, as on SQLite's one connection.
+// The history API's reads on the chosen engine: its repositories (one implementation each, over
+// the engine's SQL reader) and the read store its services open snapshots with. On PostgreSQL
+// they share one PgReadScope, so that every read of one history answer (head, window, page) runs
+// in the same snapshot, as on SQLite's one connection.
 import { ActivitySummaryRepository } from './activity-summary-repository';
 import type { ActivitySummary } from './activity-summary-repository';
 import { ChangeHistoryRepository } from './change-history-repository';
@@ -9,13 +10,12 @@ import { ConditionHistoryRepository } from './condition-history-repository';
 import type { ConditionHistory } from './condition-history-repository';
 import { IngressHistoryRepository } from './ingress-history-repository';
 import type { IngressHistory } from './ingress-history-repository';
-import { PgActivitySummary } from './postgres/history/pg-activity-summary';
-import { PgChangeHistory } from './postgres/history/pg-change-history';
-import { PgConditionHistory } from './postgres/history/pg-condition-history';
 import { PgHistoryReadStore } from './postgres/history/pg-history-read-store';
-import { PgIngressHistory } from './postgres/history/pg-ingress-history';
 import { PgReadScope } from './postgres/history/pg-read-scope';
+import { PgSqlReader } from './postgres/pg-sql-reader';
 import type { ServiceReadStore } from './ports/service-read-store';
+import type { SqlReader } from './sql/sql-reader';
+import { SqliteSqlReader } from './sqlite-sql-reader';
 import type { StoreEngine } from './store-engine';
 
 export interface HistoryStores {
@@ -35,22 +35,19 @@ export const HISTORY_READ_STORE = Symbol('HISTORY_READ_STORE');
 
 /** `reads`: the engine's SERVICE_READ_STORE (SQLite's snapshots already cover the repositories). */
 export function historyStoresFor(engine: StoreEngine, reads: ServiceReadStore): HistoryStores {
+  let db: SqlReader;
   if (engine.kind === 'sqlite') {
-    const handle = engine.handle;
-    return {
-      reads,
-      changes: new ChangeHistoryRepository(handle),
-      conditions: new ConditionHistoryRepository(handle),
-      ingress: new IngressHistoryRepository(handle),
-      activity: new ActivitySummaryRepository(handle),
-    };
+    db = new SqliteSqlReader(engine.handle);
+  } else {
+    const scope = new PgReadScope(engine.handle.historyPool);
+    db = new PgSqlReader(() => scope.db);
+    reads = new PgHistoryReadStore(scope);
   }
-  const scope = new PgReadScope(engine.handle.historyPool);
   return {
-    reads: new PgHistoryReadStore(scope),
-    changes: new PgChangeHistory(scope),
-    conditions: new PgConditionHistory(scope),
-    ingress: new PgIngressHistory(scope),
-    activity: new PgActivitySummary(scope),
+    reads,
+    changes: new ChangeHistoryRepository(db),
+    conditions: new ConditionHistoryRepository(db),
+    ingress: new IngressHistoryRepository(db),
+    activity: new ActivitySummaryRepository(db),
   };
 }

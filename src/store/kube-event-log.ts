@@ -1,9 +1,9 @@
 // Reads the event log as core/v1 Events: filtered by namespace and involved object, in log
 // order, consistent up to a snapshot position.
-import type { DatabaseHandle } from './database';
 import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
-import { events } from './schema';
+import { eventColumns, EventRow } from './sql/event-columns';
+import { SqlParams, SqlReader } from './sql/sql-reader';
 
 export interface KubeEventQuery {
   namespace?: string;
@@ -16,11 +16,8 @@ export interface KubeEventQuery {
   limit: number;
 }
 
-type EventRow = typeof events.$inferSelect;
-
-const COLUMNS = `position, resource_version AS resourceVersion, stream_id AS streamId, stream_version AS streamVersion, namespace, name, type, data,
-  recorded_at AS recordedAt, actor_user AS actorUser, actor_groups AS actorGroups, user_agent AS userAgent, field_manager AS fieldManager,
-  request_id AS requestId, verb, subresource`;
+const AT = `SELECT ${eventColumns()} FROM events WHERE position = $1`;
+const HEAD = 'SELECT coalesce(max(position), 0) AS head FROM events';
 
 /** The event log as core/v1 Events (either engine). */
 export interface KubeEvents {
@@ -35,31 +32,27 @@ export interface KubeEvents {
 /** DI token of the engine's KubeEvents. */
 export const KUBE_EVENTS = Symbol('KUBE_EVENTS');
 
+/** The event log as core/v1 Events, on either engine's SQL reader. */
 export class KubeEventLog implements KubeEvents {
-  private readonly byPosition;
-  private readonly maxPosition;
-
-  constructor(private readonly handle: DatabaseHandle) {
-    this.byPosition = handle.sqlite.prepare(`SELECT ${COLUMNS} FROM events WHERE position = ?`);
-    this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) FROM events').pluck();
-  }
+  constructor(private readonly db: SqlReader) {}
 
   /** The newest position in the log (the current global resourceVersion). */
   async head(): Promise<number> {
-    return this.maxPosition.get() as number;
+    return (await this.db.one<{ head: number }>(HEAD))!.head;
   }
 
   async page(query: KubeEventQuery): Promise<RecordedEvent[]> {
-    const where = ['position > @afterPosition', 'position <= @untilPosition'];
-    if (query.namespace !== undefined) where.push('namespace = @namespace');
-    if (query.name !== undefined) where.push('name = @name');
-    if (query.uid !== undefined) where.push('stream_id = @uid');
-    const rows = this.handle.statement(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT @limit`).all(query) as EventRow[];
-    return rows.map(toRecorded);
+    const p = new SqlParams();
+    const where = [`position > ${p.param(query.afterPosition)}`, `position <= ${p.param(query.untilPosition)}`];
+    if (query.namespace !== undefined) where.push(`namespace = ${p.param(query.namespace)}`);
+    if (query.name !== undefined) where.push(`name = ${p.param(query.name)}`);
+    if (query.uid !== undefined) where.push(`stream_id = ${p.param(query.uid)}`);
+    const sql = `SELECT ${eventColumns()} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${p.param(query.limit)}`;
+    return (await this.db.all<EventRow>(sql, p.values)).map(toRecorded);
   }
 
   async at(position: number): Promise<RecordedEvent | undefined> {
-    const row = this.byPosition.get(position) as EventRow | undefined;
+    const row = await this.db.one<EventRow>(AT, [position]);
     return row ? toRecorded(row) : undefined;
   }
 

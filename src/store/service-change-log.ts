@@ -5,16 +5,36 @@ import type { ServiceEvent } from '../domain/service.events';
 import type { Service } from '../domain/service.types';
 import { deletedObject, ServiceChange } from '../watch/service-change';
 import { withStoredJson } from '../watch/stored-object-json';
-import type { DatabaseHandle } from './database';
+import { SqlReader } from './sql/sql-reader';
 
 interface EventRow {
   position: number;
   rv: number;
   uid: string;
-  streamVersion: number;
   type: string;
   data: string;
+  /** On a write's last event only: the revision it wrote... */
+  object: string | null;
+  /** ...and the one before it, when the reader reads it with the batch (PostgreSQL). */
+  previous: string | null;
 }
+
+/** Events read per round, at most. */
+const BATCH = 500;
+
+const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1';
+
+/**
+ * A seek on the primary key, then the log in order (resuming from an old resourceVersion costs
+ * the same as from the newest), the revisions read on each write's last event (position =
+ * resource_version). The previous revision is read here only where a read is a round trip;
+ * SQLite reads it when a watcher asks for it (ResumedModification).
+ */
+const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_version AS rv, e.stream_id AS uid, e.type, e.data, r.object,
+  ${withPrevious ? `CASE WHEN e.position = e.resource_version THEN (SELECT p.object FROM service_revisions p
+    WHERE p.uid = e.stream_id AND p.resource_version < e.resource_version ORDER BY p.resource_version DESC LIMIT 1) END` : 'NULL'} AS previous
+  FROM events e LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
+  WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
 
 /** The past as watch changes, for resuming a watch from a resourceVersion (either engine). */
 export interface ServiceChanges {
@@ -28,51 +48,52 @@ export interface ServiceChanges {
 export const SERVICE_CHANGES = Symbol('SERVICE_CHANGES');
 
 export class ServiceChangeLog implements ServiceChanges {
-  private readonly eventsAfter;
-  private readonly revisionAt;
-  private readonly revisionBefore;
-  private readonly oldest;
+  private readonly eventsAfter: string;
 
-  constructor(handle: DatabaseHandle) {
-    const sqlite = handle.sqlite;
-    // A seek on the primary key, then the log in order: resuming from an old resourceVersion
-    // costs the same as from the newest.
-    this.eventsAfter = sqlite.prepare(
-      `SELECT position, resource_version AS rv, stream_id AS uid, stream_version AS streamVersion, type, data
-       FROM events WHERE position > ? ORDER BY position`,
-    );
-    this.revisionAt = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version = ?').pluck();
-    this.revisionBefore = sqlite
-      .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
-      .pluck();
-    this.oldest = sqlite.prepare('SELECT min(position) FROM events').pluck();
+  constructor(private readonly db: SqlReader) {
+    this.eventsAfter = eventsAfter(db.immediate === undefined);
   }
 
   /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
   async oldestResumable(): Promise<number> {
-    const first = this.oldest.get() as number | null;
+    const first = (await this.db.one<{ first: number | null }>('SELECT min(position) AS first FROM events'))?.first ?? null;
     return first === null ? 0 : first - 1;
   }
 
   /** Up to `limit` writes after `resourceVersion`, oldest first. */
   async changesAfter(resourceVersion: number, limit: number): Promise<ServiceChange[]> {
-    // Group the log's rows into writes (consecutive rows sharing a resourceVersion); the cursor
-    // stops at the first row past the last wanted write.
+    // The log's rows grouped into writes (consecutive rows sharing a resourceVersion), a batch at
+    // a time: each about what the writes still wanted take, at the events per write seen so far.
     const writes: EventRow[][] = [];
-    for (const row of this.eventsAfter.iterate(resourceVersion) as Iterable<EventRow>) {
-      const last = writes[writes.length - 1];
-      if (last && last[0].rv === row.rv) last.push(row);
-      else if (writes.length === limit) break;
-      else writes.push([row]);
+    let events = 0;
+    for (let after = resourceVersion, batch = Math.min(BATCH, limit + 1); writes.length < limit; ) {
+      const rows = await this.db.all<EventRow>(this.eventsAfter, [after, batch]);
+      const before = writes.length;
+      let start = 0;
+      for (let i = 1; i <= rows.length && writes.length < limit; i++) {
+        if (i < rows.length && rows[i].rv === rows[start].rv) continue;
+        // A full batch may end inside a write: that one is read again by the next round.
+        if (i === rows.length && rows.length === batch && rows[i - 1].position !== rows[i - 1].rv) break;
+        writes.push(rows.slice(start, i));
+        events += i - start;
+        after = rows[i - 1].position;
+        start = i;
+      }
+      if (rows.length < batch) break;
+      // (A write longer than a whole batch: read a longer one.)
+      if (writes.length === before) batch *= 2;
+      else batch = Math.min(BATCH, Math.ceil(((limit - writes.length) * events) / writes.length) + 1);
     }
     return writes.map((rows) => this.change(rows));
   }
 
   private change(rows: EventRow[]): ServiceChange {
-    const { rv, uid } = rows[0];
+    const last = rows[rows.length - 1];
+    const { rv, uid } = last;
     const created = rows.some((r) => r.type === 'ServiceCreated');
-    const previousOf = () => {
-      const json = created ? undefined : (this.revisionBefore.get(uid, rv) as string | undefined);
+    const immediate = this.db.immediate;
+    const previousOf = (): Service | null => {
+      const json = created ? null : immediate ? immediate.one<{ object: string }>(REVISION_BEFORE, [uid, rv])?.object : last.previous;
       return json ? (JSON.parse(json) as Service) : null;
     };
     if (rows.some((r) => r.type === 'ServiceDeleted')) {
@@ -81,15 +102,15 @@ export class ServiceChangeLog implements ServiceChanges {
       const before = { object: previous, streamVersion: 0, deleted: false };
       return { resourceVersion: rv, type: 'DELETED', object: deletedObject(before, events, rv), previous };
     }
-    const json = this.revisionAt.get(uid, rv) as string;
+    const json = last.object!;
     const object = withStoredJson(JSON.parse(json) as Service, json);
     if (created) return { resourceVersion: rv, type: 'ADDED', object, previous: null };
-    return new ResumedModification(rv, object, previousOf);
+    return immediate ? new ResumedModification(rv, object, previousOf) : { resourceVersion: rv, type: 'MODIFIED', object, previous: previousOf() };
   }
 }
 
 /**
- * A MODIFIED change read from the log. The previous object is read only when a watcher's label
+ * A MODIFIED change read from SQLite's log. The previous object is read only when a watcher's label
  * or field selector looks at it (a past revision never changes, so reading it later reads the
  * same): a watch without selectors resumes with one revision read per write, not two. A class,
  * not a literal with a getter, whose accessor pair V8 would allocate in old space per change

@@ -1,9 +1,12 @@
 // The watch's change log on the chosen engine (StoreModule provides it under SERVICE_CHANGES).
-import { PgServiceChangeLog } from './postgres/history/pg-service-change-log';
+import { PgSqlReader } from './postgres/pg-sql-reader';
 import { ServiceChangeLog } from './service-change-log';
 import type { ServiceChanges } from './service-change-log';
+import { SqliteSqlReader } from './sqlite-sql-reader';
 import type { StoreEngine } from './store-engine';
 
 export function serviceChangeLogFor(engine: StoreEngine): ServiceChanges {
-  return engine.kind === 'sqlite' ? new ServiceChangeLog(engine.handle) : new PgServiceChangeLog(engine.handle.pool);
+  if (engine.kind === 'sqlite') return new ServiceChangeLog(new SqliteSqlReader(engine.handle));
+  const pool = engine.handle.pool;
+  return new ServiceChangeLog(new PgSqlReader(() => pool));
 }

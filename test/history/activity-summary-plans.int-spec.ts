@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ActivitySummaryRepository } from '../../src/store/activity-summary-repository';
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 describe('activity summary query plans', () => {
   let dir: string;
@@ -17,13 +18,14 @@ describe('activity summary query plans', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const plan = (sql: string, params: Record<string, unknown>) => (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
-  const fullScans = (sql: string, params: Record<string, unknown>) =>
-    plan(sql, params)
+  /** `$1`, `$2`… bound by name, as SqliteSqlReader binds them. */
+  const plan = (sql: string, values: readonly unknown[]) => (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(Object.fromEntries(values.map((v, i) => [i + 1, v]))) as { detail: string }[]).map((r) => r.detail);
+  const fullScans = (sql: string, values: readonly unknown[]) =>
+    plan(sql, values)
       .filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX|USING INTEGER PRIMARY KEY|^SCAN b$|^SCAN json_each/.test(d));
 
   it('bucket counts use the name/position indexes of events, transitions and intervals', async () => {
-    const repo = new ActivitySummaryRepository(handle);
+    const repo = new ActivitySummaryRepository(new SqliteSqlReader(handle));
     const statements: string[] = [];
     const original = handle.statement.bind(handle);
     handle.statement = (sql: string) => {
@@ -37,7 +39,7 @@ describe('activity summary query plans', () => {
     }
     expect(statements).toHaveLength(3);
     for (const sql of statements) {
-      const params = { namespace: 'a', name: 'web', bounds: '[[1,5]]' };
+      const params = ['a', 'web', '[[1,5]]'];
       expect(fullScans(sql, params)).toEqual([]);
       // One seek per bucket on (namespace, name, position range), not a pass over the Service's rows per bucket.
       expect(plan(sql, params)).toContainEqual(expect.stringMatching(/^SEARCH \w+ USING (COVERING )?INDEX \w+ \(namespace=\? AND name=\? AND \w+>\? AND \w+<\?\)$/));
@@ -45,7 +47,8 @@ describe('activity summary query plans', () => {
   });
 
   it.each([{}, { namespace: 'a' }, { after: true }, { namespace: 'a', after: true }])('the ranking %j', (scope) => {
-    const params = { fromRv: 1, toRv: 10, limit: 10, namespace: 'a', afterCount: 1, afterNamespace: '', afterName: '', afterUid: '' };
-    expect(fullScans(ActivitySummaryRepository.rankingSql(scope), params)).toEqual([]);
+    const range = { fromRv: 1, toRv: 10, namespace: scope.namespace, after: scope.after ? { count: 1, namespace: '', name: '', uid: '' } : undefined };
+    const { sql, values } = new ActivitySummaryRepository(new SqliteSqlReader(handle)).rankingQuery(range, 10);
+    expect(fullScans(sql, values)).toEqual([]);
   });
 });

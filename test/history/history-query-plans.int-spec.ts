@@ -8,12 +8,15 @@ import { ChangeHistoryRepository } from '../../src/store/change-history-reposito
 import { ConditionHistoryRepository } from '../../src/store/condition-history-repository';
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { IngressHistoryRepository } from '../../src/store/ingress-history-repository';
+import { SqlParams } from '../../src/store/sql/sql-reader';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
-const PARAMS: Record<string, unknown> = {
-  fromPosition: 1, fromRv: 1, toRv: 100, uid: 'u', namespace: 'ns', name: 'n', actor: 'alice', eventType: 'ServiceCreated', fieldManager: 'fm',
-  batch: 10, limit: 10, conditionType: 'Ready', status: 'True', afterRv: 1, afterId: 1, address: '1.2.3.4', addressType: 'ip', setBy: 'bob',
-  afterFrom: 1, afterSecond: 1, afterFirst: 1, afterNamespace: '', afterName: '', afterUid: '',
+/** The values of every filter a query may have (the planner needs bound values, not these ones). */
+const VALUES = {
+  fromRv: 1, toRv: 100, uid: 'u', namespace: 'ns', name: 'n', actor: 'alice', eventType: 'ServiceCreated', fieldManager: 'fm',
+  conditionType: 'Ready', status: 'True', address: '1.2.3.4', addressType: 'ip', setBy: 'bob',
 };
+const pick = (filters: Record<string, unknown>) => Object.fromEntries(Object.keys(filters).filter((k) => k in VALUES).map((k) => [k, VALUES[k as keyof typeof VALUES]]));
 
 /** Each subset of the optional keys, so every combination of filters is planned. */
 function subsets<T extends string>(keys: readonly T[]): Partial<Record<T, string>>[] {
@@ -32,68 +35,83 @@ describe('history query plans', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const plan = (sql: string) =>
-    (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(PARAMS) as { detail: string }[]).map((r) => r.detail);
+  /** `$1`, `$2`… bound by name, as SqliteSqlReader binds them. */
+  const plan = (sql: string, values: readonly unknown[] = []) =>
+    (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(Object.fromEntries(values.map((v, i) => [i + 1, v]))) as { detail: string }[]).map((r) => r.detail);
 
   /** A full scan is a SCAN step without an index (a covering or virtual-table index is fine). */
-  const fullScans = (sql: string) => plan(sql).filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX [12]:|USING INTEGER PRIMARY KEY/.test(d));
+  const fullScans = (sql: string, values?: readonly unknown[]) =>
+    plan(sql, values).filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX [12]:|USING INTEGER PRIMARY KEY/.test(d));
+  const reader = () => new SqliteSqlReader(handle);
+  /** A change-history round's SQL and values ($1–$4: its bounds and batch). */
+  const changesRound = (sqlOf: (repo: ChangeHistoryRepository, params: SqlParams) => string) => {
+    const params = new SqlParams(1, 100, 1, 10);
+    return { sql: sqlOf(new ChangeHistoryRepository(reader()), params), values: params.values };
+  };
 
   it.each(subsets(['uid', 'namespace', 'name', 'actor', 'eventType', 'fieldManager'] as const))('changes %j', (filters) => {
-    const sql = ChangeHistoryRepository.rangeSql(filters);
-    expect(fullScans(sql)).toEqual([]);
+    const { sql, values } = changesRound((repo, params) => repo.rangeSql(pick(filters), params));
+    expect(fullScans(sql, values)).toEqual([]);
     // Unfiltered, the range is the primary key.
-    if (Object.keys(filters).length === 0) expect(plan(sql).join('\n')).toMatch(/SEARCH events USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+    if (Object.keys(filters).length === 0) expect(plan(sql, values).join('\n')).toMatch(/SEARCH events USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
   });
 
   it.each(subsets(['uid', 'namespace', 'name', 'actor', 'fieldManager'] as const))('changes read as whole writes %j', (filters) => {
-    const sql = ChangeHistoryRepository.storedWritesSql(filters);
-    expect(fullScans(sql)).toEqual([]);
+    const { sql, values } = changesRound((repo, params) => repo.storedWritesSql(pick(filters), params));
+    expect(fullScans(sql, values)).toEqual([]);
     // Each write's stored patch is one lookup of its revision by (uid, resourceVersion).
-    expect(plan(sql).join('\n')).toMatch(/SEARCH r USING (COVERING )?INDEX \w+ \(uid=\? AND resource_version=\?\)|SEARCH r USING PRIMARY KEY \(uid=\? AND resource_version=\?\)/);
+    expect(plan(sql, values).join('\n')).toMatch(/SEARCH r USING (COVERING )?INDEX \w+ \(uid=\? AND resource_version=\?\)|SEARCH r USING PRIMARY KEY \(uid=\? AND resource_version=\?\)/);
   });
 
   it.each(subsets(['uid', 'namespace', 'name', 'conditionType', 'status', 'actor', 'after'] as const))('condition transitions %j', (filters) => {
-    const sql = ConditionHistoryRepository.rangeSql({ ...filters, after: filters.after ? { rv: 1, id: 1 } : undefined });
-    expect(fullScans(sql)).toEqual([]);
+    const range = { ...pick(filters), fromRv: 1, toRv: 100, after: filters.after ? { rv: 1, id: 1 } : undefined };
+    const { sql, values } = new ConditionHistoryRepository(reader()).rangeQuery(range, 10);
+    expect(fullScans(sql, values)).toEqual([]);
     // The actor's details come from the write's last event: a primary-key lookup.
-    expect(plan(sql).join('\n')).toMatch(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan(sql, values).join('\n')).toMatch(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/);
   });
 
   it.each(subsets(['namespace', 'name'] as const))('condition summary services %j', (filters) => {
-    expect(fullScans(ConditionHistoryRepository.servicesSql({ namespace: !!filters.namespace, name: !!filters.name }))).toEqual([]);
+    const { sql, values } = new ConditionHistoryRepository(reader()).servicesQuery({ ...pick(filters), after: { namespace: '', name: '', uid: '' } }, 10);
+    expect(fullScans(sql, values)).toEqual([]);
   });
 
   it.each(subsets(['uid', 'namespace', 'name', 'address', 'addressType', 'setBy', 'windowed', 'after'] as const))('ingress intervals %j', (filters) => {
-    const sql = IngressHistoryRepository.intervalsSql({ ...filters, windowed: !!filters.windowed, after: filters.after ? { from: 1, id: 1 } : undefined });
-    expect(fullScans(sql)).toEqual([]);
+    const range = { ...pick(filters), fromRv: 1, toRv: 100, windowed: !!filters.windowed, after: filters.after ? { from: 1, id: 1 } : undefined };
+    const { sql, values } = new IngressHistoryRepository(reader()).intervalsQuery(range, 10);
+    expect(fullScans(sql, values)).toEqual([]);
     // Across a namespace or the cluster, a window is an R*Tree search over closed intervals
     // driving the lookups, merged with the open ones found by their start.
     if (filters.windowed && !filters.uid && !filters.address && !filters.name) {
-      expect(plan(sql).join('\n')).toMatch(/SCAN s VIRTUAL TABLE INDEX 2:[\s\S]*SEARCH ingress_intervals USING INDEX ingress_intervals_open_from \(from_resource_version/);
+      expect(plan(sql, values).join('\n')).toMatch(/SCAN s VIRTUAL TABLE INDEX 2:[\s\S]*SEARCH ingress_intervals USING INDEX ingress_intervals_open_from \(from_resource_version/);
     }
   });
 
   it.each(subsets(['uid', 'namespace', 'name', 'address', 'after'] as const).flatMap((f) => [[f, 'first'], [f, 'second']] as const))('ingress conflicts %j %s side', (filters, side) => {
-    const sql = IngressHistoryRepository.conflictsSql({ ...filters, after: filters.after ? { secondFrom: 1, secondId: 1, firstId: 1 } : undefined }, side);
-    expect(fullScans(sql)).toEqual([]);
+    const range = { ...pick(filters), fromRv: 1, toRv: 100, after: filters.after ? { secondFrom: 1, secondId: 1, firstId: 1 } : undefined };
+    const { sql, values } = new IngressHistoryRepository(reader()).conflictsQuery(range, side, 10);
+    expect(fullScans(sql, values)).toEqual([]);
     // The other side of a conflict is found through the address index, among the other holders
     // only: two uid ranges on either side of the driver's own.
-    expect(plan(sql).join('\n')).toMatch(/MULTI-INDEX OR\nINDEX 1\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)\nINDEX 2\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)/);
+    expect(plan(sql, values).join('\n')).toMatch(/MULTI-INDEX OR\nINDEX 1\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)\nINDEX 2\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)/);
   });
 
   it('point lookups: positions from times, writes by resourceVersion, revisions around a write', () => {
     for (const sql of [
-      'SELECT recorded_at FROM events WHERE position = @fromRv',
-      'SELECT position, resource_version AS rv FROM events WHERE position <= @fromRv ORDER BY position DESC',
-      'SELECT * FROM events WHERE position >= @fromPosition AND position <= @toRv ORDER BY position',
-      'SELECT object FROM service_revisions WHERE uid = @uid AND resource_version < @fromRv ORDER BY resource_version DESC LIMIT 1',
-      'SELECT object FROM service_revisions WHERE uid = @uid AND resource_version = @fromRv',
-      'SELECT recorded_at FROM events WHERE stream_id = @uid AND stream_version = 1',
-      'SELECT type FROM events WHERE stream_id = @uid ORDER BY stream_version DESC LIMIT 1',
-      'SELECT patch FROM service_revisions WHERE uid = @uid AND resource_version = @fromRv',
+      'SELECT recorded_at FROM events WHERE position = $2',
+      'SELECT position, resource_version AS rv FROM events WHERE position <= $2 ORDER BY position DESC',
+      'SELECT * FROM events WHERE position >= $2 AND position <= $3 ORDER BY position',
+      // A write's events (ChangeHistoryRepository: EVENTS_OF_WRITE).
+      `SELECT * FROM events WHERE position <= $2 AND position > coalesce((SELECT position FROM events WHERE position <= $2 AND resource_version <> $2 ORDER BY position DESC LIMIT 1), 0) ORDER BY position`,
+      'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1',
+      'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version = $2',
+      'SELECT recorded_at FROM events WHERE stream_id = $1 AND stream_version = 1',
+      'SELECT type FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1',
+      'SELECT patch FROM service_revisions WHERE uid = $1 AND resource_version = $2',
     ]) {
-      const steps = plan(sql);
-      expect(steps.every((d) => /^SEARCH /.test(d) || /USING (COVERING )?INDEX/.test(d))).toBe(true);
+      const values = ['u', 1, 100].slice(0, Math.max(...[...sql.matchAll(/\$(\d)/g)].map((m) => Number(m[1]))));
+      const steps = plan(sql, values);
+      expect(steps.every((d) => /^SEARCH /.test(d) || /USING (COVERING )?INDEX/.test(d) || /^SCALAR SUBQUERY/.test(d))).toBe(true);
     }
   });
 });

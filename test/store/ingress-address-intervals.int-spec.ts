@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { IngressHistoryRepository, IntervalRow } from '../../src/store/ingress-history-repository';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const ADDRESS = '203.0.113.7';
 
@@ -27,7 +28,7 @@ describe('ingress intervals of one address, holder by holder', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svctrail-address-'));
     handle = openDatabase({ path: join(dir, 'a.db'), migrationsFolder: join(__dirname, '../../migrations'), synchronous: 'NORMAL' });
-    repository = new IngressHistoryRepository(handle);
+    repository = new IngressHistoryRepository(new SqliteSqlReader(handle));
   });
   afterAll(() => {
     handle.close();

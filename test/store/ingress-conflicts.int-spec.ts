@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseHandle, openDatabase } from '../../src/store/database';
 import { ConflictRange, IngressHistoryRepository, IntervalRow } from '../../src/store/ingress-history-repository';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const ADDRESSES = ['203.0.113.7', '203.0.113.8', 'lb.example.com'];
 /** uid → (namespace, name): u3 is a re-created u1 (same name, new uid). */
@@ -35,7 +36,7 @@ describe('ingress conflicts', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svctrail-conflicts-'));
     handle = openDatabase({ path: join(dir, 'c.db'), migrationsFolder: join(__dirname, '../../migrations'), synchronous: 'NORMAL' });
-    repository = new IngressHistoryRepository(handle);
+    repository = new IngressHistoryRepository(new SqliteSqlReader(handle));
   });
   afterAll(() => {
     handle.close();

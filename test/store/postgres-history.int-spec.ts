@@ -26,22 +26,18 @@ import { serviceChangeJson } from '../../src/history/history-items';
 import { HistoryModule } from '../../src/history/history.module';
 import { IngressHistoryService } from '../../src/history/ingress-history.service';
 import { CLOCK, FixedClock } from '../../src/shared/clock';
-import { ACTIVITY_SUMMARY } from '../../src/store/activity-summary-repository';
-import { CHANGE_HISTORY } from '../../src/store/change-history-repository';
-import { CONDITION_HISTORY } from '../../src/store/condition-history-repository';
+import { ACTIVITY_SUMMARY, ActivitySummaryRepository } from '../../src/store/activity-summary-repository';
+import { CHANGE_HISTORY, ChangeHistoryRepository } from '../../src/store/change-history-repository';
+import { CONDITION_HISTORY, ConditionHistoryRepository } from '../../src/store/condition-history-repository';
 import type { DatabaseHandle } from '../../src/store/database';
 import { HISTORY_READ_STORE, historyStoresFor } from '../../src/store/history-stores.provider';
 import type { HistoryStores } from '../../src/store/history-stores.provider';
-import { INGRESS_HISTORY } from '../../src/store/ingress-history-repository';
+import { INGRESS_HISTORY, IngressHistoryRepository } from '../../src/store/ingress-history-repository';
 import type { KubeEvents } from '../../src/store/kube-event-log';
 import { kubeEventLogFor } from '../../src/store/kube-events.provider';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
-import { PgActivitySummary } from '../../src/store/postgres/history/pg-activity-summary';
-import { PgChangeHistory } from '../../src/store/postgres/history/pg-change-history';
-import { PgConditionHistory } from '../../src/store/postgres/history/pg-condition-history';
 import { PgHistoryReadStore } from '../../src/store/postgres/history/pg-history-read-store';
-import { PgIngressHistory } from '../../src/store/postgres/history/pg-ingress-history';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
 import type { ServiceChanges } from '../../src/store/service-change-log';
 import { serviceChangeLogFor } from '../../src/store/service-changes.provider';
@@ -412,10 +408,11 @@ describePostgres('history on PostgreSQL', (database) => {
       class PostgresEngine {}
       const moduleRef = await Test.createTestingModule({ imports: [PostgresEngine, HistoryModule] }).compile();
       try {
-        expect(moduleRef.get(CHANGE_HISTORY)).toBeInstanceOf(PgChangeHistory);
-        expect(moduleRef.get(CONDITION_HISTORY)).toBeInstanceOf(PgConditionHistory);
-        expect(moduleRef.get(INGRESS_HISTORY)).toBeInstanceOf(PgIngressHistory);
-        expect(moduleRef.get(ACTIVITY_SUMMARY)).toBeInstanceOf(PgActivitySummary);
+        // One implementation of each repository for both engines, here over PostgreSQL's reader.
+        expect(moduleRef.get(CHANGE_HISTORY)).toBeInstanceOf(ChangeHistoryRepository);
+        expect(moduleRef.get(CONDITION_HISTORY)).toBeInstanceOf(ConditionHistoryRepository);
+        expect(moduleRef.get(INGRESS_HISTORY)).toBeInstanceOf(IngressHistoryRepository);
+        expect(moduleRef.get(ACTIVITY_SUMMARY)).toBeInstanceOf(ActivitySummaryRepository);
         expect(moduleRef.get(HISTORY_READ_STORE)).toBeInstanceOf(PgHistoryReadStore);
         // And the services answer from PostgreSQL, as the ones built by hand above.
         const list = await moduleRef.get(ChangeLogService).list({ namespace: 'default', name: 'web' }, {});

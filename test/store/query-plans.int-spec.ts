@@ -157,7 +157,7 @@ describe('query plans of the write and read paths', () => {
         // The migrations and the start-up check of the schema run once, before anything is served.
         if (MIGRATIONS.has(sql.trim()) || /__drizzle_migrations|sqlite_master/.test(sql) || NOT_QUERIES.test(sql)) continue;
         const statement = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-        const named = [...new Set([...sql.matchAll(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]))];
+        const named = [...new Set([...sql.replace(/'[^']*'/g, '').matchAll(/[@:$]([A-Za-z0-9_]+)/g)].map((m) => m[1]))];
         const positional = (sql.replace(/'[^']*'/g, '').match(/\?/g) ?? []).length;
         const args: unknown[] = named.length ? [Object.fromEntries(named.map((n) => [n, null]))] : Array(positional).fill(null);
         plans[normalize(sql)] = (statement.all(...args) as { detail: string }[]).map((r) => r.detail);

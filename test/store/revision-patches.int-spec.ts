@@ -28,6 +28,7 @@ import { backfillRevisionPatches } from '../../src/store/revision-patch-backfill
 import { ServiceRepository } from '../../src/store/service-repository';
 import { DATABASE } from '../../src/store/ports/store.tokens';
 import { AppContext, createAppContext } from '../helpers/app-context';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: ['system:authenticated'], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
 const NAMES = ['a', 'b', 'c'];
@@ -74,7 +75,7 @@ describe('stored revision patches', () => {
   beforeAll(async () => {
     ctx = await createAppContext();
     handle = ctx.app.get<DatabaseHandle>(DATABASE);
-    changes = new ChangeHistoryRepository(handle);
+    changes = new ChangeHistoryRepository(new SqliteSqlReader(handle));
     const executor = ctx.app.get(ServiceCommandExecutor);
     const repository = ctx.app.get(ServiceRepository);
     const patcher = ctx.app.get(PatchServiceHandler);
