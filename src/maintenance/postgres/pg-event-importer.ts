@@ -5,7 +5,7 @@
 // is one transaction under the append lock: a refused or failed import leaves the database empty,
 // and a server started on it meanwhile waits instead of writing in between.
 import { redactedUrl } from '../../store/postgres/postgres-database';
-import { PgEventStore } from '../../store/postgres/pg-event-store';
+import { lockAppends } from '../../store/postgres/pg-event-store';
 import { inTransaction, Queryable } from '../../store/postgres/postgres-database';
 import { EVENT_COLUMNS, EventRow } from '../event-columns';
 import type { ImportReport } from '../event-importer';
@@ -49,7 +49,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
   const handle = await openPgStore(options.url, { existing: false, max: 1 });
   try {
     return await inTransaction(handle.pool, async (client) => {
-      await new PgEventStore().lockAppends(client);
+      await lockAppends(client);
       await assertEmptyStore(client, options.url);
       const foldWith = await foldOptions(client);
       const writer = new PgFoldWriter(client, new ProjectionRowFold(foldWith), foldWith, (table) => table);

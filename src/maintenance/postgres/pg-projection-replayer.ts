@@ -17,7 +17,7 @@
 // One replay at a time per database (a session advisory lock).
 import { DatabaseError } from 'pg';
 import { redactedUrl } from '../../store/postgres/postgres-database';
-import { PgEventStore } from '../../store/postgres/pg-event-store';
+import { lockAppends } from '../../store/postgres/pg-event-store';
 import { checkout, Queryable } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
@@ -118,7 +118,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         const writesBeforeSwap = fold.writes;
         await client.query(`BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeout))}`);
         const lockedAt = Date.now();
-        await new PgEventStore().lockAppends(client);
+        await lockAppends(client);
         await options.step?.('locked');
         await catchUp(client, writer, await pgLogHead(client), progress);
         for (const table of PROJECTION_TABLES) await swap(client, table, indexes.get(table)!);
