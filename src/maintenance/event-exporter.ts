@@ -1,12 +1,15 @@
 // `svctrail export`: the events of the whole log, or of a window of whole writes, as NDJSON
 // (event-line.ts), read from one snapshot of the live database opened read-only, so a running
-// server can keep writing meanwhile.
+// server can keep writing meanwhile. The export itself (exportSnapshot) is the same on both
+// engines; each opens its snapshot (SQLite here, PostgreSQL in postgres/pg-event-exporter.ts).
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
+import type { SqlReader } from '../store/sql/sql-reader';
+import { SqliteSqlReader } from '../store/sqlite-sql-reader';
 import { existingDataDirectory } from './data-directory';
-import { EVENT_SELECT, EventRow } from './event-columns';
 import { encodeEventLine } from './event-line';
-import { describeLogPoint, LogPoint, logHead, resolveLogPoint } from './log-point';
+import { eventPages, eventsBetween, logHeadOf } from './log-pages';
+import { describeLogPoint, LogPoint, resolveLogPoint } from './log-point';
 import { MaintenanceError } from './maintenance-error';
 import type { Progress } from './progress';
 
@@ -33,7 +36,40 @@ export interface ExportReport {
   complete: boolean;
 }
 
-const PAGE = 5000;
+/** What an engine's export reads in its snapshot. */
+export interface ExportSnapshot {
+  /** The store, as the report names it. */
+  database: string;
+  db: SqlReader;
+  /** The resourceVersion a point stands for (resolveLogPoint's rules). */
+  resolve(point: LogPoint, flag: string): Promise<number>;
+}
+
+/** The export, read in one snapshot of either engine. */
+export async function exportSnapshot(snapshot: ExportSnapshot, options: Omit<ExportOptions, 'dataDir'>): Promise<ExportReport> {
+  const { db } = snapshot;
+  const head = await logHeadOf(db);
+  const after = options.since ? await snapshot.resolve(options.since, '--since') : 0;
+  const through = options.until ? await snapshot.resolve(options.until, '--until') : head;
+  if (after > through) throw new MaintenanceError(`--since (resourceVersion ${after}) is after --until (resourceVersion ${through})`);
+  options.progress.start('export', await eventsBetween(db, after, through), 'events');
+  let events = 0;
+  for await (const page of eventPages(db, after, through)) {
+    await options.write(page.map((row) => `${encodeEventLine(row)}\n`).join(''));
+    events += page.length;
+    options.progress.advance(page.length);
+  }
+  options.progress.done();
+  return {
+    database: snapshot.database,
+    since: options.since ? describeLogPoint(options.since) : null,
+    until: options.until ? describeLogPoint(options.until) : null,
+    afterResourceVersion: after,
+    throughResourceVersion: through,
+    events,
+    complete: after === 0,
+  };
+}
 
 export async function exportEvents(options: ExportOptions): Promise<ExportReport> {
   const dir = existingDataDirectory(options.dataDir);
@@ -42,34 +78,8 @@ export async function exportEvents(options: ExportOptions): Promise<ExportReport
   try {
     sqlite.exec('BEGIN'); // one snapshot across the awaits below
     try {
-      const head = logHead(sqlite);
-      const after = options.since ? resolveLogPoint(sqlite, options.since, '--since') : 0;
-      const through = options.until ? resolveLogPoint(sqlite, options.until, '--until') : head;
-      if (after > through) throw new MaintenanceError(`--since (resourceVersion ${after}) is after --until (resourceVersion ${through})`);
-      // resource_version bounds keep writes whole; position bounds let the primary key drive the scan.
-      const where = 'position > @from AND position <= @through AND resource_version > @after AND resource_version <= @through';
-      const total = sqlite.prepare(`SELECT count(*) FROM events WHERE ${where}`).pluck().get({ from: after, after, through }) as number;
-      const page = sqlite.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE ${where} ORDER BY position LIMIT ${PAGE}`);
-      options.progress.start('export', total, 'events');
-      let events = 0;
-      for (let from = after; ; ) {
-        const rows = page.all({ from, after, through }) as EventRow[];
-        if (!rows.length) break;
-        await options.write(rows.map((row) => `${encodeEventLine(row)}\n`).join(''));
-        events += rows.length;
-        options.progress.advance(rows.length);
-        from = rows[rows.length - 1].position;
-      }
-      options.progress.done();
-      return {
-        database: dir.databasePath,
-        since: options.since ? describeLogPoint(options.since) : null,
-        until: options.until ? describeLogPoint(options.until) : null,
-        afterResourceVersion: after,
-        throughResourceVersion: through,
-        events,
-        complete: after === 0,
-      };
+      const resolve = async (point: LogPoint, flag: string) => resolveLogPoint(sqlite, point, flag);
+      return await exportSnapshot({ database: dir.databasePath, db: new SqliteSqlReader(live), resolve }, options);
     } finally {
       sqlite.exec('COMMIT');
     }

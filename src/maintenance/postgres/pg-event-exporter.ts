@@ -1,33 +1,31 @@
-// `svctrail export --storage postgres://…`: the same NDJSON lines as the SQLite exporter
-// (event-line.ts, one per events row in position order), read in one REPEATABLE READ snapshot,
-// so a running server may keep writing. An export of the same history is byte for byte the
-// same from either engine.
-import { redactedUrl } from '../../store/postgres/postgres-database';
-import { checkout, Queryable } from '../../store/postgres/postgres-database';
-import { encodeEventLine } from '../event-line';
-import type { ExportReport } from '../event-exporter';
-import { describeLogPoint, LogPoint } from '../log-point';
+// `svctrail export --storage postgres://…`: the same export as SQLite's (exportSnapshot), read in
+// one REPEATABLE READ snapshot, so a running server may keep writing. An export of the same
+// history is byte for byte the same from either engine.
+import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
+import { checkout, redactedUrl } from '../../store/postgres/postgres-database';
+import type { SqlReader } from '../../store/sql/sql-reader';
+import { exportSnapshot } from '../event-exporter';
+import type { ExportOptions, ExportReport } from '../event-exporter';
+import { logHeadOf } from '../log-pages';
+import type { LogPoint } from '../log-point';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
-import type { Progress } from '../progress';
-import { pgEventPages, pgLogHead } from './pg-log-reader';
 
-export interface PgExportOptions {
+export interface PgExportOptions extends Omit<ExportOptions, 'dataDir'> {
   url: string;
-  since?: LogPoint;
-  until?: LogPoint;
-  write: (chunk: string) => Promise<void>;
-  progress: Progress;
 }
 
-/** As resolveLogPoint: a time is the newest write recorded at or before it (recorded_at grows with position). */
-async function resolvePgLogPoint(client: Queryable, head: number, point: LogPoint, flag: string): Promise<number> {
+/**
+ * As resolveLogPoint: a time is the newest write recorded at or before it (recorded_at grows with
+ * position; PostgreSQL finds it by the scan SQLite's binary search of the primary key avoids).
+ */
+async function resolvePgLogPoint(db: SqlReader, point: LogPoint, flag: string): Promise<number> {
   if (point.kind === 'resourceVersion') {
+    const head = await logHeadOf(db);
     if (point.resourceVersion > head) throw new MaintenanceError(`${flag} ${point.resourceVersion} is newer than the log, whose newest resourceVersion is ${head}`);
     return point.resourceVersion;
   }
-  const { rows } = await client.query<{ rv: number }>('SELECT coalesce(max(resource_version), 0) AS rv FROM events WHERE recorded_at <= $1', [point.time]);
-  return rows[0].rv;
+  return (await db.one<{ rv: number }>('SELECT coalesce(max(resource_version), 0) AS rv FROM events WHERE recorded_at <= $1', [point.time]))!.rv;
 }
 
 export async function exportPgEvents(options: PgExportOptions): Promise<ExportReport> {
@@ -37,31 +35,8 @@ export async function exportPgEvents(options: PgExportOptions): Promise<ExportRe
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       try {
-        const head = await pgLogHead(client);
-        const after = options.since ? await resolvePgLogPoint(client, head, options.since, '--since') : 0;
-        const through = options.until ? await resolvePgLogPoint(client, head, options.until, '--until') : head;
-        if (after > through) throw new MaintenanceError(`--since (resourceVersion ${after}) is after --until (resourceVersion ${through})`);
-        const { rows } = await client.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM events WHERE position > $1 AND position <= $2 AND resource_version > $1 AND resource_version <= $2',
-          [after, through],
-        );
-        options.progress.start('export', rows[0].n, 'events');
-        let events = 0;
-        for await (const page of pgEventPages(client, after, through)) {
-          await options.write(page.map((row) => `${encodeEventLine(row)}\n`).join(''));
-          events += page.length;
-          options.progress.advance(page.length);
-        }
-        options.progress.done();
-        return {
-          database: redactedUrl(options.url),
-          since: options.since ? describeLogPoint(options.since) : null,
-          until: options.until ? describeLogPoint(options.until) : null,
-          afterResourceVersion: after,
-          throughResourceVersion: through,
-          events,
-          complete: after === 0,
-        };
+        const db = new PgSqlReader(() => client);
+        return await exportSnapshot({ database: redactedUrl(options.url), db, resolve: (point, flag) => resolvePgLogPoint(db, point, flag) }, options);
       } finally {
         await client.query('COMMIT');
       }

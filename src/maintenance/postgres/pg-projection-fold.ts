@@ -5,7 +5,8 @@ import type { Queryable } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
 import { ProjectionRowFold, ProjectionTable, Row, rowColumns, RowFoldOptions } from '../projection-row-fold';
 import { toRecorded } from '../../store/event-store';
-import { pgEventPages } from './pg-log-reader';
+import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
+import { eventPages } from '../log-pages';
 import { insertRows } from './pg-row-writer';
 
 /** Rows held in memory before they are inserted. */
@@ -53,7 +54,7 @@ export class PgFoldWriter {
    * `hold`: keeps every row in memory until the caller flushes (replay's catch-up).
    */
   async foldLog(reader: Queryable, after: number, through: number, progress: Progress, hold = false): Promise<void> {
-    for await (const page of pgEventPages(reader, after, through)) {
+    for await (const page of eventPages(new PgSqlReader(() => reader), after, through)) {
       for (const row of page) this.fold.add(toRecorded(row));
       progress.advance(page.length);
       if (!hold) await this.flush();

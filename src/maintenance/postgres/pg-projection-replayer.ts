@@ -24,7 +24,8 @@ import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
 import { PROJECTION_TABLES, ProjectionRowFold, ProjectionTable } from '../projection-row-fold';
 import type { ReplayReport } from '../projection-replayer';
-import { pgLogHead } from './pg-log-reader';
+import { logHeadOf } from '../log-pages';
+import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { comparePgProjections } from './pg-projection-comparison';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 
@@ -85,7 +86,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
       try {
         // 1. The log up to its head, in one snapshot.
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-        const builtAt = await pgLogHead(client);
+        const builtAt = await logHeadOf(new PgSqlReader(() => client));
         progress.start('fold projections', builtAt, 'events');
         await writer.foldLog(client, 0, builtAt, progress);
         fold.present();
@@ -105,7 +106,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         // 2. Writes committed meanwhile, in rounds without a lock.
         let rounds = 0;
         for (; rounds < MAX_ROUNDS; rounds++) {
-          const head = await pgLogHead(client);
+          const head = await logHeadOf(new PgSqlReader(() => client));
           if (head <= fold.resourceVersion) break;
           await client.query('BEGIN');
           await catchUp(client, writer, head, progress);
@@ -120,7 +121,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         const lockedAt = Date.now();
         await lockAppends(client);
         await options.step?.('locked');
-        await catchUp(client, writer, await pgLogHead(client), progress);
+        await catchUp(client, writer, await logHeadOf(new PgSqlReader(() => client)), progress);
         for (const table of PROJECTION_TABLES) await swap(client, table, indexes.get(table)!);
         await client.query('COMMIT');
         swapped = true;

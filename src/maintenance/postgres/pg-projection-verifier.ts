@@ -8,7 +8,8 @@ import type { Progress } from '../progress';
 import { openPgStore } from './pg-store-connection';
 import { PROJECTION_TABLES, ProjectionRowFold, ProjectionTable } from '../projection-row-fold';
 import type { VerifyReport } from '../projection-verifier';
-import { pgLogHead } from './pg-log-reader';
+import { logHeadOf } from '../log-pages';
+import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { comparePgProjections } from './pg-projection-comparison';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 
@@ -28,7 +29,7 @@ export async function verifyPgProjections(options: PgVerifyOptions): Promise<Ver
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       try {
-        const head = await pgLogHead(client); // the first read pins the snapshot
+        const head = await logHeadOf(new PgSqlReader(() => client)); // the first read pins the snapshot
         const foldWith = await foldOptions(client);
         for (const table of PROJECTION_TABLES) await client.query(`CREATE TEMPORARY TABLE fold_${table} (LIKE ${table}) ON COMMIT DROP`);
         const writer = new PgFoldWriter(client, new ProjectionRowFold(foldWith), foldWith, folded);
