@@ -1,37 +1,78 @@
 // The real server as a child process (`node dist/main.js`), for tests that kill, signal or
-// restart it. The build runs once per test file.
+// restart it. The app is compiled once per state of its sources and shared by every suite.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
+const BUILDS = join(ROOT, '.test-dist');
+/** Builds of other source states kept besides the current one (a branch switched back and forth). */
+const KEPT_BUILDS = 2;
 
 /**
- * Compiles the app into a private folder under .test-dist/ (node_modules and migrations are
- * found by walking up), so parallel test runs never rebuild each other's dist/ mid-run.
+ * The app compiled into .test-dist/build-<hash of its sources>/ (node_modules and migrations are
+ * found by walking up): compiled once, by whichever suite asks first, and shared by every suite
+ * and run until a source changes. Never dist/, which a developer's own build may be rewriting.
+ * Suites running in parallel may both compile it; the first to finish names it, the other's
+ * copy is thrown away.
  */
 export function buildDist(): string {
-  mkdirSync(join(ROOT, '.test-dist'), { recursive: true });
-  const outDir = mkdtempSync(join(ROOT, '.test-dist', 'build-'));
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json'), '--outDir', outDir, '--incremental', 'false', '--sourceMap', 'false'],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
+  const outDir = join(BUILDS, `build-${sourceHash()}`);
+  if (!existsSync(join(outDir, 'main.js'))) {
+    mkdirSync(BUILDS, { recursive: true });
+    const scratch = mkdtempSync(join(BUILDS, 'building-'));
+    try {
+      execFileSync(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json'), '--outDir', scratch, '--incremental', 'false', '--sourceMap', 'false'],
+        { cwd: ROOT, stdio: 'inherit' },
+      );
+      renameSync(scratch, outDir);
+    } catch (error) {
+      rmSync(scratch, { recursive: true, force: true });
+      if (!existsSync(join(outDir, 'main.js'))) throw error;
+    }
+    pruneBuilds(outDir);
+  }
   builtDir = outDir;
   return outDir;
 }
 
 let builtDir: string | undefined;
 
+/** Forgets this suite's build (the shared build stays for the next suite). */
 export function removeBuild(): void {
-  if (builtDir) rmSync(builtDir, { recursive: true, force: true });
   builtDir = undefined;
 }
 
 /** The compiled entry point of the last buildDist() (dist/ when none was made). */
 export function built(file: 'main.js' | 'cli.js'): string {
   return join(builtDir ?? join(ROOT, 'dist'), file);
+}
+
+/** What the compiled output depends on: the compiler settings and every non-spec source file. */
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(ROOT, 'tsconfig.json')));
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+    }
+  };
+  walk(join(ROOT, 'src'));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Removes all but the newest few builds, and scratch folders of interrupted builds over an hour old. */
+function pruneBuilds(current: string): void {
+  const hourAgo = Date.now() - 3_600_000;
+  const entries = readdirSync(BUILDS).map((name) => ({ path: join(BUILDS, name), name, mtime: statSync(join(BUILDS, name)).mtimeMs }));
+  const builds = entries.filter((e) => e.name.startsWith('build-') && e.path !== current).sort((a, b) => b.mtime - a.mtime);
+  for (const old of builds.slice(KEPT_BUILDS)) rmSync(old.path, { recursive: true, force: true });
+  for (const e of entries) if (e.name.startsWith('building-') && e.mtime < hourAgo) rmSync(e.path, { recursive: true, force: true });
 }
 
 export interface ServerProcess {
