@@ -7,7 +7,7 @@
 //    indexes and constraints are created on them under temporary names.
 // 2. Writes committed meanwhile are folded in rounds, without any lock: each round reads the log
 //    after the last folded resourceVersion (positions become visible in order, see
-//    PgEventStore), adds their history rows and replaces the present rows of the Services they
+//    lockAppends), adds their history rows and replaces the present rows of the Services they
 //    touched.
 // 3. The last round runs under the append lock every write takes, so no write can commit between
 //    it and the swap, which renames the shadow tables (and their indexes and constraints) to the
