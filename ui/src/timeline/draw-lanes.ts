@@ -73,7 +73,17 @@ export interface DrawInput {
   palette: Palette;
 }
 
-export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): void {
+/** Where a segment was drawn, in CSS pixels from the plot's left edge. */
+export interface DrawnSegment {
+  lane: number;
+  kind: Lane['kind'];
+  segment: number;
+  x: number;
+  width: number;
+}
+
+/** Draws the lanes; returns where each visible segment went (the browser tests read it). */
+export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): DrawnSegment[] {
   const { lanes, from, to, width, laneHeight, palette } = input;
   const ratio = window.devicePixelRatio || 1;
   const height = Math.max(1, lanes.length * laneHeight);
@@ -83,8 +93,9 @@ export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): void {
     canvas.style.width = `${width}px`;
     canvas.style.height = `${height}px`;
   }
+  const drawn: DrawnSegment[] = [];
   const ctx = canvas.getContext('2d');
-  if (!ctx) return;
+  if (!ctx) return drawn;
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
   const x = (t: number) => ((t - from) / (to - from)) * width;
@@ -106,6 +117,7 @@ export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): void {
       const x1 = Math.min(width, s.end === null ? width : x(s.end));
       if (x1 < 0 || x0 > width) return;
       const w = Math.max(lane.kind === 'changes' ? 2 : 1, x1 - x0);
+      drawn.push({ lane: li, kind: lane.kind, segment: si, x: x0, width: w });
       const y = top + 4;
       const h = laneHeight - 9;
       ctx.fillStyle = lane.kind === 'ingress' && s.style === 'solid' ? palette.ingress : fills[s.style];
@@ -127,6 +139,7 @@ export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): void {
     ctx.fillStyle = palette.cursor;
     ctx.fillRect(Math.round(x(input.cursor)) - 1, 0, 2, height);
   }
+  return drawn;
 }
 
 function drawLabel(ctx: CanvasRenderingContext2D, s: Segment, x0: number, w: number, midY: number, palette: Palette, onFill: boolean) {

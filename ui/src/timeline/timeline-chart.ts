@@ -5,10 +5,12 @@ import { scaleUtc, scaleTime } from 'd3-scale';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
 import { formatTime, Zone } from '../time-format';
-import { drawLanes, paletteFrom } from './draw-lanes';
+import { DrawnSegment, drawLanes, paletteFrom } from './draw-lanes';
 import type { Lane } from './lanes';
 
 const LANE_HEIGHT = 30;
+
+type DrawnCanvas = HTMLCanvasElement & { drawnSegments?: DrawnSegment[] };
 const MIN_SPAN_MS = 1000;
 
 export interface TimelineChartProps {
@@ -89,7 +91,9 @@ export function TimelineChart(props: TimelineChartProps) {
 
   useEffect(() => {
     if (!canvas.current) return;
-    drawLanes(canvas.current, { lanes, from, to, width, laneHeight: LANE_HEIGHT, cursor, selected, palette: paletteFrom(canvas.current) });
+    const drawn = drawLanes(canvas.current, { lanes, from, to, width, laneHeight: LANE_HEIGHT, cursor, selected, palette: paletteFrom(canvas.current) });
+    // Where each interval went, on the element (not in the DOM): the browser tests check widths.
+    (canvas.current as DrawnCanvas).drawnSegments = drawn;
     // When the lanes were last drawn (performance.now()), for the render-time measurement script.
     document.documentElement.dataset.timelineDrawnAt = String(performance.now());
   }, [lanes, from, to, width, cursor, selected, theme]);

@@ -5,6 +5,7 @@ import { getJson, HISTORY, query } from '../api';
 import { html } from '../html';
 import { hrefFor, instant, navigate, patchRoute, Route } from '../route';
 import { formatTime, zone } from '../time-format';
+import { fitInstants } from '../timeline/fit-window';
 import type { Lane } from '../timeline/lanes';
 import { TimelineChart } from '../timeline/timeline-chart';
 
@@ -53,11 +54,15 @@ export function AddressView({ route }: { route: Route }) {
     navigate({ view: 'address', tz: route.tz, address: String(form.get('address') ?? '').trim(), from: instant(String(form.get('from'))), to: instant(String(form.get('to'))) });
   };
   const z = zone();
-  const times = (owners ?? []).flatMap((o) => [Date.parse(o.from.time), o.to ? Date.parse(o.to.time) : Date.now()]);
-  // Without a window in the URL: exactly the span the holders cover.
-  const chartFrom = from ? Date.parse(from) : times.length ? Math.min(...times) : Date.now() - 3_600_000;
-  const chartTo = to ? Date.parse(to) : times.length ? Math.max(...times) : Date.now();
-  const pad = Math.max(1000, Math.round((chartTo - chartFrom) * 0.02));
+  // Without a window in the URL: fitted to the recorded holders (when each was set and cleared),
+  // as a Service's timeline is to its changes; the form shows the fitted window.
+  const fitted = from && to ? undefined : fitInstants((owners ?? []).flatMap((o) => [Date.parse(o.from.time), ...(o.to ? [Date.parse(o.to.time)] : [])]));
+  const chartFrom = from ? Date.parse(from) : fitted?.from ?? Date.now() - 3_600_000;
+  const chartTo = to ? Date.parse(to) : fitted?.to ?? Date.now();
+  // A window from the URL is shown with a little room around it, as it always was.
+  const pad = from || to ? Math.max(1000, Math.round((chartTo - chartFrom) * 0.02)) : 0;
+  const shownFrom = from ?? (fitted ? new Date(chartFrom).toISOString() : '');
+  const shownTo = to ?? (fitted ? new Date(chartTo).toISOString() : '');
   const inConflict = (o: Holder) => conflicts.some((c) => c.holders.some((h) => h.service.uid === o.service.uid && h.from.time === o.from.time));
   const lanes: Lane[] = [];
   for (const o of owners ?? []) {
@@ -85,8 +90,8 @@ export function AddressView({ route }: { route: Route }) {
     <h1>Address</h1>
     <form class="filters" role="search" onSubmit=${search}>
       <label>IP or hostname <input name="address" value=${address} required /></label>
-      <label>From <input name="from" value=${from ?? ''} placeholder="2026-12-01T00:00:00Z" /></label>
-      <label>To <input name="to" value=${to ?? ''} placeholder="2026-12-01T12:00:00Z" /></label>
+      <label>From <input name="from" value=${shownFrom} placeholder="2026-12-01T00:00:00Z" /></label>
+      <label>To <input name="to" value=${shownTo} placeholder="2026-12-01T12:00:00Z" /></label>
       <button type="submit">Find owners</button>
     </form>
     ${error ? html`<p role="alert" class="error">${error}</p>` : null}

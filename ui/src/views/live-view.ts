@@ -1,10 +1,12 @@
 // The cluster-wide change feed as it happens (NDJSON from …/feed?follow=true, read as a stream),
-// with pause (new lines are held, not lost) and filters by namespace, event type and user.
+// each write with what it changed in a few words, with pause (new lines are held, not lost) and
+// filters by namespace, event type and user.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, HISTORY, query, serverUrl } from '../api';
 import { html } from '../html';
 import { hrefFor, patchRoute, Route } from '../route';
 import { formatTime, zone } from '../time-format';
+import { changeSummary } from '../timeline/change-summary';
 import type { ChangeItem } from './timeline-view';
 
 type FeedItem = ChangeItem & { service: { namespace: string; name: string } };
@@ -71,12 +73,13 @@ export function LiveView({ route }: { route: Route }) {
     </div>
     <table class="data" data-testid="live-table">
       <caption>Changes as they happen, newest first</caption>
-      <thead><tr><th scope="col">Time</th><th scope="col">rv</th><th scope="col">Service</th><th scope="col">Verb</th><th scope="col">Events</th><th scope="col">User</th><th scope="col">User agent</th></tr></thead>
+      <thead><tr><th scope="col">Time</th><th scope="col">rv</th><th scope="col">Service</th><th scope="col">Verb</th><th scope="col">What changed</th><th scope="col">Events</th><th scope="col">User</th><th scope="col">User agent</th></tr></thead>
       <tbody>${shown.map(
         (c) => html`<tr>
           <td>${formatTime(c.time, z)}</td><td>${c.metadata.resourceVersion}</td>
-          <td><a href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}>${c.service.namespace}/${c.service.name}</a></td>
-          <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td><td>${c.events.map((e) => e.type).join(', ')}</td><td>${c.actor.user}</td><td>${c.actor.userAgent}</td></tr>`,
+          <td class="nowrap"><a href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}>${c.service.namespace}/${c.service.name}</a></td>
+          <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td>
+          <td class="what" data-field="what-changed">${changeSummary(c.events).map((line) => html`<span>${line}</span>`)}</td><td>${c.events.map((e) => e.type).join(', ')}</td><td>${c.actor.user}</td><td>${c.actor.userAgent}</td></tr>`,
       )}</tbody>
     </table>`;
 }

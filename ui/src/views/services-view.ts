@@ -60,7 +60,8 @@ export function ServicesView({ route }: { route: Route }) {
     });
   };
   // The activity window: from/to in the URL, else one "last 24 hours" per visit (so re-renders
-  // do not refetch every row's activity).
+  // do not refetch every row's activity). Only a window chosen here goes with the link to a
+  // timeline; without one the timeline fits its window to the Service's history.
   const [lastDay] = useState(() => ({ from: new Date(Date.now() - DAY).toISOString(), to: new Date().toISOString() }));
   const windowed = instant(route.from) !== undefined && instant(route.to) !== undefined && instant(route.from)! < instant(route.to)!;
   const from = windowed ? instant(route.from)! : lastDay.from;
@@ -89,7 +90,7 @@ export function ServicesView({ route }: { route: Route }) {
               ${items.map(
                 (s) => html`<tr>
                   <td>${s.metadata.namespace}</td>
-                  <td><a href=${hrefFor({ view: 'timeline', ns: s.metadata.namespace, name: s.metadata.name, from, to, tz: route.tz })}>${s.metadata.name}</a></td>
+                  <td><a href=${hrefFor({ view: 'timeline', ns: s.metadata.namespace, name: s.metadata.name, ...(windowed ? { from, to } : {}), tz: route.tz })}>${s.metadata.name}</a></td>
                   <td>${s.spec.type ?? 'ClusterIP'}</td>
                   <td>${Object.entries(s.metadata.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')}</td>
                   <td>${(s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip ?? i.hostname).join(', ')}</td>

@@ -6,12 +6,15 @@ import { ApiError, getJson, query, serviceHistoryPath, servicePath } from '../ap
 import { html } from '../html';
 import { instant, patchRoute, Route } from '../route';
 import { formatDuration, formatTime, PRESETS, zone } from '../time-format';
-import { diffLines, PatchOp } from '../timeline/diff-lines';
+import { Before, changeDiffs, DiffLine, folded, PatchOp } from '../timeline/diff-lines';
+import type { EventItem } from '../timeline/change-summary';
 import { BucketItem, changeLane, conditionLanes, densityLane, IngressIntervalItem, ingressLanes, Lane, TransitionItem } from '../timeline/lanes';
+import { fitServiceWindow } from '../timeline/service-window';
 import { TimelineChart } from '../timeline/timeline-chart';
 
 const DETAIL_LIMIT = 2000;
 const CHANGE_PAGE = 50;
+const DAY = 24 * 3_600_000;
 
 interface TimelineData {
   lanes: Lane[];
@@ -27,19 +30,38 @@ export interface ChangeItem {
   verb: string;
   subresource?: string;
   actor: { user: string; groups: string[]; userAgent: string; fieldManager: string };
-  events: { type: string }[];
+  events: EventItem[];
   patch: PatchOp[];
 }
 
 export function TimelineView({ route }: { route: Route }) {
-  // A link without a window gets the last 24 hours written into the URL, so it stays a deep link.
-  const complete = instant(route.from) !== undefined && instant(route.to) !== undefined;
+  const from = instant(route.from);
+  const to = instant(route.to);
+  const complete = from !== undefined && to !== undefined;
   useEffect(() => {
     if (complete) return;
-    const to = instant(route.to) ?? new Date().toISOString();
-    patchRoute({ to, from: instant(route.from) ?? new Date(Date.parse(to) - 24 * 3_600_000).toISOString() }, true);
-  }, [complete]);
-  return complete ? html`<${Timeline} route=${route} />` : null;
+    // Half a window is completed as it always was: up to now, or the 24 hours before its end.
+    if (from !== undefined || to !== undefined) {
+      const end = to ?? new Date().toISOString();
+      patchRoute({ to: end, from: from ?? new Date(Date.parse(end) - DAY).toISOString() }, true);
+      return;
+    }
+    // No window: fitted to the recorded history, and written into the URL so it stays a deep link.
+    const abort = new AbortController();
+    const lastDay = () => ({ from: Date.now() - DAY, to: Date.now() });
+    fitServiceWindow(route.ns ?? '', route.name ?? '', Date.now(), abort.signal)
+      .catch((e) => (abort.signal.aborted ? Promise.reject(e) : undefined))
+      .then(
+        (fitted) => {
+          if (abort.signal.aborted) return;
+          const w = fitted ?? lastDay();
+          patchRoute({ from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() }, true);
+        },
+        () => undefined,
+      );
+    return () => abort.abort();
+  }, [complete, route.ns, route.name]);
+  return complete ? html`<${Timeline} route=${route} />` : html`<p aria-busy="true">Fitting the window to the recorded history…</p>`;
 }
 
 function Timeline({ route }: { route: Route }) {
@@ -175,23 +197,31 @@ function ChangeList(props: { ns: string; name: string; from: number; to: number;
   const [items, setItems] = useState<ChangeItem[]>([]);
   const [next, setNext] = useState<string | undefined>(undefined);
   const [error, setError] = useState('');
+  // The Service before the first listed change: each patch applied to it in turn gives every
+  // change's old values (undefined until read, or when it cannot be).
+  const [before, setBefore] = useState<Before | undefined>(undefined);
   const base = useMemo(
     () => `${serviceHistoryPath(props.ns, props.name, 'changes')}${query({ since: new Date(props.from).toISOString(), until: new Date(props.to).toISOString(), limit: CHANGE_PAGE })}`,
     [props.ns, props.name, props.from, props.to],
   );
-  const load = (token?: string) =>
-    getJson(`${base}${token ? `&continue=${encodeURIComponent(token)}` : ''}`).then(
+  const load = (token?: string, signal?: AbortSignal) =>
+    getJson(`${base}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, signal).then(
       (list) => {
         setItems((old) => (token ? [...old, ...list.items] : list.items));
         setNext(list.metadata.continue || undefined);
+        if (!token && list.items.length) return objectBefore(props.ns, props.name, Number(list.items[0].metadata.resourceVersion), signal).then((b) => signal?.aborted || setBefore(b));
       },
-      (e) => setError(e.message),
+      (e) => signal?.aborted || setError(e.message),
     );
   useEffect(() => {
+    const abort = new AbortController();
     setItems([]);
+    setBefore(undefined);
     setError('');
-    void load();
+    void load(undefined, abort.signal);
+    return () => abort.abort();
   }, [base]);
+  const diffs = useMemo(() => changeDiffs(items.map((c) => c.patch), before), [items, before]);
   const z = zone();
   return html`
     <section class="changes" aria-labelledby="changes-title">
@@ -199,7 +229,7 @@ function ChangeList(props: { ns: string; name: string; from: number; to: number;
       ${error ? html`<p role="alert" class="error">${error}</p>` : null}
       <ol class="change-list" data-testid="change-list">
         ${items.map(
-          (c) => html`<li class="change">
+          (c, i) => html`<li class="change">
             <div class="change-head">
               <button type="button" class="linkish" onClick=${() => props.onCursor(Date.parse(c.time))} title="Show the Service as of this change">${formatTime(c.time, z)}</button>
               <span class="verb">${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</span>
@@ -213,7 +243,7 @@ function ChangeList(props: { ns: string; name: string; from: number; to: number;
               <dt>Events</dt><dd>${c.events.map((e) => e.type).join(', ')}</dd>
             </dl>
             <ul class="diff" aria-label="What changed">
-              ${diffLines(c.patch).map((d) => html`<li class=${`diff-${d.sign === '+' ? 'add' : d.sign === '-' ? 'remove' : 'replace'}`}><span class="sign" aria-label=${d.sign === '+' ? 'added' : d.sign === '-' ? 'removed' : 'changed'}>${d.sign}</span> <span class="mono">${d.path}</span>${d.value ? html` <span class="mono value">${d.value}</span>` : null}</li>`)}
+              ${diffs[i].map((d) => html`<${DiffRow} line=${d} />`)}
             </ul>
           </li>`,
         )}
@@ -221,6 +251,42 @@ function ChangeList(props: { ns: string; name: string; from: number; to: number;
       ${items.length === 0 && !error ? html`<p class="muted">No changes in this window.</p>` : null}
       ${next ? html`<button type="button" onClick=${() => void load(next)}>Load more changes</button>` : null}
     </section>`;
+}
+
+/**
+ * The Service as of the write before `resourceVersion` (the time-travel GET), or null when it did
+ * not exist then; undefined when that cannot be read (the diffs then show new values only).
+ */
+async function objectBefore(ns: string, name: string, resourceVersion: number, signal?: AbortSignal): Promise<Before | undefined> {
+  if (resourceVersion <= 1) return { object: null };
+  try {
+    return { object: await getJson(`${servicePath(ns, name)}${query({ resourceVersion: resourceVersion - 1, resourceVersionMatch: 'Exact' })}`, signal) };
+  } catch (e) {
+    return e instanceof ApiError && e.status === 404 ? { object: null } : undefined;
+  }
+}
+
+const SIGN_WORDS = { '+': 'added', '-': 'removed', '~': 'changed' } as const;
+const SIGN_CLASS = { '+': 'diff-add', '-': 'diff-remove', '~': 'diff-replace' } as const;
+
+/** One line of a diff: sign, path, the old value (a deletion) and the new one (an insertion), each folded when long. */
+function DiffRow({ line: d }: { line: DiffLine }) {
+  return html`<li class=${SIGN_CLASS[d.sign]}>
+    <span class="sign" aria-label=${SIGN_WORDS[d.sign]}>${d.sign}</span> <span class="mono">${d.path}</span>
+    ${d.note ? html` <span>${d.note}</span>` : null}
+    ${d.old !== undefined ? html` <${DiffValue} text=${d.old} old=${true} />` : null}
+    ${d.old !== undefined && d.value ? html` <span class="arrow">→</span>` : null}
+    ${d.value ? html` <${DiffValue} text=${d.value} old=${false} />` : null}
+  </li>`;
+}
+
+function DiffValue({ text, old }: { text: string; old: boolean }) {
+  const [open, setOpen] = useState(false);
+  const { head, complete } = folded(text);
+  const shown = open || complete ? text : head;
+  return html`${old ? html`<del class="mono value">${shown}</del>` : html`<ins class="mono value">${shown}</ins>`}${complete
+    ? null
+    : html` <button type="button" class="linkish fold" aria-expanded=${open} onClick=${() => setOpen(!open)}>${open ? 'fold' : `all ${text.length} characters`}</button>`}`;
 }
 
 function AsOf(props: { ns: string; name: string; at?: string }) {
