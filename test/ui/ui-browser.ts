@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.SVCTRAIL_CHROMIUM ?? '/usr/bin/chromium';
 export const ROOT = join(__dirname, '..', '..');
@@ -75,9 +75,11 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The viewport as docs/screenshots/NAME.png, or only `element` when given. */
+export async function screenshot(page: Page, name: string, element?: Locator): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // The one thing on screen that differs run to run: a committed screenshot changes only when the UI does.
   await page.evaluate(`document.querySelectorAll('[data-testid="load-time"]').forEach((e) => { e.textContent = 'loaded'; })`);
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await (element ? element.screenshot({ path }) : page.screenshot({ path, fullPage: false }));
 }

@@ -159,7 +159,12 @@ describeInBrowser('browser views', () => {
     const unhealthy = changes.locator('li.change', { hasText: 'cloud-lb/2.1' }).first();
     expect(await unhealthy.locator('[data-field=user]').textContent()).toBe('cloud-lb');
     expect(await unhealthy.locator('[data-field=field-manager]').textContent()).toBe('cloud-lb');
-    expect(await unhealthy.locator('.diff').textContent()).toContain('/status/conditions/0/status');
+    // Each replaced value with the value it replaced, in the same card as the actor.
+    const status = unhealthy.locator('.diff li', { hasText: '/status/conditions/0/status' });
+    await status.locator('del').waitFor();
+    expect([await status.locator('del').textContent(), await status.locator('ins').textContent()]).toEqual(['"True"', '"False"']);
+    const moved = changes.locator('li.change', { hasText: 'cloud-lb/2.1' }).nth(1).locator('.diff li', { hasText: '/status/loadBalancer/ingress/0/ip' });
+    expect((await moved.textContent())!.replace(/\s+/g, ' ')).toBe('~ /status/loadBalancer/ingress/0/ip "203.0.113.7" → "203.0.113.8"');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'timeline');
   });
@@ -325,7 +330,9 @@ describeInBrowser('browser views', () => {
     t.clock.advance(MIN);
     const written = await putStatus(t.as('metallb'), 'team-b', 'api', { loadBalancer: { ingress: [{ ip: '198.51.100.9' }] } }, 'live-check/1.0');
     const row = page.locator('[data-testid=live-table] tbody tr', { hasText: 'live-check/1.0' });
-    await row.waitFor({ timeout: 15_000 });
+    // Streamed, not polled: the row, with the address it set, is there within 2 s of the write.
+    await row.waitFor({ timeout: 2_000 });
+    expect(await row.locator('[data-field=what-changed]').textContent()).toBe('ingress none → 198.51.100.9');
     expect(await row.textContent()).toContain(written.metadata.resourceVersion);
     expect(await row.textContent()).toContain('team-b/api');
     // Paused, new lines are held (and counted), not shown; resuming shows them.
@@ -336,6 +343,9 @@ describeInBrowser('browser views', () => {
     expect(await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Resume (1 new)' }).click();
     await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).waitFor();
+    expect(await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).locator('[data-field=what-changed]').textContent()).toBe(
+      'ingress 198.51.100.9 → 198.51.100.10',
+    );
     // Filters narrow what is shown, and live in the URL.
     await page.getByLabel('User').fill('nobody');
     await page.getByLabel('User').press('Enter');
