@@ -3,7 +3,8 @@
 // every write after it. Writes are never split: all events of one write share its resourceVersion.
 import type Database from 'better-sqlite3';
 import { InvalidArgumentError, MaintenanceError } from './maintenance-error';
-import { LogPositions } from '../store/log-positions';
+import { lastPositionRecorded } from '../store/service-read-repository';
+import { ImmediateSqliteReader } from '../store/sqlite-sql-reader';
 
 export type LogPoint = { kind: 'resourceVersion'; resourceVersion: number } | { kind: 'time'; time: string };
 
@@ -38,7 +39,7 @@ export function resolveLogPoint(sqlite: Database.Database, point: LogPoint, flag
     if (point.resourceVersion > head) throw new MaintenanceError(`${flag} ${point.resourceVersion} is newer than the log, whose newest resourceVersion is ${head}`);
     return point.resourceVersion;
   }
-  return new LogPositions(sqlite).lastPositionAtOrBefore(point.time);
+  return lastPositionRecorded(new ImmediateSqliteReader((sql) => sqlite.prepare(sql)), point.time, true);
 }
 
 export function logHead(sqlite: Database.Database): number {

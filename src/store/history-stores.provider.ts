@@ -10,10 +10,10 @@ import { ConditionHistoryRepository } from './condition-history-repository';
 import type { ConditionHistory } from './condition-history-repository';
 import { IngressHistoryRepository } from './ingress-history-repository';
 import type { IngressHistory } from './ingress-history-repository';
-import { PgHistoryReadStore } from './postgres/history/pg-history-read-store';
 import { PgReadScope } from './postgres/history/pg-read-scope';
 import { PgSqlReader } from './postgres/pg-sql-reader';
 import type { ServiceReadStore } from './ports/service-read-store';
+import { ServiceReadRepository } from './service-read-repository';
 import type { SqlReader } from './sql/sql-reader';
 import { SqliteSqlReader } from './sqlite-sql-reader';
 import type { StoreEngine } from './store-engine';
@@ -41,7 +41,7 @@ export function historyStoresFor(engine: StoreEngine, reads: ServiceReadStore): 
   } else {
     const scope = new PgReadScope(engine.handle.historyPool);
     db = new PgSqlReader(() => scope.db);
-    reads = new PgHistoryReadStore(scope);
+    reads = new ServiceReadRepository(db, scope);
   }
   return {
     reads,

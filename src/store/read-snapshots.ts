@@ -5,6 +5,7 @@
 // loop; requests whose reads interleave in that turn share it. The group commit never starts a
 // write transaction while one is open (it waits a turn).
 import type Database from 'better-sqlite3';
+import type { ReadSnapshotScope } from './service-read-repository';
 
 interface OpenSnapshot {
   readers: number;
@@ -19,7 +20,7 @@ export function readSnapshotOpen(sqlite: Database.Database): boolean {
   return (openSnapshots.get(sqlite)?.readers ?? 0) > 0;
 }
 
-export class ReadSnapshots {
+export class ReadSnapshots implements ReadSnapshotScope {
   private readonly begin;
   private readonly commit;
 
@@ -28,7 +29,7 @@ export class ReadSnapshots {
     this.commit = sqlite.prepare('COMMIT');
   }
 
-  async run<T>(reads: () => Promise<T>): Promise<T> {
+  async inSnapshot<T>(reads: () => Promise<T>): Promise<T> {
     let snapshot = openSnapshots.get(this.sqlite);
     if (!snapshot || snapshot.readers === 0) {
       const began = !this.sqlite.inTransaction;

@@ -37,7 +37,7 @@ import type { KubeEvents } from '../../src/store/kube-event-log';
 import { kubeEventLogFor } from '../../src/store/kube-events.provider';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
-import { PgHistoryReadStore } from '../../src/store/postgres/history/pg-history-read-store';
+import { ServiceReadRepository } from '../../src/store/service-read-repository';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
 import type { ServiceChanges } from '../../src/store/service-change-log';
 import { serviceChangeLogFor } from '../../src/store/service-changes.provider';
@@ -413,7 +413,9 @@ describePostgres('history on PostgreSQL', (database) => {
         expect(moduleRef.get(CONDITION_HISTORY)).toBeInstanceOf(ConditionHistoryRepository);
         expect(moduleRef.get(INGRESS_HISTORY)).toBeInstanceOf(IngressHistoryRepository);
         expect(moduleRef.get(ACTIVITY_SUMMARY)).toBeInstanceOf(ActivitySummaryRepository);
-        expect(moduleRef.get(HISTORY_READ_STORE)).toBeInstanceOf(PgHistoryReadStore);
+        // The same reads as GET and LIST, on the history pool's snapshots.
+        expect(moduleRef.get(HISTORY_READ_STORE)).toBeInstanceOf(ServiceReadRepository);
+        expect(moduleRef.get(HISTORY_READ_STORE)).not.toBe(pg.reads);
         // And the services answer from PostgreSQL, as the ones built by hand above.
         const list = await moduleRef.get(ChangeLogService).list({ namespace: 'default', name: 'web' }, {});
         expect((list as unknown as { encoded: { json: string } }).encoded.json).toBe(

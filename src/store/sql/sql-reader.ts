@@ -34,6 +34,8 @@ export const POSTGRES_DIALECT: SqlDialect = {
 /** Reads in the caller's turn, for values read only if asked for (SQLite's reads never wait). */
 export interface ImmediateSqlReader {
   one<T>(sql: string, params?: readonly unknown[]): T | undefined;
+  /** The first column of the first row, if any: a hot read's value without a row around it. */
+  value<T>(sql: string, params?: readonly unknown[]): T | undefined;
 }
 
 export interface SqlReader {
