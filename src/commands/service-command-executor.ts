@@ -4,7 +4,7 @@
 // the change feed hear of it only after the commit that holds it.
 import { ReplayedDraws } from './replayed-draws';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
 import { Decision, decide, DecisionContext } from '../domain/service.decider';
 import { managerName } from '../domain/field-management';
@@ -19,6 +19,7 @@ import type { CommittedWrite } from '../projections/projection';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { ClusterNetwork } from '../config/cluster-network';
+import { LOGGER } from '../observability/logging.module';
 import { SERVICE_WRITE_STORE } from '../store/ports/service-write-store';
 import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/ports/service-write-store';
 import type { WriteRequestContext, WriteResult } from './write-result';
@@ -46,15 +47,19 @@ const VERBS: Record<ServiceCommand['kind'], string> = {
 
 @Injectable()
 export class ServiceCommandExecutor {
+  private readonly logger: Logger;
+
   constructor(
     @Inject(SERVICE_WRITE_STORE) private readonly store: ServiceWriteStore,
     private readonly feed: ChangeFeed,
     private readonly network: ClusterNetwork,
     @Inject(ID_FACTORY) private readonly ids: IdFactory,
-    @InjectPinoLogger('ServiceCommandExecutor') private readonly logger: PinoLogger,
+    @Inject(LOGGER) logger: Logger,
     /** The engine's way to the feed; straight to `feed` when none is given (a single writer). */
     @Optional() @Inject(COMMIT_PUBLISHER) private readonly publisher?: CommitPublisher,
-  ) {}
+  ) {
+    this.logger = logger.child({ context: 'ServiceCommandExecutor' });
+  }
 
   /**
    * Runs one command. `verb`/`subresource` override the recorded verb (a PATCH records "patch").

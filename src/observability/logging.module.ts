@@ -1,9 +1,16 @@
-// Structured JSON logs (pino through nestjs-pino): one line per request with its id (the
-// Audit-Id header) and user, and one per committed write with its resourceVersion.
+// Structured JSON logs on stdout, written with pino: one line per committed write (request id =
+// the Audit-Id header, user, verb, resourceVersion) at info, one per request (user, status, ms)
+// at debug, written by the server's onResponse hook so it sees every request (also those
+// answered before routing, such as 401s), and Nest's own messages through NestPinoLogger.
+// A class logs through `logger.child({ context: 'Name' })`; the context is a field of each line.
 import { DynamicModule, Module } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { LoggerModule } from 'nestjs-pino';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
+
+/** The app's pino logger, at the configured level. */
+export const LOGGER = Symbol('LOGGER');
 
 /** Set on the raw request by the authentication hook, so request logs carry them. */
 export type LoggedRequest = IncomingMessage & { id: string; svctrailUser?: string };
@@ -11,29 +18,12 @@ export type LoggedRequest = IncomingMessage & { id: string; svctrailUser?: strin
 @Module({})
 export class LoggingModule {
   static register(config: AppConfig): DynamicModule {
+    const logger: Logger = pino({ level: config.logLevel });
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            // Request lines are written by the server's onResponse hook, which sees every
-            // request (also those answered before routing, such as 401s).
-            autoLogging: false,
-            genReqId: (req) => (req as LoggedRequest).id ?? '',
-            customProps: (req) => ({ user: (req as LoggedRequest).svctrailUser }),
-            serializers: {
-              req: (req: { method: string; url: string; headers: Record<string, string> }) => ({
-                method: req.method,
-                url: req.url,
-                userAgent: req.headers?.['user-agent'],
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-          },
-        }),
-      ],
-      exports: [LoggerModule],
+      global: true,
+      providers: [{ provide: LOGGER, useValue: logger }],
+      exports: [LOGGER],
     };
   }
 }

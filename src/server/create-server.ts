@@ -1,7 +1,7 @@
 // Builds and starts the HTTPS API server: data directory (CA, certificates, tokens), Nest on
 // Fastify, authentication, error mapping, and the admin kubeconfig for the bound address.
 import { NestFactory } from '@nestjs/core';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdir } from 'node:fs/promises';
 import { AddressInfo } from 'node:net';
@@ -18,8 +18,10 @@ import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
 import { answerClientError, answerFrameworkError } from '../kube-api/framework-errors';
 import { KubeStatusFilter } from '../kube-api/kube-status.filter';
+import { LOGGER } from '../observability/logging.module';
 import type { LoggedRequest } from '../observability/logging.module';
 import { MetricsService } from '../observability/metrics.service';
+import { NestPinoLogger } from '../observability/nest-pino-logger';
 import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { readOnlyHook } from '../mirror/read-only.hook';
@@ -110,11 +112,10 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     bufferLogs: true,
     bodyParser: false,
   });
-  app.useLogger(new QuietFrameworkLogger(app.get(Logger)));
+  const logger = app.get<Logger>(LOGGER);
+  app.useLogger(new QuietFrameworkLogger(new NestPinoLogger(logger)));
   metrics = app.get(MetricsService);
-  const httpLog = await app.resolve(PinoLogger);
-  httpLog.setContext('http');
-  requestLog = httpLog;
+  requestLog = logger.child({ context: 'http' });
   app.useGlobalFilters(new KubeStatusFilter());
   app.enableShutdownHooks();
   try {

@@ -42,6 +42,67 @@ describe('server process', () => {
     }
   });
 
+  it('logs JSON lines on stdout: each committed write at info, each request at debug, both with the Audit-Id as requestId', async () => {
+    const server = await startServerProcess(['--data-dir', dataDir, '--log-level', 'debug']);
+    try {
+      const admin = adminClient(dataDir, server.url);
+      const service = { metadata: { name: 'logged' }, spec: { ports: [{ port: 80 }] } };
+      const created = await admin.post('/api/v1/namespaces/default/services', service);
+      expect(created.status).toBe(201);
+      const anonymous = await admin.withToken(undefined).get('/api/v1/services');
+      expect(anonymous.status).toBe(401);
+      const auditId = created.headers['audit-id'];
+      const lines = () =>
+        server
+          .stdout()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      // The request line is written when the response has gone out: wait for it.
+      for (let i = 0; i < 50 && !lines().some((l) => l.statusCode === 401); i++) await new Promise((r) => setTimeout(r, 100));
+      const logged = lines();
+      expect(logged.find((l) => l.msg === 'write committed' && l.requestId === auditId)).toEqual({
+        level: 30,
+        time: expect.any(Number),
+        pid: server.child.pid,
+        hostname: expect.any(String),
+        context: 'ServiceCommandExecutor',
+        requestId: auditId,
+        user: 'admin',
+        verb: 'create',
+        namespace: 'default',
+        name: 'logged',
+        uid: created.json.metadata.uid,
+        resourceVersion: Number(created.json.metadata.resourceVersion),
+        events: ['ServiceCreated'],
+        msg: 'write committed',
+      });
+      expect(logged.find((l) => l.msg === 'request completed' && l.requestId === auditId)).toEqual({
+        level: 20,
+        time: expect.any(Number),
+        pid: server.child.pid,
+        hostname: expect.any(String),
+        context: 'http',
+        requestId: auditId,
+        user: 'admin',
+        method: 'POST',
+        url: '/api/v1/namespaces/default/services',
+        statusCode: 201,
+        ms: expect.any(Number),
+        msg: 'request completed',
+      });
+      // A request refused before routing is logged too, with no user.
+      const refused = logged.find((l) => l.statusCode === 401);
+      expect(refused).toMatchObject({ context: 'http', requestId: anonymous.headers['audit-id'], url: '/api/v1/services' });
+      expect(refused).not.toHaveProperty('user');
+      // Nest's own start-up messages come through the same logger, at debug.
+      expect(logged).toContainEqual(expect.objectContaining({ level: 20, context: 'NestApplication', msg: 'Nest application successfully started' }));
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
   it('owns its data directory: a second server refuses; after kill -9 the next starts at once; files are private', async () => {
     const first = await startServerProcess(['--data-dir', dataDir]);
     const second = await run(process.execPath, [built('main.js'), '--port', '0', '--data-dir', dataDir]).catch((e) => e);

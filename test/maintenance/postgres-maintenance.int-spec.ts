@@ -3,13 +3,13 @@
 // SQLite too; both engines then answer every read alike and hold the same rows. verify folds the
 // PostgreSQL log and finds a corrupted row; replay rebuilds the tables (while writes arrive)
 // and verify passes again.
-import { getLoggerToken } from 'nestjs-pino';
-import type { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { LOGGER } from '../../src/observability/logging.module';
 import { ClusterNetwork } from '../../src/config/cluster-network';
 import type { Service } from '../../src/domain/service.types';
 import { ChangeFeed } from '../../src/feed/change-feed';
@@ -300,7 +300,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
         new ChangeFeed(),
         ctx.app.get(ClusterNetwork),
         { ...deterministicIds(99), newUid: (() => { let n = 0; return () => `during-replay-${++n}`; })() },
-        ctx.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)),
+        ctx.app.get<Logger>(LOGGER),
       );
       const reads = new PgServiceReadStore(pg.pool);
       const setIngress = async (namespace: string, name: string, ip: string) => {
@@ -355,7 +355,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
         new ChangeFeed(),
         ctx.app.get(ClusterNetwork),
         { ...deterministicIds(98), newUid: () => 'waited-for-the-swap' },
-        ctx.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)),
+        ctx.app.get<Logger>(LOGGER),
       );
       let write: Promise<unknown> | undefined;
       const report = await replayPgProjections({

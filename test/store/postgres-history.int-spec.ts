@@ -6,10 +6,10 @@
 // get wrong: a history answer read while another connection commits stays in its snapshot.
 import { Test } from '@nestjs/testing';
 import { Global, Module } from '@nestjs/common';
-import { getLoggerToken } from 'nestjs-pino';
-import type { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { KubernetesServiceBootstrap } from '../../src/commands/kubernetes-service.bootstrap';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { LOGGER } from '../../src/observability/logging.module';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { AppConfig, APP_CONFIG } from '../../src/config/app-config';
 import { ClusterNetwork } from '../../src/config/cluster-network';
@@ -272,7 +272,7 @@ describePostgres('history on PostgreSQL', (database) => {
     pgHandle = await openPostgres(database().url);
     const clock = new FixedClock(new Date(START));
     const store = new PgServiceWriteStore(pgHandle.writePool, clock);
-    const logger = sqliteApp.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name));
+    const logger = sqliteApp.app.get<Logger>(LOGGER);
     const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqliteApp.app.get(ClusterNetwork), deterministicIds(SEED), logger);
     const pgReads = new PgServiceReadStore(pgHandle.pool);
     pg = engineFor({ kind: 'postgres', handle: pgHandle }, executor, pgReads, clock);

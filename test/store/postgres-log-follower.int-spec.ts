@@ -2,7 +2,7 @@
 // every replica's change feed through PgLogFollower and serves watch resume) must be exactly the
 // CommittedWrites the writing replica held: same events, same state before and after, same JSON.
 // And a follower publishes the writes of another pool (another replica) in order, once each.
-import { PinoLogger } from 'nestjs-pino';
+import { pino } from 'pino';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { validateConfig } from '../../src/config/app-config';
@@ -27,7 +27,7 @@ const service = (name: string): Service =>
 describePostgres('reading committed writes back from the PostgreSQL log', (database) => {
   const handles: PostgresHandle[] = [];
   const network = new ClusterNetwork(validateConfig({ dataDir: '/tmp/unused' }));
-  const logger = new PinoLogger({ pinoHttp: { level: 'silent' } });
+  const logger = pino({ level: 'silent' });
 
   /** A replica's write path whose own feed hears its live CommittedWrites. */
   const writer = async (seed: number) => {

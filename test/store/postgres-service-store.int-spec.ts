@@ -3,10 +3,10 @@
 // clock and ids, must give the same answers, the same reads (live, as of every resourceVersion,
 // paged, in a snapshot) and the same projection rows. Then what only several replicas can
 // break: names, cluster IPs and node ports stay unique across two pools writing at once.
-import { getLoggerToken } from 'nestjs-pino';
-import type { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { KubernetesServiceBootstrap } from '../../src/commands/kubernetes-service.bootstrap';
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { LOGGER } from '../../src/observability/logging.module';
 import type { WriteRequestContext, WriteResult } from '../../src/commands/write-result';
 import { AppConfig, APP_CONFIG } from '../../src/config/app-config';
 import { ClusterNetwork } from '../../src/config/cluster-network';
@@ -102,7 +102,7 @@ describePostgres('PostgreSQL service stores', (database) => {
     const handle = await openPostgres(database().url);
     const clock = new FixedClock(new Date(START));
     const store = new PgServiceWriteStore(handle.writePool, clock);
-    const logger = sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name));
+    const logger = sqlite.app.get<Logger>(LOGGER);
     const ids = deterministicIds(seed);
     if (uidPrefix) {
       let uid = 0;
@@ -335,7 +335,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       const store = new PgServiceWriteStore(a.handle.writePool, a.clock, { committed: (size) => batches.push(size) });
       let uid = 0;
       const ids = { ...deterministicIds(5), newUid: () => `batch-${++uid}` };
-      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)));
+      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<Logger>(LOGGER));
       const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'batch', object: service(name, 'batch', 'ClusterIP') }, as('creator'));
       const taken = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
       // A step that takes a cluster IP held by one-name without asking: the append statement's
@@ -372,7 +372,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       const store = new PgServiceWriteStore(a.handle.writePool, a.clock);
       let uid = 0;
       const ids = { ...deterministicIds(7), newUid: () => `alone-${++uid}` };
-      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<PinoLogger>(getLoggerToken(ServiceCommandExecutor.name)));
+      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<Logger>(LOGGER));
       const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'alone', object: service(name, 'alone', 'ClusterIP') }, as('creator'));
       // A creation under the uid of a Service that exists elsewhere: the log's unique index (23505)
       // refuses the whole statement, whichever write of it was the cause.
