@@ -63,11 +63,12 @@ export function describePostgres(title: string, body: (database: () => PostgresT
     beforeAll(async () => {
       current = await createTestDatabase();
     });
-    // Registered before the body's hooks: jest runs afterAll hooks in reverse, so this runs last.
+    body(() => current ?? unavailable('the database is created in beforeAll'));
+    // After the body's hooks (jest runs hooks in the order they are declared): its afterAll closes
+    // its pools and servers first.
     afterAll(async () => {
       if (current) await dropTestDatabase(current.name);
     });
-    body(() => current ?? unavailable('the database is created in beforeAll'));
   });
 }
 

@@ -6,14 +6,13 @@
 // refused; 500 "the write was not stored": no effect; any other 5xx, a lost connection or the
 // client's timeout: outcome unknown). Meanwhile: one replica is frozen (SIGSTOP, then SIGCONT),
 // one is killed with kill -9 and started again, the replicas' PostgreSQL backends are terminated,
-// and PostgreSQL itself is restarted (when the cluster is local). The recorded history (invocation
+// and PostgreSQL itself (a cluster of the suite's own) is restarted. The recorded history (invocation
 // and completion times by performance.now()) must be linearizable (test/consistency/
 // linearizability.ts), every fault must have happened, the run must have done real work, and the
 // replicas must have kept serving: the others while one was frozen or dead, all after each fault.
 //
 // Short by default (one round of faults, ~20 s of load); SVCTRAIL_LINEARIZABLE_SECONDS=300 (npm
 // run test:linearizable) runs rounds of faults, each replica frozen and killed in turn, for that long.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -22,8 +21,7 @@ import type { TLSSocket } from 'node:tls';
 import { Client } from 'pg';
 import { ensureDataDir } from '../../src/tls/data-dir';
 import { CasOperation, checkLinearizability, Operation } from '../consistency/linearizability';
-import { describePostgres } from '../helpers/postgres';
-import { ensureClusterRunning, localCluster, stopCluster } from '../helpers/postgres-cluster';
+import { describePrivatePostgres } from '../helpers/postgres-cluster';
 import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
 
 /** 0: one round of faults (about 20 s of load); otherwise rounds go on while one more fits in this many seconds. */
@@ -59,8 +57,6 @@ interface Fault {
   endedAt: number;
   /** What proved it happened; undefined when it did not. */
   proof?: string;
-  /** Why it was not attempted. */
-  skipped?: string;
   failure?: string;
   detail?: string;
   /** The client that wrote through the other replicas meanwhile. */
@@ -84,9 +80,7 @@ function processState(pid: number): string | undefined {
   }
 }
 
-const cluster = localCluster();
-
-describePostgres('linearizability of three replicas on one PostgreSQL database under faults', (database) => {
+describePrivatePostgres('linearizability of three replicas on one PostgreSQL database under faults', (database, cluster) => {
   const root = mkdtempSync(join(tmpdir(), 'svctrail-linearizable-'));
   const replicas: Replica[] = [];
   /** Every process ever started, for afterAll. */
@@ -163,8 +157,8 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
   }, 180_000);
 
   afterAll(async () => {
-    // The cluster is shared with other suites, and the database is dropped after this hook.
-    if (cluster) ensureClusterRunning(cluster);
+    // The cluster is removed after this hook: the replicas are stopped while it runs.
+    cluster().start();
     for (const started of processes) {
       const { child } = started;
       if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -353,7 +347,7 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
           // Three times, a moment apart: backends mid-transaction and mid-COMMIT, the fresh ones too.
           for (let round = 0; round < 3; round++) {
             await whileWriting(replicas);
-            // The cluster is shared: another suite may be restarting it right now.
+            // PostgreSQL may still be coming back from the restart fault.
             let admin: Client;
             for (let attempt = 1; ; attempt++) {
               admin = new Client({ connectionString: database().url });
@@ -387,23 +381,18 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
         }
         record.endedAt = now();
       };
-      const pgReady = () => spawnSync('pg_isready', ['-q', '-h', '127.0.0.1', '-p', cluster!.port]).status === 0;
+      const pgReady = () => cluster().ready();
       const restartPostgres = async () => {
         const record = fault('PostgreSQL restart');
-        if (!cluster) {
-          record.skipped = 'the test database is not on a local cluster pg_ctlcluster can stop and start';
-          record.endedAt = now();
-          return;
-        }
         let wasDown = false;
         try {
-          stopCluster(cluster);
+          cluster().stop();
           wasDown = !pgReady();
           await sleep(1_500);
         } catch (error) {
           record.failure = `stopping it: ${(error as Error).message}`;
         } finally {
-          ensureClusterRunning(cluster);
+          cluster().start();
           if (wasDown && pgReady()) record.proof = 'stopped (pg_isready refused), then accepting connections again';
           else record.failure ??= `down after stop: ${wasDown}; up after start: ${pgReady()}`;
           record.endedAt = now();
@@ -439,7 +428,7 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
 
       // Every client and the faults end before anything else happens (none rejects but by a bug here).
       const ended = await Promise.allSettled([faultRounds, ...clients]);
-      if (cluster) ensureClusterRunning(cluster);
+      cluster().start();
       for (const replica of replicas) replica.process.child.kill('SIGCONT');
       for (const outcome of ended) if (outcome.status === 'rejected') throw outcome.reason;
       // A final read of every key on every replica, once everything is back.
@@ -472,7 +461,6 @@ describePostgres('linearizability of three replicas on one PostgreSQL database u
       const problems: string[] = [];
       const faultLines = faults.map((f) => {
         const window = `${(f.startedAt / 1000).toFixed(1)}–${(f.endedAt / 1000).toFixed(1)} s`;
-        if (f.skipped) return `${f.name}: skipped (${f.skipped})`;
         if (!f.proof) problems.push(`fault "${f.name}"${f.replica ? ` on ${f.replica}` : ''} at ${window} did not happen as planned: ${f.failure}`);
         const during = history.filter((op) => op.invokedAt >= f.startedAt && op.invokedAt < f.endedAt);
         const byOutcome = ['ok', 'fail', 'unknown'].map((o) => `${o} ${during.filter((op) => op.outcome === o).length}`).join(', ');

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { HttpsClient, RawResponse } from '../helpers/https-client';
-import { describePostgres } from '../helpers/postgres';
-import { ensureClusterRunning, localCluster, stopCluster } from '../helpers/postgres-cluster';
+import { describePrivatePostgres } from '../helpers/postgres-cluster';
 import { ensureDataDir } from '../../src/tls/data-dir';
 import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
 
@@ -42,10 +41,9 @@ function verdict(response: RawResponse): 'stored' | 'not-stored' | 'unknown' | '
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describePostgres('replicas under faults: frozen, killed sessions, a restart', (database) => {
+describePrivatePostgres('replicas under faults: frozen, killed sessions, a restart', (database, cluster) => {
   const root = mkdtempSync(join(tmpdir(), 'svctrail-replica-faults-'));
   const replicas: Replica[] = [];
-  const cluster = localCluster();
   let db: Client;
 
   const startReplica = async (name: string): Promise<Replica> => {
@@ -76,7 +74,7 @@ describePostgres('replicas under faults: frozen, killed sessions, a restart', (d
   }, 180_000);
 
   afterAll(async () => {
-    if (cluster) ensureClusterRunning(cluster);
+    cluster().start();
     await db?.end().catch(() => undefined);
     for (const replica of replicas) {
       if (replica.process.child.exitCode === null && replica.process.child.signalCode === null) {
@@ -190,7 +188,7 @@ describePostgres('replicas under faults: frozen, killed sessions, a restart', (d
     expect(load.answers.filter((x) => x.verdict === 'stored').length).toBeGreaterThan(10);
   }, 120_000);
 
-  (localCluster() ? it : it.skip)(
+  it(
     'a PostgreSQL restart under write load: every replica writes again within 10 s by itself, no acknowledged write lost',
     async () => {
       const ns = 'restart';
@@ -200,9 +198,9 @@ describePostgres('replicas under faults: frozen, killed sessions, a restart', (d
       await sleep(500);
       let restartedAt: number;
       try {
-        stopCluster(cluster!);
+        cluster().stop();
       } finally {
-        ensureClusterRunning(cluster!);
+        cluster().start();
         restartedAt = Date.now();
       }
       await db.end().catch(() => undefined);
@@ -224,5 +222,4 @@ describePostgres('replicas under faults: frozen, killed sessions, a restart', (d
     },
     180_000,
   );
-  if (!localCluster()) console.warn('skipping the PostgreSQL restart test: the test database is not a local cluster pg_ctlcluster can stop and start');
 });

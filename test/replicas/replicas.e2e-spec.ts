@@ -3,14 +3,12 @@
 // certificate and tokens). What only several processes can break: read-your-writes across
 // replicas, optimistic concurrency and allocation uniqueness under concurrent writes to
 // different replicas, watch delivery across replicas (order, no gaps, no duplicates), kill -9 of
-// a replica under load, and a PostgreSQL outage (last: it stops the shared cluster, and always
-// starts it again).
+// a replica under load, and a PostgreSQL outage (on a cluster of the suite's own, which it stops and starts again).
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpsClient, WatchStream } from '../helpers/https-client';
-import { describePostgres } from '../helpers/postgres';
-import { ensureClusterRunning, localCluster, stopCluster } from '../helpers/postgres-cluster';
+import { describePrivatePostgres } from '../helpers/postgres-cluster';
 import { ensureDataDir } from '../../src/tls/data-dir';
 import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
 
@@ -50,9 +48,7 @@ function gather(watch: WatchStream): { events: any[]; done: Promise<void> } {
   return { events, done };
 }
 
-const cluster = localCluster();
-
-describePostgres('several replicas on one PostgreSQL database', (database) => {
+describePrivatePostgres('several replicas on one PostgreSQL database', (database, cluster) => {
   const root = mkdtempSync(join(tmpdir(), 'svctrail-replicas-'));
   const replicas: Replica[] = [];
 
@@ -250,6 +246,7 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
     cpSync(a().dataDir, dataDir, { recursive: true });
     const url = new URL(database().url);
     url.port = '1'; // nothing listens there
+    url.password = 'not-for-logs'; // the suite's own cluster trusts 127.0.0.1, so its URL has none
     const failure = await startServerProcess(['--data-dir', dataDir, '--storage', url.toString()]).then(
       (started) => {
         started.child.kill('SIGKILL');
@@ -261,8 +258,8 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
     expect(failure).not.toContain(`:${url.password}@`);
   });
 
-  // Last: it stops the cluster every suite shares (and always starts it again).
-  (cluster ? it : it.skip)(
+  // Last: it stops the suite's cluster (and always starts it again).
+  it(
     'a PostgreSQL outage: replicas report not ready and refuse writes, then recover by themselves; a watcher opened before it hears the writes after it',
     async () => {
       const survivors = [a(), b()];
@@ -272,7 +269,7 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
       expect(watch.status).toBe(200);
       const readyz = async (replica: Replica) => (await replica.client.get('/readyz')).status;
       try {
-        stopCluster(cluster!);
+        cluster().stop();
         await until(async () => (await Promise.all(survivors.map(readyz))).every((status) => status === 503));
         // As kube-apiserver answers for an unreachable etcd: a ServerTimeout clients retry after 2 s.
         const read = await a().client.get(`${ns}/anything`);
@@ -286,7 +283,7 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
         // Unreachable before it began (ServerTimeout), or lost while it committed (may or may not be stored).
         expect(refused.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: expect.stringMatching(/^(ServerTimeout|InternalError)$/) });
       } finally {
-        ensureClusterRunning(cluster!);
+        cluster().start();
       }
       await until(async () => (await Promise.all(survivors.map(readyz))).every((status) => status === 200));
       const created = await a().client.post(ns, svc('after-outage'));
@@ -299,5 +296,4 @@ describePostgres('several replicas on one PostgreSQL database', (database) => {
     },
     180_000,
   );
-  if (!cluster) console.warn('skipping the PostgreSQL outage test: the test database is not a local cluster pg_ctlcluster can stop and start');
 });
