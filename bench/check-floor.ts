@@ -203,7 +203,11 @@ async function checkWrites(svctrail: Server, floorFull: Server, token: string, h
   const y = writtenRows(floorFull.dir, head);
   for (const table of Object.keys(x)) {
     const i = x[table].findIndex((row, k) => !isDeepStrictEqual(row, y[table][k]));
-    note(`rows-${table} (${x[table].length})`, isDeepStrictEqual(x[table], y[table]), `${x[table].length} vs ${y[table].length} rows; first difference at ${i}: ${JSON.stringify(x[table][i])?.slice(0, 400)} vs ${JSON.stringify(y[table][i])?.slice(0, 400)}`);
+    note(
+      `rows-${table} (${x[table].length})`,
+      isDeepStrictEqual(x[table], y[table]),
+      `${x[table].length} vs ${y[table].length} rows; first difference at ${i}: ${JSON.stringify(x[table][i])?.slice(0, 400)} vs ${JSON.stringify(y[table][i])?.slice(0, 400)}`,
+    );
   }
 }
 
@@ -214,9 +218,10 @@ async function main(): Promise<void> {
   const head = db.prepare('SELECT max(position) FROM events').pluck().get() as number;
   const services = db.prepare(`SELECT namespace AS ns, name FROM services WHERE namespace <> 'default' ORDER BY namespace, name`).all() as { ns: string; name: string }[];
   const namespaces = [...new Set(services.map((s) => s.ns))];
-  const lbServices = db
-    .prepare(`SELECT namespace AS ns, name FROM services WHERE namespace <> 'default' AND json_extract(object, '$.spec.type') = 'LoadBalancer' ORDER BY namespace, name`)
-    .all() as { ns: string; name: string }[];
+  const lbServices = db.prepare(`SELECT namespace AS ns, name FROM services WHERE namespace <> 'default' AND json_extract(object, '$.spec.type') = 'LoadBalancer' ORDER BY namespace, name`).all() as {
+    ns: string;
+    name: string;
+  }[];
   const maxRowid = db.prepare('SELECT max(rowid) FROM service_revisions').pluck().get() as number;
   const revision = db.prepare('SELECT namespace AS ns, name, resource_version AS rv, recorded_at AS time FROM service_revisions WHERE rowid = ?');
   const times = db.prepare('SELECT from_time FROM ingress_intervals WHERE address = ? ORDER BY from_resource_version').pluck();
@@ -254,7 +259,11 @@ async function main(): Promise<void> {
     if (once.length) requests.push({ kind: 'owners-at-once', path: `${HISTORY}/ingressowners?address=${ONCE_ADDRESS}&at=${encodeURIComponent(once[0])}`, mode: 'history' });
     if (heavy.length > 11) {
       const at = rng.int(heavy.length - 11);
-      requests.push({ kind: 'owners-window', path: `${HISTORY}/ingressowners?address=${HEAVY_ADDRESS}&from=${encodeURIComponent(heavy[at])}&to=${encodeURIComponent(heavy[at + 10])}`, mode: 'history' });
+      requests.push({
+        kind: 'owners-window',
+        path: `${HISTORY}/ingressowners?address=${HEAVY_ADDRESS}&from=${encodeURIComponent(heavy[at])}&to=${encodeURIComponent(heavy[at + 10])}`,
+        mode: 'history',
+      });
     }
   }
   requests.push({ kind: 'feed', path: `${HISTORY}/feed?after=${head - 200}`, mode: 'history' });
@@ -287,7 +296,12 @@ async function main(): Promise<void> {
       if (r.mode === 'bytes') {
         note(r.kind, a.body.equals(b.body), `${r.path}: ${a.body.length} vs ${b.body.length} bytes`);
       } else if (r.kind === 'feed') {
-        const lines = (x: Buffer) => x.toString('utf8').trim().split('\n').map((l) => comparable('changes', { items: [JSON.parse(l)] }));
+        const lines = (x: Buffer) =>
+          x
+            .toString('utf8')
+            .trim()
+            .split('\n')
+            .map((l) => comparable('changes', { items: [JSON.parse(l)] }));
         note(r.kind, isDeepStrictEqual(lines(a.body), lines(b.body)), `${r.path}: ${lines(a.body).length} vs ${lines(b.body).length} lines`);
       } else {
         const x = comparable(r.kind, JSON.parse(a.body.toString('utf8')));
@@ -300,7 +314,8 @@ async function main(): Promise<void> {
         let example = `${r.path}: ${x.items?.length} vs ${y.items?.length} items`;
         if (!same) {
           const i = (x.items ?? []).findIndex((item: unknown, k: number) => !isDeepStrictEqual(item, y.items?.[k]));
-          example += i >= 0 ? `; item ${i}: ${JSON.stringify(x.items[i]).slice(0, 400)} vs ${JSON.stringify(y.items?.[i]).slice(0, 400)}` : `; ${JSON.stringify(x.metadata)} vs ${JSON.stringify(y.metadata)}`;
+          example +=
+            i >= 0 ? `; item ${i}: ${JSON.stringify(x.items[i]).slice(0, 400)} vs ${JSON.stringify(y.items?.[i]).slice(0, 400)}` : `; ${JSON.stringify(x.metadata)} vs ${JSON.stringify(y.metadata)}`;
         }
         note(r.kind, same, example);
       }

@@ -119,7 +119,9 @@ function migrate(db: Database.Database, migrationsFolder: string): void {
   const done = new Set(db.prepare('SELECT name FROM bench_floor_migrations').pluck().all() as string[]);
   const hasEvents = db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'events'`).pluck().get() as number;
   if (hasEvents && done.size === 0) return; // a database svctrail created
-  for (const file of readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(migrationsFolder)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     if (done.has(file)) continue;
     for (const statement of readFileSync(join(migrationsFolder, file), 'utf8').split('--> statement-breakpoint')) {
       if (statement.trim()) db.exec(statement);
@@ -137,10 +139,7 @@ const FLOOR_INDEXES = new Set(['events_name_position']);
 
 function dropUnusedIndexes(db: Database.Database): void {
   // Only the tables a floor write touches: the others cost nothing at write time.
-  const indexes = db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('events', 'services') AND sql IS NOT NULL`)
-    .pluck()
-    .all() as string[];
+  const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('events', 'services') AND sql IS NOT NULL`).pluck().all() as string[];
   for (const name of indexes) if (!FLOOR_INDEXES.has(name)) db.exec(`DROP INDEX "${name}"`);
 }
 
@@ -257,7 +256,10 @@ function main(): void {
     if (!token || !user) continue;
     tokens.set(token.trim(), user.trim());
     const quoted = /"([^"]*)"\s*$/.exec(line)?.[1];
-    const groups = (quoted ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+    const groups = (quoted ?? '')
+      .split(',')
+      .map((g) => g.trim())
+      .filter(Boolean);
     if (!groups.includes('system:authenticated')) groups.push('system:authenticated');
     groupsOf.set(user.trim(), JSON.stringify(groups));
   }
@@ -606,8 +608,7 @@ function main(): void {
     res.end(body);
   };
   /** The stored JSON as is, or (Accept: protobuf) encoded from it with the server's codec. */
-  const sendObject = (res: ServerResponse, protobuf: boolean, json: string) =>
-    protobuf ? sendProtobuf(res, 200, pb.encodeKubeObject('Service', JSON.parse(json))) : send(res, 200, json);
+  const sendObject = (res: ServerResponse, protobuf: boolean, json: string) => (protobuf ? sendProtobuf(res, 200, pb.encodeKubeObject('Service', JSON.parse(json))) : send(res, 200, json));
   /** A list item is the stored object without kind/apiVersion (as kube-apiserver lists): a slice. */
   const ITEM_PREFIX = '{"kind":"Service","apiVersion":"v1",';
   const asItem = (json: string) => (json.startsWith(ITEM_PREFIX) ? `{${json.slice(ITEM_PREFIX.length)}` : json);
@@ -741,7 +742,11 @@ function main(): void {
     if (parts.length === 3 && parts[2] === 'ingressconflicts') {
       const rows = conflictsIn.all({ namespace, limit: limit + 1 }) as Record<string, unknown>[];
       const pick = (row: Record<string, unknown>, p: string) =>
-        Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(p)).map(([k, v]) => [k.slice(2), v])) as unknown as IntervalRow;
+        Object.fromEntries(
+          Object.entries(row)
+            .filter(([k]) => k.startsWith(p))
+            .map(([k, v]) => [k.slice(2), v]),
+        ) as unknown as IntervalRow;
       const items = rows.slice(0, limit).map((row) => {
         const a = pick(row, 'a_');
         const b = pick(row, 'b_');
@@ -859,11 +864,7 @@ function main(): void {
       const chunk: Uint8Array[] = [];
       for (const row of rows) {
         const type = row.type === 'ServiceCreated' ? 'ADDED' : row.type === 'ServiceDeleted' ? 'DELETED' : 'MODIFIED';
-        chunk.push(
-          protobuf
-            ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(row.object)))
-            : Buffer.from(`{"type":"${type}","object":${row.object}}\n`),
-        );
+        chunk.push(protobuf ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(row.object))) : Buffer.from(`{"type":"${type}","object":${row.object}}\n`));
         position = row.position;
       }
       if (chunk.length) res.write(Buffer.concat(chunk));
@@ -941,12 +942,19 @@ function main(): void {
         // A continued page reads at the first page's resourceVersion, as kube-apiserver does.
         const rv = page?.rv ?? (point ? resolveRv(point) : head);
         const after = page?.after ?? '';
-        const rows = (
-          rv === head ? listNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) : listAt.all({ namespace, after, rv, limit: limit < 0 ? -1 : limit + 1 })
-        ) as { name: string; object: string }[];
+        const rows = (rv === head ? listNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) : listAt.all({ namespace, after, rv, limit: limit < 0 ? -1 : limit + 1 })) as {
+          name: string;
+          object: string;
+        }[];
         const more = limit > 0 && rows.length > limit;
         const shown = more ? rows.slice(0, limit) : rows;
-        return sendList(res, protobuf, rv, shown.map((r) => asItem(r.object)), more ? encodeContinue(rv, shown[shown.length - 1].name) : undefined);
+        return sendList(
+          res,
+          protobuf,
+          rv,
+          shown.map((r) => asItem(r.object)),
+          more ? encodeContinue(rv, shown[shown.length - 1].name) : undefined,
+        );
       }
     }
     if (req.method === 'GET' && pathname.startsWith(HISTORY_ROOT) && history(res, pathname.slice(HISTORY_ROOT.length), query)) return;
@@ -1010,4 +1018,3 @@ if (isMainThread) {
 } else {
   checkpointer();
 }
-

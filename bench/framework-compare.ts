@@ -94,7 +94,7 @@ async function walkPages(url: string, token: string, namespaces: string[], conne
   const loop = async () => {
     while (performance.now() < until) {
       const base = `/api/v1/namespaces/${namespaces[n++ % namespaces.length]}/services?limit=10`;
-      for (let path = base; ; ) {
+      for (let path = base; ;) {
         const page = await get(path);
         if (page.status !== 200) {
           bad++;
@@ -142,9 +142,7 @@ async function main(): Promise<void> {
       };
       const results = [await load(gets), await load(lists), await walkPages(url, token, namespaces, 10, DURATION)];
       rows.push({ target: target.name, results, peakRss: peakRssMb(child.pid!) });
-      results.forEach((r, i) =>
-        process.stdout.write(`  ${target.name.padEnd(16)} ${CASES[i].padEnd(48)} ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}\n`),
-      );
+      results.forEach((r, i) => process.stdout.write(`  ${target.name.padEnd(16)} ${CASES[i].padEnd(48)} ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}\n`));
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -188,7 +186,9 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 3000));
         const r = await autocannon({ ...options, duration: DURATION });
         results.push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors });
-        process.stdout.write(`  ${target.name.padEnd(20)} PUT status, many Services, ${connections} conn: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}\n`);
+        process.stdout.write(
+          `  ${target.name.padEnd(20)} PUT status, many Services, ${connections} conn: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}\n`,
+        );
       }
       writeRows.push({ target: target.name, results });
     } finally {
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
   const table = [
     `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the three servers one after the other on fresh copies`,
     '',
-    '| case | svctrail | framework-floor | floor | svctrail ÷ floor | framework-floor ÷ floor (the stack) | svctrail ÷ framework-floor (svctrail\'s code) |',
+    "| case | svctrail | framework-floor | floor | svctrail ÷ floor | framework-floor ÷ floor (the stack) | svctrail ÷ framework-floor (svctrail's code) |",
     '|---|---|---|---|---|---|---|',
     ...CASES.flatMap((title, i) => {
       const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => by[t].results[i]);
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     '',
     `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case; framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
     '',
-    '| case | svctrail | framework-floor-full | floor-full | floor | svctrail ÷ floor | framework-floor-full ÷ floor-full (the stack) | svctrail ÷ framework-floor-full (svctrail\'s code) |',
+    "| case | svctrail | framework-floor-full | floor-full | floor | svctrail ÷ floor | framework-floor-full ÷ floor-full (the stack) | svctrail ÷ framework-floor-full (svctrail's code) |",
     '|---|---|---|---|---|---|---|---|',
     ...WRITE_CONNECTIONS.flatMap((connections, i) => {
       const [s, f, ff, p] = ['svctrail', 'framework-floor-full', 'floor-full', 'floor'].map((t) => w[t][i]);

@@ -52,7 +52,10 @@ async function main(): Promise<void> {
       const more = limit > 0 && rows.length > limit;
       const shown = more ? rows.slice(0, limit) : rows;
       const meta = more ? `{"resourceVersion":"${head}","continue":"${encodeContinue(head, shown[shown.length - 1].name)}"}` : `{"resourceVersion":"${head}"}`;
-      reply.code(200).header('content-type', 'application/json').send(`{"kind":"ServiceList","apiVersion":"v1","metadata":${meta},"items":[${shown.map((r) => asItem(r.object)).join(',')}]}`);
+      reply
+        .code(200)
+        .header('content-type', 'application/json')
+        .send(`{"kind":"ServiceList","apiVersion":"v1","metadata":${meta},"items":[${shown.map((r) => asItem(r.object)).join(',')}]}`);
     }
   }
   Param('namespace')(ServiceListController.prototype, 'list', 0);

@@ -224,7 +224,7 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
     const blocks = ['203.0.113', '198.51.100', '192.0.2'];
     if (i < 3 * 254) return `${blocks[Math.floor(i / 254)]}.${(i % 254) + 1}`;
     const j = i - 3 * 254;
-    return `172.${16 + ((j >> 16) & 15)}.${(j >> 8) & 255}.${(j & 255) || 1}`;
+    return `172.${16 + ((j >> 16) & 15)}.${(j >> 8) & 255}.${j & 255 || 1}`;
   };
   const randomIP = () => ipPool(rng.int(20_000));
 
@@ -244,8 +244,7 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
     svc.status.conditions = conditions;
   };
 
-  const statusWrite = (svc: Service, actor: Actor) =>
-    execute({ kind: 'ReplaceServiceStatus', namespace: svc.metadata.namespace!, name: svc.metadata.name!, object: body(svc) }, actor, 'update');
+  const statusWrite = (svc: Service, actor: Actor) => execute({ kind: 'ReplaceServiceStatus', namespace: svc.metadata.namespace!, name: svc.metadata.name!, object: body(svc) }, actor, 'update');
 
   /** One write chosen for a Service as a controller or a person would make it. */
   const mutate = (ns: string, name: string) => {

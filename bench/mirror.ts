@@ -109,9 +109,11 @@ class Client {
 /** Runs `work(i)` for i in [0, n) with at most `concurrency` at once. */
 async function pool(n: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
 }
 
 /** A proxy that answers watches from below `expireBelow` as a compacted kube-apiserver does (410 Expired, in-band). */
@@ -124,7 +126,9 @@ function expiringProxy(upstream: string, dataDir: string): Promise<{ url: string
     const rv = Number(url.searchParams.get('resourceVersion') ?? NaN);
     if (url.searchParams.get('watch') === 'true' && rv > 0 && rv < below) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${below})`, reason: 'Expired', code: 410 } })}\n`);
+      res.end(
+        `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${below})`, reason: 'Expired', code: 410 } })}\n`,
+      );
       return;
     }
     const forward = httpsRequest({ hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, ca, agent: false }, (answer) => {
@@ -169,7 +173,10 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
     const src = new Client(source.url, source.dataDir);
     log(`mirror: creating ${options.services.toLocaleString('en-US')} Services at the source`);
     await pool(options.services, 32, async (i) => {
-      const res = await src.request('POST', '/api/v1/namespaces/bench/services', { metadata: { name: `svc-${i}`, labels: { app: `a${i % 50}` } }, spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }] } });
+      const res = await src.request('POST', '/api/v1/namespaces/bench/services', {
+        metadata: { name: `svc-${i}`, labels: { app: `a${i % 50}` } },
+        spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }] },
+      });
       if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
     });
     const proxy = await expiringProxy(source.url, source.dataDir);
@@ -208,7 +215,11 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
     const lags: number[] = [];
     const early = new Map<string, number>();
     const watch = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpsRequest(new URL(`/api/v1/namespaces/bench/services?watch=true&resourceVersion=${head}`, mir.url), { headers: { authorization: `Bearer ${mir.token}` }, ca: mir.ca, agent: false }, resolve);
+      const req = httpsRequest(
+        new URL(`/api/v1/namespaces/bench/services?watch=true&resourceVersion=${head}`, mir.url),
+        { headers: { authorization: `Bearer ${mir.token}` }, ca: mir.ca, agent: false },
+        resolve,
+      );
       req.on('error', reject);
       req.end();
     });
@@ -239,7 +250,11 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
       const object = objects[i % objects.length];
       const ip = ipOf(i + 1);
       const write = src
-        .request('PUT', `/api/v1/namespaces/bench/services/${object.metadata.name}/status`, { ...object, metadata: { ...object.metadata, resourceVersion: undefined }, status: { loadBalancer: { ingress: [{ ip }] } } })
+        .request('PUT', `/api/v1/namespaces/bench/services/${object.metadata.name}/status`, {
+          ...object,
+          metadata: { ...object.metadata, resourceVersion: undefined },
+          status: { loadBalancer: { ingress: [{ ip }] } },
+        })
         .then((res) => {
           const now = performance.now();
           if (res.status !== 200) throw new Error(`PUT: ${res.status} ${res.text}`);
@@ -285,7 +300,7 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
     // In sync again once the relist is recorded (readyz goes ok after the list, the watch follows).
     const expected = await snapshot(src);
     let got = new Map<string, string>();
-    for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 300_000; Date.now() < deadline;) {
       await waitReady(mir, 300_000);
       got = await snapshot(mir);
       if (got.size === expected.size && [...expected].every(([name, ip]) => got.get(name) === ip)) break;

@@ -39,8 +39,14 @@ export async function nestStackApp(dataDir: string, module: object, configure: (
     return503OnClosing: false,
   });
   const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', authenticationHook(() => tokens, randomIds));
-  fastify.addHook('onRequest', authorizationHook(() => policy));
+  fastify.addHook(
+    'onRequest',
+    authenticationHook(() => tokens, randomIds),
+  );
+  fastify.addHook(
+    'onRequest',
+    authorizationHook(() => policy),
+  );
   configure(fastify);
   return NestFactory.create<NestFastifyApplication>(module, adapter, { logger: false, bodyParser: false });
 }

@@ -42,9 +42,7 @@ function peakRss(): number {
 
 function rawFold(path: string): { events: number; streams: number } {
   const db = new Database(path, { readonly: true });
-  const rows = db.prepare('SELECT stream_id, resource_version, type, data FROM events ORDER BY position').raw().iterate() as IterableIterator<
-    [string, number, string, string]
-  >;
+  const rows = db.prepare('SELECT stream_id, resource_version, type, data FROM events ORDER BY position').raw().iterate() as IterableIterator<[string, number, string, string]>;
   const live = new Map<string, Obj>();
   let events = 0;
   for (const [stream, rv, type, text] of rows) {
@@ -64,9 +62,10 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
   w.pragma('synchronous = OFF');
   w.pragma('cache_size = -65536');
   const tables = ['services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations'];
-  const derived = w
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(',')})`)
-    .all(...tables) as { name: string; sql: string }[];
+  const derived = w.prepare(`SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(',')})`).all(...tables) as {
+    name: string;
+    sql: string;
+  }[];
   for (const d of derived) w.exec(`DROP ${/^CREATE TRIGGER/i.test(d.sql) ? 'TRIGGER' : 'INDEX'} "${d.name}"`);
   const revision = w.prepare('INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object, patch) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const lifetime = w.prepare('INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version, deleted_resource_version) VALUES (?, ?, ?, ?, ?)');
@@ -147,8 +146,21 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
             : [];
     for (const t of changes) {
       const current = (t.to ?? t.from) as Obj;
-      transition.run(rv, uid, ns, name, t.conditionType, t.from?.status ?? null, t.to?.status ?? null, t.to ? t.to.reason : '', t.to ? t.to.message : '',
-        current.observedGeneration ?? null, t.to?.lastTransitionTime ?? null, at, user);
+      transition.run(
+        rv,
+        uid,
+        ns,
+        name,
+        t.conditionType,
+        t.from?.status ?? null,
+        t.to?.status ?? null,
+        t.to ? t.to.reason : '',
+        t.to ? t.to.message : '',
+        current.observedGeneration ?? null,
+        t.to?.lastTransitionTime ?? null,
+        at,
+        user,
+      );
     }
     fold(live, uid, rv, type, data);
     versions.set(uid, version);
@@ -181,8 +193,24 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
   for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
     if (!text) continue;
     const e = JSON.parse(text);
-    insert.run(e.position, e.resourceVersion, e.streamId, e.streamVersion, e.namespace, e.name, e.type, JSON.stringify(e.data), e.recordedAt, e.actorUser,
-      JSON.stringify(e.actorGroups), e.userAgent, e.fieldManager, e.requestId, e.verb, e.subresource);
+    insert.run(
+      e.position,
+      e.resourceVersion,
+      e.streamId,
+      e.streamVersion,
+      e.namespace,
+      e.name,
+      e.type,
+      JSON.stringify(e.data),
+      e.recordedAt,
+      e.actorUser,
+      JSON.stringify(e.actorGroups),
+      e.userAgent,
+      e.fieldManager,
+      e.requestId,
+      e.verb,
+      e.subresource,
+    );
     events++;
   }
   for (const i of indexes) db.exec(i.sql);
@@ -213,8 +241,24 @@ async function rawImport(file: string, out: string): Promise<{ events: number; s
     if (!text) continue;
     const e = JSON.parse(text);
     const data = JSON.stringify(e.data);
-    insert.run(e.position, e.resourceVersion, e.streamId, e.streamVersion, e.namespace, e.name, e.type, data, e.recordedAt, e.actorUser,
-      JSON.stringify(e.actorGroups), e.userAgent, e.fieldManager, e.requestId, e.verb, e.subresource);
+    insert.run(
+      e.position,
+      e.resourceVersion,
+      e.streamId,
+      e.streamVersion,
+      e.namespace,
+      e.name,
+      e.type,
+      data,
+      e.recordedAt,
+      e.actorUser,
+      JSON.stringify(e.actorGroups),
+      e.userAgent,
+      e.fieldManager,
+      e.requestId,
+      e.verb,
+      e.subresource,
+    );
     fold(live, e.streamId, e.resourceVersion, e.type, e.data);
     versions.set(e.streamId, e.streamVersion);
     events++;
@@ -324,9 +368,7 @@ async function main(): Promise<void> {
   const report = real.rebuild().rebuildProjections(handle, projector);
   const ms = performance.now() - started;
   handle.close();
-  process.stdout.write(
-    `${JSON.stringify({ mode: 'svctrail', events: report.events, writes: report.writes, ms, eventsPerSecond: report.events / (ms / 1000), peakRssBytes: peakRss() })}\n`,
-  );
+  process.stdout.write(`${JSON.stringify({ mode: 'svctrail', events: report.events, writes: report.writes, ms, eventsPerSecond: report.events / (ms / 1000), peakRssBytes: peakRss() })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -95,7 +95,8 @@ async function main(): Promise<void> {
       else profiled = { caseId: PROFILE, file, summary: summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), 30, windowUs) };
     } else {
       // floor-full: the cases whose misses are read against the same storage work.
-      if (runs('floor-full')) memoryOf['floor-full'] = await phase('floor-full', fixture, mainSet.dir, mainKey, { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain }, results, scratch);
+      if (runs('floor-full'))
+        memoryOf['floor-full'] = await phase('floor-full', fixture, mainSet.dir, mainKey, { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain }, results, scratch);
       if (runs('floor')) memoryOf.floor = await phase('floor', fixture, mainSet.dir, mainKey, defs, results, scratch);
     }
 
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
     goal,
   });
   /** floor-full's value, when it ran the case. */
-  const ff = (r: CaseResult, k: string) => (r['floor-full'] ? num(r['floor-full'], k) ?? NaN : undefined);
+  const ff = (r: CaseResult, k: string) => (r['floor-full'] ? (num(r['floor-full'], k) ?? NaN) : undefined);
   const loadRows = (r: CaseResult, rps?: Check, p99?: Check) => {
     rows.push(ratioRow(`${r.title}: req/s`, num(r.svctrail, 'rps'), num(r.floor, 'rps'), fmtNum, rps, ff(r, 'rps')));
     rows.push(ratioRow(`  p50 ms`, num(r.svctrail, 'p50'), num(r.floor, 'p50'), fmtMs, undefined, ff(r, 'p50')));
@@ -199,7 +200,14 @@ async function main(): Promise<void> {
       rows.push(ratioRow(`  p99 ms to the first event`, num(r.svctrail, 'p99'), num(r.floor, 'p99'), fmtMs, atMost(2, 3)));
       rows.push(ratioRow(`  ms to catch up ${fmtNum(num(r.svctrail, 'events'))} events, p50`, num(r.svctrail, 'catchUpP50'), num(r.floor, 'catchUpP50'), fmtMs));
       rows.push(ratioRow(`  ms to catch up, p99`, num(r.svctrail, 'catchUpP99'), num(r.floor, 'catchUpP99'), fmtMs, atMost(2, 3)));
-      flatRows(def, [['p50', 'first event p50'], ['catchUpP50', 'catch-up p50']], 3);
+      flatRows(
+        def,
+        [
+          ['p50', 'first event p50'],
+          ['catchUpP50', 'catch-up p50'],
+        ],
+        3,
+      );
       continue;
     }
     loadRows(r, undefined, atMost(2, 3));
@@ -291,9 +299,7 @@ async function main(): Promise<void> {
     if (exp) rows.push(ratioRow(`  (svctrail export: events/s)`, num(exp, 'eventsPerSecond'), undefined, fmtNum));
   }
   // 7. storage, memory
-  rows.push(
-    ratioRow(`database bytes/event, ${mainKey} (floor: the events table alone)`, num(storageMain!, 'bytesPerEvent'), num(storageMain!, 'eventTableBytesPerEvent'), fmtNum, atMost(1.5, 7)),
-  );
+  rows.push(ratioRow(`database bytes/event, ${mainKey} (floor: the events table alone)`, num(storageMain!, 'bytesPerEvent'), num(storageMain!, 'eventTableBytesPerEvent'), fmtNum, atMost(1.5, 7)));
   if (maint?.rawImportRebuild) {
     // Informational: the same log imported into a fresh file by svctrail and by import's floor-full
     // (every row svctrail stores, nothing else): what svctrail's own rows cost beyond the events.
@@ -312,7 +318,7 @@ async function main(): Promise<void> {
   if (storageWritten.svctrail) {
     // Informational: what the write cases' events cost each target (every table and index, from
     // dbstat, after the phase minus before). The target above is judged on the whole dataset.
-    const per = (t: Target) => (storageWritten[t] ? num(storageWritten[t], 'bytesPerEvent') ?? NaN : undefined);
+    const per = (t: Target) => (storageWritten[t] ? (num(storageWritten[t], 'bytesPerEvent') ?? NaN) : undefined);
     rows.push(ratioRow(`database bytes/event added by the phase's writes, ${mainKey} (every table and index)`, per('svctrail'), per('floor'), fmtNum, undefined, per('floor-full')));
   }
   if (storageFlat) rows.push(ratioRow(`database bytes/event, 10k (floor: the events table alone)`, num(storageFlat, 'bytesPerEvent'), num(storageFlat, 'eventTableBytesPerEvent'), fmtNum));
@@ -328,7 +334,12 @@ async function main(): Promise<void> {
   );
   // Informational: the three cases during which svctrail's RSS peaked highest.
   const peaks = [...results.values()]
-    .map((r) => ({ title: r.title, s: r.svctrail ? num(r.svctrail, 'serverPeakRssBytes') : undefined, ff: r['floor-full'] ? num(r['floor-full'], 'serverPeakRssBytes') : undefined, fl: r.floor ? num(r.floor, 'serverPeakRssBytes') : undefined }))
+    .map((r) => ({
+      title: r.title,
+      s: r.svctrail ? num(r.svctrail, 'serverPeakRssBytes') : undefined,
+      ff: r['floor-full'] ? num(r['floor-full'], 'serverPeakRssBytes') : undefined,
+      fl: r.floor ? num(r.floor, 'serverPeakRssBytes') : undefined,
+    }))
     .filter((p) => typeof p.s === 'number')
     .sort((a, b) => b.s! - a.s!)
     .slice(0, 3);
@@ -345,7 +356,8 @@ async function main(): Promise<void> {
 
   const tableLines = table(rows);
   const summaryLines = summary(rows);
-  const pgLines = pg && !pg.skipped ? pgTable(pgResults, mainKey === PG_DATASET ? results : flatResults, results, mainKey, pg, maint) : pg?.skipped ? [`PostgreSQL columns skipped: ${String(pg.skipped)}`] : [];
+  const pgLines =
+    pg && !pg.skipped ? pgTable(pgResults, mainKey === PG_DATASET ? results : flatResults, results, mainKey, pg, maint) : pg?.skipped ? [`PostgreSQL columns skipped: ${String(pg.skipped)}`] : [];
   const profileLines = profiled
     ? [
         `## Where svctrail's CPU time goes: ${profiled.caseId}`,

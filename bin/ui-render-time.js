@@ -53,11 +53,15 @@ function client(url, token, ca) {
   return (method, path, body, contentType = 'application/json') =>
     new Promise((resolve, reject) => {
       const data = body === undefined ? undefined : JSON.stringify(body);
-      const req = https.request(new URL(path, url), { method, agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'ui-render-time/1.0', ...(data ? { 'content-type': contentType } : {}) } }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => (res.statusCode >= 300 ? reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)) : resolve(JSON.parse(text || '{}'))));
-      });
+      const req = https.request(
+        new URL(path, url),
+        { method, agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'ui-render-time/1.0', ...(data ? { 'content-type': contentType } : {}) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => (res.statusCode >= 300 ? reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)) : resolve(JSON.parse(text || '{}'))));
+        },
+      );
       req.on('error', reject);
       req.end(data);
     });
@@ -72,7 +76,10 @@ async function seed(call) {
       await call('PATCH', '/api/v1/namespaces/perf/services/busy', { metadata: { labels: { app: 'busy', round: String(i) } } }, 'application/merge-patch+json');
     } else {
       const ip = `198.18.${Math.floor(i / 10 / 250) % 250}.${(Math.floor(i / 10) % 250) + 1}`;
-      const status = { loadBalancer: { ingress: [{ ip }] }, conditions: [{ type: 'Ready', status: i % 2 ? 'True' : 'False', reason: i % 2 ? 'Up' : 'Down', message: '', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
+      const status = {
+        loadBalancer: { ingress: [{ ip }] },
+        conditions: [{ type: 'Ready', status: i % 2 ? 'True' : 'False', reason: i % 2 ? 'Up' : 'Down', message: '', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }],
+      };
       await call('PATCH', '/api/v1/namespaces/perf/services/busy/status', { status }, 'application/merge-patch+json');
     }
     if (i % 1000 === 0) process.stdout.write(`  seeded ${i} changes\n`);

@@ -16,7 +16,15 @@ export class AppModule {
   static register(config: AppConfig, clock: Clock, ids: IdFactory): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.register(config, clock, ids), LoggingModule.register(config), ObservabilityModule, StoreModule.register(config.storage), MirrorModule.register(config), KubeApiModule, HistoryModule],
+      imports: [
+        ConfigModule.register(config, clock, ids),
+        LoggingModule.register(config),
+        ObservabilityModule,
+        StoreModule.register(config.storage),
+        MirrorModule.register(config),
+        KubeApiModule,
+        HistoryModule,
+      ],
     };
   }
 }

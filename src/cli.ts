@@ -78,8 +78,7 @@ ${CONDITIONS_USAGE}
 
 ${OWNERS_USAGE}`;
 
-const isUsageError = (error: unknown) =>
-  error instanceof UsageError || error instanceof InvalidArgumentError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
+const isUsageError = (error: unknown) => error instanceof UsageError || error instanceof InvalidArgumentError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -41,7 +41,19 @@ export async function walkPages(server: Running, f: Fixture, seed: number, first
   const d = await drive(10, DURATION, (agent, rng) => walk(agent, rng), seed);
   const p = pages.summary();
   const w = walks.summary();
-  const out = { served: true, rps: pageCount / d.seconds, p50: p.p50, p99: p.p99, max: p.max, walks: w.n, walkP50: w.p50, walkP99: w.p99, pagesPerWalk: pageCount / Math.max(1, w.n), errors: d.errors, badPages };
+  const out = {
+    served: true,
+    rps: pageCount / d.seconds,
+    p50: p.p50,
+    p99: p.p99,
+    max: p.max,
+    walks: w.n,
+    walkP50: w.p50,
+    walkP99: w.p99,
+    pagesPerWalk: pageCount / Math.max(1, w.n),
+    errors: d.errors,
+    badPages,
+  };
   log(
     `  ${server.target.padEnd(10)} ${'pages'.padEnd(32)} ${out.rps.toFixed(0).padStart(7)} pages/s  p50 ${fmtMs(p.p50)}  p99 ${fmtMs(p.p99)} ms; ` +
       `${w.n} walks of ${out.pagesPerWalk.toFixed(1)} pages, p50 ${fmtMs(w.p50)} p99 ${fmtMs(w.p99)} ms${d.errors ? `, ${d.errors} errors` : ''}`,

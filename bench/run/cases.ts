@@ -38,7 +38,6 @@ interface DriveCase {
 
 export type CaseDef = LoadCase | DriveCase;
 
-
 export const putMany = (connections: number, protobuf = false): LoadCase => ({
   kind: 'load',
   id: `put-many-${protobuf ? 'pb-' : ''}${connections}`,
@@ -130,8 +129,7 @@ export const TIME_TRAVEL_CASES: CaseDef[] = [
     kind: 'drive',
     id: 'tt-list-pages-10',
     title: 'time travel: every page of a LIST at a past RV (limit=10, continue), 10 conn',
-    run: (server, f, seed) =>
-      walkPages(server, f, seed, (rng) => `/api/v1/namespaces/${randomNamespace(rng, f)}/services?limit=10&resourceVersion=${randomRv(rng, f)}&resourceVersionMatch=Exact`),
+    run: (server, f, seed) => walkPages(server, f, seed, (rng) => `/api/v1/namespaces/${randomNamespace(rng, f)}/services?limit=10&resourceVersion=${randomRv(rng, f)}&resourceVersionMatch=Exact`),
   },
   {
     kind: 'drive',
@@ -177,19 +175,17 @@ export const WHO_HAD_CASES: CaseDef[] = [
 ];
 
 export const HISTORY_CASES: CaseDef[] = [
-  ...['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals'].map(
-    (kind): LoadCase => ({
-      kind: 'load',
-      id: `history-${kind}-10`,
-      title: `history: ${kind} of one Service${kind === 'conditionsummaries' ? '' : ' (limit 50)'}, 10 conn`,
-      connections: 10,
-      next: (rng, f) => {
-        const s = randomService(rng, f);
-        return get(`${HISTORY}/namespaces/${s.ns}/services/${s.name}/${kind}${kind === 'conditionsummaries' ? '' : '?limit=50'}`);
-      },
-      probe: (f) => `${HISTORY}/namespaces/${f.hot.ns}/services/${f.hot.name}/${kind}?limit=1`,
-    }),
-  ),
+  ...['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals'].map((kind): LoadCase => ({
+    kind: 'load',
+    id: `history-${kind}-10`,
+    title: `history: ${kind} of one Service${kind === 'conditionsummaries' ? '' : ' (limit 50)'}, 10 conn`,
+    connections: 10,
+    next: (rng, f) => {
+      const s = randomService(rng, f);
+      return get(`${HISTORY}/namespaces/${s.ns}/services/${s.name}/${kind}${kind === 'conditionsummaries' ? '' : '?limit=50'}`);
+    },
+    probe: (f) => `${HISTORY}/namespaces/${f.hot.ns}/services/${f.hot.name}/${kind}?limit=1`,
+  })),
   {
     kind: 'load',
     id: 'history-ingressconflicts-10',

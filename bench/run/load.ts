@@ -127,16 +127,12 @@ interface Answer {
 export function call(server: Running, token: string, path: string, agent: Agent | false, accept = 'application/json'): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = httpsRequest(
-      new URL(path, server.url),
-      { method: 'GET', headers: { authorization: `Bearer ${token}`, accept }, rejectUnauthorized: false, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - t0 }));
-        res.on('error', reject);
-      },
-    );
+    const req = httpsRequest(new URL(path, server.url), { method: 'GET', headers: { authorization: `Bearer ${token}`, accept }, rejectUnauthorized: false, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - t0 }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end();
   });

@@ -74,7 +74,9 @@ export async function pgPhase(set: { dir: string; manifest: DatasetManifest }, r
   try {
     await pgAdmin((c) => c.query('SELECT 1'));
   } catch (error) {
-    log(`\nnote: PostgreSQL is not reachable at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}): the PostgreSQL columns are skipped (.ci/start-postgres starts the local cluster; SVCTRAIL_BENCH_POSTGRES names another)`);
+    log(
+      `\nnote: PostgreSQL is not reachable at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}): the PostgreSQL columns are skipped (.ci/start-postgres starts the local cluster; SVCTRAIL_BENCH_POSTGRES names another)`,
+    );
     return { skipped: (error as Error).message };
   }
   const events = set.manifest.events;

@@ -3,7 +3,6 @@ import type { Result, CaseResult } from './cases';
 import { fmtMs, fmtNum } from './format';
 import { PG_DATASET, PG_READS, PG_WRITES } from './postgres-phase';
 
-
 export interface Row {
   case: string;
   svctrail: string;
@@ -80,7 +79,19 @@ export function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, Ca
     const mark = ref && ref !== same.get(id) ? ` (${mainKey})` : '';
     const [p1, p3, s, f] = [num(r['svctrail-pg'], key), num(r['svctrail-pg3'], key), num(ref?.svctrail, key), num(ref?.floor, key)];
     const verdict = met ? (p3 === undefined ? '?' : met(p3) ? 'yes' : 'NO') : '';
-    rows.push([label, fmt(p1), fmt(p3), s === undefined ? '–' : `${fmt(s)}${mark}`, f === undefined ? '–' : `${fmt(f)}${mark}`, ratio(p1, s), ratio(p3, s), ratio(p1, f), ratio(p3, f), target, verdict]);
+    rows.push([
+      label,
+      fmt(p1),
+      fmt(p3),
+      s === undefined ? '–' : `${fmt(s)}${mark}`,
+      f === undefined ? '–' : `${fmt(f)}${mark}`,
+      ratio(p1, s),
+      ratio(p3, s),
+      ratio(p1, f),
+      ratio(p3, f),
+      target,
+      verdict,
+    ]);
   };
   const firstId = (id: string) => pgResults.get(id)?.title ?? id;
   /** Issue 25's throughput targets: one replica ≥ 0.5× SQLite, three ≥ 0.8× SQLite and ≥ 1.5× one. */
@@ -120,7 +131,14 @@ export function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, Ca
   const c = pgResults.get('watch-cross');
   if (c) {
     add(`${c.title}: writes/s`, 'watch-cross', 'writesPerSecond', fmtNum);
-    add('  delivered %', 'watch-cross', 'deliveredFraction', (v) => (typeof v === 'number' ? (v * 100).toFixed(1) : '–'), '100 (svctrail-pg3)', (v) => v >= 0.999);
+    add(
+      '  delivered %',
+      'watch-cross',
+      'deliveredFraction',
+      (v) => (typeof v === 'number' ? (v * 100).toFixed(1) : '–'),
+      '100 (svctrail-pg3)',
+      (v) => v >= 0.999,
+    );
     add('  delivery lag p50 ms', 'watch-cross', 'lagP50', fmtMs);
     add('  delivery lag p99 ms', 'watch-cross', 'lagP99', fmtMs, '≤ 1000 ms (issue 13 item 3)', (v) => v <= 1000);
     add('  watchers dropped', 'watch-cross', 'watchersDropped', (v) => String(v ?? '–'));
@@ -130,7 +148,19 @@ export function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, Ca
     const [p1, p3] = [num(imports['svctrail-pg'], 'eventsPerSecond'), num(imports['svctrail-pg3'], 'eventsPerSecond')];
     const sqliteImport = maint && mainKey === PG_DATASET ? num(maint.import as Result | undefined, 'eventsPerSecond') : undefined;
     const rawImport = maint && mainKey === PG_DATASET ? num(maint.rawImport as Result | undefined, 'eventsPerSecond') : undefined;
-    rows.push([`svctrail import of the ${PG_DATASET} export into an empty database: events/s (SQLite: svctrail import; floor: raw SQLite import)`, fmtNum(p1), fmtNum(p3), fmtNum(sqliteImport), fmtNum(rawImport), ratio(p1, sqliteImport), ratio(p3, sqliteImport), ratio(p1, rawImport), ratio(p3, rawImport), '', '']);
+    rows.push([
+      `svctrail import of the ${PG_DATASET} export into an empty database: events/s (SQLite: svctrail import; floor: raw SQLite import)`,
+      fmtNum(p1),
+      fmtNum(p3),
+      fmtNum(sqliteImport),
+      fmtNum(rawImport),
+      ratio(p1, sqliteImport),
+      ratio(p3, sqliteImport),
+      ratio(p1, rawImport),
+      ratio(p3, rawImport),
+      '',
+      '',
+    ]);
   }
   const headers = ['case', 'svctrail-pg', 'svctrail-pg3', 'svctrail (SQLite)', 'floor', 'pg ÷ SQLite', 'pg3 ÷ SQLite', 'pg ÷ floor', 'pg3 ÷ floor', 'target', 'met'];
   const cells = rows.map((r) => [r[0].replace(/\|/g, '\\|'), ...r.slice(1)]);

@@ -109,7 +109,9 @@ export async function runWatch(server: Running, f: Fixture, watchers: number, pr
     return jsonPut(s, ip);
   };
   const answeredAt = new Map<string, number>();
-  const result = opts.fromAnswer ? await pacedPuts(putUrls, f, 16, DURATION, WATCH_WRITE_RATE, put, answeredAt) : await load(server, f.token, 16, DURATION, put, { overallRate: WATCH_WRITE_RATE, urls: putUrls });
+  const result = opts.fromAnswer
+    ? await pacedPuts(putUrls, f, 16, DURATION, WATCH_WRITE_RATE, put, answeredAt)
+    : await load(server, f.token, 16, DURATION, put, { overallRate: WATCH_WRITE_RATE, urls: putUrls });
   await sleep(1000); // let the last events arrive
   for (const close of closers) close();
   for (const [ip, at] of arrivals) {
@@ -189,5 +191,18 @@ async function pacedPuts(urls: string[], f: Fixture, connections: number, second
     17,
   );
   const s = latencies.summary();
-  return { connections, seconds: d.seconds, ok, non2xx: Object.entries(statusCodes).filter(([c]) => Number(c) >= 300).reduce((a, [, n]) => a + n, 0), errors: d.errors, rps: ok / d.seconds, p50: s.p50, p99: s.p99, max: s.max, statusCodes };
+  return {
+    connections,
+    seconds: d.seconds,
+    ok,
+    non2xx: Object.entries(statusCodes)
+      .filter(([c]) => Number(c) >= 300)
+      .reduce((a, [, n]) => a + n, 0),
+    errors: d.errors,
+    rps: ok / d.seconds,
+    p50: s.p50,
+    p99: s.p99,
+    max: s.max,
+    statusCodes,
+  };
 }

@@ -8,7 +8,14 @@ describe('parseCsvRecords (Go encoding/csv rules)', () => {
     ['no trailing newline', 'a,b', [['a', 'b']]],
     ['empty fields kept', 'a,,c,\n', [['a', '', 'c', '']]],
     ['blank lines skipped', '\n\na,b\n\r\n\nc\n', [['a', 'b'], ['c']]],
-    ['CRLF normalised', 'a,b\r\nc,d\r\n', [['a', 'b'], ['c', 'd']]],
+    [
+      'CRLF normalised',
+      'a,b\r\nc,d\r\n',
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    ],
     ['trailing CR before EOF dropped', 'a,b\r', [['a', 'b']]],
     ['quoted comma', 't,u,i,"g1,g2"\n', [['t', 'u', 'i', 'g1,g2']]],
     ['doubled quote', '"say ""hi""",x\n', [['say "hi"', 'x']]],
@@ -30,11 +37,7 @@ describe('parseCsvRecords (Go encoding/csv rules)', () => {
     ['space before quote', 'a, "b"\n', 'parse error on line 1, column 4: bare " in non-quoted field'],
     ['text after closing quote', '"a"b,c\n', 'parse error on line 1, column 4: extraneous or missing " in quoted-field'],
     ['unterminated quote', 'x\n"abc\n', 'parse error on line 2, column 6: extraneous or missing " in quoted-field'],
-    [
-      'error after a multi-line field',
-      '"a\nb"x\n',
-      'record on line 1; parse error on line 2, column 3: extraneous or missing " in quoted-field',
-    ],
+    ['error after a multi-line field', '"a\nb"x\n', 'record on line 1; parse error on line 2, column 3: extraneous or missing " in quoted-field'],
     ['byte columns', 'é,a"\n', 'parse error on line 1, column 5: bare " in non-quoted field'],
   ])('rejects %s', (_name, text, message) => {
     expect(() => parseCsvRecords(text)).toThrow(CsvParseError);

@@ -15,11 +15,7 @@ export class CsvParseError extends Error {
     readonly column: number,
     readonly reason: string,
   ) {
-    super(
-      startLine !== line
-        ? `record on line ${startLine}; parse error on line ${line}, column ${column}: ${reason}`
-        : `parse error on line ${line}, column ${column}: ${reason}`,
-    );
+    super(startLine !== line ? `record on line ${startLine}; parse error on line ${line}, column ${column}: ${reason}` : `parse error on line ${line}, column ${column}: ${reason}`);
     this.name = 'CsvParseError';
   }
 }
@@ -42,9 +38,7 @@ export function parseCsvRecords(text: string): CsvRecord[] {
 
 /** Quotes a field only when Go's csv.Writer would (fieldNeedsQuotes), or when forced. */
 export function formatCsvField(field: string, alwaysQuote = false): string {
-  const needsQuotes =
-    alwaysQuote ||
-    (field !== '' && (field === '\\.' || /[",\r\n]/.test(field) || field.startsWith(' ') || field.startsWith('\t')));
+  const needsQuotes = alwaysQuote || (field !== '' && (field === '\\.' || /[",\r\n]/.test(field) || field.startsWith(' ') || field.startsWith('\t')));
   return needsQuotes ? `"${field.replace(/"/g, '""')}"` : field;
 }
 

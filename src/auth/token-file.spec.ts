@@ -2,10 +2,7 @@ import { formatTokenRecord, generateToken, parseTokenFile, TokenFileError } from
 
 describe('parseTokenFile (kube-apiserver tokenfile.NewCSV)', () => {
   it('reads token, user, uid and the optional quoted groups column', () => {
-    const { records, warnings } = parseTokenFile(
-      ['token1,user1,uid1', 'token2,user2,uid2,"group1,group2"', 'token3,user3,uid3,group3,ignored', ''].join('\n'),
-      'tokens.csv',
-    );
+    const { records, warnings } = parseTokenFile(['token1,user1,uid1', 'token2,user2,uid2,"group1,group2"', 'token3,user3,uid3,group3,ignored', ''].join('\n'), 'tokens.csv');
     expect(records).toEqual([
       { token: 'token1', user: 'user1', uid: 'uid1', groups: [] },
       { token: 'token2', user: 'user2', uid: 'uid2', groups: ['group1', 'group2'] },
@@ -42,17 +39,13 @@ describe('parseTokenFile (kube-apiserver tokenfile.NewCSV)', () => {
   });
 
   it('passes CSV syntax errors through with Go text', () => {
-    expect(() => parseTokenFile('t,u,i,"g1\n', 'tokens.csv')).toThrow(
-      'parse error on line 1, column 11: extraneous or missing " in quoted-field',
-    );
+    expect(() => parseTokenFile('t,u,i,"g1\n', 'tokens.csv')).toThrow('parse error on line 1, column 11: extraneous or missing " in quoted-field');
   });
 });
 
 describe('formatTokenRecord', () => {
   it('writes the upstream layout with a quoted groups column', () => {
-    expect(formatTokenRecord({ token: 'abc', user: 'admin', uid: 'admin', groups: ['system:masters'] })).toBe(
-      'abc,admin,admin,"system:masters"\n',
-    );
+    expect(formatTokenRecord({ token: 'abc', user: 'admin', uid: 'admin', groups: ['system:masters'] })).toBe('abc,admin,admin,"system:masters"\n');
     expect(formatTokenRecord({ token: 'abc', user: 'bob', uid: '7', groups: ['a', 'b'] })).toBe('abc,bob,7,"a,b"\n');
     expect(formatTokenRecord({ token: 'abc', user: 'bob', uid: '7', groups: [] })).toBe('abc,bob,7\n');
   });

@@ -34,9 +34,7 @@ export function parseTokenFile(text: string, source: string): ParsedTokenFile {
   let recordNumber = 0;
   for (const { fields } of parseCsvRecords(text)) {
     if (fields.length < 3) {
-      throw new TokenFileError(
-        `token file '${source}' must have at least 3 columns (token, user name, user uid), found ${fields.length}`,
-      );
+      throw new TokenFileError(`token file '${source}' must have at least 3 columns (token, user name, user uid), found ${fields.length}`);
     }
     recordNumber++;
     const [token, user, uid, groups] = fields as [string, string, string, string | undefined];

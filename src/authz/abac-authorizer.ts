@@ -38,11 +38,7 @@ function verbMatches(rule: PolicyRule, attributes: RequestAttributes): boolean {
 
 function resourceMatches(rule: PolicyRule, attributes: RequestAttributes): boolean {
   if (!attributes.isResourceRequest) return false;
-  return (
-    (rule.namespace === '*' || rule.namespace === attributes.namespace) &&
-    resourceNameMatches(rule.resource, attributes) &&
-    (rule.apiGroup === '*' || rule.apiGroup === attributes.apiGroup)
-  );
+  return (rule.namespace === '*' || rule.namespace === attributes.namespace) && resourceNameMatches(rule.resource, attributes) && (rule.apiGroup === '*' || rule.apiGroup === attributes.apiGroup);
 }
 
 /**

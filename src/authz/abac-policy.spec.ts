@@ -34,9 +34,7 @@ describe('parsePolicy (abac NewFromFile)', () => {
       { user: 'admin', group: '', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' },
       { user: '', group: 'system:authenticated', readonly: false, apiGroup: '*', resource: 'pods', namespace: '*', nonResourcePath: '' },
     ]);
-    expect(policy.warnings).toEqual([
-      'Policy file p contained unversioned rules. See docs/admin/authorization.md#abac-mode for ABAC file format details.',
-    ]);
+    expect(policy.warnings).toEqual(['Policy file p contained unversioned rules. See docs/admin/authorization.md#abac-mode for ABAC file format details.']);
   });
 
   it('an explicit v0 apiVersion is not "unversioned"', () => {

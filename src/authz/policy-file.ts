@@ -27,15 +27,17 @@ export async function loadPolicyFile(path: string): Promise<AbacPolicy> {
 
 /** What the bootstrap writes: a reminder of the format and the admin's line. */
 export function defaultPolicyFileText(adminUser: string): string {
-  return [
-    "# svctrail authorization policy, in kube-apiserver's ABAC format: one JSON policy per line.",
-    '# system:masters members are always allowed; every authenticated user may GET /api, /apis,',
-    '# /openapi and /version, and anyone may GET /healthz, /livez, /readyz and /version.',
-    '# Read at startup: restart svctrail after editing. `svctrail issue-credentials --policy` appends.',
-    ...adminPolicy(adminUser).map((spec) => formatPolicyLine(spec).trimEnd()),
-    '# Every authenticated user may ask `kubectl auth can-i` and `kubectl auth whoami`.',
-    ...selfReviewPolicy().map((spec) => formatPolicyLine(spec).trimEnd()),
-  ].join('\n') + '\n';
+  return (
+    [
+      "# svctrail authorization policy, in kube-apiserver's ABAC format: one JSON policy per line.",
+      '# system:masters members are always allowed; every authenticated user may GET /api, /apis,',
+      '# /openapi and /version, and anyone may GET /healthz, /livez, /readyz and /version.',
+      '# Read at startup: restart svctrail after editing. `svctrail issue-credentials --policy` appends.',
+      ...adminPolicy(adminUser).map((spec) => formatPolicyLine(spec).trimEnd()),
+      '# Every authenticated user may ask `kubectl auth can-i` and `kubectl auth whoami`.',
+      ...selfReviewPolicy().map((spec) => formatPolicyLine(spec).trimEnd()),
+    ].join('\n') + '\n'
+  );
 }
 
 /**

@@ -43,13 +43,24 @@ describe('requestAttributes (RequestInfoFactory.NewRequestInfo)', () => {
     expect(requestAttributes(method, url)).toMatchObject({ isResourceRequest: true, verb, apiGroup, apiVersion, namespace, resource, subresource, name });
   });
 
-  it.each(['/', '', '/api', '/api/v1', '/api/v1/', '/apis', '/apis/group/version/', '/apis/extensions/v1beta1', '/badprefix/version/resource', '/apis/version/resource', '/openapi/v3/api/v1', '/healthz', '/version'])(
-    '%s is a non-resource request',
-    (url) => {
-      const attributes = requestAttributes('GET', url);
-      expect(attributes).toMatchObject({ isResourceRequest: false, verb: 'get', path: url, resource: '', namespace: '' });
-    },
-  );
+  it.each([
+    '/',
+    '',
+    '/api',
+    '/api/v1',
+    '/api/v1/',
+    '/apis',
+    '/apis/group/version/',
+    '/apis/extensions/v1beta1',
+    '/badprefix/version/resource',
+    '/apis/version/resource',
+    '/openapi/v3/api/v1',
+    '/healthz',
+    '/version',
+  ])('%s is a non-resource request', (url) => {
+    const attributes = requestAttributes('GET', url);
+    expect(attributes).toMatchObject({ isResourceRequest: false, verb: 'get', path: url, resource: '', namespace: '' });
+  });
 
   it('non-resource verbs are the lowercase HTTP method, and the path is decoded', () => {
     expect(requestAttributes('POST', '/ap%69?x=1')).toMatchObject({ isResourceRequest: false, verb: 'post', path: '/api' });

@@ -12,7 +12,11 @@ describe('authorize: system:masters, bootstrap roles, then ABAC', () => {
 
   it('system:masters may do anything, with no policy at all', () => {
     const admin: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
-    for (const [method, url] of [['DELETE', '/api/v1/namespaces/a/services/web'], ['POST', '/no/such/path'], ['GET', '/metrics']]) {
+    for (const [method, url] of [
+      ['DELETE', '/api/v1/namespaces/a/services/web'],
+      ['POST', '/no/such/path'],
+      ['GET', '/metrics'],
+    ]) {
       expect(authorize(empty, admin, requestAttributes(method!, url!))).toEqual({ allowed: true, reason: 'member of system:masters', reviewReason: '' });
     }
   });

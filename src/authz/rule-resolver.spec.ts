@@ -83,7 +83,7 @@ describe('the union rule resolver (bootstrap RBAC roles, then ABAC)', () => {
     expect(rulesFor(policy, user('sw'), 'team-b').resourceRules).toHaveLength(3);
   });
 
-  it('given system:masters, when resolved, then cluster-admin\'s rules lead', () => {
+  it("given system:masters, when resolved, then cluster-admin's rules lead", () => {
     const rules = rulesFor(policy, user('root', 'system:masters'), 'a');
     expect(rules.resourceRules[0]).toEqual({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] });
     expect(rules.nonResourceRules[0]).toEqual({ verbs: ['*'], nonResourceURLs: ['*'] });

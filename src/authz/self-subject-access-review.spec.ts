@@ -34,24 +34,51 @@ describe('SelfSubjectAccessReview', () => {
   });
 
   it.each([
-    [{ path: '/apis', verb: 'get' }, { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' }],
-    [{ path: '/healthz', verb: 'get' }, { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' }],
-    [{ path: '/metrics', verb: 'get' }, { allowed: false, reason: 'No policy matched.' }],
-    [{ path: '/apis', verb: 'post' }, { allowed: false, reason: 'No policy matched.' }],
+    [
+      { path: '/apis', verb: 'get' },
+      { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' },
+    ],
+    [
+      { path: '/healthz', verb: 'get' },
+      { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' },
+    ],
+    [
+      { path: '/metrics', verb: 'get' },
+      { allowed: false, reason: 'No policy matched.' },
+    ],
+    [
+      { path: '/apis', verb: 'post' },
+      { allowed: false, reason: 'No policy matched.' },
+    ],
   ])('given non-resource attributes %j, then the status is %j', (attributes, status) => {
     expect(answerSelfSubjectAccessReview(policy, sw, review({ nonResourceAttributes: attributes })).status).toEqual(status);
   });
 
-  it('given system:masters, then allowed with the privileged-groups authorizer\'s empty reason', () => {
+  it("given system:masters, then allowed with the privileged-groups authorizer's empty reason", () => {
     const admin: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
     expect(answerSelfSubjectAccessReview(policy, admin, review({ nonResourceAttributes: { path: '/metrics', verb: 'get' } })).status).toEqual({ allowed: true });
   });
 
   it('given the attributes of a real request, then the review decides as the request authorizer does', () => {
-    for (const [method, url] of [['PUT', '/api/v1/namespaces/team-a/services/web/status'], ['GET', '/api/v1/services'], ['GET', '/openapi/v3'], ['DELETE', '/api/v1/namespaces/team-a/services']]) {
+    for (const [method, url] of [
+      ['PUT', '/api/v1/namespaces/team-a/services/web/status'],
+      ['GET', '/api/v1/services'],
+      ['GET', '/openapi/v3'],
+      ['DELETE', '/api/v1/namespaces/team-a/services'],
+    ]) {
       const attributes = requestAttributes(method!, url!);
       const spec = attributes.isResourceRequest
-        ? { resourceAttributes: { namespace: attributes.namespace, verb: attributes.verb, group: attributes.apiGroup, version: attributes.apiVersion, resource: attributes.resource, subresource: attributes.subresource, name: attributes.name } }
+        ? {
+            resourceAttributes: {
+              namespace: attributes.namespace,
+              verb: attributes.verb,
+              group: attributes.apiGroup,
+              version: attributes.apiVersion,
+              resource: attributes.resource,
+              subresource: attributes.subresource,
+              name: attributes.name,
+            },
+          }
         : { nonResourceAttributes: { path: attributes.path, verb: attributes.verb } };
       expect({ ...reviewAttributes(spec), apiPrefix: attributes.apiPrefix, path: attributes.path }).toEqual(attributes);
       expect(answerSelfSubjectAccessReview(policy, sw, review(spec)).status).toMatchObject({ allowed: authorize(policy, sw, attributes).allowed });
@@ -62,10 +89,12 @@ describe('SelfSubjectAccessReview', () => {
     expect(reviewAttributes({ resourceAttributes: { verb: 'get', resource: 'services' } }).apiVersion).toBe('*');
   });
 
-  describe('validation (422 Invalid, kube-apiserver\'s causes)', () => {
+  describe("validation (422 Invalid, kube-apiserver's causes)", () => {
     it('given neither attribute kind, then spec.resourceAttributes is invalid', () => {
       const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({})));
-      expect(error.message).toBe('SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified');
+      expect(error.message).toBe(
+        'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      );
       expect(error.details).toEqual({
         group: 'authorization.k8s.io',
         kind: 'SelfSubjectAccessReview',
@@ -76,26 +105,44 @@ describe('SelfSubjectAccessReview', () => {
     it('given both attribute kinds, then spec.nonResourceAttributes is invalid, printed as the internal Go struct', () => {
       const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: { verb: 'get' }, nonResourceAttributes: { path: '/x', verb: 'get' } })));
       expect(error.details?.causes).toEqual([
-        { reason: 'FieldValueInvalid', message: 'Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: cannot be specified in combination with resourceAttributes', field: 'spec.nonResourceAttributes' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: cannot be specified in combination with resourceAttributes',
+          field: 'spec.nonResourceAttributes',
+        },
       ]);
     });
 
     it('given a selector attribute (1.31+), then it needs a raw selector or requirements, not both; a valid one changes nothing for ABAC', () => {
       const both = invalid(() =>
-        answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: { verb: 'list', resource: 'services', labelSelector: { rawSelector: 'a=b', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] }, fieldSelector: {} } })),
+        answerSelfSubjectAccessReview(
+          policy,
+          sw,
+          review({ resourceAttributes: { verb: 'list', resource: 'services', labelSelector: { rawSelector: 'a=b', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] }, fieldSelector: {} } }),
+        ),
       );
       expect(both.details?.causes).toEqual([
-        { reason: 'FieldValueRequired', message: 'Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required', field: 'spec.resourceAttributes.fieldSelector.requirements' },
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required',
+          field: 'spec.resourceAttributes.fieldSelector.requirements',
+        },
         { reason: 'FieldValueInvalid', message: 'Invalid value: "a=b": may not specified at the same time as requirements', field: 'spec.resourceAttributes.labelSelector.rawSelector' },
       ]);
-      const selected = answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: { namespace: 'team-a', verb: 'list', resource: 'services', labelSelector: { rawSelector: 'app=web' } } }));
+      const selected = answerSelfSubjectAccessReview(
+        policy,
+        sw,
+        review({ resourceAttributes: { namespace: 'team-a', verb: 'list', resource: 'services', labelSelector: { rawSelector: 'app=web' } } }),
+      );
       expect(selected.status).toEqual({ allowed: true });
     });
 
     it('given metadata, then metadata must be empty (managedFields aside), and both errors are listed together', () => {
       const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({}, { name: 'x', labels: { a: 'b' } })));
       expect(error.details?.causes?.map((c) => c.field)).toEqual(['spec.resourceAttributes', 'metadata']);
-      expect(error.message).toMatch(/^SelfSubjectAccessReview\.authorization\.k8s\.io "" is invalid: \[spec\.resourceAttributes: Invalid value: "null": .*, metadata: Invalid value: v1\.ObjectMeta\{Name:"x", GenerateName:"", .*Labels:map\[string\]string\{"a":"b"\}, .*\}: must be empty\]$/);
+      expect(error.message).toMatch(
+        /^SelfSubjectAccessReview\.authorization\.k8s\.io "" is invalid: \[spec\.resourceAttributes: Invalid value: "null": .*, metadata: Invalid value: v1\.ObjectMeta\{Name:"x", GenerateName:"", .*Labels:map\[string\]string\{"a":"b"\}, .*\}: must be empty\]$/,
+      );
       expect(() => answerSelfSubjectAccessReview(policy, sw, review({ nonResourceAttributes: { path: '/x', verb: 'get' } }, { managedFields: [{ manager: 'm' }] }))).not.toThrow();
       expect(() => answerSelfSubjectAccessReview(policy, sw, review({ nonResourceAttributes: { path: '/x', verb: 'get' } }, { creationTimestamp: null, labels: {} }))).not.toThrow();
     });

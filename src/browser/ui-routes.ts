@@ -56,7 +56,10 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
     secure(reply);
     // Relative, so it also works behind a path prefix; a deep link's query is kept.
     const queryAt = request.url.indexOf('?');
-    return reply.code(301).header('location', `ui/${queryAt < 0 ? '' : request.url.slice(queryAt)}`).send();
+    return reply
+      .code(301)
+      .header('location', `ui/${queryAt < 0 ? '' : request.url.slice(queryAt)}`)
+      .send();
   });
 
   fastify.get(`${UI_PREFIX}/*`, async (request, reply) => {
@@ -75,7 +78,11 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
     const user = id ? sessions.touch(id) : null;
     if (!user) return refuse(request, reply, 401, 'Unauthorized', 'Unauthorized');
     secure(reply);
-    return reply.code(200).header('cache-control', NO_STORE).header('content-type', 'application/json').send(JSON.stringify(sessionBody(user, sessions)));
+    return reply
+      .code(200)
+      .header('cache-control', NO_STORE)
+      .header('content-type', 'application/json')
+      .send(JSON.stringify(sessionBody(user, sessions)));
   });
 
   fastify.post(`${UI_PREFIX}/api/session`, { onRequest: unsafeGuard }, async (request, reply) => {
@@ -93,10 +100,7 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
     const user =
       token !== undefined
         ? authenticateRequest({ authorizationHeader: `Bearer ${token}`, peerCertificate: null, peerAuthorized: false }, tokens())
-        : authenticateRequest(
-            { peerCertificate: typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null, peerAuthorized: socket.authorized === true },
-            tokens(),
-          );
+        : authenticateRequest({ peerCertificate: typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null, peerAuthorized: socket.authorized === true }, tokens());
     if (!user) return refuse(request, reply, 401, 'Unauthorized', token !== undefined ? 'Unauthorized' : 'Unauthorized: no trusted client certificate was presented');
     // A new sign-in replaces the browser's previous session rather than leaving it alive.
     const previous = sessionIdFrom(request.headers.cookie);

@@ -45,7 +45,9 @@ export async function runConditions(argv: string[], out: (line: string) => void)
     const rows: (string | number)[][] = [];
     for (const s of summaries.items) {
       for (const c of s.conditions) {
-        const seconds = Object.entries(c.secondsInStatus).map(([status, n]) => `${status}=${Math.round(n)}s`).join(' ');
+        const seconds = Object.entries(c.secondsInStatus)
+          .map(([status, n]) => `${status}=${Math.round(n)}s`)
+          .join(' ');
         rows.push([s.service.uid, c.type, c.status ?? '-', c.transitions, seconds, c.flapping ? `yes (${c.maxTransitionsInFlapWindow})` : 'no']);
       }
     }

@@ -43,7 +43,10 @@ export async function runHistory(argv: string[], out: (line: string) => void): P
           c.actor.fieldManager || c.actor.userAgent,
           c.subresource ? `${c.verb} ${c.subresource}` : c.verb,
           c.events.map((e) => e.type).join(','),
-          c.patch.map((op: { op: string; path: string }) => `${op.op} ${op.path || '/'}`).join(', ').slice(0, 80),
+          c.patch
+            .map((op: { op: string; path: string }) => `${op.op} ${op.path || '/'}`)
+            .join(', ')
+            .slice(0, 80),
         ]),
       ),
     );

@@ -14,12 +14,7 @@ export const OWNERS_USAGE = `usage: svctrail owners NAMESPACE/NAME [FIELD] [--at
 ${STORAGE_USAGE}`;
 
 export async function runOwners(argv: string[], out: (line: string) => void): Promise<number> {
-  const parsed = parseCommand(
-    argv,
-    { at: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, manager: { type: 'string' }, limit: { type: 'string' } },
-    OWNERS_USAGE,
-    out,
-  );
+  const parsed = parseCommand(argv, { at: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, manager: { type: 'string' }, limit: { type: 'string' } }, OWNERS_USAGE, out);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   const format = parseOutputFormat(values.output);
@@ -46,11 +41,7 @@ export async function runOwners(argv: string[], out: (line: string) => void): Pr
           `${o.operation}${o.subresource ? ` (${o.subresource})` : ''}`,
           `${o.from.time} (rv ${o.from.resourceVersion})`,
           o.to ? `${o.to.time} (rv ${o.to.resourceVersion})` : '(still owned)',
-          !o.to
-            ? ''
-            : o.to.reason === 'takenOver'
-              ? `${o.to.takenOverBy!.map((t) => `${t.manager} ${t.operation}`).join(', ')}${o.to.forced ? ' (forced)' : ''}`
-              : o.to.reason,
+          !o.to ? '' : o.to.reason === 'takenOver' ? `${o.to.takenOverBy!.map((t) => `${t.manager} ${t.operation}`).join(', ')}${o.to.forced ? ' (forced)' : ''}` : o.to.reason,
         ]),
       ),
     );

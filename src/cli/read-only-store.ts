@@ -39,7 +39,10 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
     const handle = await openPgStore(store.url, { existing: true, max: 2, readOnly: true });
     const engine = { kind: 'postgres', handle } as const;
     // A store written before mirror mode has no such table: it mirrors nothing.
-    const mirrored = await handle.pool.query('SELECT 1 FROM mirror_source').then((r) => r.rowCount! > 0, () => false);
+    const mirrored = await handle.pool.query('SELECT 1 FROM mirror_source').then(
+      (r) => r.rowCount! > 0,
+      () => false,
+    );
     return {
       stores: historyStoresFor(engine, new PgServiceReadStore(handle.pool)),
       ...(mirrored ? { observations: new PgMirrorSourceStore(handle.pool), actors: new PgAuditActorStore(handle.pool) } : {}),

@@ -81,7 +81,12 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
     out(text);
     return 0;
   }
-  out(table(['TABLE', 'ROWS', 'CHANGED'], report.tables.map((t) => [t.table, t.rows, t.changed ?? '?'])));
+  out(
+    table(
+      ['TABLE', 'ROWS', 'CHANGED'],
+      report.tables.map((t) => [t.table, t.rows, t.changed ?? '?']),
+    ),
+  );
   const changed = report.tables.reduce((n, t) => n + (t.changed ?? 0), 0);
   out(
     `replayed ${report.events} events in ${report.writes} writes up to resourceVersion ${report.builtAt}` +

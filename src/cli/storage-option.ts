@@ -31,7 +31,10 @@ export function parseStorageChoice(storage: string | undefined, env: string | un
 }
 
 /** The command's store from its --storage and --data-dir flags (undefined: not given) and the environment; `defaultDataDir` null: --data-dir is required for SQLite. */
-export function commandStore(flags: { storage?: string; dataDir?: string }, env: string | undefined, defaultDataDir: string | null = DEFAULT_DATA_DIR,
+export function commandStore(
+  flags: { storage?: string; dataDir?: string },
+  env: string | undefined,
+  defaultDataDir: string | null = DEFAULT_DATA_DIR,
   missing = 'needs --data-dir DIR (or --storage postgres://…)',
 ): CommandStore {
   const choice = parseStorageChoice(flags.storage, env);

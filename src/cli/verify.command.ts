@@ -43,7 +43,12 @@ export async function runVerify(argv: string[], out: (line: string) => void): Pr
   if (text !== undefined) {
     out(text);
   } else {
-    out(table(['TABLE', 'LIVE ROWS', 'FOLDED ROWS', 'DIFFERENCES'], report.tables.map((t) => [t.table, t.liveRows, t.foldedRows, t.differences])));
+    out(
+      table(
+        ['TABLE', 'LIVE ROWS', 'FOLDED ROWS', 'DIFFERENCES'],
+        report.tables.map((t) => [t.table, t.liveRows, t.foldedRows, t.differences]),
+      ),
+    );
     if (report.samples.length) out('');
     for (const difference of report.samples) out(describeDifference(difference));
     if (report.differences > report.samples.length) out(`… and ${report.differences - report.samples.length} more (--max-differences)`);
@@ -63,9 +68,7 @@ function describeDifference(d: RowDifference): string {
   if (d.kind === 'missing') return `${head} missing from the live table (the log produces ${short(d.row)})`;
   if (d.kind === 'unexpected') return `${head} in the live table but not produced by the log: ${short(d.row)}`;
   const columns = (d.columns ?? []).map((c) =>
-    c.fields
-      ? c.fields.map((f) => `${c.column}${f.path}: live ${short(f.live)}, log ${short(f.folded)}`).join('; ')
-      : `${c.column}: live ${short(c.live)}, log ${short(c.folded)}`,
+    c.fields ? c.fields.map((f) => `${c.column}${f.path}: live ${short(f.live)}, log ${short(f.folded)}`).join('; ') : `${c.column}: live ${short(c.live)}, log ${short(c.folded)}`,
   );
   return `${head} differs — ${columns.join('; ')}`;
 }

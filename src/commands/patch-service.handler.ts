@@ -15,9 +15,7 @@ export class PatchServiceHandler implements ICommandHandler<PatchServiceCommand>
   async execute({ namespace, name, subresource, patch, request }: PatchServiceCommand): Promise<WriteResult & { warnings: string[] }> {
     let warnings: string[] = [];
     const replace = (object: Service, extra: AppliedOwnership = {}): ServiceCommand =>
-      subresource === 'status'
-        ? { kind: 'ReplaceServiceStatus', namespace, name, object, ...extra }
-        : { kind: 'ReplaceService', namespace, name, object, ...extra };
+      subresource === 'status' ? { kind: 'ReplaceServiceStatus', namespace, name, object, ...extra } : { kind: 'ReplaceService', namespace, name, object, ...extra };
     if (patch.type === 'apply') {
       const result = await this.executor.executeOn(
         namespace,

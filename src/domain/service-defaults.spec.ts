@@ -20,7 +20,11 @@ describe('applyServiceDefaults (SetDefaults_Service)', () => {
       ['ClientIP without config gets 10800s', { sessionAffinity: 'ClientIP' }, { sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } } }],
       ['ClientIP with empty config gets 10800s', { sessionAffinity: 'ClientIP', sessionAffinityConfig: {} }, { sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } } }],
       ['ClientIP with empty clientIP gets 10800s', { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: {} } }, { sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } } }],
-      ['ClientIP keeps a given timeout, even 0', { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } } }, { sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } } }],
+      [
+        'ClientIP keeps a given timeout, even 0',
+        { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } } },
+        { sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } } },
+      ],
       ['an unknown affinity is left alone', { sessionAffinity: 'Foo', sessionAffinityConfig: {} }, { sessionAffinity: 'Foo', sessionAffinityConfig: {} }],
     ])('%s', (_name, input, expected) => {
       const { sessionAffinityConfig, ...rest } = expected;
@@ -41,7 +45,17 @@ describe('applyServiceDefaults (SetDefaults_Service)', () => {
   describe('5. ports', () => {
     it.each<[string, ServiceSpec['ports'], ServiceSpec['ports']]>([
       ['protocol TCP, targetPort = port', [{ port: 80 }], [{ port: 80, protocol: 'TCP', targetPort: 80 }]],
-      ['targetPort 0 and "" count as unset', [{ port: 80, targetPort: 0 }, { port: 81, targetPort: '' }], [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 81, protocol: 'TCP', targetPort: 81 }]],
+      [
+        'targetPort 0 and "" count as unset',
+        [
+          { port: 80, targetPort: 0 },
+          { port: 81, targetPort: '' },
+        ],
+        [
+          { port: 80, protocol: 'TCP', targetPort: 80 },
+          { port: 81, protocol: 'TCP', targetPort: 81 },
+        ],
+      ],
       ['targetPort becomes 0 when port is 0', [{ port: 0 }], [{ port: 0, protocol: 'TCP', targetPort: 0 }]],
       ['given values are kept', [{ port: 53, protocol: 'UDP', targetPort: 'dns' }], [{ port: 53, protocol: 'UDP', targetPort: 'dns' }]],
     ])('%s', (_name, ports, expected) => {
@@ -112,10 +126,7 @@ describe('applyServiceDefaults (SetDefaults_Service)', () => {
   });
 
   it('is pure: the input is not mutated', () => {
-    const input = svc(
-      { type: 'LoadBalancer', ports: [{ port: 80 }], sessionAffinity: 'ClientIP' },
-      { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } },
-    );
+    const input = svc({ type: 'LoadBalancer', ports: [{ port: 80 }], sessionAffinity: 'ClientIP' }, { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } });
     const before = JSON.stringify(input);
     const out = applyServiceDefaults(input);
     expect(JSON.stringify(input)).toBe(before);

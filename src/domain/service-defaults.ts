@@ -9,11 +9,7 @@ export const DEFAULT_CLIENT_IP_AFFINITY_SECONDS = 10800;
 
 /** service.ExternallyAccessible: LB, NodePort, or ClusterIP with external IPs. */
 export function externallyAccessible(spec: ServiceSpec): boolean {
-  return (
-    spec.type === 'LoadBalancer' ||
-    spec.type === 'NodePort' ||
-    (spec.type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0)
-  );
+  return spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0);
 }
 
 function defaultPort(port: ServicePort): ServicePort {
@@ -54,9 +50,7 @@ export function applyServiceDefaults(svc: Service): Service {
   // LoadBalancerIPMode is GA in 1.32: looks at the type of *this* object, not the stored one.
   const ingress = svc.status?.loadBalancer?.ingress;
   if (spec.type === 'LoadBalancer' && ingress?.some((ing) => ing.ip && (ing.ipMode === undefined || ing.ipMode === null))) {
-    const defaulted: LoadBalancerIngress[] = ingress.map((ing) =>
-      ing.ip && (ing.ipMode === undefined || ing.ipMode === null) ? { ...ing, ipMode: 'VIP' } : ing,
-    );
+    const defaulted: LoadBalancerIngress[] = ingress.map((ing) => (ing.ip && (ing.ipMode === undefined || ing.ipMode === null) ? { ...ing, ipMode: 'VIP' } : ing));
     status = { ...svc.status, loadBalancer: { ...svc.status.loadBalancer, ingress: defaulted } };
   }
 

@@ -11,8 +11,7 @@ const needsClusterIP = (s: ServiceSpec): boolean => s.type !== 'ExternalName';
 const needsNodePort = (s: ServiceSpec): boolean => s.type === 'NodePort' || s.type === 'LoadBalancer';
 const needsHealthCheck = (s: ServiceSpec): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
 /** pkg/api/service/util.go ExternallyAccessible */
-export const externallyAccessible = (s: ServiceSpec): boolean =>
-  s.type === 'LoadBalancer' || s.type === 'NodePort' || (s.type === 'ClusterIP' && (s.externalIPs?.length ?? 0) > 0);
+export const externallyAccessible = (s: ServiceSpec): boolean => s.type === 'LoadBalancer' || s.type === 'NodePort' || (s.type === 'ClusterIP' && (s.externalIPs?.length ?? 0) > 0);
 
 /** Main resource PUT/PATCH: status is not writable here, and fields the new type cannot have go. */
 export function prepareServiceForUpdate(next: Service, old: Service): Service {
@@ -72,11 +71,7 @@ function dropTypeDependentFields(next: Service, old: Service): void {
     delete n.healthCheckNodePort;
   }
   if (o.type === 'LoadBalancer' && n.type !== 'LoadBalancer') {
-    if (
-      n.allocateLoadBalancerNodePorts !== undefined &&
-      o.allocateLoadBalancerNodePorts !== undefined &&
-      n.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts
-    ) {
+    if (n.allocateLoadBalancerNodePorts !== undefined && o.allocateLoadBalancerNodePorts !== undefined && n.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) {
       delete n.allocateLoadBalancerNodePorts;
     }
     if (same(n.loadBalancerClass, o.loadBalancerClass)) delete n.loadBalancerClass;

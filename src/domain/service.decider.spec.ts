@@ -30,7 +30,7 @@ describe('service decider', () => {
           expect(decision.created).toBe(true);
           expect(events).toHaveLength(1);
           expect(events[0].type).toBe('ServiceCreated');
-          const object = (events[0] as Extract<typeof events[0], { type: 'ServiceCreated' }>).data.object;
+          const object = (events[0] as Extract<(typeof events)[0], { type: 'ServiceCreated' }>).data.object;
           expect(object.metadata).toMatchObject({ name: 'web', namespace: 'default', creationTimestamp: '2026-01-02T03:04:05Z' });
           expect(object.metadata.uid).toBe('00000000-0000-4000-8000-000000000001');
           expect(object.metadata.resourceVersion).toBeUndefined();
@@ -40,7 +40,9 @@ describe('service decider', () => {
     });
 
     it('given a live Service, when created again, then AlreadyExists', () => {
-      given(create(aService('web'))).when(create(aService('web'))).thenThrows(AlreadyExistsError, 'services "web" already exists');
+      given(create(aService('web')))
+        .when(create(aService('web')))
+        .thenThrows(AlreadyExistsError, 'services "web" already exists');
     });
 
     it('given nothing, when an invalid Service is created, then Invalid and no events', () => {
@@ -54,9 +56,7 @@ describe('service decider', () => {
     it('given an LB Service, when ingress is set, then LoadBalancerIngressChanged with previous and new lists', () => {
       const g = given(create(lb('web')));
       g.when(replaceStatus(withStatus(g.state.object!, { loadBalancer: { ingress: [{ ip: '203.0.113.7', ipMode: 'VIP' }] } }))).then((events) => {
-        expect(events).toEqual([
-          { type: 'LoadBalancerIngressChanged', data: { ingress: [{ ip: '203.0.113.7', ipMode: 'VIP' }], previous: [] } },
-        ]);
+        expect(events).toEqual([{ type: 'LoadBalancerIngressChanged', data: { ingress: [{ ip: '203.0.113.7', ipMode: 'VIP' }], previous: [] } }]);
       });
     });
 
@@ -100,7 +100,9 @@ describe('service decider', () => {
     });
 
     it('given nothing, when a status is written, then NotFound', () => {
-      given().when(replaceStatus(lb('web'))).thenThrows(NotFoundError, 'services "web" not found');
+      given()
+        .when(replaceStatus(lb('web')))
+        .thenThrows(NotFoundError, 'services "web" not found');
     });
   });
 

@@ -105,12 +105,7 @@ function decideCreate(command: CreateService, state: ServiceState, ctx: Decision
   const name = object.metadata.name ?? '';
   if (state.object) {
     if (command.nameGenerated) {
-      throw new AlreadyExistsError(
-        RESOURCE,
-        name,
-        `${RESOURCE} "${name}" already exists, the server was not able to generate a unique name for the object`,
-        1,
-      );
+      throw new AlreadyExistsError(RESOURCE, name, `${RESOURCE} "${name}" already exists, the server was not able to generate a unique name for the object`, 1);
     }
     throw new AlreadyExistsError(RESOURCE, name);
   }
@@ -175,13 +170,7 @@ function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState,
 }
 
 /** The managedFields this write leaves (FieldManager.Update), or undefined when none are kept. */
-function ownership(
-  ctx: DecisionContext,
-  live: Service | undefined,
-  requested: Service,
-  subresource: Subresource,
-  command: AppliedOwnership,
-): ManagedFieldsEntry[] | undefined {
+function ownership(ctx: DecisionContext, live: Service | undefined, requested: Service, subresource: Subresource, command: AppliedOwnership): ManagedFieldsEntry[] | undefined {
   if (command.appliedManagedFields !== undefined) return command.appliedManagedFields ?? undefined;
   if (ctx.manager === undefined) return live?.metadata.managedFields;
   return updateManagedFields({ live, updated: requested, manager: ctx.manager, subresource, now: formatTime(ctx.now) });
@@ -209,9 +198,13 @@ function updateDecision(old: Service, next: Service, state: ServiceState): Decis
   if (events.length === 0) return { events: [], created: false, unchanged: old };
   // §7.4: an update that leaves a deleting object without finalizers completes the deletion.
   const deleting = Boolean(canonical.metadata.deletionTimestamp);
-  if (deleting && !(canonical.metadata.finalizers?.length)) events.push({ type: 'ServiceDeleted', data: {} });
+  if (deleting && !canonical.metadata.finalizers?.length) events.push({ type: 'ServiceDeleted', data: {} });
   // Guard the invariant that makes replay exact.
-  const folded = evolveAll(state, events.filter((e) => e.type !== 'ServiceDeleted'), 0).object;
+  const folded = evolveAll(
+    state,
+    events.filter((e) => e.type !== 'ServiceDeleted'),
+    0,
+  ).object;
   if (folded) folded.metadata.resourceVersion = old.metadata.resourceVersion;
   if (!sameJson(folded, canonical)) {
     throw new Error('internal: events do not reproduce the updated object');

@@ -9,9 +9,7 @@ const hasDuplicateTypes = (list: readonly Condition[]): boolean => new Set(list.
 
 export function diffConditions(old: readonly Condition[], next: readonly Condition[]): ServiceEvent[] {
   if (same(old, next)) return [];
-  const replaced: ServiceEvent[] = [
-    { type: 'ServiceConditionsReplaced', data: { conditions: jsonCopy([...next]), previous: jsonCopy([...old]) } },
-  ];
+  const replaced: ServiceEvent[] = [{ type: 'ServiceConditionsReplaced', data: { conditions: jsonCopy([...next]), previous: jsonCopy([...old]) } }];
   if (hasDuplicateTypes(old) || hasDuplicateTypes(next)) return replaced;
 
   const events: ServiceEvent[] = [];
@@ -29,6 +27,12 @@ export function diffConditions(old: readonly Condition[], next: readonly Conditi
     if (!previous) result.push(condition.type);
   }
   // Keyed events keep existing positions and append new types; anything else is a reorder.
-  if (!same(result, next.map((c) => c.type))) return replaced;
+  if (
+    !same(
+      result,
+      next.map((c) => c.type),
+    )
+  )
+    return replaced;
   return events;
 }

@@ -6,7 +6,10 @@ import type { RecordedEvent } from '../store/ports/recorded-event';
 import { EVENT_SOURCE, KubeEvent } from './kube-event.types';
 
 const addresses = (ingress: readonly LoadBalancerIngress[]): string =>
-  ingress.map((i) => i.ip || i.hostname).filter(Boolean).join(', ') || '(no address)';
+  ingress
+    .map((i) => i.ip || i.hostname)
+    .filter(Boolean)
+    .join(', ') || '(no address)';
 const conditionText = (c: Condition): string => `${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ''})` : ''}`;
 
 /** The reason and message of one domain event, without the actor. */
@@ -63,8 +66,7 @@ function eventUid(recorded: RecordedEvent): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export const eventName = (recorded: Pick<RecordedEvent, 'name' | 'position'>): string =>
-  `${recorded.name}.${recorded.position.toString(16).padStart(16, '0')}`;
+export const eventName = (recorded: Pick<RecordedEvent, 'name' | 'position'>): string => `${recorded.name}.${recorded.position.toString(16).padStart(16, '0')}`;
 
 const seconds = (iso: string): string => iso.replace(/\.\d+Z$/, 'Z');
 
@@ -117,6 +119,4 @@ export function eventFieldSet(event: KubeEvent): Record<string, string> {
   };
 }
 
-export const EVENT_SELECTABLE_FIELDS = Object.keys(
-  eventFieldSet({ metadata: {}, involvedObject: {}, source: {} } as unknown as KubeEvent),
-);
+export const EVENT_SELECTABLE_FIELDS = Object.keys(eventFieldSet({ metadata: {}, involvedObject: {}, source: {} } as unknown as KubeEvent));

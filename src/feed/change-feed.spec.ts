@@ -51,7 +51,10 @@ describe('ChangeFeed', () => {
     const heard: number[] = [];
     const second = { unsubscribe: () => undefined };
     feed.subscribe(() => second.unsubscribe());
-    Object.assign(second, feed.subscribe((w) => heard.push(w.resourceVersion)));
+    Object.assign(
+      second,
+      feed.subscribe((w) => heard.push(w.resourceVersion)),
+    );
     feed.publish(write(1));
     await nextTurn();
     expect(heard).toEqual([]);

@@ -68,9 +68,7 @@ export class ChangeFeed {
   private dropFailed(listener: WriteListener, write: CommittedWrite, error: unknown): void {
     const failed = this.listeners.get(listener);
     this.listeners.delete(listener);
-    this.logger.error(
-      `a change feed listener failed at resourceVersion ${write.resourceVersion} and was dropped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
+    this.logger.error(`a change feed listener failed at resourceVersion ${write.resourceVersion} and was dropped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     try {
       failed?.(error);
     } catch (cleanupError) {

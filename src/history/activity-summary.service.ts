@@ -37,7 +37,7 @@ export class ActivitySummaryService {
     const service = { namespace: scope.namespace, name: scope.name };
     const times = timeBuckets(since, until, count);
     return this.reads.inSnapshot(async () => {
-      const head = (await this.reads.head());
+      const head = await this.reads.head();
       const cap = (p: number) => Math.min(p, head + 1);
       // Bucket i holds positions recorded in [start, end); the last one also takes `until` itself.
       const starts: number[] = [];
@@ -64,9 +64,9 @@ export class ActivitySummaryService {
         scope: scopeKey('transitionrankings', scope),
         query,
         keyShape: ['number', 'string', 'string', 'string'],
-        head: (await this.reads.head()),
+        head: await this.reads.head(),
         read: async (snapshot, after, limit) => {
-          const w = (await resolveWindow(window, snapshot, this.reads));
+          const w = await resolveWindow(window, snapshot, this.reads);
           if (w.fromRv > w.toRv) return [];
           const cursor = after ? { count: Number(after[0]), namespace: String(after[1]), name: String(after[2]), uid: String(after[3]) } : undefined;
           return await this.summary.ranking({ namespace: scope.namespace, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);

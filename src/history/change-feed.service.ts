@@ -68,7 +68,7 @@ export class ChangeFeedService implements BeforeApplicationShutdown {
   async parse(rawQuery: unknown): Promise<FeedRequest> {
     const query = HistoryQuery.parse('feed', rawQuery, PARAMS);
     const after = query.resourceVersion('after') ?? 0;
-    const head = (await this.reads.head());
+    const head = await this.reads.head();
     if (after > head) throw new TooLargeResourceVersionError(after, head);
     const timeout = query.positiveInteger('timeoutSeconds');
     const follow = query.boolean('follow') ?? false;

@@ -58,30 +58,35 @@ export class ChangeLogService {
     return this.reads.inSnapshot(async () => {
       const head = await this.reads.head();
       checkNotTooLarge(window, head);
-      return encodedHistoryList(await readPage<{ rv: number; item?: string }, string>({
-        listKind: 'ServiceChangeList',
-        scope: scopeKey('changes', scope),
-        query,
-        keyShape: ['number'],
-        head,
-        read: async (snapshot, after, limit) => {
-          const w = await resolveWindow(window, snapshot, this.reads);
-          const fromRv = Math.max(w.fromRv, after ? Number(after[0]) + 1 : 0);
-          if (fromRv > w.toRv) return [];
-          const range = { ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) };
-          if (whole) {
-            const writes = await this.changes.matchingStoredWrites(range, limit);
-            const mirrored = await this.sources.of(writes.map((w) => w.resourceVersion), window.until);
-            return writes.map((write) => {
-              const m = mirrored.get(write.resourceVersion);
-              return { rv: write.resourceVersion, item: serviceChangeJson(write, m?.source, m?.actor) };
-            });
-          }
-          return (await this.changes.matchingWrites(range, limit)).map((rv) => ({ rv }));
-        },
-        keyOf: (row) => [row.rv],
-        toItem: (row) => row.item ?? this.change(row.rv, window.until),
-      }));
+      return encodedHistoryList(
+        await readPage<{ rv: number; item?: string }, string>({
+          listKind: 'ServiceChangeList',
+          scope: scopeKey('changes', scope),
+          query,
+          keyShape: ['number'],
+          head,
+          read: async (snapshot, after, limit) => {
+            const w = await resolveWindow(window, snapshot, this.reads);
+            const fromRv = Math.max(w.fromRv, after ? Number(after[0]) + 1 : 0);
+            if (fromRv > w.toRv) return [];
+            const range = { ...filters, fromRv, toRv: w.toRv, fromPosition: await this.reads.writeStartAtOrAfter(fromRv) };
+            if (whole) {
+              const writes = await this.changes.matchingStoredWrites(range, limit);
+              const mirrored = await this.sources.of(
+                writes.map((w) => w.resourceVersion),
+                window.until,
+              );
+              return writes.map((write) => {
+                const m = mirrored.get(write.resourceVersion);
+                return { rv: write.resourceVersion, item: serviceChangeJson(write, m?.source, m?.actor) };
+              });
+            }
+            return (await this.changes.matchingWrites(range, limit)).map((rv) => ({ rv }));
+          },
+          keyOf: (row) => [row.rv],
+          toItem: (row) => row.item ?? this.change(row.rv, window.until),
+        }),
+      );
     });
   }
 

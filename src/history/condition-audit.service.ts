@@ -52,7 +52,7 @@ export class ConditionAuditService {
       actor: query.string('actor'),
     };
     return this.reads.inSnapshot(async () => {
-      const head = (await this.reads.head());
+      const head = await this.reads.head();
       checkNotTooLarge(window, head);
       return readPage({
         listKind: 'ConditionTransitionList',
@@ -61,10 +61,13 @@ export class ConditionAuditService {
         keyShape: ['number', 'number'],
         head,
         read: async (snapshot, after, limit) => {
-          const w = (await resolveWindow(window, snapshot, this.reads));
+          const w = await resolveWindow(window, snapshot, this.reads);
           if (w.fromRv > w.toRv) return [];
           const rows = await this.conditions.transitions({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: after ? { rv: Number(after[0]), id: Number(after[1]) } : undefined }, limit);
-          const mirrored = await this.sources.of(rows.map((r) => r.resourceVersion), window.until);
+          const mirrored = await this.sources.of(
+            rows.map((r) => r.resourceVersion),
+            window.until,
+          );
           return rows.map((row) => ({ row, mirrored: mirrored.get(row.resourceVersion) }));
         },
         keyOf: ({ row }) => [row.resourceVersion, row.id],
@@ -83,7 +86,7 @@ export class ConditionAuditService {
     const flapping = query.boolean('flapping');
     const now = this.clock.now().toISOString();
     return this.reads.inSnapshot(async () => {
-      const head = (await this.reads.head());
+      const head = await this.reads.head();
       const summarize = async (key: ServiceKey, snapshot: number) => {
         const untilRv = window.until ? Math.min(snapshot, await this.reads.resourceVersionAt(window.until)) : snapshot;
         const rows = (await this.conditions.summaryTransitionsOfService(key.uid, untilRv)).filter((r) => !conditionType || r.conditionType === conditionType);

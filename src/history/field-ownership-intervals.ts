@@ -61,9 +61,7 @@ export function ownershipIntervals(writes: Iterable<OwnershipWrite>): OwnershipI
         const interval = open.get(key);
         if (!interval) continue;
         const takers = gainedBy.get(path) ?? [];
-        interval.to = takers.length
-          ? { ...at, reason: 'takenOver', takenOverBy: takers, forced: takers.some((t) => t.operation === 'Apply') }
-          : { ...at, reason: 'released' };
+        interval.to = takers.length ? { ...at, reason: 'takenOver', takenOverBy: takers, forced: takers.some((t) => t.operation === 'Apply') } : { ...at, reason: 'released' };
         open.delete(key);
       }
     }

@@ -61,7 +61,7 @@ export class FieldOwnershipService {
         scope: scopeKey('fieldownerships', scope),
         query,
         keyShape: ['number'],
-        head: (await this.reads.head()),
+        head: await this.reads.head(),
         read: async (snapshot, after, limit) => {
           const start = after ? Number(after[0]) + 1 : 0;
           return (await this.intervals(scope, snapshot))

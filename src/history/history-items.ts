@@ -122,7 +122,16 @@ export function conditionTransition(row: TransitionRow, source?: WriteSource, au
     lastTransitionTime: row.lastTransitionTime,
     time: row.recordedAt,
     actor: audited
-      ? { user: audited.user, groups: audited.groups, userAgent: audited.userAgent, fieldManager: row.fieldManager, requestId: row.requestId, sourceIPs: audited.sourceIPs, auditID: audited.auditID, identifiedAt: audited.identifiedAt }
+      ? {
+          user: audited.user,
+          groups: audited.groups,
+          userAgent: audited.userAgent,
+          fieldManager: row.fieldManager,
+          requestId: row.requestId,
+          sourceIPs: audited.sourceIPs,
+          auditID: audited.auditID,
+          identifiedAt: audited.identifiedAt,
+        }
       : { user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId },
     ...(source ? { source } : {}),
   };

@@ -74,13 +74,7 @@ export class HistoryController {
   }
 
   @Get('v1alpha1/namespaces/:namespace/services/:name/:resource')
-  ofService(
-    @Param('namespace') namespace: string,
-    @Param('name') name: string,
-    @Param('resource') resource: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  ofService(@Param('namespace') namespace: string, @Param('name') name: string, @Param('resource') resource: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.list(resource, { namespace, name }, request, reply);
   }
 

@@ -51,7 +51,7 @@ export class IngressHistoryService {
       setBy: query.string('actor'),
     };
     return this.reads.inSnapshot(async () => {
-      const head = (await this.reads.head());
+      const head = await this.reads.head();
       checkNotTooLarge(window, head);
       return readPage({
         listKind: 'IngressIntervalList',
@@ -60,7 +60,7 @@ export class IngressHistoryService {
         keyShape: ['number', 'number'],
         head,
         read: async (snapshot, after, limit) => {
-          const w = (await resolveStateWindow(window, snapshot, this.reads));
+          const w = await resolveStateWindow(window, snapshot, this.reads);
           const cursor = after ? { from: Number(after[0]), id: Number(after[1]) } : undefined;
           return await this.ingress.intervals({ ...filters, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
@@ -87,9 +87,9 @@ export class IngressHistoryService {
         scope: scopeKey('ingressowners', {}),
         query,
         keyShape: ['number', 'number'],
-        head: (await this.reads.head()),
+        head: await this.reads.head(),
         read: async (snapshot, after, limit) => {
-          const w = (await resolveStateWindow(window, snapshot, this.reads));
+          const w = await resolveStateWindow(window, snapshot, this.reads);
           const cursor = after ? { from: Number(after[0]), id: Number(after[1]) } : undefined;
           return await this.ingress.intervals({ address, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
@@ -105,7 +105,7 @@ export class IngressHistoryService {
     const window = readWindow(query);
     const filters = { ...scope, uid: query.string('uid'), address: query.string('address') };
     return this.reads.inSnapshot(async () => {
-      const head = (await this.reads.head());
+      const head = await this.reads.head();
       checkNotTooLarge(window, head);
       return readPage({
         listKind: 'IngressConflictList',
@@ -114,7 +114,7 @@ export class IngressHistoryService {
         keyShape: ['number', 'number', 'number'],
         head,
         read: async (snapshot, after, limit) => {
-          const w = (await resolveWindow(window, snapshot, this.reads));
+          const w = await resolveWindow(window, snapshot, this.reads);
           if (w.fromRv > w.toRv) return [];
           const cursor = after ? { secondFrom: Number(after[0]), secondId: Number(after[1]), firstId: Number(after[2]) } : undefined;
           return await this.ingress.conflicts({ ...filters, fromRv: w.fromRv, toRv: w.toRv, after: cursor }, limit);

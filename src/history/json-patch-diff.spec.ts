@@ -4,8 +4,7 @@ import { encodeService } from '../domain/codec/service-encoder';
 import type { Service } from '../domain/service.types';
 import { jsonPatchBetween, jsonPatchText, jsonPatchTextOfObjects } from './json-patch-diff';
 
-const apply = (doc: unknown, patch: ReturnType<typeof jsonPatchBetween>) =>
-  applyPatch(deepClone(doc) as object, deepClone(patch), true, false).newDocument as unknown;
+const apply = (doc: unknown, patch: ReturnType<typeof jsonPatchBetween>) => applyPatch(deepClone(doc) as object, deepClone(patch), true, false).newDocument as unknown;
 
 describe('jsonPatchBetween', () => {
   it('creates from nothing and deletes to nothing', () => {
@@ -55,7 +54,13 @@ describe('jsonPatchBetween', () => {
     const labels = fc.option(fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 3 }), { maxKeys: 4 }), { nil: undefined });
     const port = fc.record({ name: fc.constantFrom('http', 'https'), port: fc.integer({ min: 1, max: 65535 }), protocol: fc.constantFrom('TCP', 'UDP') });
     const ingress = fc.array(fc.oneof(fc.record({ ip: fc.ipV4() }), fc.record({ hostname: fc.domain() })), { maxLength: 3 });
-    const condition = fc.record({ type: fc.constantFrom('Ready', 'Synced'), status: fc.constantFrom('True', 'False'), reason: fc.string({ maxLength: 4 }), message: fc.string({ maxLength: 8 }), lastTransitionTime: fc.constant('2026-01-02T03:04:05Z') });
+    const condition = fc.record({
+      type: fc.constantFrom('Ready', 'Synced'),
+      status: fc.constantFrom('True', 'False'),
+      reason: fc.string({ maxLength: 4 }),
+      message: fc.string({ maxLength: 8 }),
+      lastTransitionTime: fc.constant('2026-01-02T03:04:05Z'),
+    });
     const service = fc
       .record({
         metadata: fc.record({ name: fc.constant('web'), namespace: fc.constant('default'), labels, annotations: labels }),

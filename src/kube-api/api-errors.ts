@@ -17,8 +17,7 @@ export const apiErrors = {
   unauthorized: () => new ApiError(401, 'Unauthorized', 'Unauthorized'),
   notFoundRoute: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
   methodNotAllowed: () => new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
-  notAcceptable: (available: string) =>
-    new ApiError(406, 'NotAcceptable', `406: Not Acceptable\n\nAvailable representations: ${available}`, {}),
+  notAcceptable: (available: string) => new ApiError(406, 'NotAcceptable', `406: Not Acceptable\n\nAvailable representations: ${available}`, {}),
   unsupportedMediaType: () => new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}),
   /** The handler-level 415 (negotiation.NewUnsupportedMediaTypeError): the body's serializers listed. */
   unknownBodyFormat: (accepted: readonly string[]) =>

@@ -65,9 +65,7 @@ export function aggregatedCoreDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | '
               verbs: r.verbs,
               ...(r.shortNames ? { shortNames: r.shortNames } : {}),
               ...(r.categories ? { categories: r.categories } : {}),
-              ...(r.subresources.length
-                ? { subresources: r.subresources.map((s) => ({ subresource: s.name, responseKind: { group: '', version: 'v1', kind: r.kind }, verbs: s.verbs })) }
-                : {}),
+              ...(r.subresources.length ? { subresources: r.subresources.map((s) => ({ subresource: s.name, responseKind: { group: '', version: 'v1', kind: r.kind }, verbs: s.verbs })) } : {}),
             })),
             freshness: 'Current',
           },

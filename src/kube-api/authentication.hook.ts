@@ -28,10 +28,7 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, ses
     const path = request.url.split('?')[0];
     const socket = request.raw.socket as TLSSocket;
     const peerCertificate = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null;
-    const user = authenticateRequest(
-      { authorizationHeader: request.headers.authorization, peerCertificate, peerAuthorized: socket.authorized === true },
-      tokens(),
-    );
+    const user = authenticateRequest({ authorizationHeader: request.headers.authorization, peerCertificate, peerAuthorized: socket.authorized === true }, tokens());
     const raw = request.raw as unknown as LoggedRequest;
     raw.id = requestId;
     if (isUiPath(path)) {
@@ -49,11 +46,7 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, ses
         // which write their own headers, keep their `no-cache`; a stream is never cached anyway).
         reply.raw.setHeader('cache-control', NO_STORE);
         if (browserSessionMayRequest(request.method, requestAttributes(request.method, request.url))) return;
-        sendStatus(
-          request,
-          reply,
-          failureStatus(403, 'a browser session may only read Services, Events and history; use a token or client certificate to change anything', 'Forbidden'),
-        );
+        sendStatus(request, reply, failureStatus(403, 'a browser session may only read Services, Events and history; use a token or client certificate to change anything', 'Forbidden'));
         return reply;
       }
     }

@@ -18,8 +18,7 @@ export interface DeleteOptions {
   dryRun?: string[];
 }
 
-const cannotDecode = (detail: string) =>
-  new BadRequestError(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: ${detail}`);
+const cannotDecode = (detail: string) => new BadRequestError(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: ${detail}`);
 
 function fromJson(text: string): DeleteOptions {
   let raw: unknown;
@@ -101,11 +100,7 @@ function fromQuery(query: QueryParams): DeleteOptions {
 
 export function parseDeleteOptions(request: FastifyRequest): DeleteOptions {
   const body = typeof request.body === 'string' ? request.body.trim() : '';
-  const options = Buffer.isBuffer(request.body) && request.body.length > 0
-    ? fromProtobuf(request.body)
-    : body
-      ? fromJson(body)
-      : fromQuery(request.query as QueryParams);
+  const options = Buffer.isBuffer(request.body) && request.body.length > 0 ? fromProtobuf(request.body) : body ? fromJson(body) : fromQuery(request.query as QueryParams);
   const errors = validateDeleteOptions(options);
   if (errors.length) throw new InvalidError('DeleteOptions', '', errors, 'meta.k8s.io');
   return options;

@@ -25,7 +25,11 @@ const discoveryContentType = (version: 'v2' | 'v2beta1') => `application/json;g=
 
 function sendAggregated(reply: FastifyReply, version: 'v2' | 'v2beta1', body: unknown): void {
   // A Buffer, so Fastify does not rewrite the media type (it would quote the parameters and add a charset).
-  reply.code(200).header('content-type', discoveryContentType(version)).header('vary', 'Accept').send(Buffer.from(JSON.stringify(body)));
+  reply
+    .code(200)
+    .header('content-type', discoveryContentType(version))
+    .header('vary', 'Accept')
+    .send(Buffer.from(JSON.stringify(body)));
 }
 
 @Controller()

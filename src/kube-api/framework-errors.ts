@@ -50,9 +50,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const status = clientErrorStatus(error);
   const code = status.code ?? 400;
   const body = JSON.stringify(status);
-  socket.write(
-    `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.write(`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   // end() and destroy once written (net.Socket.destroySoon), rather than destroy() at once,
   // which may drop the answer before it leaves.
   const net = socket as Duplex & { destroySoon?: () => void };

@@ -16,8 +16,7 @@ const CONTENT_TYPES: Record<ResponseFormat, string> = {
 /** The core/v1 resource paths whose objects (and errors) may be answered in protobuf. */
 const PROTOBUF_PATH = /^\/api\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?(?:services|events)(?:[/?]|$)/;
 /** The self-review endpoints (`kubectl auth can-i`, `whoami`), which kubectl 1.32+ calls in protobuf. */
-const PROTOBUF_REVIEW_PATH =
-  /^\/apis\/(?:authorization\.k8s\.io\/v1\/(?:selfsubjectaccessreviews|selfsubjectrulesreviews)|authentication\.k8s\.io\/(?:v1|v1beta1)\/selfsubjectreviews)(?:[/?]|$)/;
+const PROTOBUF_REVIEW_PATH = /^\/apis\/(?:authorization\.k8s\.io\/v1\/(?:selfsubjectaccessreviews|selfsubjectrulesreviews)|authentication\.k8s\.io\/(?:v1|v1beta1)\/selfsubjectreviews)(?:[/?]|$)/;
 
 export function servesProtobuf(request: FastifyRequest): boolean {
   return PROTOBUF_PATH.test(request.url) || PROTOBUF_REVIEW_PATH.test(request.url);
@@ -78,21 +77,20 @@ export class EncodedJson {
 export function sendObject(request: FastifyRequest, reply: FastifyReply, code: number, body: unknown, warnings: readonly string[] = []): void {
   const format = formatFor(request);
   for (const w of warnings) addWarning(reply, w);
-  reply.code(code).header('content-type', CONTENT_TYPES[format]).send(serialize(format, body, undefined));
+  reply
+    .code(code)
+    .header('content-type', CONTENT_TYPES[format])
+    .send(serialize(format, body, undefined));
 }
 
 /** An object of a kind svctrail also speaks protobuf for, in whatever the client asked first. */
-export function sendKubeObject(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: number,
-  kind: ProtobufKind,
-  body: unknown,
-  warnings: readonly string[] = [],
-): void {
+export function sendKubeObject(request: FastifyRequest, reply: FastifyReply, code: number, kind: ProtobufKind, body: unknown, warnings: readonly string[] = []): void {
   const format = formatFor(request, { protobuf: true, streams: kind.endsWith('List') });
   for (const w of warnings) addWarning(reply, w);
-  reply.code(code).header('content-type', CONTENT_TYPES[format]).send(serialize(format, body, kind));
+  reply
+    .code(code)
+    .header('content-type', CONTENT_TYPES[format])
+    .send(serialize(format, body, kind));
 }
 
 /** Errors fall back to JSON when the Accept header itself is what failed (as kube-apiserver does). */

@@ -61,9 +61,7 @@ export class KubeStatusFilter implements ExceptionFilter {
     }
     const fastifyStatus = (exception as { statusCode?: unknown }).statusCode;
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
-      return statusForError(
-        fastifyStatus === 415 ? unsupportedBody(request) : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute(),
-      )!;
+      return statusForError(fastifyStatus === 415 ? unsupportedBody(request) : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute())!;
     }
     if (isStoreUnreachable(exception)) {
       this.logger.warn(`the store is unreachable: ${(exception as Error).message}`);

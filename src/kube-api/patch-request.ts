@@ -16,10 +16,7 @@ export function parsePatchRequest(request: FastifyRequest): { patch: PatchReques
   const dryRun = queryValues(query, 'dryRun');
   const fieldValidation = queryValue(query, 'fieldValidation');
   const force = queryValue(query, 'force');
-  const errors = validatePatchOptions(
-    { dryRun, fieldValidation, fieldManager: queryValue(query, 'fieldManager'), force: force === undefined ? undefined : force === 'true' },
-    type === 'apply',
-  );
+  const errors = validatePatchOptions({ dryRun, fieldValidation, fieldManager: queryValue(query, 'fieldManager'), force: force === undefined ? undefined : force === 'true' }, type === 'apply');
   if (errors.length) throw new InvalidError('PatchOptions', '', errors, 'meta.k8s.io');
   const body = typeof request.body === 'string' ? request.body : '';
   const validation = fieldValidation === 'Strict' || fieldValidation === 'Ignore' ? fieldValidation : 'Warn';

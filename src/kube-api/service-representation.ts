@@ -8,12 +8,7 @@ import type { ServiceList } from '../queries/service.queries';
 import type { StoredService } from '../queries/stored-service';
 import type { WatchObjectEncoder } from '../watch/watch-session';
 import { EncodedJson, JsonPieces, sendKubeObject } from './kube-response';
-import {
-  buildPartialObjectMetadataList,
-  partialObjectMetadataListOfObjectError,
-  partialObjectMetadataOfListError,
-  toPartialObjectMetadata,
-} from './table/partial-object-metadata';
+import { buildPartialObjectMetadataList, partialObjectMetadataListOfObjectError, partialObjectMetadataOfListError, toPartialObjectMetadata } from './table/partial-object-metadata';
 import { buildTable } from './table/table-builder';
 import { ConversionRequest, parseIncludeObject, parseTableRequest } from './table/table-request';
 import type { MetaApiVersion } from './table/table.types';
@@ -87,6 +82,5 @@ export function serviceWatchEncoder(request: FastifyRequest, now: () => Date): W
     return asIs;
   }
   const includeObject = parseIncludeObject(queryValue(request.query as QueryParams, 'includeObject'));
-  return (svc, first) =>
-    buildTable([svc], { now: now(), includeObject, apiVersion: metaVersion(conversion), resourceVersion: svc.metadata.resourceVersion, noHeaders: !first });
+  return (svc, first) => buildTable([svc], { now: now(), includeObject, apiVersion: metaVersion(conversion), resourceVersion: svc.metadata.resourceVersion, noHeaders: !first });
 }

@@ -65,16 +65,11 @@ export class ServicesController {
     const options = parseDeleteOptions(request);
     const listOptions = parseListOptions(request, namespace);
     const dryRun = (options.dryRun ?? []).includes('All');
-    const matching = await this.queries.execute(
-      new ListServicesQuery({ namespace, labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector }),
-    );
+    const matching = await this.queries.execute(new ListServicesQuery({ namespace, labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector }));
     const results = await Promise.allSettled(
       matching.items.map((item) =>
         this.commands.execute(
-          new DeleteServiceCommand(
-            { kind: 'DeleteService', namespace, name: item.object.metadata.name!, propagationPolicy: options.propagationPolicy },
-            requestContext(request, dryRun),
-          ),
+          new DeleteServiceCommand({ kind: 'DeleteService', namespace, name: item.object.metadata.name!, propagationPolicy: options.propagationPolicy }, requestContext(request, dryRun)),
         ),
       ),
     );
@@ -100,19 +95,11 @@ export class ServicesController {
   }
 
   @Delete('namespaces/:namespace/services/:name')
-  async delete(
-    @Param('namespace') namespace: string,
-    @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  async delete(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const options = parseDeleteOptions(request);
     const dryRun = (options.dryRun ?? []).includes('All');
     const result = await this.commands.execute(
-      new DeleteServiceCommand(
-        { kind: 'DeleteService', namespace, name, preconditions: options.preconditions, propagationPolicy: options.propagationPolicy },
-        requestContext(request, dryRun),
-      ),
+      new DeleteServiceCommand({ kind: 'DeleteService', namespace, name, preconditions: options.preconditions, propagationPolicy: options.propagationPolicy }, requestContext(request, dryRun)),
     );
     sendService(request, reply, 200, storedResult(result), this.clock.now());
   }

@@ -31,10 +31,18 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
     if (row) return { object: JSON.parse(row.object) as Service, streamVersion: row.streamVersion, deleted: false };
     // Not live: a stream created after this point, or (never written again) a deleted one.
     const earlier = store.readStream(streamId).filter((e) => e.resourceVersion <= afterResourceVersion);
-    return groupByWrite(earlier).reduce((s, w) => evolveAll(s, w.map((e) => e.event as ServiceEvent), w[0].resourceVersion), initialServiceState);
+    return groupByWrite(earlier).reduce(
+      (s, w) =>
+        evolveAll(
+          s,
+          w.map((e) => e.event as ServiceEvent),
+          w[0].resourceVersion,
+        ),
+      initialServiceState,
+    );
   };
   let writes = 0;
-  for (let after = afterResourceVersion; ; ) {
+  for (let after = afterResourceVersion; ;) {
     const page = store.readAll(after, PAGE);
     // A page may end inside a write; keep its tail for the next round.
     const complete = page.length < PAGE ? page : page.filter((e) => e.resourceVersion !== page[page.length - 1].resourceVersion);

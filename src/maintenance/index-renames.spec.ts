@@ -44,9 +44,7 @@ describe('renameIndexes', () => {
   it('refuses a name another object holds, and the rollback leaves every name as it was', () => {
     const names = () => db.prepare(`SELECT name FROM sqlite_master ORDER BY name`).pluck().all();
     const before = names();
-    expect(() => db.transaction(() => renameIndexes(db, 'main', [{ from: 'shadow_k', to: 'other_v', sql: 'CREATE INDEX other_v ON t (k) WHERE v > 0' }]))()).toThrow(
-      /the name is taken/,
-    );
+    expect(() => db.transaction(() => renameIndexes(db, 'main', [{ from: 'shadow_k', to: 'other_v', sql: 'CREATE INDEX other_v ON t (k) WHERE v > 0' }]))()).toThrow(/the name is taken/);
     expect(() => db.transaction(() => renameIndexes(db, 'main', [{ from: 'missing', to: 'x', sql: 'CREATE INDEX x ON t (k)' }]))()).toThrow(/does not exist/);
     expect(() => renameIndexes(db, 'main', [{ from: 'shadow_k', to: 'x', sql: 'CREATE INDEX x ON t (k) WHERE v > 0' }])).toThrow(/transaction/);
     expect(names()).toEqual(before);

@@ -25,7 +25,7 @@ export async function eventsBetween(db: SqlReader, after: number, through: numbe
 
 /** The events of whole writes with resourceVersion in (after, through], in pages, oldest first. */
 export async function* eventPages(db: SqlReader, after: number, through: number, page = PAGE): AsyncGenerator<EventRow[]> {
-  for (let from = after; ; ) {
+  for (let from = after; ;) {
     const rows = await db.all<EventRow>(PAGE_SQL, [from, after, through, page]);
     if (!rows.length) return;
     yield rows;

@@ -41,13 +41,7 @@ export interface ProjectionComparison {
   samples: RowDifference[];
 }
 
-export function compareProjections(
-  sqlite: Database.Database,
-  live: string,
-  folded: string,
-  tables: readonly string[],
-  maxSamples: number,
-): ProjectionComparison {
+export function compareProjections(sqlite: Database.Database, live: string, folded: string, tables: readonly string[], maxSamples: number): ProjectionComparison {
   const result: ProjectionComparison = { tables: [], differences: 0, samples: [] };
   for (const table of tables) {
     const shape = tableShape(sqlite, folded, table);
@@ -80,7 +74,10 @@ export function countDifferingKeys(sqlite: Database.Database, shape: TableShape,
     .prepare(`SELECT count(*) FROM ${t(a)} x WHERE NOT EXISTS (SELECT 1 FROM ${t(b)} y WHERE ${onKey} AND ${same('x', 'y', shape.columns)})`)
     .pluck()
     .get() as number;
-  const onlyInB = sqlite.prepare(`SELECT count(*) FROM ${t(b)} y WHERE NOT EXISTS (SELECT 1 FROM ${t(a)} x WHERE ${onKey})`).pluck().get() as number;
+  const onlyInB = sqlite
+    .prepare(`SELECT count(*) FROM ${t(b)} y WHERE NOT EXISTS (SELECT 1 FROM ${t(a)} x WHERE ${onKey})`)
+    .pluck()
+    .get() as number;
   return changedOrOnlyInA + onlyInB;
 }
 
@@ -93,9 +90,11 @@ function compareTable(sqlite: Database.Database, shape: TableShape, live: string
   const samples: RowDifference[] = [];
   if (differences && maxSamples) {
     const byKey = shape.key.map((k) => `"${k}" IS ?`).join(' AND ');
-    const rowIn = (schema: string, key: unknown[]) =>
-      sqlite.prepare(`SELECT ${cols} FROM ${schema}.${shape.table} WHERE ${byKey}`).get(...key) as Record<string, unknown> | undefined;
-    const keyRows = sqlite.prepare(`SELECT * FROM (${differingKeys(shape, live, folded)}) ORDER BY ${keys} LIMIT ?`).raw().all(maxSamples) as unknown[][];
+    const rowIn = (schema: string, key: unknown[]) => sqlite.prepare(`SELECT ${cols} FROM ${schema}.${shape.table} WHERE ${byKey}`).get(...key) as Record<string, unknown> | undefined;
+    const keyRows = sqlite
+      .prepare(`SELECT * FROM (${differingKeys(shape, live, folded)}) ORDER BY ${keys} LIMIT ?`)
+      .raw()
+      .all(maxSamples) as unknown[][];
     for (const key of keyRows) samples.push(describeRowDifference(shape, Object.fromEntries(shape.key.map((k, i) => [k, key[i]])), rowIn(live, key), rowIn(folded, key)));
   }
   return { table, samples };

@@ -37,16 +37,7 @@ import { projectionSchema, retiredName, shadowName } from './projection-schema';
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';
-import {
-  createShadowTables,
-  dropTables,
-  fillShadowTables,
-  indexShadowTables,
-  restoreNames,
-  resyncStreams,
-  resyncStreamsInBatches,
-  swapShadowTables,
-} from './shadow-tables';
+import { createShadowTables, dropTables, fillShadowTables, indexShadowTables, restoreNames, resyncStreams, resyncStreamsInBatches, swapShadowTables } from './shadow-tables';
 import { tableShape } from './table-shape';
 import { WalCheckpoints } from './wal-checkpoints';
 

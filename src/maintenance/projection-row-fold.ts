@@ -202,6 +202,11 @@ export class ProjectionRowFold {
   }
 
   private ingressRows(write: CommittedWrite, service: LiveService): void {
-    service.openIntervals = foldIngressIntervals(write, service.openIntervals, () => ++this.lastIntervalId, (row) => this.emit('ingress_intervals', row));
+    service.openIntervals = foldIngressIntervals(
+      write,
+      service.openIntervals,
+      () => ++this.lastIntervalId,
+      (row) => this.emit('ingress_intervals', row),
+    );
   }
 }

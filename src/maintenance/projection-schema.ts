@@ -39,11 +39,8 @@ interface MasterRow {
 
 export function projectionSchema(sqlite: Database.Database, owners: readonly string[]): ProjectionSchema {
   const rows = sqlite.prepare(`SELECT type, name, tbl_name AS "table", sql FROM main.sqlite_master`).all() as MasterRow[];
-  const tableNames = new Set(
-    (sqlite.pragma('main.table_list') as { name: string; type: string }[]).filter((t) => t.type === 'table' || t.type === 'virtual').map((t) => t.name),
-  );
-  const on = (type: string, tables: readonly string[]) =>
-    rows.filter((r): r is MasterRow & { sql: string } => r.type === type && r.sql !== null && tables.includes(r.table));
+  const tableNames = new Set((sqlite.pragma('main.table_list') as { name: string; type: string }[]).filter((t) => t.type === 'table' || t.type === 'virtual').map((t) => t.name));
+  const on = (type: string, tables: readonly string[]) => rows.filter((r): r is MasterRow & { sql: string } => r.type === type && r.sql !== null && tables.includes(r.table));
   const companions = [...new Set(on('trigger', owners).flatMap((t) => identifiers(t.sql)))].filter((n) => tableNames.has(n) && !owners.includes(n));
   if (companions.includes('events')) throw new Error('a projection trigger writes the event log; replay would replace it');
   const all = [...owners, ...companions];

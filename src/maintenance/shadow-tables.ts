@@ -31,7 +31,9 @@ function exists(sqlite: Database.Database, type: 'table' | 'index' | 'trigger', 
 export function createShadowTables(live: Database.Database, schema: ProjectionSchema, clock: LockClock): void {
   const dependents = dependentsOutside(live, schema);
   if (dependents.length) {
-    throw new MaintenanceError(`replay renames the projection tables, which ${dependents.join(', ')} would follow to the old ones: drop ${dependents.length === 1 ? 'it' : 'them'}, replay, then create ${dependents.length === 1 ? 'it' : 'them'} again`);
+    throw new MaintenanceError(
+      `replay renames the projection tables, which ${dependents.join(', ')} would follow to the old ones: drop ${dependents.length === 1 ? 'it' : 'them'}, replay, then create ${dependents.length === 1 ? 'it' : 'them'} again`,
+    );
   }
   for (const name of [retiredName, shadowName]) dropTables(live, schema, name, clock);
   restoreNames(live, schema, clock);
@@ -57,8 +59,16 @@ export function fillShadowTables(
   progress: Progress,
   afterBatch: (copied?: { shape: TableShape; after: number; end: number }) => void = () => {},
 ): void {
-  const count = (t: string) => scratch.prepare(`SELECT count(*) FROM main.${quote(t)}`).pluck().get() as number;
-  progress.start('copy into the live file', [...owners, ...companions].reduce((n, s) => n + count(s.table), 0), 'rows');
+  const count = (t: string) =>
+    scratch
+      .prepare(`SELECT count(*) FROM main.${quote(t)}`)
+      .pluck()
+      .get() as number;
+  progress.start(
+    'copy into the live file',
+    [...owners, ...companions].reduce((n, s) => n + count(s.table), 0),
+    'rows',
+  );
   for (const shape of owners) {
     const cols = columnList(shape);
     const upTo = scratch.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM main.${quote(shape.table)} WHERE rowid > ? ORDER BY rowid LIMIT ?)`).pluck();
@@ -67,7 +77,7 @@ export function fillShadowTables(
     );
     // Batch bounds are read from the scratch alone, outside the lock.
     const batch = new BatchSize();
-    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    for (let after = Number.MIN_SAFE_INTEGER; ;) {
       const end = upTo.get(after, batch.rows) as number | null;
       if (end === null) break;
       progress.advance(clock.hold(scratch, `copy ${shape.table} rows`, () => insert.run(after, end).changes));
@@ -79,10 +89,13 @@ export function fillShadowTables(
   for (const shape of companions) {
     const cols = columnList(shape);
     const insert = scratch.prepare(`INSERT INTO ${LIVE_SCHEMA}.${quote(shadowName(shape.table))} (${cols}) VALUES (${shape.columns.map(() => '?').join(', ')})`);
-    const rows = reader.prepare(`SELECT ${cols} FROM main.${quote(shape.table)}`).raw().iterate() as IterableIterator<unknown[]>;
+    const rows = reader
+      .prepare(`SELECT ${cols} FROM main.${quote(shape.table)}`)
+      .raw()
+      .iterate() as IterableIterator<unknown[]>;
     const batch = new BatchSize();
     try {
-      for (let done = false; !done; ) {
+      for (let done = false; !done;) {
         progress.advance(
           clock.hold(scratch, `copy ${shape.table} rows`, () => {
             let n = 0;
@@ -164,8 +177,7 @@ export function resyncStreamsInBatches(scratch: Database.Database, owners: reado
 export function swapShadowTables(scratch: Database.Database, schema: ProjectionSchema): void {
   // sqlite_sequence exists only in a file that has (or had) an AUTOINCREMENT table; since
   // migration 0005 no projection table is one, and a vacuumed file may have none at all.
-  const sequences = (schemaName: string) =>
-    scratch.prepare(`SELECT 1 FROM ${schemaName}.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`).get() !== undefined;
+  const sequences = (schemaName: string) => scratch.prepare(`SELECT 1 FROM ${schemaName}.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`).get() !== undefined;
   if (sequences(LIVE_SCHEMA) && sequences('main')) {
     for (const table of schema.owners) {
       const shadow = shadowName(table);
@@ -195,19 +207,10 @@ export function swapShadowTables(scratch: Database.Database, schema: ProjectionS
  * page through the WAL (75 s for the tables of a 1M-event log). (Reading each b-tree first to warm the cache did not shorten the holds measured
  * and cost replay 20 MB of RSS.)
  */
-export function dropTables(
-  live: Database.Database,
-  schema: ProjectionSchema,
-  nameOf: (table: string) => string,
-  clock: LockClock,
-  afterEach: () => void = () => {},
-): void {
+export function dropTables(live: Database.Database, schema: ProjectionSchema, nameOf: (table: string) => string, clock: LockClock, afterEach: () => void = () => {}): void {
   const tables = schema.tables.map(({ name }) => nameOf(name)).filter((table) => exists(live, 'table', table));
   const derived = (type: 'trigger' | 'index', tables: string[]) =>
-    live
-      .prepare(`SELECT name FROM main.sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`)
-      .pluck()
-      .all(type, JSON.stringify(tables)) as string[];
+    live.prepare(`SELECT name FROM main.sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`).pluck().all(type, JSON.stringify(tables)) as string[];
   const triggers = derived('trigger', tables);
   if (triggers.length) clock.hold(live, 'drop the triggers of the tables to drop', () => triggers.forEach((t) => live.exec(`DROP TRIGGER ${quote(t)}`)));
   const companions = new Set(schema.companions.map(nameOf));
@@ -260,7 +263,11 @@ export function restoreNames(live: Database.Database, schema: ProjectionSchema, 
       // An index already under its own name (on the same live table) makes the prefixed one a spare.
       const spare = indexes.filter((i) => exists(live, 'index', i.name));
       for (const index of spare) live.exec(`DROP INDEX ${quote(shadowName(index.name))}`);
-      renameIndexes(live, 'main', indexes.filter((i) => !spare.includes(i)).map((i) => ({ from: shadowName(i.name), to: i.name, sql: i.sql })));
+      renameIndexes(
+        live,
+        'main',
+        indexes.filter((i) => !spare.includes(i)).map((i) => ({ from: shadowName(i.name), to: i.name, sql: i.sql })),
+      );
     });
   }
 }

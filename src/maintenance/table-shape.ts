@@ -12,7 +12,10 @@ export interface TableShape {
 export function tableShape(sqlite: Database.Database, schema: string, table: string): TableShape {
   const info = sqlite.prepare(`PRAGMA ${schema}.table_info(${table})`).all() as { name: string; pk: number }[];
   if (!info.length) throw new Error(`table ${schema}.${table} does not exist`);
-  const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+  const key = info
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
   return { table, columns: info.map((c) => c.name), key: key.length ? key : ['rowid'] };
 }
 

@@ -5,7 +5,11 @@ describe('WalCheckpoints', () => {
   it('checkpoints between batches only once the file grew by the given number of pages since the last checkpoint', () => {
     let pages = 1000;
     const taken: number[] = [];
-    const checkpoints = new WalCheckpoints(() => pages, () => taken.push(pages), 100);
+    const checkpoints = new WalCheckpoints(
+      () => pages,
+      () => taken.push(pages),
+      100,
+    );
     for (const grown of [40, 40, 19]) {
       pages += grown;
       checkpoints.maybe();
@@ -27,7 +31,11 @@ describe('WalCheckpoints', () => {
   it('counts from a checkpoint taken between phases, whatever the file grew by before it', () => {
     let pages = 0;
     const taken: number[] = [];
-    const checkpoints = new WalCheckpoints(() => pages, () => taken.push(pages), 100);
+    const checkpoints = new WalCheckpoints(
+      () => pages,
+      () => taken.push(pages),
+      100,
+    );
     pages = 90;
     checkpoints.now();
     pages = 150;

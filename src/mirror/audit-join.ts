@@ -35,7 +35,12 @@ export class AuditJoin implements OnApplicationBootstrap, BeforeApplicationShutd
     metrics: MetricsService,
   ) {
     const registers = [metrics.registry];
-    this.events = new Counter({ name: 'svctrail_mirror_audit_events_total', help: 'Audit events received by the webhook: joined to a recorded write, pending (its write not recorded yet), repeated or ignored (not a successful Service write).', labelNames: ['outcome'] as const, registers });
+    this.events = new Counter({
+      name: 'svctrail_mirror_audit_events_total',
+      help: 'Audit events received by the webhook: joined to a recorded write, pending (its write not recorded yet), repeated or ignored (not a successful Service write).',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
     this.unmatched = new Counter({ name: 'svctrail_mirror_audit_unmatched_total', help: 'Audit events dropped after waiting an hour for a recorded write that never came.', registers });
     for (const outcome of ['joined', 'pending', 'ignored']) this.events.inc({ outcome }, 0);
     this.unmatched.inc(0);

@@ -11,7 +11,6 @@ import { sendObject } from '../kube-api/kube-response';
 import { AUDIT_WEBHOOK_PATH } from '../authz/policy-presets';
 import { AuditJoin } from './audit-join';
 
-
 @Controller()
 export class AuditWebhookController {
   constructor(private readonly join: AuditJoin) {}

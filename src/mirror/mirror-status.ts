@@ -29,7 +29,11 @@ export class MirrorStatus {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    this.lastObserved = new Gauge({ name: 'svctrail_mirror_last_observation_timestamp_seconds', help: 'When the source last sent anything on the watch (an event or a bookmark), as a Unix time.', registers });
+    this.lastObserved = new Gauge({
+      name: 'svctrail_mirror_last_observation_timestamp_seconds',
+      help: 'When the source last sent anything on the watch (an event or a bookmark), as a Unix time.',
+      registers,
+    });
     this.leaderGauge = new Gauge({ name: 'svctrail_mirror_leader', help: '1 while this replica holds the lease and records the source; 0 while another replica does.', registers });
     this.syncedGauge.set(0);
     this.leaderGauge.set(0);

@@ -100,15 +100,16 @@ export class MirrorModule {
           useFactory: (c: AppConfig, recorder: ObservedWriteRecorder, sources: MirrorSourceStore, reads: ServiceReadStore, status: MirrorStatus, clock: Clock, ids: IdFactory) => {
             const connection = loadSourceKubeconfig(c.mirror, c.mirrorContext || undefined);
             const client = new SourceClient(connection);
-            return (): Reflector => new Reflector(client, connection.server, recorder, sources, reads, status, clock, {
-              pageSize: 500,
-              ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),
-              // Bookmarks arrive about once a minute on a quiet source; twice that without a byte is a stalled connection.
-              idleTimeoutMs: Math.max(120, c.mirrorWatchTimeoutSeconds + 30) * 1000,
-              maxInFlight: 256,
-              backoff: { initialMs: 800, maxMs: 30_000, random: () => ids.random() },
-              random: () => ids.random(),
-            });
+            return (): Reflector =>
+              new Reflector(client, connection.server, recorder, sources, reads, status, clock, {
+                pageSize: 500,
+                ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),
+                // Bookmarks arrive about once a minute on a quiet source; twice that without a byte is a stalled connection.
+                idleTimeoutMs: Math.max(120, c.mirrorWatchTimeoutSeconds + 30) * 1000,
+                maxInFlight: 256,
+                backoff: { initialMs: 800, maxMs: 30_000, random: () => ids.random() },
+                random: () => ids.random(),
+              });
           },
         },
         MirrorLifecycle,

@@ -25,9 +25,7 @@ interface Provenance {
 
 /** What one observation says: an object's state, an object gone, or only a newer source position (a BOOKMARK). */
 export type Observation =
-  | ({ kind: 'object'; object: Service } & Provenance)
-  | ({ kind: 'gone'; namespace: string; name: string; lastKnown: Service | null } & Provenance)
-  | { kind: 'position'; resume: ResumePoint };
+  ({ kind: 'object'; object: Service } & Provenance) | ({ kind: 'gone'; namespace: string; name: string; lastKnown: Service | null } & Provenance) | { kind: 'position'; resume: ResumePoint };
 
 export interface RecordOutcome {
   /** svctrail resourceVersions of the writes appended (none when the store already held the state). */
@@ -63,8 +61,7 @@ export class ObservedWriteRecorder {
 
   private step(observation: Observation, facts: StoredFacts): StepOutcome<{ again: boolean }> {
     if (observation.kind === 'position') return { resume: observation.resume, finish: () => ({ again: false }) };
-    const decision: ObservedDecision =
-      observation.kind === 'object' ? decideObserved(facts.state, observation.object) : decideObservedDeletion(facts.state, observation.lastKnown);
+    const decision: ObservedDecision = observation.kind === 'object' ? decideObserved(facts.state, observation.object) : decideObservedDeletion(facts.state, observation.lastKnown);
     // The resume point moves with the write that completes the observation, not with the deletion before it.
     const resume = decision.replaced ? undefined : observation.resume;
     if (decision.events.length === 0) return { resume, finish: () => ({ again: false }) };

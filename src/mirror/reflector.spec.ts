@@ -8,7 +8,11 @@ import { Reflector, SourceApi } from './reflector';
 import { isExpired, SourceExpiredError } from './source-expired-error';
 import { SourceHttpError } from './source/source-http-error';
 
-const service = (name: string, rv: string) => ({ metadata: { name, namespace: 'a', uid: `uid-${name}`, resourceVersion: rv, creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { type: 'ClusterIP' }, status: {} });
+const service = (name: string, rv: string) => ({
+  metadata: { name, namespace: 'a', uid: `uid-${name}`, resourceVersion: rv, creationTimestamp: '2026-01-01T00:00:00Z' },
+  spec: { type: 'ClusterIP' },
+  status: {},
+});
 
 /** A recorder that keeps what it was given, and the resume point as a store would (only from the one before it). */
 class FakeRecorder {
@@ -35,14 +39,23 @@ function harness(source: SourceApi) {
   const reads = { listPage: () => Promise.resolve([]) } as unknown as ServiceReads;
   const status = new MirrorStatus(new MetricsService(validateConfig({})));
   status.lead(true);
-  const reflector = new Reflector(source, 's', recorder as unknown as ObservedWriteRecorder, sources, reads, status, { now: () => new Date() }, {
-    pageSize: 2,
-    watchTimeoutSeconds: 30,
-    idleTimeoutMs: 5_000,
-    maxInFlight: 8,
-    backoff: { initialMs: 100, maxMs: 400, random: () => 0 },
-    random: () => 0,
-  });
+  const reflector = new Reflector(
+    source,
+    's',
+    recorder as unknown as ObservedWriteRecorder,
+    sources,
+    reads,
+    status,
+    { now: () => new Date() },
+    {
+      pageSize: 2,
+      watchTimeoutSeconds: 30,
+      idleTimeoutMs: 5_000,
+      maxInFlight: 8,
+      backoff: { initialMs: 100, maxMs: 400, random: () => 0 },
+      random: () => 0,
+    },
+  );
   return { recorder, reflector, status };
 }
 

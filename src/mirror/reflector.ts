@@ -168,7 +168,14 @@ export class Reflector {
       }),
       ...items.map(({ object, resourceVersion }): Observation => ({ kind: 'object', object, via, sourceResourceVersion: resourceVersion, observedAt })),
     ];
-    const pipeline = new Pipeline(this.recorder, this.status, this.options.maxInFlight, this.clock, () => undefined, (rv) => this.unrecordable.add(rv));
+    const pipeline = new Pipeline(
+      this.recorder,
+      this.status,
+      this.options.maxInFlight,
+      this.clock,
+      () => undefined,
+      (rv) => this.unrecordable.add(rv),
+    );
     for (const observation of observations) {
       await pipeline.submit(observation);
       if (pipeline.failure) break;
@@ -190,7 +197,14 @@ export class Reflector {
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     this.abort.signal.addEventListener('abort', onAbort);
-    const pipeline = new Pipeline(this.recorder, this.status, this.options.maxInFlight, this.clock, () => stop.abort(), (rv) => this.unrecordable.add(rv));
+    const pipeline = new Pipeline(
+      this.recorder,
+      this.status,
+      this.options.maxInFlight,
+      this.clock,
+      () => stop.abort(),
+      (rv) => this.unrecordable.add(rv),
+    );
     let last = position;
     let progressed = false;
     try {
@@ -263,7 +277,6 @@ export class Reflector {
       after = { namespace: rows[rows.length - 1].namespace, name: rows[rows.length - 1].name };
     }
   }
-
 }
 
 /** Observations in flight to the store, in order, at most `limit` at once; the first failure stops the rest. */

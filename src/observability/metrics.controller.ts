@@ -9,6 +9,9 @@ export class MetricsController {
 
   @Get()
   async scrape(@Res() reply: FastifyReply): Promise<void> {
-    reply.code(200).header('content-type', this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+    reply
+      .code(200)
+      .header('content-type', this.metrics.registry.contentType)
+      .send(await this.metrics.registry.metrics());
   }
 }

@@ -106,8 +106,7 @@ function encodeWith(spec: MessageSpec): MessageEncoder {
 const encodeSchema: MessageEncoder = (value, path) => encodeSchemaFields(value, path);
 
 // AdditionalPropertiesItem is a oneof { Schema schema = 1; bool boolean = 2; }.
-const additionalProperties: FieldEncoder = (value, path) =>
-  messageField(21, typeof value === 'boolean' ? boolField(2, value, true) : messageField(1, encodeSchema(asObject(value, path), path)));
+const additionalProperties: FieldEncoder = (value, path) => messageField(21, typeof value === 'boolean' ? boolField(2, value, true) : messageField(1, encodeSchema(asObject(value, path), path)));
 
 // TypeItem { repeated string value = 1; } accepts "string" or ["string", ...].
 const typeItem: FieldEncoder = (value, path) => messageField(22, strs(1)(typeof value === 'string' ? [value] : value, path));
@@ -205,8 +204,7 @@ const encodeResponse = encodeWith({
 });
 
 // Responses { repeated NamedResponseValue response_code = 1; } with ResponseValue { Response response = 1; }
-const encodeResponses: MessageEncoder = (value, path) =>
-  Buffer.concat([named(1, (response, p) => messageField(1, encodeResponse(response, p)))(value, path), vendorExtensions(2, value)]);
+const encodeResponses: MessageEncoder = (value, path) => Buffer.concat([named(1, (response, p) => messageField(1, encodeResponse(response, p)))(value, path), vendorExtensions(2, value)]);
 
 const encodeOperation = encodeWith({
   fields: {

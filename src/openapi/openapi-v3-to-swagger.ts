@@ -54,9 +54,7 @@ function firstSchema(content: OpenApiValue | undefined): OpenApiObject | undefin
 
 function toSwaggerOperation(operation: OpenApiObject): OpenApiObject {
   const { description, operationId, parameters, requestBody, responses, ...rest } = operation;
-  const body = isOpenApiObject(requestBody)
-    ? [{ in: 'body', name: 'body', ...(requestBody.required === true ? { required: true } : {}), schema: firstSchema(requestBody.content) ?? {} }]
-    : [];
+  const body = isOpenApiObject(requestBody) ? [{ in: 'body', name: 'body', ...(requestBody.required === true ? { required: true } : {}), schema: firstSchema(requestBody.content) ?? {} }] : [];
   const produces: string[] = [];
   const swaggerResponses: OpenApiObject = {};
   for (const [code, response] of Object.entries(isOpenApiObject(responses) ? responses : {})) {
@@ -69,9 +67,7 @@ function toSwaggerOperation(operation: OpenApiObject): OpenApiObject {
     consumes: isOpenApiObject(requestBody) ? mediaTypes(requestBody.content) : ['*/*'],
     description: description ?? '',
     operationId: operationId ?? '',
-    ...(body.length || Array.isArray(parameters)
-      ? { parameters: [...body, ...(Array.isArray(parameters) ? parameters : []).map((p) => toSwaggerParameter(p as OpenApiObject))] }
-      : {}),
+    ...(body.length || Array.isArray(parameters) ? { parameters: [...body, ...(Array.isArray(parameters) ? parameters : []).map((p) => toSwaggerParameter(p as OpenApiObject))] } : {}),
     produces,
     responses: swaggerResponses,
     schemes: ['https'],
@@ -101,9 +97,7 @@ export function toSwaggerDocument(document: OpenApiObject): OpenApiObject {
     definitions: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toSwaggerSchema(schema as OpenApiObject)])),
     info: document.info ?? {},
     paths: Object.fromEntries(Object.entries(paths).map(([path, item]) => [path, toSwaggerPathItem(item as OpenApiObject)])),
-    ...(securitySchemes
-      ? { security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })), securityDefinitions: securitySchemes }
-      : {}),
+    ...(securitySchemes ? { security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })), securityDefinitions: securitySchemes } : {}),
     swagger: '2.0',
   };
 }

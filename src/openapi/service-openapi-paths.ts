@@ -42,8 +42,7 @@ const PATCH_FIELD_MANAGER = param(
   'query',
   'fieldManager',
   'string',
-  FIELD_MANAGER_DESCRIPTION +
-    ' This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).',
+  FIELD_MANAGER_DESCRIPTION + ' This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).',
 );
 const FIELD_VALIDATION = param(
   'query',
@@ -119,34 +118,13 @@ const LIST_PARAMETERS = [
     'boolean',
     '`sendInitialEvents=true` may be set together with `watch=true`. In that case, the watch stream will begin with synthetic events to produce the current state of objects in the collection. Once all such events have been sent, a synthetic "Bookmark" event  will be sent. The bookmark will report the ResourceVersion (RV) corresponding to the set of objects, and be marked with `"k8s.io/initial-events-end": "true"` annotation. Afterwards, the watch stream will proceed as usual, sending watch events corresponding to changes (subsequent to the RV) to objects watched.\n\nWhen `sendInitialEvents` option is set, we require `resourceVersionMatch` option to also be set. The semantic of the watch request is as following: - `resourceVersionMatch` = NotOlderThan\n  is interpreted as "data at least as new as the provided `resourceVersion`"\n  and the bookmark event is send when the state is synced\n  to a `resourceVersion` at least as fresh as the one provided by the ListOptions.\n  If `resourceVersion` is unset, this is interpreted as "consistent read" and the\n  bookmark event is send when the state is synced at least to the moment\n  when request started being processed.\n- `resourceVersionMatch` set to any other value or unset\n  Invalid error is returned.\n\nDefaults to true if `resourceVersion=""` or `resourceVersion="0"` (for backward compatibility reasons) and to false otherwise.',
   ),
-  param(
-    'query',
-    'timeoutSeconds',
-    'integer',
-    'Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.',
-  ),
-  param(
-    'query',
-    'watch',
-    'boolean',
-    'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications. Specify resourceVersion.',
-  ),
+  param('query', 'timeoutSeconds', 'integer', 'Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.'),
+  param('query', 'watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications. Specify resourceVersion.'),
 ];
 
 const OBJECT_MEDIA_TYPES = ['application/json', 'application/vnd.kubernetes.protobuf', 'application/yaml'];
-const LIST_MEDIA_TYPES = [
-  'application/json',
-  'application/json;stream=watch',
-  'application/vnd.kubernetes.protobuf',
-  'application/vnd.kubernetes.protobuf;stream=watch',
-  'application/yaml',
-];
-const PATCH_MEDIA_TYPES = [
-  'application/apply-patch+yaml',
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-];
+const LIST_MEDIA_TYPES = ['application/json', 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/yaml'];
+const PATCH_MEDIA_TYPES = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
 
 function content(schema: string, mediaTypes: readonly string[]): OpenApiObject {
   return Object.fromEntries(mediaTypes.map((type) => [type, { schema: { $ref: SCHEMA_REF_PREFIX + schema } }]));
@@ -162,12 +140,7 @@ function requestBody(schema: string, mediaTypes: readonly string[], required: bo
   return { content: content(schema, mediaTypes), ...(required ? { required: true } : {}) };
 }
 
-function operation(
-  action: string,
-  description: string,
-  operationId: string,
-  parts: { parameters?: OpenApiObject[]; requestBody?: OpenApiObject; responses: OpenApiObject },
-): OpenApiObject {
+function operation(action: string, description: string, operationId: string, parts: { parameters?: OpenApiObject[]; requestBody?: OpenApiObject; responses: OpenApiObject }): OpenApiObject {
   return {
     description,
     operationId,

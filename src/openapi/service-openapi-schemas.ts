@@ -53,8 +53,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
     type: 'object',
   },
   [CORE + 'LoadBalancerIngress']: {
-    description:
-      'LoadBalancerIngress represents the status of a load-balancer ingress point: traffic intended for the service should be sent to an ingress point.',
+    description: 'LoadBalancerIngress represents the status of a load-balancer ingress point: traffic intended for the service should be sent to an ingress point.',
     properties: {
       hostname: {
         description: 'Hostname is set for load-balancer ingress points that are DNS based (typically AWS load-balancers)',
@@ -82,8 +81,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
     description: 'LoadBalancerStatus represents the status of a load-balancer.',
     properties: {
       ingress: {
-        description:
-          'Ingress is a list containing ingress points for the load-balancer. Traffic intended for the service should be sent to these ingress points.',
+        description: 'Ingress is a list containing ingress points for the load-balancer. Traffic intended for the service should be sent to these ingress points.',
         items: { ...ref(CORE + 'LoadBalancerIngress'), default: {} },
         type: 'array',
         'x-kubernetes-list-type': 'atomic',
@@ -251,7 +249,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
       },
       loadBalancerClass: {
         description:
-          'loadBalancerClass is the class of the load balancer implementation this Service belongs to. If specified, the value of this field must be a label-style identifier, with an optional prefix, e.g. "internal-vip" or "example.com/internal-vip". Unprefixed names are reserved for end-users. This field can only be set when the Service type is \'LoadBalancer\'. If not set, the default load balancer implementation is used, today this is typically done through the cloud provider integration, but should apply for any default implementation. If set, it is assumed that a load balancer implementation is watching for Services with a matching class. Any default load balancer implementation (e.g. cloud providers) should ignore Services that set this field. This field can only be set when creating or updating a Service to type \'LoadBalancer\'. Once set, it can not be changed. This field will be wiped when a service is updated to a non \'LoadBalancer\' type.',
+          "loadBalancerClass is the class of the load balancer implementation this Service belongs to. If specified, the value of this field must be a label-style identifier, with an optional prefix, e.g. \"internal-vip\" or \"example.com/internal-vip\". Unprefixed names are reserved for end-users. This field can only be set when the Service type is 'LoadBalancer'. If not set, the default load balancer implementation is used, today this is typically done through the cloud provider integration, but should apply for any default implementation. If set, it is assumed that a load balancer implementation is watching for Services with a matching class. Any default load balancer implementation (e.g. cloud providers) should ignore Services that set this field. This field can only be set when creating or updating a Service to type 'LoadBalancer'. Once set, it can not be changed. This field will be wiped when a service is updated to a non 'LoadBalancer' type.",
         type: 'string',
       },
       loadBalancerIP: {
@@ -265,8 +263,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
         ...ATOMIC_STRING_LIST,
       },
       ports: {
-        description:
-          'The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies',
+        description: 'The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies',
         items: { ...ref(CORE + 'ServicePort'), default: {} },
         type: 'array',
         'x-kubernetes-list-map-keys': ['port', 'protocol'],
@@ -418,8 +415,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
     type: 'object',
   },
   [META + 'ListMeta']: {
-    description:
-      'ListMeta describes metadata that synthetic resources must have, including lists and various status objects. A resource may have only one of {ObjectMeta, ListMeta}.',
+    description: 'ListMeta describes metadata that synthetic resources must have, including lists and various status objects. A resource may have only one of {ObjectMeta, ListMeta}.',
     properties: {
       continue: {
         description:
@@ -465,8 +461,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
         type: 'string',
       },
       operation: {
-        description:
-          "Operation is the type of operation which lead to this ManagedFieldsEntry being created. The only valid values for this field are 'Apply' and 'Update'.",
+        description: "Operation is the type of operation which lead to this ManagedFieldsEntry being created. The only valid values for this field are 'Apply' and 'Update'.",
         type: 'string',
       },
       subresource: {
@@ -477,7 +472,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
       time: {
         ...ref(META + 'Time'),
         description:
-          "Time is the timestamp of when the ManagedFields entry was added. The timestamp will also be updated if a field is added, the manager changes any of the owned fields value or removes a field. The timestamp does not update when a field is removed from the entry because another manager took it over.",
+          'Time is the timestamp of when the ManagedFields entry was added. The timestamp will also be updated if a field is added, the manager changes any of the owned fields value or removes a field. The timestamp does not update when a field is removed from the entry because another manager took it over.',
       },
     },
     type: 'object',
@@ -533,7 +528,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
       },
       managedFields: {
         description:
-          'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn\'t need to set or understand this field. A workflow can be the user\'s name, a controller\'s name, or the name of a specific apply path like "ci-cd". The set of fields is always in the version that the workflow used when modifying the object.',
+          "ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn't need to set or understand this field. A workflow can be the user's name, a controller's name, or the name of a specific apply path like \"ci-cd\". The set of fields is always in the version that the workflow used when modifying the object.",
         items: { ...ref(META + 'ManagedFieldsEntry'), default: {} },
         type: 'array',
         'x-kubernetes-list-type': 'atomic',
@@ -658,8 +653,7 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
         type: 'string',
       },
       status: {
-        description:
-          'Status of the operation. One of: "Success" or "Failure". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status',
+        description: 'Status of the operation. One of: "Success" or "Failure". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status',
         type: 'string',
       },
     },
@@ -715,16 +709,14 @@ export const SERVICE_SCHEMAS: Record<string, OpenApiObject> = {
         type: 'integer',
       },
       uid: {
-        description:
-          'UID of the resource. (when there is a single resource which can be described). More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids',
+        description: 'UID of the resource. (when there is a single resource which can be described). More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids',
         type: 'string',
       },
     },
     type: 'object',
   },
   [META + 'Time']: {
-    description:
-      'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
+    description: 'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
     format: 'date-time',
     type: 'string',
   },

@@ -43,11 +43,7 @@ function configuration(body: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export function appliedService(
-  current: Service | null,
-  patch: ApplyPatch,
-  write: { manager: string; subresource: Subresource; now: Date; namespace: string; name: string },
-): AppliedService {
+export function appliedService(current: Service | null, patch: ApplyPatch, write: { manager: string; subresource: Subresource; now: Date; namespace: string; name: string }): AppliedService {
   const config = configuration(patch.body);
   let outcome;
   try {

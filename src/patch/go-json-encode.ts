@@ -5,8 +5,6 @@
 import { goJsonString } from '../domain/codec/go-json-string';
 import { isMap, JsonTree } from './json-tree';
 
-
-
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -39,7 +39,12 @@ describe('applyJsonPatch: operations', () => {
       (s) => s.spec.type,
       'ClusterIP',
     ],
-    ['ingress ip replace (kubectl patch --type=json)', [{ op: 'replace', path: '/status/loadBalancer/ingress/0/ip', value: '9.9.9.9' }], (s) => s.status.loadBalancer.ingress, [{ ip: '9.9.9.9', ipMode: 'VIP' }]],
+    [
+      'ingress ip replace (kubectl patch --type=json)',
+      [{ op: 'replace', path: '/status/loadBalancer/ingress/0/ip', value: '9.9.9.9' }],
+      (s) => s.status.loadBalancer.ingress,
+      [{ ip: '9.9.9.9', ipMode: 'VIP' }],
+    ],
     ['an empty patch is a no-op', [], (s) => s, plain(service)],
   ])('%s', (_name, ops, pick, expected) => {
     expect(pick(apply(ops))).toEqual(expected);
@@ -51,7 +56,12 @@ describe('applyJsonPatch: operations', () => {
 
   it('does not mutate the current object and is atomic', () => {
     const before = plain(service);
-    expect(() => apply([{ op: 'add', path: '/metadata/labels/x', value: '1' }, { op: 'remove', path: '/nope' }])).toThrow(PatchRejectedError);
+    expect(() =>
+      apply([
+        { op: 'add', path: '/metadata/labels/x', value: '1' },
+        { op: 'remove', path: '/nope' },
+      ]),
+    ).toThrow(PatchRejectedError);
     expect(plain(service)).toEqual(before);
   });
 });
@@ -75,7 +85,13 @@ describe('applyJsonPatch: failed operations → generic 422', () => {
     ['null operation', [null]],
     ['move from a missing key', [{ op: 'move', from: '/metadata/labels/nope', path: '/metadata/labels/x' }]],
     ['traverse through a scalar', [{ op: 'add', path: '/spec/type/x', value: 1 }]],
-    ['traverse through null-valued member', [{ op: 'add', path: '/metadata/labels/x', value: null }, { op: 'add', path: '/metadata/labels/x/y', value: 1 }]],
+    [
+      'traverse through null-valued member',
+      [
+        { op: 'add', path: '/metadata/labels/x', value: null },
+        { op: 'add', path: '/metadata/labels/x/y', value: 1 },
+      ],
+    ],
   ])('%s', (_name, ops) => {
     let error: unknown;
     try {
@@ -131,11 +147,7 @@ describe('applyJsonPatch: body decoding', () => {
 
   it('reports unknown and duplicate op fields as strict findings (not with Ignore)', () => {
     const body = '[{"op":"add","path":"/metadata/labels/a","value":{"x":1,"x":2},"foo":1,"op":"add"}]';
-    expect(applyJsonPatch(service, body).strictErrors).toEqual([
-      'json patch duplicate field "[0].value.x"',
-      'json patch unknown field "[0].foo"',
-      'json patch duplicate field "[0].op"',
-    ]);
+    expect(applyJsonPatch(service, body).strictErrors).toEqual(['json patch duplicate field "[0].value.x"', 'json patch unknown field "[0].foo"', 'json patch duplicate field "[0].op"']);
     expect(applyJsonPatch(service, body, { fieldValidation: 'Ignore' }).strictErrors).toEqual([]);
   });
 });

@@ -15,7 +15,12 @@ describe('applyMergePatch', () => {
     ['status ingress clear', { status: { loadBalancer: { ingress: null } } }, (s) => s.status.loadBalancer, {}],
     ['finalizers null removes them', { metadata: { finalizers: null } }, (s) => s.metadata.finalizers, undefined],
     ['nulls inside a new value are pruned', { spec: { sessionAffinityConfig: { clientIP: { timeoutSeconds: null } } } }, (s) => s.spec.sessionAffinityConfig, { clientIP: {} }],
-    ['nulls inside objects in a new list are pruned, null items kept', { spec: { externalIPs: [null], ports: [{ port: 1, name: null }] } }, (s) => [s.spec.externalIPs, s.spec.ports], [[null], [{ port: 1 }]]],
+    [
+      'nulls inside objects in a new list are pruned, null items kept',
+      { spec: { externalIPs: [null], ports: [{ port: 1, name: null }] } },
+      (s) => [s.spec.externalIPs, s.spec.ports],
+      [[null], [{ port: 1 }]],
+    ],
     ['a `constructor` label is an ordinary key', { metadata: { labels: { constructor: 'x', app: null } } }, (s) => s.metadata.labels, { constructor: 'x' }],
     ['directives are plain data in a merge patch', { spec: { '$setElementOrder/ports': [{ port: 80 }] } }, (s) => s.spec['$setElementOrder/ports'], [{ port: 80 }]],
     ['a stale resourceVersion is carried through (caller answers 409)', { metadata: { resourceVersion: '1' } }, (s) => s.metadata.resourceVersion, '1'],

@@ -7,8 +7,6 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 export class PatchTooLargeError extends DomainError {
   readonly reason = 'RequestEntityTooLarge';
   constructor(operations: number) {
-    super(
-      `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations}`,
-    );
+    super(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations}`);
   }
 }

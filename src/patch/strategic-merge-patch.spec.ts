@@ -61,7 +61,13 @@ describe('strategic merge patch: what clients send', () => {
       portNumbers,
       [81],
     ],
-    ['{$patch: replace} in a list keeps only the other elements', base(), { spec: { ports: [{ $patch: 'replace' }, { port: 53, protocol: 'UDP' }] } }, (s) => s.spec.ports, [{ port: 53, protocol: 'UDP' }]],
+    [
+      '{$patch: replace} in a list keeps only the other elements',
+      base(),
+      { spec: { ports: [{ $patch: 'replace' }, { port: 53, protocol: 'UDP' }] } },
+      (s) => s.spec.ports,
+      [{ port: 53, protocol: 'UDP' }],
+    ],
     ['$patch: replace on a map', base(), { spec: { selector: { $patch: 'replace', tier: 'db' } } }, (s) => s.spec.selector, { tier: 'db' }],
     ['$patch: delete on a map empties it', base(), { metadata: { labels: { $patch: 'delete' } } }, (s) => s.metadata.labels, {}],
     ['lists without a strategy are replaced (externalIPs)', base(), { spec: { externalIPs: ['192.0.2.1'] } }, (s) => s.spec.externalIPs, ['192.0.2.1']],
@@ -69,7 +75,13 @@ describe('strategic merge patch: what clients send', () => {
     ['ipFamilies replace', base(), { spec: { ipFamilies: ['IPv6'] } }, (s) => s.spec.ipFamilies, ['IPv6']],
     ['loadBalancerSourceRanges replace', base(), { spec: { loadBalancerSourceRanges: ['10.0.0.0/8'] } }, (s) => s.spec.loadBalancerSourceRanges, ['10.0.0.0/8']],
     // cloud-provider service controller (§6.3), sent to /status
-    ['LB publishes ingress (replaced list)', base(), { status: { loadBalancer: { ingress: [{ ip: '198.51.100.9', ipMode: 'VIP' }] } } }, (s) => s.status.loadBalancer.ingress, [{ ip: '198.51.100.9', ipMode: 'VIP' }]],
+    [
+      'LB publishes ingress (replaced list)',
+      base(),
+      { status: { loadBalancer: { ingress: [{ ip: '198.51.100.9', ipMode: 'VIP' }] } } },
+      (s) => s.status.loadBalancer.ingress,
+      [{ ip: '198.51.100.9', ipMode: 'VIP' }],
+    ],
     ['LB clears ingress', base(), { status: { loadBalancer: { ingress: null } } }, (s) => s.status.loadBalancer, {}],
     [
       'ingress[].ports replace',
@@ -87,7 +99,13 @@ describe('strategic merge patch: what clients send', () => {
       (s) => s.metadata.finalizers,
       ['example.com/a', 'example.com/b', LB_FINALIZER],
     ],
-    ['finalizers union de-duplicates; a live one keeps its place before a patched live one', base(), { metadata: { finalizers: ['example.com/b', 'example.com/c'] } }, (s) => s.metadata.finalizers, ['example.com/a', 'example.com/b', 'example.com/c']],
+    [
+      'finalizers union de-duplicates; a live one keeps its place before a patched live one',
+      base(),
+      { metadata: { finalizers: ['example.com/b', 'example.com/c'] } },
+      (s) => s.metadata.finalizers,
+      ['example.com/a', 'example.com/b', 'example.com/c'],
+    ],
     [
       'LB removes its finalizer with $deleteFromPrimitiveList + $setElementOrder',
       withFinalizers(['example.com/a', 'example.com/b', LB_FINALIZER]),
@@ -106,7 +124,14 @@ describe('strategic merge patch: what clients send', () => {
     [
       'conditions merge by type; patched items keep the patch order',
       base(),
-      { status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'Degraded', status: 'True' }] } },
+      {
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'False' },
+            { type: 'Degraded', status: 'True' },
+          ],
+        },
+      },
       (s) => s.status.conditions.map((c: any) => `${c.type}=${c.status}`),
       ['Ready=False', 'Degraded=True'],
     ],
@@ -118,19 +143,25 @@ describe('strategic merge patch: what clients send', () => {
       [{ uid: 'u1', kind: 'Deployment', name: 'a', apiVersion: 'apps/v1' }],
     ],
     // $retainKeys is honoured generically
-    [
-      '$retainKeys drops unlisted keys',
-      base(),
-      { spec: { $retainKeys: ['ports', 'selector', 'type'], type: 'ClusterIP' } },
-      (s) => Object.keys(s.spec).sort(),
-      ['ports', 'selector', 'type'],
-    ],
+    ['$retainKeys drops unlisted keys', base(), { spec: { $retainKeys: ['ports', 'selector', 'type'], type: 'ClusterIP' } }, (s) => Object.keys(s.spec).sort(), ['ports', 'selector', 'type']],
     // Unknown `$` keys are not directives: they stay as data and the decoder reports them as unknown fields.
     ['unknown $-keys are kept as data', base(), { spec: { $foo: 'bar' } }, (s) => s.spec.$foo, 'bar'],
-    ['$patch inside a new map is kept as data', base(), { spec: { sessionAffinityConfig: { $patch: 'replace', clientIP: { timeoutSeconds: 5 } } } }, (s) => s.spec.sessionAffinityConfig, { $patch: 'replace', clientIP: { timeoutSeconds: 5 } }],
+    [
+      '$patch inside a new map is kept as data',
+      base(),
+      { spec: { sessionAffinityConfig: { $patch: 'replace', clientIP: { timeoutSeconds: 5 } } } },
+      (s) => s.spec.sessionAffinityConfig,
+      { $patch: 'replace', clientIP: { timeoutSeconds: 5 } },
+    ],
     ['a null patch is a no-op', base(), null, (s) => s, base()],
     ['an empty patch is a no-op', base(), {}, (s) => s, base()],
-    ['`__proto__` and `constructor` labels are ordinary keys', base(), JSON.parse('{"metadata":{"labels":{"__proto__":"p","constructor":"c"}}}'), (s) => Object.keys(s.metadata.labels), ['app', '__proto__', 'constructor']],
+    [
+      '`__proto__` and `constructor` labels are ordinary keys',
+      base(),
+      JSON.parse('{"metadata":{"labels":{"__proto__":"p","constructor":"c"}}}'),
+      (s) => Object.keys(s.metadata.labels),
+      ['app', '__proto__', 'constructor'],
+    ],
   ])('%s', (_name, original, patch, pick, expected) => {
     expect(pick(smp(original, patch))).toEqual(expected);
   });
@@ -143,7 +174,10 @@ describe('strategic merge patch: kubectl apply / edit / diff ($setElementOrder)'
       metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied } },
       spec: {
         '$setElementOrder/ports': [{ port: 81 }, { port: 443 }],
-        ports: [{ name: 'http', port: 81, targetPort: 8080 }, { $patch: 'delete', port: 80 }],
+        ports: [
+          { name: 'http', port: 81, targetPort: 8080 },
+          { $patch: 'delete', port: 80 },
+        ],
       },
     };
     const s = smp(base(), patch);
@@ -222,8 +256,16 @@ describe('strategic merge patch: errors (interpretStrategicMergePatchError)', ()
     [
       '$setElementOrder contradicting the patch order',
       base(),
-      { spec: { '$setElementOrder/ports': [{ port: 443 }, { port: 80 }], ports: [{ port: 80, name: 'x' }, { port: 443, name: 'y' }] } },
-      'The order in patch list:\n[map[name:x port:80] map[name:y port:443]]\n doesn\'t match $setElementOrder list:\n[map[port:443] map[port:80]]\n',
+      {
+        spec: {
+          '$setElementOrder/ports': [{ port: 443 }, { port: 80 }],
+          ports: [
+            { port: 80, name: 'x' },
+            { port: 443, name: 'y' },
+          ],
+        },
+      },
+      "The order in patch list:\n[map[name:x port:80] map[name:y port:443]]\n doesn't match $setElementOrder list:\n[map[port:443] map[port:80]]\n",
     ],
     ['$setElementOrder that is not a list', base(), { spec: { '$setElementOrder/ports': 'x' } }, 'expected a []interface {}, but received a string'],
     ['$setElementOrder with a null list', base(), { metadata: { '$setElementOrder/finalizers': ['a.io/b'], finalizers: null } }, 'expected a []interface {}, but received a %!s(<nil>)'],

@@ -214,14 +214,7 @@ function mergeSortedSlice(left: JsonTree[], right: JsonTree[], serverOrder: read
 }
 
 /** normalizeElementOrder */
-function normalizeElementOrder(
-  patch: JsonTree[],
-  serverOnly: JsonTree[],
-  patchOrder: readonly JsonTree[],
-  serverOrder: readonly JsonTree[],
-  mergeKey: string,
-  kind: GoDynamicType,
-): JsonTree[] {
+function normalizeElementOrder(patch: JsonTree[], serverOnly: JsonTree[], patchOrder: readonly JsonTree[], serverOrder: readonly JsonTree[], mergeKey: string, kind: GoDynamicType): JsonTree[] {
   const sortedPatch = normalizeSliceOrder(patch, patchOrder, mergeKey, kind);
   const sortedServerOnly = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, kind);
   return mergeSortedSlice(sortedServerOnly, sortedPatch, serverOrder, mergeKey, kind);
@@ -291,9 +284,7 @@ function validatePatchWithSetOrderList(patchList: readonly JsonTree[], setOrderL
     setOrderIndex++;
   }
   if (patchIndex < nonDelete.length && setOrderIndex >= setOrderList.length) {
-    throw raw(
-      `The order in patch list:\n${goSprintV([...patchList])}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goSprintV([...setOrderList])}\n`,
-    );
+    throw raw(`The order in patch list:\n${goSprintV([...patchList])}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goSprintV([...setOrderList])}\n`);
   }
 }
 
@@ -350,9 +341,7 @@ function mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, t: SmpType): 
     else if (originalList && patchList) merged = mergeSliceHandler(originalList, patchList, fieldType, strategy, mergeKey, false);
     else continue;
 
-    const [patchItems, serverOnly] = mergeKey
-      ? partitionMaps(merged, setElementOrder, mergeKey)
-      : partitionPrimitives(merged, setElementOrder);
+    const [patchItems, serverOnly] = mergeKey ? partitionMaps(merged, setElementOrder, mergeKey) : partitionPrimitives(merged, setElementOrder);
     const kind = sliceElementType(originalList ?? [], patchList ?? []);
     original[originalKey] = normalizeElementOrder(patchItems, serverOnly, setElementOrder, originalList ?? [], mergeKey, kind);
     delete patch[originalKey];
@@ -406,14 +395,7 @@ function mergeMapHandler(original: JsonMap, patch: JsonMap, fieldType: SmpType, 
 }
 
 /** mergeSliceHandler */
-function mergeSliceHandler(
-  original: JsonTree[],
-  patch: JsonTree[],
-  fieldType: SmpType,
-  strategy: string,
-  mergeKey: string,
-  isDeleteList: boolean,
-): JsonTree[] {
+function mergeSliceHandler(original: JsonTree[], patch: JsonTree[], fieldType: SmpType, strategy: string, mergeKey: string, isDeleteList: boolean): JsonTree[] {
   if (strategy !== MERGE_DIRECTIVE) return patch;
   return mergeSlice(original, patch, elemOf(fieldType), mergeKey, isDeleteList);
 }

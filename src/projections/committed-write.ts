@@ -18,7 +18,13 @@ function withResourceVersion(before: ServiceState, count: number, folded: Servic
  */
 export function foldWrite(before: ServiceState, events: readonly RecordedEvent[], folded?: Service): CommittedWrite {
   const first = events[0];
-  const after = folded ? withResourceVersion(before, events.length, folded, first.resourceVersion) : evolveAll(before, events.map((e) => e.event as ServiceEvent), first.resourceVersion);
+  const after = folded
+    ? withResourceVersion(before, events.length, folded, first.resourceVersion)
+    : evolveAll(
+        before,
+        events.map((e) => e.event as ServiceEvent),
+        first.resourceVersion,
+      );
   return {
     resourceVersion: first.resourceVersion,
     streamId: first.streamId,

@@ -23,7 +23,12 @@ export class IngressIntervalBulkFold implements BulkFold {
   apply(write: CommittedWrite): void {
     const held = this.open.get(write.streamId) ?? [];
     if (!held.length && !write.events.some((e) => e.event.type === 'LoadBalancerIngressChanged')) return;
-    const open = foldIngressIntervals(write, held, () => ++this.lastId, (row) => this.insert.run(...row));
+    const open = foldIngressIntervals(
+      write,
+      held,
+      () => ++this.lastId,
+      (row) => this.insert.run(...row),
+    );
     if (open.length) this.open.set(write.streamId, open);
     else this.open.delete(write.streamId);
   }

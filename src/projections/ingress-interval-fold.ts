@@ -26,12 +26,7 @@ export type IngressIntervalRow = [
  * them): each interval it clears is completed and handed to `closed`; each address it sets
  * opens an interval numbered by `nextId`. Returns the intervals still open.
  */
-export function foldIngressIntervals(
-  write: CommittedWrite,
-  open: readonly IngressIntervalRow[],
-  nextId: () => number,
-  closed: (row: IngressIntervalRow) => void,
-): IngressIntervalRow[] {
+export function foldIngressIntervals(write: CommittedWrite, open: readonly IngressIntervalRow[], nextId: () => number, closed: (row: IngressIntervalRow) => void): IngressIntervalRow[] {
   let held = [...open];
   // The live UPDATE closes every open interval that matches, so this does too.
   const close = (matches: (row: IngressIntervalRow) => boolean) => {

@@ -4,8 +4,7 @@ import type Database from 'better-sqlite3';
 import type { ServiceEvent } from '../domain/service.events';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 
-const COLUMNS =
-  'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource';
+const COLUMNS = 'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource';
 
 type Row = [number, number, string, number, string, string, string, string, string, string, string, string, string, string, string, string];
 
@@ -69,7 +68,7 @@ export function* readLog(source: LogSource, writer: Database.Database): Generato
     return;
   }
   const page = source.sqlite.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE position > @after AND ${where} ORDER BY position LIMIT ${PAGE}`).raw();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = page.all({ after, until }) as Row[];
     for (const row of rows) yield recorded(row);
     if (rows.length < PAGE) return;

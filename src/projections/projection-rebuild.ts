@@ -34,15 +34,17 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
   const cacheSize = handle.sqlite.pragma('cache_size', { simple: true }) as number;
   handle.sqlite.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
   try {
-    return handle.sqlite.transaction(() => {
-      const derived = derivedSchema(handle.sqlite, tables);
-      dropDerived(handle.sqlite, derived);
-      for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
-      const report = refill(handle, source ?? { sqlite: handle.sqlite }, projector, folded);
-      createDerived(handle.sqlite, derived);
-      for (const projection of projector.projections) projection.rebuilt?.();
-      return report;
-    }).immediate();
+    return handle.sqlite
+      .transaction(() => {
+        const derived = derivedSchema(handle.sqlite, tables);
+        dropDerived(handle.sqlite, derived);
+        for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
+        const report = refill(handle, source ?? { sqlite: handle.sqlite }, projector, folded);
+        createDerived(handle.sqlite, derived);
+        for (const projection of projector.projections) projection.rebuilt?.();
+        return report;
+      })
+      .immediate();
   } finally {
     handle.sqlite.pragma(`cache_size = ${cacheSize}`);
   }

@@ -22,12 +22,8 @@ export class ServiceRevisionsProjection implements Projection {
     );
     // The revision this write supersedes, as stored: the patch is computed from the same text
     // the change log used to diff on every read, so it is the same patch byte for byte.
-    this.previous = handle.sqlite
-      .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
-      .pluck();
-    this.born = handle.sqlite.prepare(
-      `INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version) VALUES (@uid, @namespace, @name, @resourceVersion)`,
-    );
+    this.previous = handle.sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1').pluck();
+    this.born = handle.sqlite.prepare(`INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version) VALUES (@uid, @namespace, @name, @resourceVersion)`);
     this.died = handle.sqlite.prepare('UPDATE service_lifetimes SET deleted_resource_version = @resourceVersion WHERE uid = @uid');
   }
 

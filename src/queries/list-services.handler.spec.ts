@@ -27,8 +27,7 @@ function storeOf(count: number, labelled: (i: number) => boolean = () => true) {
   return { store, asked };
 }
 
-const list = (store: ServiceReadStore, options: Omit<ListServicesOptions, 'namespace'>) =>
-  new ListServicesHandler(store).execute(new ListServicesQuery({ namespace: 'ns', ...options }));
+const list = (store: ServiceReadStore, options: Omit<ListServicesOptions, 'namespace'>) => new ListServicesHandler(store).execute(new ListServicesQuery({ namespace: 'ns', ...options }));
 
 describe('ListServicesHandler pages', () => {
   it('given no selector, when a page of 10 is listed, then it reads 11 rows: the items and one to know there are more', async () => {

@@ -22,8 +22,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
   async execute({ options }: ListServicesQuery): Promise<ServiceList> {
     const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
     const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector, SERVICE_SELECTABLE_FIELDS) : undefined;
-    const matches = (s: Service) =>
-      (!labels || matchesLabels(labels, s.metadata.labels)) && (!fields || matchesFields(fields, serviceFieldSet(s)));
+    const matches = (s: Service) => (!labels || matchesLabels(labels, s.metadata.labels)) && (!fields || matchesFields(fields, serviceFieldSet(s)));
     const selective = labels !== undefined || fields !== undefined;
     return this.store.inSnapshot(async (reads) => {
       const point = await this.startingPoint(options, reads);

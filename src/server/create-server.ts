@@ -88,8 +88,14 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
   const sessions = new BrowserSessions(clock, { idleMs: config.uiSessionIdleSeconds * 1000, absoluteMs: config.uiSessionMaxSeconds * 1000 });
-  fastify.addHook('onRequest', authenticationHook(() => tokens, ids, sessions));
-  fastify.addHook('onRequest', authorizationHook(() => policy));
+  fastify.addHook(
+    'onRequest',
+    authenticationHook(() => tokens, ids, sessions),
+  );
+  fastify.addHook(
+    'onRequest',
+    authorizationHook(() => policy),
+  );
   if (config.mirror) fastify.addHook('onRequest', readOnlyHook());
   registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, tokens: () => tokens });
   // Resolved once the app exists; hooks must be registered before Fastify is ready.

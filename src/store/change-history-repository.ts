@@ -147,7 +147,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
     let fromPosition = range.fromPosition;
     // A write has one event or a few: a first round of about what the page needs (each row costs
     // a lookup of its table row), later rounds grow. Rounds start at a write's first event.
-    for (let batch = Math.min(BATCH, 3 * (limit + 1)); ; ) {
+    for (let batch = Math.min(BATCH, 3 * (limit + 1)); ;) {
       const rows = await this.db.all<EventRow & { patch: string | null }>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
       const full = rows.length === batch;
       let start = 0;
@@ -235,7 +235,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
    */
   async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]> {
     const out: StoredWrite[] = [];
-    for (let after = resourceVersion; ; ) {
+    for (let after = resourceVersion; ;) {
       const rows = await this.db.all<EventRow & { patch: string | null }>(FEED, [after, untilRv]);
       const full = rows.length === FEED_EVENTS;
       let start = 0;

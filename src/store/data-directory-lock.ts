@@ -40,10 +40,7 @@ export function lockDataDirectory(dataDir: string, file = LOCK_FILE): DataDirect
   } catch (error) {
     sqlite.close();
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new DataDirectoryLockedError(
-        `data directory ${dataDir} is in use by another svctrail process (a server, replay or import holds ${path}); ` +
-          `stop it first or use another --data-dir`,
-      );
+      throw new DataDirectoryLockedError(`data directory ${dataDir} is in use by another svctrail process (a server, replay or import holds ${path}); ` + `stop it first or use another --data-dir`);
     }
     throw error;
   }

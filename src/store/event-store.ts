@@ -93,13 +93,7 @@ export class SqliteEventStore {
   }
 
   readStream(streamId: string): RecordedEvent[] {
-    return this.handle.db
-      .select()
-      .from(events)
-      .where(eq(events.streamId, streamId))
-      .orderBy(asc(events.position))
-      .all()
-      .map(toRecorded);
+    return this.handle.db.select().from(events).where(eq(events.streamId, streamId)).orderBy(asc(events.position)).all().map(toRecorded);
   }
 
   /** Events with position > afterPosition, oldest first, at most `limit`. */

@@ -148,7 +148,9 @@ export class IngressHistoryRepository implements IngressHistory {
       ...(range.namespace !== undefined ? [`i.namespace = ${p.param(range.namespace)}`] : []),
       ...(range.addressType !== undefined ? [`i.address_type = ${p.param(range.addressType)}`] : []),
       ...(range.setBy !== undefined ? [`i.set_by = ${p.param(range.setBy)}`] : []),
-    ].map((f) => ` AND ${f}`).join('');
+    ]
+      .map((f) => ` AND ${f}`)
+      .join('');
     const within = `SELECT ${columns('i')} FROM ${byAddress}
        WHERE i.address = $1 AND i.uid = $2 AND i.from_resource_version >= $3 AND i.from_resource_version <= $4
          AND i.from_resource_version >= $5${filters}
@@ -156,7 +158,8 @@ export class IngressHistoryRepository implements IngressHistory {
     const isAfterCursor = (r: IntervalRow) => !range.after || r.fromResourceVersion > afterFrom || (r.fromResourceVersion === afterFrom && r.id > afterId);
     const matches = (r: IntervalRow) =>
       (range.namespace === undefined || r.namespace === range.namespace) &&
-      (range.addressType === undefined || r.addressType === range.addressType) && (range.setBy === undefined || r.setBy === range.setBy);
+      (range.addressType === undefined || r.addressType === range.addressType) &&
+      (range.setBy === undefined || r.setBy === range.setBy);
     const rows: IntervalRow[] = [];
     for (let uid = (await this.db.one<{ uid: string }>(nextHolder, [address, '']))?.uid; uid !== undefined; uid = (await this.db.one<{ uid: string }>(nextHolder, [address, uid]))?.uid) {
       const before = await this.db.one<IntervalRow>(newestBefore, [address, uid, range.fromRv]);
@@ -233,6 +236,10 @@ export function conflictPage(second: ConflictRow[], first: ConflictRow[], limit:
 /** A joined row (first_*, second_* columns) as the two intervals of a conflict. */
 export function splitConflictRow(row: Record<string, unknown>): ConflictRow {
   const pick = (prefix: string) =>
-    Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v])) as unknown as IntervalRow;
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, v]) => [k.slice(prefix.length), v]),
+    ) as unknown as IntervalRow;
   return { first: pick('first_'), second: pick('second_') };
 }

@@ -13,12 +13,8 @@ const BATCH = 2000;
 export function backfillRevisionPatches(sqlite: Database.Database): number {
   // Filled rows leave the partial index, so each batch is the index's first rows: a range from
   // the smallest uid (a search of the index, not a scan).
-  const pending = sqlite.prepare(
-    `SELECT uid, resource_version AS rv, object FROM service_revisions WHERE patch IS NULL AND uid >= '' ORDER BY uid, resource_version LIMIT ?`,
-  );
-  const previous = sqlite
-    .prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1')
-    .pluck();
+  const pending = sqlite.prepare(`SELECT uid, resource_version AS rv, object FROM service_revisions WHERE patch IS NULL AND uid >= '' ORDER BY uid, resource_version LIMIT ?`);
+  const previous = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1').pluck();
   const store = sqlite.prepare('UPDATE service_revisions SET patch = ? WHERE uid = ? AND resource_version = ?');
   const batch = sqlite.transaction(() => {
     const rows = pending.all(BATCH) as { uid: string; rv: number; object: string }[];

@@ -83,7 +83,9 @@ export const serviceRevisions = sqliteTable(
     primaryKey({ columns: [t.uid, t.resourceVersion] }),
     // Only rows still missing their patch (none once backfilled): start-up finds them without
     // reading the table, and writes never touch this index (a new row always has its patch).
-    index('service_revisions_unpatched').on(t.uid, t.resourceVersion).where(sql`${t.patch} IS NULL`),
+    index('service_revisions_unpatched')
+      .on(t.uid, t.resourceVersion)
+      .where(sql`${t.patch} IS NULL`),
   ],
 );
 
@@ -160,7 +162,9 @@ export const ingressIntervals = sqliteTable(
     // overlap one another), so an address assigned 10,000 times answers like one assigned once.
     index('ingress_intervals_address_uid_from').on(t.address, t.uid, t.fromResourceVersion),
     index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
-    index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
+    index('ingress_intervals_open')
+      .on(t.uid)
+      .where(sql`${t.toResourceVersion} IS NULL`),
     index('ingress_intervals_from').on(t.fromResourceVersion),
     index('ingress_intervals_namespace_from').on(t.namespace, t.fromResourceVersion),
     index('ingress_intervals_name_from').on(t.namespace, t.name, t.fromResourceVersion),

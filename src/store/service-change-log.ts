@@ -31,8 +31,12 @@ const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND
  * SQLite reads it when a watcher asks for it (ResumedModification).
  */
 const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_version AS rv, e.stream_id AS uid, e.type, e.data, r.object,
-  ${withPrevious ? `CASE WHEN e.position = e.resource_version THEN (SELECT p.object FROM service_revisions p
-    WHERE p.uid = e.stream_id AND p.resource_version < e.resource_version ORDER BY p.resource_version DESC LIMIT 1) END` : 'NULL'} AS previous
+  ${
+    withPrevious
+      ? `CASE WHEN e.position = e.resource_version THEN (SELECT p.object FROM service_revisions p
+    WHERE p.uid = e.stream_id AND p.resource_version < e.resource_version ORDER BY p.resource_version DESC LIMIT 1) END`
+      : 'NULL'
+  } AS previous
   FROM events e LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
   WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
 
@@ -66,7 +70,7 @@ export class ServiceChangeLog implements ServiceChanges {
     // a time: each about what the writes still wanted take, at the events per write seen so far.
     const writes: EventRow[][] = [];
     let events = 0;
-    for (let after = resourceVersion, batch = Math.min(BATCH, limit + 1); writes.length < limit; ) {
+    for (let after = resourceVersion, batch = Math.min(BATCH, limit + 1); writes.length < limit;) {
       const rows = await this.db.all<EventRow>(this.eventsAfter, [after, batch]);
       const before = writes.length;
       let start = 0;

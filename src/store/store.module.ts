@@ -81,7 +81,19 @@ const postgresHandle = (engine: StoreEngine): PostgresHandle => {
 };
 
 /** What both engines export: the store port, the logs read by watch and Events, the feed. */
-const COMMON_EXPORTS = [STORE_ENGINE, SERVICE_READ_STORE, SERVICE_WRITE_STORE, MIRROR_SOURCE_STORE, MIRROR_LEASE, AUDIT_ACTOR_STORE, COMMIT_PUBLISHER, SERVICE_CHANGES, KUBE_EVENTS, ChangeFeed, BacklogBudget];
+const COMMON_EXPORTS = [
+  STORE_ENGINE,
+  SERVICE_READ_STORE,
+  SERVICE_WRITE_STORE,
+  MIRROR_SOURCE_STORE,
+  MIRROR_LEASE,
+  AUDIT_ACTOR_STORE,
+  COMMIT_PUBLISHER,
+  SERVICE_CHANGES,
+  KUBE_EVENTS,
+  ChangeFeed,
+  BacklogBudget,
+];
 
 /** Providers alike on both engines: each picks its implementation from STORE_ENGINE. */
 const COMMON_PROVIDERS: Provider[] = [
@@ -96,8 +108,7 @@ function sqliteProviders(): Provider[] {
     {
       provide: DATABASE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        openDatabase({ path: config.databasePath, migrationsFolder: config.migrationsFolder, synchronous: config.sqliteSynchronous }),
+      useFactory: (config: AppConfig) => openDatabase({ path: config.databasePath, migrationsFolder: config.migrationsFolder, synchronous: config.sqliteSynchronous }),
     },
     { provide: STORE_ENGINE, inject: [DATABASE], useFactory: (handle: DatabaseHandle): StoreEngine => ({ kind: 'sqlite', handle }) },
     { provide: SqliteEventStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteEventStore(h) },
@@ -155,8 +166,7 @@ function postgresProviders(url: string): Provider[] {
     {
       provide: SERVICE_WRITE_STORE,
       inject: [STORE_ENGINE, CLOCK, MetricsService],
-      useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) =>
-        new PgServiceWriteStore(postgresHandle(engine).writePool, clock, metrics),
+      useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) => new PgServiceWriteStore(postgresHandle(engine).writePool, clock, metrics),
     },
     // Several writers: the feed is fed from the log; a local commit only hurries the follower.
     { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },

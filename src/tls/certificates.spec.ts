@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { X509Certificate, createPrivateKey, webcrypto } from 'node:crypto';
-import {
-  createCertificateAuthority,
-  issueClientCertificate,
-  issueServingCertificate,
-  loadCertificateAuthority,
-  type CertificateAuthority,
-} from './certificates';
+import { createCertificateAuthority, issueClientCertificate, issueServingCertificate, loadCertificateAuthority, type CertificateAuthority } from './certificates';
 
 const NOW = new Date('2025-03-01T12:00:00Z');
 const now = () => NOW;
@@ -35,9 +29,7 @@ describe('certificates', () => {
   it('issues a serving certificate with the loopback SANs plus extras and serverAuth', async () => {
     const { certPem, keyPem } = await issueServingCertificate(ca, { dnsNames: ['svc.example'], ipAddresses: ['10.0.0.5'] }, now);
     const cert = new X509Certificate(certPem);
-    expect(cert.subjectAltName).toBe(
-      'DNS:localhost, DNS:svc.example, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:10.0.0.5',
-    );
+    expect(cert.subjectAltName).toBe('DNS:localhost, DNS:svc.example, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:10.0.0.5');
     expect(cert.keyUsage).toEqual([SERVER_AUTH]);
     expect(cert.ca).toBe(false);
     expect(cert.checkIssued(new X509Certificate(ca.certPem))).toBe(true);
@@ -71,9 +63,7 @@ describe('certificates', () => {
   });
 
   it('gives every certificate a distinct positive serial', async () => {
-    const serials = await Promise.all(
-      [1, 2, 3].map(async () => new X509Certificate((await issueClientCertificate(ca, { user: 'a', groups: [] }, now)).certPem).serialNumber),
-    );
+    const serials = await Promise.all([1, 2, 3].map(async () => new X509Certificate((await issueClientCertificate(ca, { user: 'a', groups: [] }, now)).certPem).serialNumber));
     expect(new Set(serials).size).toBe(3);
     for (const serial of serials) expect(parseInt(serial.slice(0, 2), 16)).toBeGreaterThan(0);
     for (const serial of serials) expect(parseInt(serial.slice(0, 2), 16)).toBeLessThan(0x80);

@@ -68,10 +68,7 @@ export async function createCertificateAuthority(commonName: string, now: () => 
     notAfter,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(
-        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
-        true,
-      ),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -98,10 +95,7 @@ export async function loadCertificateAuthority(pems: PemCredentials): Promise<Ce
   }
   const signingAlgorithm = signingAlgorithmFor(nodeKey.asymmetricKeyType, nodeKey.asymmetricKeyDetails?.namedCurve);
   const pkcs8 = nodeKey.export({ format: 'der', type: 'pkcs8' });
-  const importAlgorithm =
-    signingAlgorithm.name === 'ECDSA'
-      ? { name: 'ECDSA', namedCurve: signingAlgorithm.namedCurve }
-      : { name: signingAlgorithm.name, hash: signingAlgorithm.hash };
+  const importAlgorithm = signingAlgorithm.name === 'ECDSA' ? { name: 'ECDSA', namedCurve: signingAlgorithm.namedCurve } : { name: signingAlgorithm.name, hash: signingAlgorithm.hash };
   const signingKey = await webcrypto.subtle.importKey('pkcs8', pkcs8, importAlgorithm, false, ['sign']);
   return { certPem: pems.certPem, keyPem: pems.keyPem, certificate, signingKey, signingAlgorithm };
 }
@@ -110,35 +104,29 @@ export async function loadCertificateAuthority(pems: PemCredentials): Promise<Ce
  * A serverAuth leaf. Go ignores the subject CN and checks only the SANs (client-protocol.md §2.2),
  * so every name a client may dial must be listed here.
  */
-export async function issueServingCertificate(
-  ca: CertificateAuthority,
-  names: ServingCertificateNames,
-  now: () => Date,
-): Promise<PemCredentials> {
+export async function issueServingCertificate(ca: CertificateAuthority, names: ServingCertificateNames, now: () => Date): Promise<PemCredentials> {
   const dnsNames = unique([...DEFAULT_SERVING_DNS_NAMES, ...(names.dnsNames ?? [])]);
   const ipAddresses = unique([...DEFAULT_SERVING_IP_ADDRESSES, ...(names.ipAddresses ?? [])]);
   for (const name of dnsNames) requireNonEmpty(name, 'DNS name');
   for (const ip of ipAddresses) {
     if (isIP(ip) === 0) throw new Error(`"${ip}" is not an IP address`);
   }
-  return issueLeaf(ca, now, [{ CN: ['svctrail'] }], [
-    new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-    new x509.SubjectAlternativeNameExtension([
-      ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
-      ...ipAddresses.map((value) => ({ type: 'ip' as const, value })),
-    ]),
-  ]);
+  return issueLeaf(
+    ca,
+    now,
+    [{ CN: ['svctrail'] }],
+    [
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension([...dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ipAddresses.map((value) => ({ type: 'ip' as const, value }))]),
+    ],
+  );
 }
 
 /**
  * A clientAuth leaf whose subject kube-apiserver's x509 authenticator maps to a user:
  * CN is the user name and each O a group (k8s.io/apiserver x509.CommonNameUserConversion).
  */
-export async function issueClientCertificate(
-  ca: CertificateAuthority,
-  identity: ClientIdentity,
-  now: () => Date,
-): Promise<PemCredentials> {
+export async function issueClientCertificate(ca: CertificateAuthority, identity: ClientIdentity, now: () => Date): Promise<PemCredentials> {
   requireNonEmpty(identity.user, 'user name');
   for (const group of identity.groups) requireNonEmpty(group, 'group name');
   // One RDN per attribute, O before CN, as Go's pkix.Name.ToRDNSequence orders them.
@@ -146,12 +134,7 @@ export async function issueClientCertificate(
   return issueLeaf(ca, now, subject, [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])]);
 }
 
-async function issueLeaf(
-  ca: CertificateAuthority,
-  now: () => Date,
-  subject: x509.JsonName,
-  extensions: x509.Extension[],
-): Promise<PemCredentials> {
+async function issueLeaf(ca: CertificateAuthority, now: () => Date, subject: x509.JsonName, extensions: x509.Extension[]): Promise<PemCredentials> {
   const keys = await generateKeyPair();
   const period = validity(now(), LEAF_VALIDITY_YEARS);
   // A leaf outliving its CA would be rejected by verifiers anyway; stop at the CA's end.
@@ -177,10 +160,7 @@ async function issueLeaf(
 }
 
 async function generateKeyPair() {
-  return webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: LEAF_ALGORITHM.namedCurve }, true, [
-    'sign',
-    'verify',
-  ]);
+  return webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: LEAF_ALGORITHM.namedCurve }, true, ['sign', 'verify']);
 }
 
 async function exportPrivateKeyPem(key: SubtleKey): Promise<string> {

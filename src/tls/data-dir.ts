@@ -23,12 +23,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from './atomic-file-writer';
 import { tightenModes } from './private-modes';
-import {
-  createCertificateAuthority,
-  issueServingCertificate,
-  loadCertificateAuthority,
-  type CertificateAuthority,
-} from './certificates';
+import { createCertificateAuthority, issueServingCertificate, loadCertificateAuthority, type CertificateAuthority } from './certificates';
 import { certificateCoversServerUrl, serverUrlHost } from './serving-names';
 import { formatTokenRecord, generateToken, parseTokenFile, type TokenRecord } from '../auth/token-file';
 import { SYSTEM_MASTERS_GROUP } from '../auth/user-info';
@@ -102,10 +97,7 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
   if (caFiles) {
     ca = await loadCertificateAuthority({ certPem: caFiles.cert, keyPem: caFiles.key });
   } else if (servingFiles) {
-    throw new Error(
-      `${paths.servingCert} exists but ${paths.caCert} and ${paths.caKey} do not; ` +
-        'restore the CA or remove serving.crt and serving.key to start over',
-    );
+    throw new Error(`${paths.servingCert} exists but ${paths.caCert} and ${paths.caKey} do not; ` + 'restore the CA or remove serving.crt and serving.key to start over');
   } else {
     ca = await createCertificateAuthority(CA_COMMON_NAME, options.now);
     await writeFileAtomically(paths.caKey, ca.keyPem, SECRET_MODE);
@@ -140,9 +132,7 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
 
   const servingCertificate = new X509Certificate(servingCertPem);
   if (new Date(servingCertificate.validTo) <= options.now()) {
-    warnings.push(
-      `${paths.servingCert} expired on ${servingCertificate.validTo}; delete serving.crt and serving.key to reissue`,
-    );
+    warnings.push(`${paths.servingCert} expired on ${servingCertificate.validTo}; delete serving.crt and serving.key to reissue`);
   }
   if (options.serverUrl && !certificateCoversServerUrl(servingCertPem, options.serverUrl)) {
     warnings.push(`${paths.servingCert} has no subjectAltName for ${options.serverUrl}; clients will reject it`);
@@ -182,9 +172,7 @@ export async function writeAdminKubeconfig(dataDir: string, serverUrl: string): 
   const paths = dataDirPaths(dataDir);
   const caPem = await readFile(paths.caCert, 'utf8');
   const { records } = parseTokenFile(await readFile(paths.tokens, 'utf8'), paths.tokens);
-  const admin =
-    records.find((record) => record.user === ADMIN_USER) ??
-    records.find((record) => record.groups.includes(SYSTEM_MASTERS_GROUP));
+  const admin = records.find((record) => record.user === ADMIN_USER) ?? records.find((record) => record.groups.includes(SYSTEM_MASTERS_GROUP));
   if (!admin) throw new Error(`${paths.tokens} has no ${ADMIN_USER} or ${SYSTEM_MASTERS_GROUP} token`);
   const text = renderKubeconfig({ server: serverUrl, caPem, user: { token: admin.token }, userName: admin.user });
   await writeFileAtomically(paths.kubeconfig, text, SECRET_MODE);

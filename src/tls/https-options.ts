@@ -9,11 +9,7 @@ export interface HttpsServerOptions {
   rejectUnauthorized: false;
 }
 
-export function httpsServerOptions(material: {
-  servingCertPem: string;
-  servingKeyPem: string;
-  caCertPem: string;
-}): HttpsServerOptions {
+export function httpsServerOptions(material: { servingCertPem: string; servingKeyPem: string; caCertPem: string }): HttpsServerOptions {
   return {
     key: material.servingKeyPem,
     cert: material.servingCertPem,

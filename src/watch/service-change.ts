@@ -28,7 +28,12 @@ export function withResourceVersion(object: Service, resourceVersion: number): S
  * changed first (an update that removes the last finalizer deletes the updated object).
  */
 export function deletedObject(before: ServiceState, events: readonly ServiceEvent[], resourceVersion: number): Service {
-  const lastState = evolveAll(before, events.filter((e) => e.type !== 'ServiceDeleted'), resourceVersion).object ?? before.object!;
+  const lastState =
+    evolveAll(
+      before,
+      events.filter((e) => e.type !== 'ServiceDeleted'),
+      resourceVersion,
+    ).object ?? before.object!;
   return withResourceVersion(lastState, resourceVersion);
 }
 
@@ -37,7 +42,11 @@ export function changeFromWrite(write: CommittedWrite): ServiceChange {
     return {
       resourceVersion: write.resourceVersion,
       type: 'DELETED',
-      object: deletedObject(write.before, write.events.map((e) => e.event), write.resourceVersion),
+      object: deletedObject(
+        write.before,
+        write.events.map((e) => e.event),
+        write.resourceVersion,
+      ),
       previous: write.before.object,
     };
   }

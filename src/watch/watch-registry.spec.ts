@@ -57,7 +57,11 @@ class RecordingResponse extends EventEmitter {
     this.end();
   }
   lines() {
-    return this.body.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return this.body
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   }
 }
 
@@ -82,7 +86,9 @@ describe('WatchRegistry', () => {
   it('answers a resourceVersion older than the log with an ERROR 410 Expired event and ends the stream', async () => {
     const registry = new WatchRegistry();
     const res = new RecordingResponse();
-    await (await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, sources(20).src, 10))(res as unknown as ServerResponse);
+    await (
+      await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, sources(20).src, 10)
+    )(res as unknown as ServerResponse);
     expect(res.status).toBe(200);
     expect(res.lines()).toEqual([
       {
@@ -115,7 +121,9 @@ describe('WatchRegistry', () => {
       return { changes: page.changes, complete: page.changes.length < 2 && limit > 0 };
     };
     // when it resumes from 3,
-    await (await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, src, 0))(res as unknown as ServerResponse);
+    await (
+      await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o }, src, 0)
+    )(res as unknown as ServerResponse);
     live.next({ resourceVersion: 7, event: { type: 'DELETED', object: 'stale' } });
     live.next({ resourceVersion: 8, event: { type: 'ADDED', object: 'w8' } });
     // then 6 comes once (from the log), 7 once (held), and live changes follow.
@@ -126,11 +134,10 @@ describe('WatchRegistry', () => {
   it('replays history, then follows live changes that come after it, skipping ones already replayed', async () => {
     const registry = new WatchRegistry();
     const res = new RecordingResponse();
-    const { src, live } = sources(5, [
-      { resourceVersion: 4, event: { type: 'MODIFIED', object: 'four' } },
-      { resourceVersion: 5 },
-    ]);
-    await (await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o.toUpperCase() }, src, 0))(res as unknown as ServerResponse);
+    const { src, live } = sources(5, [{ resourceVersion: 4, event: { type: 'MODIFIED', object: 'four' } }, { resourceVersion: 5 }]);
+    await (
+      await registry.prepare({ resourceVersion: 3, bookmarks: false, encode: (o) => o.toUpperCase() }, src, 0)
+    )(res as unknown as ServerResponse);
     live.next({ resourceVersion: 5, event: { type: 'MODIFIED', object: 'stale' } });
     live.next({ resourceVersion: 6, event: { type: 'DELETED', object: 'six' } });
     expect(res.lines()).toEqual([
@@ -155,13 +162,14 @@ describe('WatchRegistry', () => {
         bookmark: (rv) => ({ rv }),
       };
     }
-    const publish = (feed: ChangeFeed, resourceVersion: number, object: Payload) =>
-      feed.publish({ resourceVersion, after: { object } } as unknown as CommittedWrite);
+    const publish = (feed: ChangeFeed, resourceVersion: number, object: Payload) => feed.publish({ resourceVersion, after: { object } } as unknown as CommittedWrite);
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
     async function open(registry: WatchRegistry, feed: ChangeFeed, encode: WatchObjectEncoder<Payload>) {
       const res = new RecordingResponse();
-      await (await registry.prepare({ resourceVersion: 0, bookmarks: false, encode }, feedSources(feed), 0))(res as unknown as ServerResponse);
+      await (
+        await registry.prepare({ resourceVersion: 0, bookmarks: false, encode }, feedSources(feed), 0)
+      )(res as unknown as ServerResponse);
       return res;
     }
 

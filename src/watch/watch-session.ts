@@ -217,12 +217,7 @@ export class WatchSession<T> implements BudgetedStream {
     const line = (encoded: unknown) => this.wire.frame(type, encoded);
     const encode = this.options.encode;
     // A first event may differ per watcher (a Table's column headers), so it is never shared.
-    const bytes =
-      type === 'BOOKMARK'
-        ? line(object)
-        : this.first
-          ? line(encode(object as T, true))
-          : memoFor(this.wire).get(object, type, encode, () => line(encode(object as T, false)));
+    const bytes = type === 'BOOKMARK' ? line(object) : this.first ? line(encode(object as T, true)) : memoFor(this.wire).get(object, type, encode, () => line(encode(object as T, false)));
     this.first = false;
     this.cork();
     this.res.write(bytes);

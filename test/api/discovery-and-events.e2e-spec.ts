@@ -53,10 +53,14 @@ describeEachBackend('core/v1 Events from the history', (backend) => {
     t = await backend.start();
     const created = await t.client.post(NS, { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
     uid = created.json.metadata.uid;
-    const withIngress = await t.client.put(`${NS}/web/status`, {
-      ...created.json,
-      status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Up', message: 'serving' }] },
-    }, { headers: { 'user-agent': 'metallb-controller/v0.14' } });
+    const withIngress = await t.client.put(
+      `${NS}/web/status`,
+      {
+        ...created.json,
+        status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Up', message: 'serving' }] },
+      },
+      { headers: { 'user-agent': 'metallb-controller/v0.14' } },
+    );
     await t.client.put(`${NS}/web/status`, { ...withIngress.json, status: { loadBalancer: { ingress: [{ ip: '203.0.113.8' }] } } });
     await t.client.post('/api/v1/namespaces/other/services', { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
   });

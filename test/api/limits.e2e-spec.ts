@@ -24,7 +24,13 @@ describe('limits', () => {
     ['a deeply nested JSON patch', 'PATCH', `${NS}/x`, 'application/json-patch+json', () => '[' + '['.repeat(9000) + ']'.repeat(9000) + ']'],
     ['a huge array', 'POST', NS, 'application/json', () => `{"metadata":{"name":"big"},"spec":{"ports":[${'{"port":1},'.repeat(200000)}{"port":2}]}}`],
     ['a huge number', 'POST', NS, 'application/json', () => `{"metadata":{"name":"num"},"spec":{"ports":[{"port":1${'0'.repeat(5000)}}]}}`],
-    ['prototype pollution keys', 'POST', NS, 'application/json', () => '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"metadata":{"name":"proto","labels":{"__proto__":"a"}},"spec":{"ports":[{"port":80}]}}'],
+    [
+      'prototype pollution keys',
+      'POST',
+      NS,
+      'application/json',
+      () => '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"metadata":{"name":"proto","labels":{"__proto__":"a"}},"spec":{"ports":[{"port":80}]}}',
+    ],
   ])('%s is a 4xx Status', async (_label, method, path, contentType, body) => {
     const res = await t.client.request(method, path, { body: body(), contentType });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -97,9 +103,7 @@ describe('limits', () => {
         const received: Buffer[] = [];
         const socket = connect({ host: url.hostname, port: Number(url.port), ca: t.ca }, () => {
           socket.pause();
-          socket.write(
-            `POST ${NS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
-          );
+          socket.write(`POST ${NS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
           const chunk = Buffer.alloc(64 * 1024, 0x20);
           let sent = 0;
           const write = (): void => {
@@ -135,7 +139,10 @@ describe('limits', () => {
     const api = kubeConfigFor(t).makeApiClient(CoreV1Api);
     const error = await api
       .createNamespacedService({ namespace: 'limits', body: { metadata: { name: 'huge', annotations: { a: 'x'.repeat(8 * 1024 * 1024) } }, spec: { ports: [{ port: 80 }] } } })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(ApiException);
     expect((error as ApiException<unknown>).code).toBe(413);
     expect(JSON.parse((error as ApiException<string>).body)).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });

@@ -16,12 +16,21 @@ describeEachBackend('PATCH', (backend) => {
   afterAll(async () => t.stop());
 
   const create = async (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => {
-    const res = await t.client.post(NS, { metadata: { name, ...metadata }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }], ...spec } });
+    const res = await t.client.post(NS, {
+      metadata: { name, ...metadata },
+      spec: {
+        selector: { app: 'web' },
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'https', port: 443 },
+        ],
+        ...spec,
+      },
+    });
     expect(res.status).toBe(201);
     return res.json;
   };
-  const patch = (path: string, body: unknown, contentType: string) =>
-    t.client.request('PATCH', path, { body: typeof body === 'string' ? body : JSON.stringify(body), contentType });
+  const patch = (path: string, body: unknown, contentType: string) => t.client.request('PATCH', path, { body: typeof body === 'string' ? body : JSON.stringify(body), contentType });
 
   it('60: application/json is 415', async () => {
     await create('p60');
@@ -60,9 +69,18 @@ describeEachBackend('PATCH', (backend) => {
 
   it('a failing JSON patch op is the generic 422 and changes nothing', async () => {
     const created = await create('pjson');
-    const res = await patch(`${NS}/pjson`, [{ op: 'test', path: '/spec/type', value: 'NodePort' }, { op: 'replace', path: '/spec/type', value: 'NodePort' }], JSON_PATCH);
+    const res = await patch(
+      `${NS}/pjson`,
+      [
+        { op: 'test', path: '/spec/type', value: 'NodePort' },
+        { op: 'replace', path: '/spec/type', value: 'NodePort' },
+      ],
+      JSON_PATCH,
+    );
     expect(res.status).toBe(422);
-    expect(res.text).toBe('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server rejected our request due to an error in our request","reason":"Invalid","details":{},"code":422}');
+    expect(res.text).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server rejected our request due to an error in our request","reason":"Invalid","details":{},"code":422}',
+    );
     expect((await t.client.get(`${NS}/pjson`)).json).toEqual(created);
   });
 
@@ -106,11 +124,7 @@ describeEachBackend('PATCH', (backend) => {
     expect(deleting.json.metadata.deletionTimestamp).toBeTruthy();
     const cleared = await patch(`${NS}/lb/status`, { status: { loadBalancer: { ingress: null } } }, SMP);
     expect(cleared.json.status.loadBalancer).toEqual({});
-    const removed = await patch(
-      `${NS}/lb/status`,
-      { metadata: { $deleteFromPrimitiveList: undefined, '$deleteFromPrimitiveList/finalizers': ['service.kubernetes.io/load-balancer-cleanup'] } },
-      SMP,
-    );
+    const removed = await patch(`${NS}/lb/status`, { metadata: { $deleteFromPrimitiveList: undefined, '$deleteFromPrimitiveList/finalizers': ['service.kubernetes.io/load-balancer-cleanup'] } }, SMP);
     expect(removed.status).toBe(200);
     expect((await t.client.get(`${NS}/lb`)).status).toBe(404);
   });

@@ -38,7 +38,14 @@ describe('protobuf: a client-go typed client, compared with the JSON path', () =
 
   const body = (name: string) => ({
     metadata: { name, labels: { app: 'demo' }, annotations: { note: 'ünïcode ✓' } },
-    spec: { type: 'LoadBalancer', selector: { app: 'demo' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }, { name: 'dns', port: 53, protocol: 'UDP' }] },
+    spec: {
+      type: 'LoadBalancer',
+      selector: { app: 'demo' },
+      ports: [
+        { name: 'http', port: 80, targetPort: 'http' },
+        { name: 'dns', port: 53, protocol: 'UDP' },
+      ],
+    },
   });
 
   it('create, get and list answer protobuf that decodes to exactly the JSON answers', async () => {

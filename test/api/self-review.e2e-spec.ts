@@ -28,15 +28,12 @@ const SELF_REVIEW_RULES = [
 describe('self reviews', () => {
   let t: AuthzTestServer;
   beforeAll(async () => {
-    t = await startAuthzTestServer([
-      { name: 'sw', groups: ['controllers'], policy: policyFor('status-writer', 'sw', 'team-a') },
-      { name: 'nobody' },
-    ]);
+    t = await startAuthzTestServer([{ name: 'sw', groups: ['controllers'], policy: policyFor('status-writer', 'sw', 'team-a') }, { name: 'nobody' }]);
   });
   afterAll(async () => t.stop());
 
   describe('SelfSubjectAccessReview', () => {
-    it('answers 201 with the review and its status, for the caller\'s identity', async () => {
+    it("answers 201 with the review and its status, for the caller's identity", async () => {
       const spec = { resourceAttributes: { namespace: 'team-a', verb: 'update', resource: 'services', subresource: 'status' } };
       const res = await t.as('sw').post(SSAR, access(spec));
       expect(res.status).toBe(201);
@@ -68,9 +65,15 @@ describe('self reviews', () => {
         'both attribute kinds',
         access({ resourceAttributes: { verb: 'get', resource: 'services' }, nonResourceAttributes: { path: '/healthz', verb: 'get' } }),
         'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/healthz", Verb:"get"}: cannot be specified in combination with resourceAttributes',
-        [{ reason: 'FieldValueInvalid', message: 'Invalid value: authorization.NonResourceAttributes{Path:"/healthz", Verb:"get"}: cannot be specified in combination with resourceAttributes', field: 'spec.nonResourceAttributes' }],
+        [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: authorization.NonResourceAttributes{Path:"/healthz", Verb:"get"}: cannot be specified in combination with resourceAttributes',
+            field: 'spec.nonResourceAttributes',
+          },
+        ],
       ],
-    ])('422 Invalid for %s, with kube-apiserver\'s causes', async (_name, body, message, causes) => {
+    ])("422 Invalid for %s, with kube-apiserver's causes", async (_name, body, message, causes) => {
       const res = await t.as('sw').post(SSAR, body);
       expect(res.status).toBe(422);
       expect(res.text).toBe(status(422, 'Invalid', message, { group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', causes }));
@@ -85,10 +88,14 @@ describe('self reviews', () => {
     it('400 for a body that is not a SelfSubjectAccessReview, and for unknown fields with fieldValidation=Strict', async () => {
       const wrong = await t.as('sw').post(SSAR, { kind: 'SubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', spec: {} });
       expect(wrong.status).toBe(400);
-      expect(wrong.json.message).toBe('SubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: converting (v1.SubjectAccessReview) to (authorization.SelfSubjectAccessReview): unknown conversion');
+      expect(wrong.json.message).toBe(
+        'SubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: converting (v1.SubjectAccessReview) to (authorization.SelfSubjectAccessReview): unknown conversion',
+      );
       const strict = await t.as('sw').post(`${SSAR}?fieldValidation=Strict`, access({ nonResourceAttributes: { path: '/x', verb: 'get', bogus: 1 } }));
       expect(strict.status).toBe(400);
-      expect(strict.json.message).toBe('SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: strict decoding error: unknown field "spec.nonResourceAttributes.bogus"');
+      expect(strict.json.message).toBe(
+        'SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: strict decoding error: unknown field "spec.nonResourceAttributes.bogus"',
+      );
       const warned = await t.as('sw').post(SSAR, access({ nonResourceAttributes: { path: '/x', verb: 'get', bogus: 1 } }));
       expect(warned.status).toBe(201);
       expect(warned.headers.warning).toBe('299 - "unknown field \\"spec.nonResourceAttributes.bogus\\""');
@@ -120,7 +127,7 @@ describe('self reviews', () => {
   });
 
   describe('SelfSubjectRulesReview', () => {
-    it('lists the bootstrap roles\' paths, then the policy lines for the namespace; neither metadata nor spec is echoed', async () => {
+    it("lists the bootstrap roles' paths, then the policy lines for the namespace; neither metadata nor spec is echoed", async () => {
       const res = await t.as('sw').post(SSRR, { kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', spec: { namespace: 'team-a' } });
       expect(res.status).toBe(201);
       expect(res.json).toEqual({
@@ -129,11 +136,7 @@ describe('self reviews', () => {
         metadata: { creationTimestamp: null },
         spec: {},
         status: {
-          resourceRules: [
-            ...SELF_REVIEW_RULES,
-            { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },
-            { verbs: ['*'], apiGroups: [''], resources: ['services/status'] },
-          ],
+          resourceRules: [...SELF_REVIEW_RULES, { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], apiGroups: [''], resources: ['services/status'] }],
           nonResourceRules: DISCOVERY_RULES,
           incomplete: false,
         },
@@ -163,7 +166,7 @@ describe('self reviews', () => {
   });
 
   describe('SelfSubjectReview', () => {
-    it('answers the caller\'s user, uid and groups, system:authenticated included, stamped now', async () => {
+    it("answers the caller's user, uid and groups, system:authenticated included, stamped now", async () => {
       for (const path of [SSR, '/apis/authentication.k8s.io/v1beta1/selfsubjectreviews']) {
         const res = await t.as('sw').post(path, { kind: 'SelfSubjectReview', apiVersion: path.split('/').slice(2, 4).join('/') });
         expect(res.status).toBe(201);
@@ -180,7 +183,11 @@ describe('self reviews', () => {
       const body = protobufBody('SelfSubjectReview', { kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1' });
       const res = await t.client.request('POST', SSR, { body, contentType: PROTOBUF, accept: TYPED_CLIENT_ACCEPT });
       expect(res.status).toBe(201);
-      expect(decodeKubeObject(res.bytes)).toMatchObject({ kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } } });
+      expect(decodeKubeObject(res.bytes)).toMatchObject({
+        kind: 'SelfSubjectReview',
+        apiVersion: 'authentication.k8s.io/v1',
+        status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } },
+      });
     });
   });
 
@@ -199,7 +206,14 @@ describe('self reviews', () => {
 
   describe('discovery', () => {
     it.each([
-      ['/apis/authorization.k8s.io/v1', 'authorization.k8s.io/v1', [['selfsubjectaccessreviews', 'selfsubjectaccessreview', 'SelfSubjectAccessReview'], ['selfsubjectrulesreviews', 'selfsubjectrulesreview', 'SelfSubjectRulesReview']]],
+      [
+        '/apis/authorization.k8s.io/v1',
+        'authorization.k8s.io/v1',
+        [
+          ['selfsubjectaccessreviews', 'selfsubjectaccessreview', 'SelfSubjectAccessReview'],
+          ['selfsubjectrulesreviews', 'selfsubjectrulesreview', 'SelfSubjectRulesReview'],
+        ],
+      ],
       ['/apis/authentication.k8s.io/v1', 'authentication.k8s.io/v1', [['selfsubjectreviews', 'selfsubjectreview', 'SelfSubjectReview']]],
       ['/apis/authentication.k8s.io/v1beta1', 'authentication.k8s.io/v1beta1', [['selfsubjectreviews', 'selfsubjectreview', 'SelfSubjectReview']]],
     ])('%s lists create-only cluster-scoped resources', async (path, groupVersion, resources) => {
@@ -234,8 +248,20 @@ describe('self reviews', () => {
         {
           version: 'v1',
           resources: [
-            { resource: 'selfsubjectaccessreviews', responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' }, scope: 'Cluster', singularResource: 'selfsubjectaccessreview', verbs: ['create'] },
-            { resource: 'selfsubjectrulesreviews', responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview' }, scope: 'Cluster', singularResource: 'selfsubjectrulesreview', verbs: ['create'] },
+            {
+              resource: 'selfsubjectaccessreviews',
+              responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' },
+              scope: 'Cluster',
+              singularResource: 'selfsubjectaccessreview',
+              verbs: ['create'],
+            },
+            {
+              resource: 'selfsubjectrulesreviews',
+              responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview' },
+              scope: 'Cluster',
+              singularResource: 'selfsubjectrulesreview',
+              verbs: ['create'],
+            },
           ],
           freshness: 'Current',
         },
@@ -261,7 +287,9 @@ describe('self reviews under a policy that does not grant them', () => {
   it('the review calls are authorized themselves: 403 as for any create', async () => {
     const res = await t.as('ro').post(SSAR, access({ nonResourceAttributes: { path: '/healthz', verb: 'get' } }));
     expect(res.status).toBe(403);
-    expect(res.json.message).toBe('selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "ro" cannot create resource "selfsubjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope');
+    expect(res.json.message).toBe(
+      'selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "ro" cannot create resource "selfsubjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope',
+    );
     const whoami = await t.as('ro').request('POST', SSR, { body: protobufBody('SelfSubjectReview', {}), contentType: PROTOBUF, accept: TYPED_CLIENT_ACCEPT });
     expect(whoami.status).toBe(403);
     expect(decodeKubeObject(whoami.bytes)).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });

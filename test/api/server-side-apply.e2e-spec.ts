@@ -98,7 +98,16 @@ spec:
   });
 
   it('prunes a label and a port the manager stopped applying; dryRun=All stores nothing', async () => {
-    const full = service('prune', { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] }, { app: 'prune', keep: 'me' });
+    const full = service(
+      'prune',
+      {
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 81 },
+        ],
+      },
+      { app: 'prune', keep: 'me' },
+    );
     await apply(`${NS}/prune`, full);
     const dry = await apply(`${NS}/prune`, service('prune', { ports: [{ name: 'a', port: 80 }] }, { app: 'prune' }), 'fieldManager=kubectl&dryRun=All');
     expect(dry.status).toBe(200);
@@ -110,7 +119,8 @@ spec:
   });
 
   it('Helm 4-like install and upgrade (manager helm, JSON body)', async () => {
-    const release = (replicasLabel: string) => service('chart', { type: 'ClusterIP', selector: { app: 'chart' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] }, { app: 'chart', 'helm.sh/chart': replicasLabel });
+    const release = (replicasLabel: string) =>
+      service('chart', { type: 'ClusterIP', selector: { app: 'chart' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] }, { app: 'chart', 'helm.sh/chart': replicasLabel });
     const install = await apply(`${NS}/chart`, release('chart-1.0.0'), 'fieldManager=helm');
     expect(install.status).toBe(201);
     const upgrade = await apply(`${NS}/chart`, release('chart-1.1.0'), 'fieldManager=helm');
@@ -208,8 +218,7 @@ describe('who owned each field, over time (fieldownerships)', () => {
     ]);
     expect(ingress.items[0].to.takenOverBy).toEqual([{ manager: 'kube-vip', operation: 'Apply', subresource: 'status' }]);
     // At the moment metallb set it, metallb owned it; now kube-vip does.
-    const atTime = async (time: string) =>
-      (await t.client.get(`${base}?field=.status.loadBalancer.ingress&at=${encodeURIComponent(time)}`)).json.items.map((i: any) => i.manager);
+    const atTime = async (time: string) => (await t.client.get(`${base}?field=.status.loadBalancer.ingress&at=${encodeURIComponent(time)}`)).json.items.map((i: any) => i.manager);
     expect(await atTime(ingress.items[0].from.time)).toEqual(['metallb-controller']);
     expect(await atTime(ingress.items[1].from.time)).toEqual(['kube-vip']);
     expect(await atTime('2000-01-01T00:00:00Z')).toEqual([]);

@@ -9,8 +9,7 @@ const svc = (name: string, spec: Record<string, unknown> = {}, metadata: Record<
   metadata: { name, ...metadata },
   spec: { selector: { app: name }, ports: [{ port: 80 }], ...spec },
 });
-const lb = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) =>
-  svc(name, { type: 'LoadBalancer', ...spec }, metadata);
+const lb = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => svc(name, { type: 'LoadBalancer', ...spec }, metadata);
 
 describeEachBackend('Service API semantics (object-semantics.md §8)', (backend) => {
   let t: TestServer;
@@ -52,9 +51,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
       expect(body.metadata.resourceVersion).toMatch(/^\d+$/);
       expect(body.metadata.generation).toBeUndefined();
       // Go struct order of the spec keys.
-      expect(Object.keys(body.spec)).toEqual([
-        'ports', 'selector', 'clusterIP', 'clusterIPs', 'type', 'sessionAffinity', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy',
-      ]);
+      expect(Object.keys(body.spec)).toEqual(['ports', 'selector', 'clusterIP', 'clusterIPs', 'type', 'sessionAffinity', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']);
     });
 
     it('2: NodePort gets a node port and externalTrafficPolicy Cluster', async () => {
@@ -90,10 +87,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
     });
 
     it('7: no name and no generateName', async () => {
-      invalid(
-        await t.client.post(NS, { metadata: {}, spec: { ports: [{ port: 80 }] } }),
-        'Service "" is invalid: metadata.name: Required value: name or generateName is required',
-      );
+      invalid(await t.client.post(NS, { metadata: {}, spec: { ports: [{ port: 80 }] } }), 'Service "" is invalid: metadata.name: Required value: name or generateName is required');
     });
 
     it('8: ClusterIP without ports', async () => {
@@ -122,7 +116,15 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
 
     it('12: duplicate port', async () => {
       invalid(
-        await t.client.post(NS, svc('case12', { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] })),
+        await t.client.post(
+          NS,
+          svc('case12', {
+            ports: [
+              { name: 'a', port: 80 },
+              { name: 'b', port: 80 },
+            ],
+          }),
+        ),
         'Service "case12" is invalid: spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
       );
     });
@@ -192,7 +194,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
     it('23: a node port on a ClusterIP Service', async () => {
       invalid(
         await t.client.post(NS, svc('case23', { ports: [{ port: 80, nodePort: 30080 }] })),
-        "Service \"case23\" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+        'Service "case23" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is \'ClusterIP\'',
       );
     });
 
@@ -316,8 +318,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
       await mk('a', { tier: 'web', env: 'prod' });
       await mk('b', { tier: 'db', env: 'prod' });
       await mk('c', { tier: 'web' });
-      const names = async (selector: string) =>
-        (await t.client.get(`${ns}?labelSelector=${encodeURIComponent(selector)}`)).json.items.map((i: any) => i.metadata.name);
+      const names = async (selector: string) => (await t.client.get(`${ns}?labelSelector=${encodeURIComponent(selector)}`)).json.items.map((i: any) => i.metadata.name);
       expect(await names('tier=web')).toEqual(['a', 'c']);
       expect(await names('tier!=web')).toEqual(['b']);
       expect(await names('tier in (db,cache)')).toEqual(['b']);
@@ -473,7 +474,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
       const created = await create(svc('st56'));
       invalid(
         await t.client.put(`${NS}/st56/status`, { ...created, status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } }),
-        "Service \"st56\" is invalid: status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is 'LoadBalancer'",
+        'Service "st56" is invalid: status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is \'LoadBalancer\'',
       );
     });
 
@@ -497,7 +498,13 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
 
     it('re-sending the same status keeps the resourceVersion', async () => {
       const created = await create(lb('st-noop'));
-      const body = { ...created, status: { loadBalancer: { ingress: [{ ip: '203.0.113.9', ipMode: 'VIP' }] }, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Up', message: '' }] } };
+      const body = {
+        ...created,
+        status: {
+          loadBalancer: { ingress: [{ ip: '203.0.113.9', ipMode: 'VIP' }] },
+          conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Up', message: '' }],
+        },
+      };
       const first = await t.client.put(`${NS}/st-noop/status`, body);
       const again = await t.client.put(`${NS}/st-noop/status`, first.json);
       expect(again.status).toBe(200);
@@ -550,9 +557,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
       await create(svc('del73'));
       const res = await t.client.delete(`${NS}/del73?propagationPolicy=Foo`);
       expect(res.status).toBe(422);
-      expect(res.json.message).toBe(
-        'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Foo": supported values: "Foreground", "Background", "Orphan", "nil"',
-      );
+      expect(res.json.message).toBe('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Foo": supported values: "Foreground", "Background", "Orphan", "nil"');
       expect(res.json.details.group).toBe('meta.k8s.io');
       expect(res.json.details.kind).toBe('DeleteOptions');
     });
@@ -566,7 +571,12 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
 
     it('deletecollection deletes what the selector matches and answers the deleted list', async () => {
       const ns = '/api/v1/namespaces/dc/services';
-      for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db']]) await t.client.post(ns, svc(name, {}, { labels: { tier } }));
+      for (const [name, tier] of [
+        ['a', 'web'],
+        ['b', 'web'],
+        ['c', 'db'],
+      ])
+        await t.client.post(ns, svc(name, {}, { labels: { tier } }));
       const res = await t.client.delete(`${ns}?labelSelector=tier%3Dweb`);
       expect(res.status).toBe(200);
       expect(res.json.kind).toBe('ServiceList');
@@ -625,9 +635,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
     it('an unsupported content type', async () => {
       const res = await t.client.post(NS, 'a=b', { contentType: 'application/x-www-form-urlencoded' });
       expect(res.status).toBe(415);
-      expect(res.json.message).toBe(
-        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
-      );
+      expect(res.json.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
       const patchType = await t.client.put(`${NS}/web`, '{}', { contentType: 'application/merge-patch+json' });
       expect(patchType.status).toBe(415);
       expect(patchType.json.message).toBe(res.json.message);
@@ -643,9 +651,7 @@ describeEachBackend('Service API semantics (object-semantics.md §8)', (backend)
     it('a wrong field type is a 400 with the Go decoder message', async () => {
       const res = await t.client.post(NS, { metadata: { name: 'types' }, spec: { ports: [{ port: '80' }] } });
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe(
-        'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32',
-      );
+      expect(res.json.message).toBe('Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32');
     });
 
     it('unknown paths are 404 Status', async () => {

@@ -119,8 +119,7 @@ describeEachBackend('watch', (backend) => {
   it('a watch resumed from the log sees selectors entered and left, and plain updates as MODIFIED', async () => {
     const ns = '/api/v1/namespaces/w2-resume/services';
     const created = await t.client.post(ns, svc('s', { tier: 'a' }));
-    const relabel = async (from: { json: any }, labels: Record<string, string>) =>
-      t.client.put(`${ns}/s`, { ...from.json, metadata: { ...from.json.metadata, labels } });
+    const relabel = async (from: { json: any }, labels: Record<string, string>) => t.client.put(`${ns}/s`, { ...from.json, metadata: { ...from.json.metadata, labels } });
     const moved = await relabel(created, { tier: 'b' });
     const back = await relabel(moved, { tier: 'a' });
     const touched = await relabel(back, { tier: 'a', other: 'x' });
@@ -132,9 +131,7 @@ describeEachBackend('watch', (backend) => {
       expect(await selected.next()).toMatchObject({ type: 'ADDED', object: { metadata: { labels: { tier: 'b' }, resourceVersion: moved.json.metadata.resourceVersion } } });
       expect(await selected.next()).toMatchObject({ type: 'DELETED', object: { metadata: { resourceVersion: back.json.metadata.resourceVersion } } });
       const plainEvents = await plain.take(3);
-      expect(plainEvents.map((e: any) => [e.type, e.object.metadata.resourceVersion])).toEqual(
-        [moved, back, touched].map((w) => ['MODIFIED', w.json.metadata.resourceVersion]),
-      );
+      expect(plainEvents.map((e: any) => [e.type, e.object.metadata.resourceVersion])).toEqual([moved, back, touched].map((w) => ['MODIFIED', w.json.metadata.resourceVersion]));
       // The selected watch saw nothing of the write outside its selector: its next event is a later write's.
       const later = await relabel(touched, { tier: 'b' });
       expect(await selected.next()).toMatchObject({ type: 'ADDED', object: { metadata: { resourceVersion: later.json.metadata.resourceVersion } } });

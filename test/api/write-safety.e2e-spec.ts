@@ -60,9 +60,7 @@ describe('write safety', () => {
     const pages = handle.sqlite.pragma('page_count', { simple: true }) as number;
     handle.sqlite.pragma(`max_page_count = ${pages + 12}`);
     try {
-      answers = await Promise.allSettled(
-        names.map((name, i) => commands.execute(create(ns, svc(name, { annotations: { blob } }), `full-${i}`))),
-      );
+      answers = await Promise.allSettled(names.map((name, i) => commands.execute(create(ns, svc(name, { annotations: { blob } }), `full-${i}`))));
     } finally {
       handle.sqlite.pragma('max_page_count = 4294967294');
     }

@@ -50,7 +50,13 @@ const ROUTES: Route[] = [
   { name: 'patch status', method: 'PATCH', path: `${NS}/services/web/status`, body: () => ({ status: { loadBalancer: {} } }), contentType: MERGE_PATCH, allowed: ['admin', 'sw'] },
   { name: 'get a service in team-b', method: 'GET', path: '/api/v1/namespaces/team-b/services/other', ok: 200, allowed: ['admin'] },
   { name: 'list services in team-b', method: 'GET', path: '/api/v1/namespaces/team-b/services', ok: 200, allowed: ['admin'] },
-  { name: 'replace status in team-b', method: 'PUT', path: '/api/v1/namespaces/team-b/services/other/status', body: () => ({ metadata: { name: 'other' }, spec: { ports: [{ port: 80 }] } }), allowed: ['admin'] },
+  {
+    name: 'replace status in team-b',
+    method: 'PUT',
+    path: '/api/v1/namespaces/team-b/services/other/status',
+    body: () => ({ metadata: { name: 'other' }, spec: { ports: [{ port: 80 }] } }),
+    allowed: ['admin'],
+  },
   { name: 'list events in team-a', method: 'GET', path: `${NS}/events`, ok: 200, allowed: READERS },
   { name: 'list events across namespaces', method: 'GET', path: '/api/v1/events', ok: 200, allowed: ['admin'] },
   { name: 'get an event', method: 'GET', path: `${NS}/events/EVENT`, ok: 200, allowed: READERS },
@@ -64,8 +70,22 @@ const ROUTES: Route[] = [
   { name: 'POST to discovery', method: 'POST', path: '/api', body: () => ({}), ok: 404, allowed: ['admin'] },
   { name: 'discovery of authorization.k8s.io/v1', method: 'GET', path: '/apis/authorization.k8s.io/v1', ok: 200, allowed: AUTHENTICATED },
   // The self reviews: granted to every authenticated user by the default policy file.
-  { name: 'can-i (SelfSubjectAccessReview)', method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', body: () => ({ spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } }), ok: 201, allowed: AUTHENTICATED },
-  { name: 'can-i --list (SelfSubjectRulesReview)', method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', body: () => ({ spec: { namespace: 'team-a' } }), ok: 201, allowed: AUTHENTICATED },
+  {
+    name: 'can-i (SelfSubjectAccessReview)',
+    method: 'POST',
+    path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    body: () => ({ spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } }),
+    ok: 201,
+    allowed: AUTHENTICATED,
+  },
+  {
+    name: 'can-i --list (SelfSubjectRulesReview)',
+    method: 'POST',
+    path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
+    body: () => ({ spec: { namespace: 'team-a' } }),
+    ok: 201,
+    allowed: AUTHENTICATED,
+  },
   { name: 'whoami (SelfSubjectReview)', method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: () => ({}), ok: 201, allowed: AUTHENTICATED },
   // Dry runs, last: a real delete would take the objects the rows above read.
   { name: 'delete a service', method: 'DELETE', path: `${NS}/services/web?dryRun=All`, ok: 200, allowed: ['admin'] },
@@ -156,17 +176,40 @@ describe('authorization', () => {
   });
 
   describe('exact 403 bodies', () => {
-    const status = (message: string, details: object) =>
-      JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details, code: 403 });
+    const status = (message: string, details: object) => JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details, code: 403 });
 
     it.each([
-      ['ro', 'PUT', `${NS}/services/web/status`, 'services "web" is forbidden: User "ro" cannot update resource "services/status" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
-      ['ro', 'PATCH', `${NS}/services/web/status`, 'services "web" is forbidden: User "ro" cannot patch resource "services/status" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
+      [
+        'ro',
+        'PUT',
+        `${NS}/services/web/status`,
+        'services "web" is forbidden: User "ro" cannot update resource "services/status" in API group "" in the namespace "team-a"',
+        { name: 'web', kind: 'services' },
+      ],
+      [
+        'ro',
+        'PATCH',
+        `${NS}/services/web/status`,
+        'services "web" is forbidden: User "ro" cannot patch resource "services/status" in API group "" in the namespace "team-a"',
+        { name: 'web', kind: 'services' },
+      ],
       ['sw', 'POST', `${NS}/services`, 'services is forbidden: User "sw" cannot create resource "services" in API group "" in the namespace "team-a"', { kind: 'services' }],
       ['sw', 'PUT', `${NS}/services/web`, 'services "web" is forbidden: User "sw" cannot update resource "services" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
       ['ro', 'GET', '/api/v1/services', 'services is forbidden: User "ro" cannot list resource "services" in API group "" at the cluster scope', { kind: 'services' }],
-      ['ro', 'GET', '/api/v1/namespaces/team-b/services/other', 'services "other" is forbidden: User "ro" cannot get resource "services" in API group "" in the namespace "team-b"', { name: 'other', kind: 'services' }],
-      ['nobody', 'GET', `${NS}/services?watch=true&fieldSelector=metadata.name%3Dweb`, 'services "web" is forbidden: User "nobody" cannot watch resource "services" in API group "" in the namespace "team-a"', { name: 'web', kind: 'services' }],
+      [
+        'ro',
+        'GET',
+        '/api/v1/namespaces/team-b/services/other',
+        'services "other" is forbidden: User "ro" cannot get resource "services" in API group "" in the namespace "team-b"',
+        { name: 'other', kind: 'services' },
+      ],
+      [
+        'nobody',
+        'GET',
+        `${NS}/services?watch=true&fieldSelector=metadata.name%3Dweb`,
+        'services "web" is forbidden: User "nobody" cannot watch resource "services" in API group "" in the namespace "team-a"',
+        { name: 'web', kind: 'services' },
+      ],
       ['nobody', 'DELETE', `${NS}/services`, 'services is forbidden: User "nobody" cannot deletecollection resource "services" in API group "" in the namespace "team-a"', { kind: 'services' }],
       ['nobody', 'GET', '/api/v1/events', 'events is forbidden: User "nobody" cannot list resource "events" in API group "" at the cluster scope', { kind: 'events' }],
       ['nobody', 'GET', '/no/such/path', 'forbidden: User "nobody" cannot get path "/no/such/path"', {}],

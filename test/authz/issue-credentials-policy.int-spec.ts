@@ -44,7 +44,7 @@ describe('issue-credentials --policy', () => {
     expect(issued.warnings).toContain(`${policyFilePath(dataDir)} is read at startup: restart svctrail for the new policy to apply`);
     expect(await readFile(policyFilePath(dataDir), 'utf8')).toBe(
       DEFAULT +
-      '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","readonly":true,"apiGroup":"*","resource":"*","namespace":"team-a"}}\n' +
+        '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","readonly":true,"apiGroup":"*","resource":"*","namespace":"team-a"}}\n' +
         '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","resource":"services/status","namespace":"team-a"}}\n',
     );
   });

@@ -24,14 +24,7 @@ const write = (key: string, value: RegisterValue, invokedAt: number, completedAt
   completedAt: outcome === 'unknown' ? Number.POSITIVE_INFINITY : completedAt,
   outcome,
 });
-const cas = (
-  key: string,
-  expected: RegisterValue | undefined,
-  value: RegisterValue,
-  invokedAt: number,
-  completedAt: number,
-  result: boolean | 'fail' | 'unknown',
-): Operation => ({
+const cas = (key: string, expected: RegisterValue | undefined, value: RegisterValue, invokedAt: number, completedAt: number, result: boolean | 'fail' | 'unknown'): Operation => ({
   id: nextId++,
   type: 'cas',
   key,
@@ -352,7 +345,7 @@ describe('linearizability checker (Wing–Gong–Lowe, register with compare-and
     it('given a long execution (20,000 operations on 4 keys), when checked, then it is decided quickly', () => {
       const steps: Step[] = [];
       let seed = 42;
-      const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+      const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
       for (let i = 0; i < 20_000; i++) {
         steps.push({
           key: Math.floor(random() * 3),

@@ -343,13 +343,7 @@ function relaxed(op: Op): Op | undefined {
  * history that is still not linearizable proves the original is not: so what is shown is a true
  * witness, never an artefact of the shrinking.
  */
-function explain(
-  key: string,
-  ops: readonly Op[],
-  initial: RegisterValue | undefined,
-  dropped: readonly Dropped[],
-  budget: { left: number },
-): Omit<NotLinearizableResult, 'steps'> {
+function explain(key: string, ops: readonly Op[], initial: RegisterValue | undefined, dropped: readonly Dropped[], budget: { left: number }): Omit<NotLinearizableResult, 'steps'> {
   // Entry positions in time order, as the search sorts them.
   const order: { time: number; isCall: boolean; op: number }[] = [];
   ops.forEach((op, i) => {
@@ -362,7 +356,12 @@ function explain(
   order.forEach((item, position) => (item.isCall ? callAt : returnAt).set(item.op, position));
 
   /** Fails for sure within the budget (running out counts as "could not show it"). */
-  const fails = (candidate: (Op | undefined)[]) => search(candidate.filter((op): op is Op => op !== undefined), initial, budget) === 'fail';
+  const fails = (candidate: (Op | undefined)[]) =>
+    search(
+      candidate.filter((op): op is Op => op !== undefined),
+      initial,
+      budget,
+    ) === 'fail';
   /** The history up to `cut` (an entry position), with everything invoked before `start` relaxed. */
   const windowed = (cut: number, start: number, extra: ReadonlySet<number> = new Set()) =>
     ops.map((op, i) => {

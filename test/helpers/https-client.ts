@@ -56,8 +56,7 @@ export class HttpsClient {
 
   request(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
     const url = new URL(path, this.baseUrl);
-    const body =
-      options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
+    const body = options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...(options.headers ?? {}) };
     if (body !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/json';
@@ -66,26 +65,22 @@ export class HttpsClient {
     const token = options.token === undefined ? this.credentials.token : options.token;
     if (token) headers.authorization = `Bearer ${token}`;
     return new Promise((resolve, reject) => {
-      const req = httpsRequest(
-        url,
-        { method, headers, ca: this.credentials.ca, cert: this.credentials.cert, key: this.credentials.key, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const bytes = Buffer.concat(chunks);
-            const text = bytes.toString('utf8');
-            let json: unknown;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              json = undefined;
-            }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
-          });
-          res.on('error', reject);
-        },
-      );
+      const req = httpsRequest(url, { method, headers, ca: this.credentials.ca, cert: this.credentials.cert, key: this.credentials.key, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
+        });
+        res.on('error', reject);
+      });
       req.on('error', reject);
       if (options.timeoutMs !== undefined) {
         const timer = setTimeout(() => req.destroy(new Error(`${method} ${path} timed out after ${options.timeoutMs} ms`)), options.timeoutMs);

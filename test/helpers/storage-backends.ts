@@ -20,8 +20,7 @@ export function describeEachBackend(title: string, body: (backend: StorageBacken
     body({
       engine: 'sqlite',
       start: (options = {}) => startTestServer(options),
-    }),
-  );
+    }));
   describePostgres(`${title} [postgres]`, (database) =>
     body({
       engine: 'postgres',

@@ -19,10 +19,10 @@ describe('activity summary query plans', () => {
   });
 
   /** `$1`, `$2`… bound by name, as SqliteSqlReader binds them. */
-  const plan = (sql: string, values: readonly unknown[]) => (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(Object.fromEntries(values.map((v, i) => [i + 1, v]))) as { detail: string }[]).map((r) => r.detail);
+  const plan = (sql: string, values: readonly unknown[]) =>
+    (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(Object.fromEntries(values.map((v, i) => [i + 1, v]))) as { detail: string }[]).map((r) => r.detail);
   const fullScans = (sql: string, values: readonly unknown[]) =>
-    plan(sql, values)
-      .filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX|USING INTEGER PRIMARY KEY|^SCAN b$|^SCAN json_each/.test(d));
+    plan(sql, values).filter((d) => /^SCAN /.test(d) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX|USING INTEGER PRIMARY KEY|^SCAN b$|^SCAN json_each/.test(d));
 
   it('bucket counts use the name/position indexes of events, transitions and intervals', async () => {
     const repo = new ActivitySummaryRepository(new SqliteSqlReader(handle));
@@ -33,7 +33,14 @@ describe('activity summary query plans', () => {
       return original(sql);
     };
     try {
-      expect((await repo.buckets({ namespace: 'a', name: 'web' }, [[1, 5], [5, 9]])).map((b) => b.changes)).toEqual([0, 0]);
+      expect(
+        (
+          await repo.buckets({ namespace: 'a', name: 'web' }, [
+            [1, 5],
+            [5, 9],
+          ])
+        ).map((b) => b.changes),
+      ).toEqual([0, 0]);
     } finally {
       handle.statement = original;
     }

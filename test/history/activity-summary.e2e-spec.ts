@@ -23,7 +23,11 @@ describeEachBackend('history.svctrail.io activitybuckets and transitionrankings'
     await at(2, () => admin.post('/api/v1/namespaces/b/services', { metadata: { name: 'api' }, spec: LB }));
     // web: ingress set at 5, Ready flips at 5, 12, 14, 16 (4 transitions); api: one at 20.
     await at(5, () => putStatus(lb, 'a', 'web', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] }, conditions: [ready('True', 'Up', START + 5 * MIN)] }, 'lb/1'));
-    for (const [minute, status] of [[12, 'False'], [14, 'True'], [16, 'False']] as const) {
+    for (const [minute, status] of [
+      [12, 'False'],
+      [14, 'True'],
+      [16, 'False'],
+    ] as const) {
       await at(minute, () => putStatus(lb, 'a', 'web', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] }, conditions: [ready(status, 'Flip', START + minute * MIN)] }, 'lb/1'));
     }
     await at(20, () => putStatus(lb, 'b', 'api', { loadBalancer: { ingress: [{ ip: '192.0.2.2' }] }, conditions: [ready('True', 'Up', START + 20 * MIN)] }, 'lb/1'));
@@ -83,10 +87,16 @@ describeEachBackend('history.svctrail.io activitybuckets and transitionrankings'
 
   it('ranks Services by condition transitions in a window, most first, paged without skips or repeats', async () => {
     const all = (await t.client.get(`${H}/transitionrankings`)).json;
-    expect(all.items.map((r: any) => [`${r.service.namespace}/${r.service.name}`, r.transitions])).toEqual([['a/web', 4], ['b/api', 1]]);
+    expect(all.items.map((r: any) => [`${r.service.namespace}/${r.service.name}`, r.transitions])).toEqual([
+      ['a/web', 4],
+      ['b/api', 1],
+    ]);
     expect(all.items[0].lastTransitionAt).toBe(iso(START + 16 * MIN));
     const windowed = (await t.client.get(`${H}/transitionrankings?since=${iso(START + 13 * MIN)}&until=${iso(START + 30 * MIN)}`)).json;
-    expect(windowed.items.map((r: any) => [r.service.name, r.transitions])).toEqual([['web', 2], ['api', 1]]);
+    expect(windowed.items.map((r: any) => [r.service.name, r.transitions])).toEqual([
+      ['web', 2],
+      ['api', 1],
+    ]);
     expect((await t.client.get(`${H}/namespaces/b/transitionrankings`)).json.items.map((r: any) => r.service.name)).toEqual(['api']);
     const first = (await t.client.get(`${H}/transitionrankings?limit=1`)).json;
     expect(first.items.map((r: any) => r.service.name)).toEqual(['web']);

@@ -35,10 +35,21 @@ describeEachBackend('history.svctrail.io', (backend) => {
     firstUid = (created as any).metadata.uid;
     await step('assign', () => putStatus(alice, 'a', 'web', { loadBalancer: { ingress: [{ ip: '203.0.113.10' }] }, conditions: [ready('False', 'Pending', at.create)] }, 'metallb/v0.14'));
     // Ready flaps: four status changes within four minutes, by two controllers.
-    const flips: ['True' | 'False', string][] = [['True', 'bob'], ['False', 'alice'], ['True', 'bob'], ['False', 'alice']];
+    const flips: ['True' | 'False', string][] = [
+      ['True', 'bob'],
+      ['False', 'alice'],
+      ['True', 'bob'],
+      ['False', 'alice'],
+    ];
     for (const [i, [status, who]] of flips.entries()) {
       await step(`flip${i}`, () =>
-        putStatus(t.as(who), 'a', 'web', { loadBalancer: { ingress: [{ ip: '203.0.113.10' }] }, conditions: [ready(status, `R${i}`, t.clock.now().getTime())] }, who === 'bob' ? 'cloud-lb/1.0' : 'metallb/v0.14'),
+        putStatus(
+          t.as(who),
+          'a',
+          'web',
+          { loadBalancer: { ingress: [{ ip: '203.0.113.10' }] }, conditions: [ready(status, `R${i}`, t.clock.now().getTime())] },
+          who === 'bob' ? 'cloud-lb/1.0' : 'metallb/v0.14',
+        ),
       );
     }
     const api = await step('createApi', async () => (await admin.post('/api/v1/namespaces/b/services', { metadata: { name: 'api' }, spec: LB })).json);
@@ -65,13 +76,26 @@ describeEachBackend('history.svctrail.io', (backend) => {
       const groups = (await t.client.get('/apis')).json;
       // After the built-in groups svctrail serves (the self reviews').
       expect(groups.groups.map((g: any) => g.name)).toEqual(['authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
-      expect(groups.groups.find((g: any) => g.name === 'history.svctrail.io')).toEqual(
-        { name: 'history.svctrail.io', versions: [{ groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' }], preferredVersion: { groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' } },
-      );
+      expect(groups.groups.find((g: any) => g.name === 'history.svctrail.io')).toEqual({
+        name: 'history.svctrail.io',
+        versions: [{ groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' }],
+        preferredVersion: { groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' },
+      });
       expect((await t.client.get('/apis/history.svctrail.io')).json).toMatchObject({ kind: 'APIGroup', name: 'history.svctrail.io' });
       const list = (await get('')).json;
       expect(list).toMatchObject({ kind: 'APIResourceList', groupVersion: 'history.svctrail.io/v1alpha1' });
-      expect(list.resources.map((r: any) => r.name)).toEqual(['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals', 'ingressconflicts', 'ingressowners', 'fieldownerships', 'activitybuckets', 'transitionrankings', 'feed']);
+      expect(list.resources.map((r: any) => r.name)).toEqual([
+        'changes',
+        'conditiontransitions',
+        'conditionsummaries',
+        'ingressintervals',
+        'ingressconflicts',
+        'ingressowners',
+        'fieldownerships',
+        'activitybuckets',
+        'transitionrankings',
+        'feed',
+      ]);
     });
 
     it.each(['v2', 'v2beta1'])('aggregated discovery %s lists it', async (version) => {
@@ -97,9 +121,7 @@ describeEachBackend('history.svctrail.io', (backend) => {
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({ kind: 'ServiceChangeList', apiVersion: 'history.svctrail.io/v1alpha1' });
       const items = res.json.items;
-      expect(items.map((i: any) => Number(i.metadata.resourceVersion))).toEqual(
-        ['create', 'assign', 'flip0', 'flip1', 'flip2', 'flip3', 'label', 'delete', 'recreate', 'assign2'].map((k) => rv[k]),
-      );
+      expect(items.map((i: any) => Number(i.metadata.resourceVersion))).toEqual(['create', 'assign', 'flip0', 'flip1', 'flip2', 'flip3', 'label', 'delete', 'recreate', 'assign2'].map((k) => rv[k]));
       expect(new Set(items.map((i: any) => i.service.uid))).toEqual(new Set([firstUid, secondUid]));
       const flip0 = items[2];
       expect(flip0).toMatchObject({
@@ -131,8 +153,7 @@ describeEachBackend('history.svctrail.io', (backend) => {
     });
 
     it('filters by uid, actor, event type, field manager, time and resourceVersion', async () => {
-      const rvs = async (query: string, path = '/namespaces/a/services/web/changes') =>
-        (await get(`${path}?${query}`)).json.items.map((i: any) => Number(i.metadata.resourceVersion));
+      const rvs = async (query: string, path = '/namespaces/a/services/web/changes') => (await get(`${path}?${query}`)).json.items.map((i: any) => Number(i.metadata.resourceVersion));
       expect(await rvs(`uid=${secondUid}`)).toEqual([rv.recreate, rv.assign2]);
       expect(await rvs('actor=bob', '/changes')).toEqual([rv.flip0, rv.flip2, rv.assign2]);
       expect(await rvs('eventType=LoadBalancerIngressChanged', '/changes')).toEqual([rv.assign, rv.assignApi, rv.assign2]);

@@ -18,9 +18,7 @@ async function tablesOf(url: string): Promise<string[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string }>(
-      `SELECT schemaname || '.' || tablename AS name FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
-    );
+    const { rows } = await client.query<{ name: string }>(`SELECT schemaname || '.' || tablename AS name FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`);
     return rows.map((r) => r.name);
   } finally {
     await client.end();
@@ -129,7 +127,13 @@ describePostgres('history CLI commands with --storage postgres://', (database) =
 
     const empty = await createTestDatabase();
     try {
-      for (const args of [['get', 'default/web'], ['history', 'default/web'], ['conditions', 'default/web'], ['owners', 'default/web'], ['who-had', '203.0.113.7']]) {
+      for (const args of [
+        ['get', 'default/web'],
+        ['history', 'default/web'],
+        ['conditions', 'default/web'],
+        ['owners', 'default/web'],
+        ['who-had', '203.0.113.7'],
+      ]) {
         const result = await cli([...args, '--storage', empty.url]);
         expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 1, stdout: '' });
         expect(result.stderr).toMatch(new RegExp(`^svctrail ${args[0]}: no svctrail store in the PostgreSQL database postgres://svctrail_test:\\*\\*\\*@`));
@@ -151,7 +155,11 @@ describePostgres('history CLI commands with --storage postgres://', (database) =
       expect(rows).toHaveLength(1);
       await client.query('DELETE FROM drizzle.__drizzle_migrations WHERE id = $1', [rows[0].id]);
       try {
-        for (const args of [['get', 'default/web', '-o', 'json'], ['history', 'default/web'], ['who-had', '203.0.113.7']]) {
+        for (const args of [
+          ['get', 'default/web', '-o', 'json'],
+          ['history', 'default/web'],
+          ['who-had', '203.0.113.7'],
+        ]) {
           expect({ args, code: (await cli([...args, '--storage', database().url])).code }).toEqual({ args, code: 0 });
         }
         expect((await client.query('SELECT 1 FROM drizzle.__drizzle_migrations WHERE hash = $1', [rows[0].hash])).rowCount).toBe(0);

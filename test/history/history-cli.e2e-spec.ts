@@ -70,9 +70,7 @@ describe('history CLI commands', () => {
     expect(cli.code).toBe(0);
     expect(JSON.stringify(JSON.parse(cli.text))).toBe(api.text);
     const at = changes[1].time;
-    expect(JSON.stringify(JSON.parse((await run(runGet, ['cli/web', '--at', at, '-o', 'json'])).text))).toBe(
-      (await t.client.get(`${NS}/web?asOf=${encodeURIComponent(at)}`)).text,
-    );
+    expect(JSON.stringify(JSON.parse((await run(runGet, ['cli/web', '--at', at, '-o', 'json'])).text))).toBe((await t.client.get(`${NS}/web?asOf=${encodeURIComponent(at)}`)).text);
     const before = await run(runGet, ['cli/web', '--at', '2000-01-01T00:00:00Z']);
     expect(before.code).toBe(1);
     expect(before.text).toMatch(/^services "web" not found in namespace cli at resourceVersion \d+$/);

@@ -30,6 +30,6 @@ maybe('kubectl and the history API', () => {
     expect(res.status).toBe(0);
     const list = JSON.parse(res.stdout);
     expect(list.kind).toBe('ServiceChangeList');
-    expect(list.items[0]).toMatchObject({ service: { name: 'web' }, verb: 'create'});
+    expect(list.items[0]).toMatchObject({ service: { name: 'web' }, verb: 'create' });
   });
 });

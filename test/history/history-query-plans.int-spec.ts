@@ -13,10 +13,26 @@ import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 /** The values of every filter a query may have (the planner needs bound values, not these ones). */
 const VALUES = {
-  fromRv: 1, toRv: 100, uid: 'u', namespace: 'ns', name: 'n', actor: 'alice', eventType: 'ServiceCreated', fieldManager: 'fm',
-  conditionType: 'Ready', status: 'True', address: '1.2.3.4', addressType: 'ip', setBy: 'bob',
+  fromRv: 1,
+  toRv: 100,
+  uid: 'u',
+  namespace: 'ns',
+  name: 'n',
+  actor: 'alice',
+  eventType: 'ServiceCreated',
+  fieldManager: 'fm',
+  conditionType: 'Ready',
+  status: 'True',
+  address: '1.2.3.4',
+  addressType: 'ip',
+  setBy: 'bob',
 };
-const pick = (filters: Record<string, unknown>) => Object.fromEntries(Object.keys(filters).filter((k) => k in VALUES).map((k) => [k, VALUES[k as keyof typeof VALUES]]));
+const pick = (filters: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.keys(filters)
+      .filter((k) => k in VALUES)
+      .map((k) => [k, VALUES[k as keyof typeof VALUES]]),
+  );
 
 /** Each subset of the optional keys, so every combination of filters is planned. */
 function subsets<T extends string>(keys: readonly T[]): Partial<Record<T, string>>[] {
@@ -87,13 +103,23 @@ describe('history query plans', () => {
     }
   });
 
-  it.each(subsets(['uid', 'namespace', 'name', 'address', 'after'] as const).flatMap((f) => [[f, 'first'], [f, 'second']] as const))('ingress conflicts %j %s side', (filters, side) => {
+  it.each(
+    subsets(['uid', 'namespace', 'name', 'address', 'after'] as const).flatMap(
+      (f) =>
+        [
+          [f, 'first'],
+          [f, 'second'],
+        ] as const,
+    ),
+  )('ingress conflicts %j %s side', (filters, side) => {
     const range = { ...pick(filters), fromRv: 1, toRv: 100, after: filters.after ? { secondFrom: 1, secondId: 1, firstId: 1 } : undefined };
     const { sql, values } = new IngressHistoryRepository(reader()).conflictsQuery(range, side, 10);
     expect(fullScans(sql, values)).toEqual([]);
     // The other side of a conflict is found through the address index, among the other holders
     // only: two uid ranges on either side of the driver's own.
-    expect(plan(sql, values).join('\n')).toMatch(/MULTI-INDEX OR\nINDEX 1\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)\nINDEX 2\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)/);
+    expect(plan(sql, values).join('\n')).toMatch(
+      /MULTI-INDEX OR\nINDEX 1\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)\nINDEX 2\nSEARCH [ab] USING INDEX ingress_intervals_address_uid_from \(address=\? AND uid[<>]\?\)/,
+    );
   });
 
   it('point lookups: positions from times, writes by resourceVersion, revisions around a write', () => {

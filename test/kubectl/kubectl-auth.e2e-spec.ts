@@ -16,7 +16,11 @@ const describeIfKubectl = binaries.length ? describe : describe.skip;
 const minor = (binary: string) => Number(/^v1\.(\d+)\./.exec(kubectlVersion(binary))?.[1] ?? 0);
 
 /** The --list table as rows of whitespace-separated columns, header included. */
-const rows = (table: string) => table.trim().split('\n').map((line) => line.trim().split(/\s{2,}/));
+const rows = (table: string) =>
+  table
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s{2,}/));
 
 describeIfKubectl('kubectl auth can-i / whoami', () => {
   let t: AuthzTestServer;
@@ -31,7 +35,11 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
     });
     work = mkdtempSync(join(tmpdir(), 'svctrail-kubectl-auth-'));
     // The issued kubeconfigs name the default address; point them at this server's port.
-    for (const [user, path] of [['admin', t.server.kubeconfigPath], ['viewer', join(t.dataDir, 'users', 'viewer.kubeconfig')], ['lb', join(t.dataDir, 'users', 'lb.kubeconfig')]]) {
+    for (const [user, path] of [
+      ['admin', t.server.kubeconfigPath],
+      ['viewer', join(t.dataDir, 'users', 'viewer.kubeconfig')],
+      ['lb', join(t.dataDir, 'users', 'lb.kubeconfig')],
+    ]) {
       const config = parseYaml(readFileSync(path!, 'utf8'));
       for (const cluster of config.clusters) cluster.cluster.server = t.server.url;
       kubeconfigs[user!] = join(work, `${user}.kubeconfig`);
@@ -49,7 +57,7 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
     const yes = { status: 0, stdout: 'yes', stderr: '' };
     const no = { status: 1, stdout: 'no - No policy matched.', stderr: '' };
 
-    it('can-i: yes and no with exit codes and ABAC\'s reason, for resources, the status subresource and paths', async () => {
+    it("can-i: yes and no with exit codes and ABAC's reason, for resources, the status subresource and paths", async () => {
       const cases: [string, string[], object][] = [
         ['admin', ['delete', 'services', '-n', 'team-b'], yes],
         ['admin', ['get', '/metrics'], yes],
@@ -74,7 +82,7 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
       }
     });
 
-    it('can-i --list -n team-a: the status writer\'s rules, bootstrap paths included', async () => {
+    it("can-i --list -n team-a: the status writer's rules, bootstrap paths included", async () => {
       const result = await as('lb', 'auth', 'can-i', '--list', '-n', 'team-a');
       expect(result.status).toBe(0);
       expect(result.stderr).toBe('');
@@ -97,10 +105,19 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
     it('whoami with a token and with a client certificate', async () => {
       const token = answer(await as('viewer', 'auth', 'whoami'));
       expect(token.status).toBe(0);
-      expect(rows(token.stdout)).toEqual([['ATTRIBUTE', 'VALUE'], ['Username', 'viewer'], ['UID', 'viewer'], ['Groups', '[system:authenticated]']]);
+      expect(rows(token.stdout)).toEqual([
+        ['ATTRIBUTE', 'VALUE'],
+        ['Username', 'viewer'],
+        ['UID', 'viewer'],
+        ['Groups', '[system:authenticated]'],
+      ]);
       const cert = answer(await as('lb', 'auth', 'whoami'));
       expect(cert.status).toBe(0);
-      expect(rows(cert.stdout)).toEqual([['ATTRIBUTE', 'VALUE'], ['Username', 'lb'], ['Groups', '[controllers system:authenticated]']]);
+      expect(rows(cert.stdout)).toEqual([
+        ['ATTRIBUTE', 'VALUE'],
+        ['Username', 'lb'],
+        ['Groups', '[controllers system:authenticated]'],
+      ]);
       const json = JSON.parse((await as('admin', 'auth', 'whoami', '-o', 'json')).stdout);
       expect(json).toMatchObject({
         kind: 'SelfSubjectReview',

@@ -30,10 +30,10 @@ describeIfKubectl('kubectl with the generated kubeconfig', (backend) => {
   });
 
   it('gets the default/kubernetes Service and lists', async () => {
-    const get = (await run('get', 'svc', 'kubernetes', '-o', 'jsonpath={.spec.clusterIP}'));
+    const get = await run('get', 'svc', 'kubernetes', '-o', 'jsonpath={.spec.clusterIP}');
     expect(get.stderr).toBe('');
     expect(get.stdout).toBe('10.96.0.1');
-    const all = (await run('get', 'svc', '-A', '-o', 'name'));
+    const all = await run('get', 'svc', '-A', '-o', 'name');
     expect(all.stdout.trim().split('\n')).toContain('service/kubernetes');
   });
 
@@ -50,13 +50,13 @@ describeIfKubectl('kubectl with the generated kubeconfig', (backend) => {
     const current = JSON.parse((await run('get', 'svc', 'web', '-o', 'json')).stdout);
     current.status = { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } };
     writeFileSync(manifest, JSON.stringify(current));
-    const status = (await run('replace', '--subresource=status', '-f', manifest, '--validate=false'));
+    const status = await run('replace', '--subresource=status', '-f', manifest, '--validate=false');
     expect(status.stderr).toBe('');
     expect(status.stdout.trim()).toBe('service/web replaced');
     expect((await run('get', 'svc', 'web', '-o', 'jsonpath={.status.loadBalancer.ingress[0].ip} {.status.loadBalancer.ingress[0].ipMode}')).stdout).toBe('203.0.113.7 VIP');
 
     expect((await run('delete', 'svc', 'web')).stdout.trim()).toBe('service "web" deleted');
-    const gone = (await run('get', 'svc', 'web'));
+    const gone = await run('get', 'svc', 'web');
     expect(gone.status).toBe(1);
     expect(gone.stderr.trim()).toBe('Error from server (NotFound): services "web" not found');
   });
@@ -64,14 +64,16 @@ describeIfKubectl('kubectl with the generated kubeconfig', (backend) => {
   it('prints kube-apiserver error messages', async () => {
     const manifest = join(work, 'bad.json');
     writeFileSync(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: '1web' }, spec: { ports: [{ port: 80 }] } }));
-    const res = (await run('create', '-f', manifest, '--validate=false'));
+    const res = await run('create', '-f', manifest, '--validate=false');
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('The Service "1web" is invalid: metadata.name: Invalid value: "1web": a DNS-1035 label must consist of');
   });
 
   it('without credentials kubectl is told to log in', async () => {
     const anonymous = join(work, 'anonymous.kubeconfig');
-    const config = require('node:fs').readFileSync(t.server.kubeconfigPath, 'utf8').replace(/token: .*/, 'token: wrong');
+    const config = require('node:fs')
+      .readFileSync(t.server.kubeconfigPath, 'utf8')
+      .replace(/token: .*/, 'token: wrong');
     writeFileSync(anonymous, config);
     const res = await kubectl(binary!, anonymous, [`--cache-dir=${join(work, 'cache2')}`, 'get', 'svc']);
     expect(res.status).toBe(1);

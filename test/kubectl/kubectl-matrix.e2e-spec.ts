@@ -77,7 +77,7 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
     });
 
     it('version, api-resources, get with every output', async () => {
-      expect(ok(await k("version"))).toMatch(/Server Version: (v1\.32\.|version\.Info\{Major:"1", Minor:"32")/);
+      expect(ok(await k('version'))).toMatch(/Server Version: (v1\.32\.|version\.Info\{Major:"1", Minor:"32")/);
       const resources = ok(await k('api-resources'));
       expect(resources).toMatch(/^services\s+svc\s+v1\s+true\s+Service$/m);
       const table = ok(await k('get', 'svc', '-n', 'default'));
@@ -136,7 +136,16 @@ describeIfKubectl('kubectl matrix (client-protocol.md §13)', () => {
       const failed = await kn('patch', 'svc', 'demo', '--subresource=status', '--type=json', '-p', '[{"op":"replace","path":"/status/nope/0","value":1}]');
       expect(failed.status).toBe(1);
       expect(await jsonpath('{.status.loadBalancer.ingress[0].ip}')).toBe('9.9.9.9');
-      ok(await kn('patch', 'svc', 'demo', '--subresource=status', '-p', '{"status":{"conditions":[{"type":"Ready","status":"True","reason":"Up","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}'));
+      ok(
+        await kn(
+          'patch',
+          'svc',
+          'demo',
+          '--subresource=status',
+          '-p',
+          '{"status":{"conditions":[{"type":"Ready","status":"True","reason":"Up","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}',
+        ),
+      );
       expect(await jsonpath('{.status.conditions[0].type}')).toBe('Ready');
       // ipMode is defaulted from the patched object's own spec.type (NodePort here), so it is given.
       ok(await kn('patch', 'svc', 'demo', '--subresource=status', '--type=merge', '-p', '{"spec":{"type":"NodePort"},"status":{"loadBalancer":{"ingress":[{"ip":"7.7.7.7","ipMode":"VIP"}]}}}'));

@@ -58,7 +58,10 @@ describe('svctrail replay, verify, export, import', () => {
     const status = async (object: any, ips: string[]) => {
       const res = await client.put(`/api/v1/namespaces/${object.metadata.namespace}/services/${object.metadata.name}/status`, {
         ...object,
-        status: { loadBalancer: { ingress: ips.map((ip) => ({ ip, ipMode: 'VIP' })) }, conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: 'up', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+        status: {
+          loadBalancer: { ingress: ips.map((ip) => ({ ip, ipMode: 'VIP' })) },
+          conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: 'up', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+        },
       });
       expect(res.status).toBe(200);
       return res.json;
@@ -126,7 +129,9 @@ describe('svctrail replay, verify, export, import', () => {
     const replay = await cli('replay', '--data-dir', dataDir);
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/^TABLE\s+ROWS\s+CHANGED\nservices\s+4\s+1\n/);
-    expect(replay.stdout).toMatch(/replayed \d+ events in \d+ writes up to resourceVersion \d+; 1 row changed; the swap held the write lock [\d.]+ ms \(longest lock [\d.]+ ms: [^)\n]+\)\n(write lock held 1 s or more: [^\n]+\n)?$/);
+    expect(replay.stdout).toMatch(
+      /replayed \d+ events in \d+ writes up to resourceVersion \d+; 1 row changed; the swap held the write lock [\d.]+ ms \(longest lock [\d.]+ ms: [^)\n]+\)\n(write lock held 1 s or more: [^\n]+\n)?$/,
+    );
     expect(replay.stderr).toMatch(/swap: 6 tables in/);
     expect((await client.get(path)).text).toBe(before);
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0);

@@ -35,8 +35,7 @@ function dump(dbPath: string): Record<string, unknown[]> {
 }
 
 /** Every schema object as "type name table", sorted. */
-const schemaNames = (db: Database.Database) =>
-  (db.prepare('SELECT type, name, tbl_name FROM sqlite_master').raw().all() as string[][]).map((r) => r.join(' ')).sort();
+const schemaNames = (db: Database.Database) => (db.prepare('SELECT type, name, tbl_name FROM sqlite_master').raw().all() as string[][]).map((r) => r.join(' ')).sort();
 
 const verify = (dataDir: string) => verifyProjections({ dataDir, maxDifferences: 20, progress: silentProgress });
 
@@ -257,8 +256,10 @@ describe('maintenance on a live store', () => {
     const shadowDerived = () =>
       live.prepare(`SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name LIKE 'replay\\_shadow\\_%' ESCAPE '\\' ORDER BY type, name`).raw().all();
     const projectionDerived = live
-      .prepare(`SELECT type, 'replay_shadow_' || name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
-        AND tbl_name IN ('services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'ingress_interval_spans') ORDER BY 1, 2`)
+      .prepare(
+        `SELECT type, 'replay_shadow_' || name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
+        AND tbl_name IN ('services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'ingress_interval_spans') ORDER BY 1, 2`,
+      )
       .raw()
       .all();
     const seen: Record<string, unknown[]> = {};
@@ -283,11 +284,12 @@ describe('maintenance on a live store', () => {
   });
 
   it('replay builds each index once: the swap gives the shadow indexes their migration names over the same b-trees, no rebuild after it', () => {
-    const migrationIndexes = live
-      .prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`)
-      .all() as { name: string; table: string; sql: string }[];
-    const rootpages = () =>
-      new Map((live.prepare(`SELECT name, rootpage FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).raw().all() as [string, number][]).map(([n, p]) => [n, p]));
+    const migrationIndexes = live.prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`).all() as {
+      name: string;
+      table: string;
+      sql: string;
+    }[];
+    const rootpages = () => new Map((live.prepare(`SELECT name, rootpage FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).raw().all() as [string, number][]).map(([n, p]) => [n, p]));
     let shadowRootpages = new Map<string, number>();
     const progress: Progress = { ...silentProgress, start: (phase) => phase === 'swap' && void (shadowRootpages = rootpages()) };
     const report = replayProjections({ dataDir: ctx.dataDir, progress });
@@ -300,9 +302,7 @@ describe('maintenance on a live store', () => {
       expect([index.name, after.get(index.name)]).toEqual([index.name, shadowRootpages.get(`replay_shadow_${index.name}`)]);
     }
     // ...with the migration's own CREATE statement, and nothing prefixed is left
-    expect(live.prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`).all()).toEqual(
-      migrationIndexes,
-    );
+    expect(live.prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`).all()).toEqual(migrationIndexes);
     expect(live.prepare(`SELECT name FROM sqlite_master WHERE name LIKE 'replay\\_%' ESCAPE '\\'`).all()).toEqual([]);
     expect(live.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(report.lock.longest).not.toMatch(/under its own name/);
@@ -376,8 +376,22 @@ describe('maintenance on a live store', () => {
     expect(report).toMatchObject({ complete: true, afterResourceVersion: 0, events: lines.length });
     const first = JSON.parse(lines[0]);
     expect(Object.keys(first)).toEqual([
-      'position', 'resourceVersion', 'streamId', 'streamVersion', 'namespace', 'name', 'type', 'data',
-      'recordedAt', 'actorUser', 'actorGroups', 'userAgent', 'fieldManager', 'requestId', 'verb', 'subresource',
+      'position',
+      'resourceVersion',
+      'streamId',
+      'streamVersion',
+      'namespace',
+      'name',
+      'type',
+      'data',
+      'recordedAt',
+      'actorUser',
+      'actorGroups',
+      'userAgent',
+      'fieldManager',
+      'requestId',
+      'verb',
+      'subresource',
     ]);
     expect(first.data.object.metadata.name).toBe('kubernetes');
 
@@ -392,23 +406,32 @@ describe('maintenance on a live store', () => {
   });
 
   it('exports a window of whole writes by resourceVersion or time; only a whole log imports', async () => {
-    const all = (await exportText(ctx.dataDir)).text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const all = (await exportText(ctx.dataDir)).text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const rvs = [...new Set(all.map((e) => e.resourceVersion as number))];
     const [from, to] = [rvs[2], rvs[6]];
     const { text, report } = await exportText(ctx.dataDir, { since: String(from), until: String(to) });
-    const window = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const window = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(window).toEqual(all.filter((e) => e.resourceVersion > from && e.resourceVersion <= to));
     expect(report.complete).toBe(false);
 
     const at = all.find((e) => e.resourceVersion === to).recordedAt as string;
     const byTime = await exportText(ctx.dataDir, { until: at });
     expect(byTime.report.throughResourceVersion).toBe(to);
-    expect(byTime.text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(all.filter((e) => e.resourceVersion <= to));
+    expect(
+      byTime.text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(all.filter((e) => e.resourceVersion <= to));
 
     const target = join(scratchRoot, 'window');
-    await expect(importEvents({ dataDir: target, lines: linesOf(text), progress: silentProgress })).rejects.toThrow(
-      /line 1: the log starts at position \d+, not 1: only a whole log/,
-    );
+    await expect(importEvents({ dataDir: target, lines: linesOf(text), progress: silentProgress })).rejects.toThrow(/line 1: the log starts at position \d+, not 1: only a whole log/);
     expect(existsSync(target)).toBe(false);
     await expect(exportText(ctx.dataDir, { since: String(to), until: String(from) })).rejects.toThrow(/--since .* is after --until/);
     await expect(exportText(ctx.dataDir, { until: '999999' })).rejects.toThrow(/--until 999999 is newer than the log/);
@@ -471,8 +494,14 @@ describe('maintenance on a live store', () => {
         .all({ at });
       expect(pit.prepare('SELECT namespace, name, object FROM services ORDER BY 1, 2').all()).toEqual(asOf);
       expect(pit.prepare('SELECT max(position) FROM events').pluck().get()).toBe(at);
-      expect(() => pit.prepare(`INSERT INTO events SELECT position + 1000, resource_version + 1000, stream_id, stream_version + 1000, namespace, name, type, data,
-        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource FROM events WHERE position = 1`).run()).toThrow(READ_ONLY_MESSAGE);
+      expect(() =>
+        pit
+          .prepare(
+            `INSERT INTO events SELECT position + 1000, resource_version + 1000, stream_id, stream_version + 1000, namespace, name, type, data,
+        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource FROM events WHERE position = 1`,
+          )
+          .run(),
+      ).toThrow(READ_ONLY_MESSAGE);
     } finally {
       pit.close();
     }

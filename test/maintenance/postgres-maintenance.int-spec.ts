@@ -87,7 +87,7 @@ async function everyRead(reads: ServiceReadStore, names: readonly (readonly [str
   const out: Record<string, unknown> = { head };
   const pages = async (r: ServiceReads, asOf: number | undefined, namespace?: string) => {
     const rows = [];
-    for (let after: { namespace: string; name: string } | undefined; ; ) {
+    for (let after: { namespace: string; name: string } | undefined; ;) {
       const page = await r.listPage({ namespace, after, asOf, limit: 2 });
       rows.push(page);
       if (page.length < 2) break;
@@ -182,11 +182,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
 
   it('exports the same window of writes as SQLite, by resourceVersion and by time', async () => {
     const head = await new PgServiceReadStore(pg.pool).head();
-    const windows = [
-      { since: '3', until: String(head - 2) },
-      { since: '2026-01-02T03:04:08.000Z' },
-      { until: '2026-01-02T03:04:10.000Z' },
-    ];
+    const windows = [{ since: '3', until: String(head - 2) }, { since: '2026-01-02T03:04:08.000Z' }, { until: '2026-01-02T03:04:10.000Z' }];
     for (const window of windows) {
       const points = { since: window.since ? parseLogPoint(window.since, '--since') : undefined, until: window.until ? parseLogPoint(window.until, '--until') : undefined };
       let fromSqlite = '';
@@ -268,8 +264,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
 
   describe('after rows are corrupted', () => {
     let indexesBefore: unknown[];
-    const indexes = async () =>
-      (await pg.pool.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname`)).rows;
+    const indexes = async () => (await pg.pool.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname`)).rows;
 
     beforeAll(async () => {
       indexesBefore = await indexes();
@@ -299,7 +294,13 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
         new PgServiceWriteStore(pg.writePool, clock),
         new ChangeFeed(),
         ctx.app.get(ClusterNetwork),
-        { ...deterministicIds(99), newUid: (() => { let n = 0; return () => `during-replay-${++n}`; })() },
+        {
+          ...deterministicIds(99),
+          newUid: (() => {
+            let n = 0;
+            return () => `during-replay-${++n}`;
+          })(),
+        },
         ctx.app.get<Logger>(LOGGER),
       );
       const reads = new PgServiceReadStore(pg.pool);

@@ -66,65 +66,69 @@ describe('replay next to a live server', () => {
     removeBuild();
   });
 
-  it(`keeps every status write succeeding while a ${EVENTS}-event log is replayed and swapped, and the result verifies`, async () => {
-    server = await startTestServer();
-    const head = await seed(server);
-    expect(head).toBeGreaterThanOrEqual(EVENTS);
+  it(
+    `keeps every status write succeeding while a ${EVENTS}-event log is replayed and swapped, and the result verifies`,
+    async () => {
+      server = await startTestServer();
+      const head = await seed(server);
+      expect(head).toBeGreaterThanOrEqual(EVENTS);
 
-    const results: Timed[] = [];
-    let replaying = true;
-    const writer = async (w: number) => {
-      // Each writer owns its Services, so its PUTs carry the resourceVersion it was last answered.
-      const mine = Array.from({ length: 5 }, (_, i) => `ns-${(w * 5 + i) % 10}/svc-${w * 5 + i}`);
-      const objects = new Map<string, any>();
-      for (let i = 0; replaying; i++) {
-        const key = mine[i % mine.length];
-        const [namespace, name] = key.split('/');
-        const path = `/api/v1/namespaces/${namespace}/services/${name}`;
-        const object = objects.get(key) ?? (await server.client.get(path)).json;
-        const started = performance.now();
-        const res = await server.client.put(`${path}/status`, { ...object, status: { loadBalancer: { ingress: [{ ip: `192.0.2.${(i % 250) + 1}`, ipMode: 'VIP' }] } } });
-        results.push({ status: res.status, started, ended: performance.now() });
-        if (res.status !== 200) throw new Error(`PUT ${path}/status answered ${res.status}: ${res.text}`);
-        objects.set(key, res.json);
+      const results: Timed[] = [];
+      let replaying = true;
+      const writer = async (w: number) => {
+        // Each writer owns its Services, so its PUTs carry the resourceVersion it was last answered.
+        const mine = Array.from({ length: 5 }, (_, i) => `ns-${(w * 5 + i) % 10}/svc-${w * 5 + i}`);
+        const objects = new Map<string, any>();
+        for (let i = 0; replaying; i++) {
+          const key = mine[i % mine.length];
+          const [namespace, name] = key.split('/');
+          const path = `/api/v1/namespaces/${namespace}/services/${name}`;
+          const object = objects.get(key) ?? (await server.client.get(path)).json;
+          const started = performance.now();
+          const res = await server.client.put(`${path}/status`, { ...object, status: { loadBalancer: { ingress: [{ ip: `192.0.2.${(i % 250) + 1}`, ipMode: 'VIP' }] } } });
+          results.push({ status: res.status, started, ended: performance.now() });
+          if (res.status !== 200) throw new Error(`PUT ${path}/status answered ${res.status}: ${res.text}`);
+          objects.set(key, res.json);
+        }
+      };
+      const replayStarted = performance.now();
+      const epoch = Date.now() - replayStarted; // performance.now() → wall clock, to place the swap
+      const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
+      let replay: { stdout: string; stderr: string };
+      try {
+        replay = await exec(process.execPath, [built('cli.js'), 'replay', '--data-dir', server.dataDir, '-o', 'json'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+      } finally {
+        replaying = false;
+        await Promise.all(writers);
       }
-    };
-    const replayStarted = performance.now();
-    const epoch = Date.now() - replayStarted; // performance.now() → wall clock, to place the swap
-    const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-    let replay: { stdout: string; stderr: string };
-    try {
-      replay = await exec(process.execPath, [built('cli.js'), 'replay', '--data-dir', server.dataDir, '-o', 'json'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-    } finally {
-      replaying = false;
-      await Promise.all(writers);
-    }
-    const report = JSON.parse(replay.stdout) as ReplayReport;
-    const replayEnded = performance.now();
+      const report = JSON.parse(replay.stdout) as ReplayReport;
+      const replayEnded = performance.now();
 
-    const during = results.filter((r) => r.started < replayEnded && r.ended > replayStarted);
-    const swapEnd = Date.parse(report.swappedAt) - epoch;
-    const swapStart = swapEnd - report.swapMs;
-    const aroundSwap = results.filter((r) => r.started <= swapEnd && r.ended >= swapStart);
-    const slowest = (rs: Timed[]) => Math.round(Math.max(0, ...rs.map((r) => r.ended - r.started)));
-    const worst = during.reduce((a, b) => (b.ended - b.started > a.ended - a.started ? b : a), during[0]);
-    process.stdout.write(
-      `replay-live: ${report.events} events replayed in ${Math.round(replayEnded - replayStarted)} ms; ${during.length} status writes during the replay ` +
-        `(slowest ${slowest(during)} ms, sent ${Math.round((worst?.started ?? 0) - replayStarted)} ms into it), ` +
-        `${aroundSwap.length} overlapping the swap (slowest ${slowest(aroundSwap)} ms); ` +
-        `swap held the write lock ${report.swapMs} ms folding ${report.swapWrites} writes after ${report.rounds} catch-up rounds ` +
-        `(${report.caughtUpWrites} writes caught up); longest of ${report.lock.transactions} write transactions ${report.lock.longestMs} ms (${report.lock.longest}), ${report.lock.totalMs} ms in all\n` +
-        `replay phases:\n${replay.stderr}`,
-    );
+      const during = results.filter((r) => r.started < replayEnded && r.ended > replayStarted);
+      const swapEnd = Date.parse(report.swappedAt) - epoch;
+      const swapStart = swapEnd - report.swapMs;
+      const aroundSwap = results.filter((r) => r.started <= swapEnd && r.ended >= swapStart);
+      const slowest = (rs: Timed[]) => Math.round(Math.max(0, ...rs.map((r) => r.ended - r.started)));
+      const worst = during.reduce((a, b) => (b.ended - b.started > a.ended - a.started ? b : a), during[0]);
+      process.stdout.write(
+        `replay-live: ${report.events} events replayed in ${Math.round(replayEnded - replayStarted)} ms; ${during.length} status writes during the replay ` +
+          `(slowest ${slowest(during)} ms, sent ${Math.round((worst?.started ?? 0) - replayStarted)} ms into it), ` +
+          `${aroundSwap.length} overlapping the swap (slowest ${slowest(aroundSwap)} ms); ` +
+          `swap held the write lock ${report.swapMs} ms folding ${report.swapWrites} writes after ${report.rounds} catch-up rounds ` +
+          `(${report.caughtUpWrites} writes caught up); longest of ${report.lock.transactions} write transactions ${report.lock.longestMs} ms (${report.lock.longest}), ${report.lock.totalMs} ms in all\n` +
+          `replay phases:\n${replay.stderr}`,
+      );
 
-    expect(report.builtAt).toBeGreaterThanOrEqual(head);
-    expect(during.length).toBeGreaterThan(0);
-    expect(results.filter((r) => r.status !== 200)).toEqual([]);
-    expect(results.filter((r) => r.ended - r.started >= BUSY_TIMEOUT_MS)).toEqual([]);
-    // Every write acknowledged during the replay is in the swapped projections.
-    expect(report.resourceVersion).toBeGreaterThan(report.builtAt);
-    const verified = verifyProjections({ dataDir: server.dataDir, maxDifferences: 5, progress: silentProgress });
-    expect(verified.samples).toEqual([]);
-    expect(verified.differences).toBe(0);
-  }, Math.max(120000, EVENTS * 10));
+      expect(report.builtAt).toBeGreaterThanOrEqual(head);
+      expect(during.length).toBeGreaterThan(0);
+      expect(results.filter((r) => r.status !== 200)).toEqual([]);
+      expect(results.filter((r) => r.ended - r.started >= BUSY_TIMEOUT_MS)).toEqual([]);
+      // Every write acknowledged during the replay is in the swapped projections.
+      expect(report.resourceVersion).toBeGreaterThan(report.builtAt);
+      const verified = verifyProjections({ dataDir: server.dataDir, maxDifferences: 5, progress: silentProgress });
+      expect(verified.samples).toEqual([]);
+      expect(verified.differences).toBe(0);
+    },
+    Math.max(120000, EVENTS * 10),
+  );
 });

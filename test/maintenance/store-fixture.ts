@@ -57,7 +57,11 @@ export class StoreWriter {
   /** A history touching every projection; the clock moves one second per write. */
   async history(): Promise<void> {
     const tick = () => this.ctx.clock.advance(1000);
-    for (const [name, ns] of [['web', 'default'], ['api', 'default'], ['db', 'team-a']] as const) {
+    for (const [name, ns] of [
+      ['web', 'default'],
+      ['api', 'default'],
+      ['db', 'team-a'],
+    ] as const) {
       tick();
       await this.create(name, ns);
     }

@@ -121,12 +121,18 @@ describe('the fault proxy', () => {
   };
   const event = (type: string, rv: string) => `${JSON.stringify({ type, object: { metadata: { resourceVersion: rv } } })}\n`;
   const expiredLine = (asked: string, below: number) =>
-    JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${asked} (${below})`, reason: 'Expired', code: 410 } });
+    JSON.stringify({
+      type: 'ERROR',
+      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${asked} (${below})`, reason: 'Expired', code: 410 },
+    });
 
   it('passes method, path with query, headers (Authorization included), body and answer through, and logs the request', async () => {
     const body = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
     const before = Date.now();
-    const answer = await call('PUT', '/api/v1/namespaces/a/services/web?fieldManager=x&dryRun=All', { headers: { authorization: 'Bearer abc', 'x-custom': 'kept', 'content-type': 'application/json' }, body });
+    const answer = await call('PUT', '/api/v1/namespaces/a/services/web?fieldManager=x&dryRun=All', {
+      headers: { authorization: 'Bearer abc', 'x-custom': 'kept', 'content-type': 'application/json' },
+      body,
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['x-upstream']).toBe('echo');
     expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
@@ -220,7 +226,12 @@ describe('the fault proxy', () => {
       expect(passed.headers['x-upstream']).toBe('watch');
     }
     expect((await call('GET', '/api/v1/services?resourceVersion=3')).status).toBe(200);
-    expect(received.map((r) => r.url)).toEqual(['/api/v1/services?watch=1&resourceVersion=10', '/api/v1/services?watch=true&resourceVersion=0', '/api/v1/services?watch=true', '/api/v1/services?resourceVersion=3']);
+    expect(received.map((r) => r.url)).toEqual([
+      '/api/v1/services?watch=1&resourceVersion=10',
+      '/api/v1/services?watch=true&resourceVersion=0',
+      '/api/v1/services?watch=true',
+      '/api/v1/services?resourceVersion=3',
+    ]);
     proxy.expireBelow(null);
     const after = await watch('/api/v1/services?watch=true&resourceVersion=1');
     expect(after.headers['x-upstream']).toBe('watch');

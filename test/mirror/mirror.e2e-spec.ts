@@ -82,9 +82,7 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     // LIST, Table and the default/kubernetes Service of the source are served too.
     const list = (await mirrored('/api/v1/namespaces/a/services')).json;
     expect(list.items.map((s: any) => s.metadata.name)).toEqual(['old', 'web']);
-    expect((await mirrored('/api/v1/namespaces/default/services/kubernetes')).json.metadata.uid).toBe(
-      (await source.client.get('/api/v1/namespaces/default/services/kubernetes')).json.metadata.uid,
-    );
+    expect((await mirrored('/api/v1/namespaces/default/services/kubernetes')).json.metadata.uid).toBe((await source.client.get('/api/v1/namespaces/default/services/kubernetes')).json.metadata.uid);
   });
 
   it('keeps where the first list found each Service: the change carries source {resourceVersion, observedAt, via: list} and the field manager as a hint', async () => {
@@ -126,7 +124,10 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     const owners = (await mirrored(`${H}/namespaces/a/services/web/fieldownerships?field=.status.loadBalancer`)).json.items;
     expect(owners.length).toBeGreaterThan(0);
     expect(owners.every((o: any) => o.from.source?.via)).toBe(true);
-    const feed = (await mirrored(`${H}/feed?after=0`)).text.trim().split('\n').map((line) => JSON.parse(line));
+    const feed = (await mirrored(`${H}/feed?after=0`)).text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(feed.filter((c) => c.service.name === 'web').map((c) => c.source)).toEqual((await changes(mirror!, 'web')).map((c) => c.source));
   });
 
@@ -222,7 +223,7 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
     expect(await relists()).toBeGreaterThan(relistsBefore);
     expect((await changes(mirror!, 'web')).at(-1)).toMatchObject({ verb: 'update', source: { via: 'relist' } });
     expect((await changes(mirror!, 'old')).at(-1)).toMatchObject({ verb: 'delete', source: { via: 'relist', resourceVersion: String(head) } });
-    expect((await changes(mirror!, 'new'))).toMatchObject([{ verb: 'create', source: { via: 'relist' } }]);
+    expect(await changes(mirror!, 'new')).toMatchObject([{ verb: 'create', source: { via: 'relist' } }]);
     proxy.expireBelow(null);
     await until(async () => (await mirrored('/readyz')).text === 'ok', 'readyz to say the mirror is in sync again', 15_000);
   });

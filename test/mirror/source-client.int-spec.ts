@@ -74,7 +74,11 @@ describe('SourceClient against a real HTTPS server', () => {
     }
     return got;
   };
-  const caught = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as Error);
+  const caught = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
 
   describe('credentials and trust', () => {
     it('presents a bearer token, asks for JSON, names itself, and trusts the CA from a file relative to the kubeconfig', async () => {
@@ -176,12 +180,18 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         else unauthorized(res);
       };
       // The command is relative to the kubeconfig's folder, as kubectl resolves it.
-      const client = kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.js', env: [{ name: 'REGION', value: 'eu-1' }], interactiveMode: 'Never', provideClusterInfo: true } });
+      const client = kubeconfig({
+        exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.js', env: [{ name: 'REGION', value: 'eu-1' }], interactiveMode: 'Never', provideClusterInfo: true },
+      });
       expect(await client.getJson('/x')).toEqual({ ok: true });
       expect(seen).toEqual(['Bearer tok-1', 'Bearer tok-2']);
       expect(readFileSync(counter, 'utf8')).toBe('2');
       const [info, region] = readFileSync(join(dir, 'exec-info'), 'utf8').split('\n');
-      expect(JSON.parse(info)).toEqual({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false, cluster: { server: url, 'certificate-authority-data': b64(caPem) } } });
+      expect(JSON.parse(info)).toEqual({
+        apiVersion: 'client.authentication.k8s.io/v1',
+        kind: 'ExecCredential',
+        spec: { interactive: false, cluster: { server: url, 'certificate-authority-data': b64(caPem) } },
+      });
       expect(region).toBe('eu-1');
       // The token is kept while it is accepted: no third run.
       expect(await client.getJson('/x')).toEqual({ ok: true });
@@ -278,7 +288,11 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   });
 
   describe('watch', () => {
-    const events = [{ type: 'ADDED', object: { name: 'ü-ß-€' } }, { type: 'BOOKMARK', object: { rv: '7' } }, { type: 'MODIFIED', object: { name: 'x' } }];
+    const events = [
+      { type: 'ADDED', object: { name: 'ü-ß-€' } },
+      { type: 'BOOKMARK', object: { rv: '7' } },
+      { type: 'MODIFIED', object: { name: 'x' } },
+    ];
     const bytes = Buffer.from(events.map((e) => JSON.stringify(e) + '\n').join(''));
     const never = () => new AbortController().signal;
 

@@ -17,15 +17,11 @@ describe('OpenAPI endpoints', () => {
   const get = (path: string, headers: Record<string, string> = {}, token: string | null = t.adminToken): Promise<BinaryResponse> =>
     new Promise((resolve, reject) => {
       const url = new URL(path, t.server.url);
-      const req = httpsRequest(
-        url,
-        { method: 'GET', ca: t.ca, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        },
-      );
+      const req = httpsRequest(url, { method: 'GET', ca: t.ca, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
       req.on('error', reject);
       req.end();
     });

@@ -32,7 +32,14 @@ type Step =
 const MANAGER_ARB = fc.constantFrom('kubectl-create', 'metallb-controller', 'cloud-controller', 'editor');
 const labelsArb = fc.dictionary(fc.constantFrom('tier', 'env', 'team'), fc.constantFrom('web', 'db', 'x'), { maxKeys: 2 });
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ op: fc.constant('create' as const), name: fc.constantFrom(...NAMES), type: fc.constantFrom('ClusterIP', 'LoadBalancer', 'NodePort'), labels: labelsArb, finalizer: fc.boolean(), invalid: fc.boolean() }),
+  fc.record({
+    op: fc.constant('create' as const),
+    name: fc.constantFrom(...NAMES),
+    type: fc.constantFrom('ClusterIP', 'LoadBalancer', 'NodePort'),
+    labels: labelsArb,
+    finalizer: fc.boolean(),
+    invalid: fc.boolean(),
+  }),
   fc.record({ op: fc.constant('replace' as const), name: fc.constantFrom(...NAMES), labels: labelsArb, type: fc.constantFrom('ClusterIP', 'LoadBalancer', 'NodePort'), stale: fc.boolean() }),
   fc.record({
     op: fc.constant('status' as const),
@@ -127,7 +134,12 @@ describe('folding the log reproduces every answer', () => {
                   step.inner === 'create'
                     ? { kind: 'CreateService', namespace: 'default', object: service(step.name, 'LoadBalancer', {}) }
                     : current
-                      ? { kind: 'ReplaceServiceStatus', namespace: 'default', name: step.name, object: { ...structuredClone(current), status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } } }
+                      ? {
+                          kind: 'ReplaceServiceStatus',
+                          namespace: 'default',
+                          name: step.name,
+                          object: { ...structuredClone(current), status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } },
+                        }
                       : undefined;
                 break;
             }
@@ -136,7 +148,13 @@ describe('folding the log reproduces every answer', () => {
             try {
               result = apply
                 ? await patches.execute(
-                    new PatchServiceCommand('default', apply.name, apply.status ? 'status' : '', { type: 'apply', body: applyConfig(apply), fieldValidation: 'Strict', force: apply.force }, { ...request, fieldManager: manager, dryRun }),
+                    new PatchServiceCommand(
+                      'default',
+                      apply.name,
+                      apply.status ? 'status' : '',
+                      { type: 'apply', body: applyConfig(apply), fieldValidation: 'Strict', force: apply.force },
+                      { ...request, fieldManager: manager, dryRun },
+                    ),
                   )
                 : await executor.execute(command!, { ...request, fieldManager: manager, dryRun });
               if (apply && !dryRun) totals.applied++;

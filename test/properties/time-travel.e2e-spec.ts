@@ -6,10 +6,7 @@ import { FixedClock } from '../../src/shared/clock';
 import { describeEachBackend } from '../helpers/storage-backends';
 import type { TestServer } from '../helpers/test-server';
 
-type Step =
-  | { op: 'create' | 'delete'; name: string }
-  | { op: 'status'; name: string; ip: number }
-  | { op: 'label'; name: string; value: string; stale: boolean };
+type Step = { op: 'create' | 'delete'; name: string } | { op: 'status'; name: string; ip: number } | { op: 'label'; name: string; value: string; stale: boolean };
 
 const NAMES = ['a', 'b'];
 const stepArb: fc.Arbitrary<Step> = fc.oneof(

@@ -433,14 +433,15 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
       for (const outcome of ended) if (outcome.status === 'rejected') throw outcome.reason;
       // A final read of every key on every replica, once everything is back.
       await sleep(500);
-      for (const key of KEYS) for (const replica of replicas) {
-        const invokedAt = now();
-        const answer = await call(replica, 'GET', path(key));
-        const completedAt = now();
-        if ('status' in answer && answer.status === 200) {
-          history.push({ type: 'read', key, client: 'final', invokedAt, completedAt, outcome: 'ok', value: answer.json?.metadata?.annotations?.[ANNOTATION], note: note(replica, answer) });
-        } else anomalies.push(`final GET ${key} on ${note(replica, answer)}: ${'status' in answer ? answer.text.slice(0, 300) : ''}`);
-      }
+      for (const key of KEYS)
+        for (const replica of replicas) {
+          const invokedAt = now();
+          const answer = await call(replica, 'GET', path(key));
+          const completedAt = now();
+          if ('status' in answer && answer.status === 200) {
+            history.push({ type: 'read', key, client: 'final', invokedAt, completedAt, outcome: 'ok', value: answer.json?.metadata?.annotations?.[ANNOTATION], note: note(replica, answer) });
+          } else anomalies.push(`final GET ${key} on ${note(replica, answer)}: ${'status' in answer ? answer.text.slice(0, 300) : ''}`);
+        }
       const runMs = now();
 
       const checkStarted = performance.now();
@@ -476,7 +477,10 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
                 (probed.length
                   ? `, e.g. ${probed
                       .slice(0, 3)
-                      .map((op) => `${op.note}${op.outcome === 'ok' ? ` after ${Math.round(op.completedAt - op.invokedAt)} ms, ${Math.round(op.completedAt - f.endedAt)} ms after ${f.replica} was back` : ''}`)
+                      .map(
+                        (op) =>
+                          `${op.note}${op.outcome === 'ok' ? ` after ${Math.round(op.completedAt - op.invokedAt)} ms, ${Math.round(op.completedAt - f.endedAt)} ms after ${f.replica} was back` : ''}`,
+                      )
                       .join('; ')}`
                   : ''),
             );
@@ -490,7 +494,8 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
         }
         return line;
       });
-      const verdict = result.ok === true ? `linearizable (${result.operations} operations, ${result.steps} steps)` : result.ok === false ? `NOT LINEARIZABLE on ${result.key}` : `unknown (${result.reason})`;
+      const verdict =
+        result.ok === true ? `linearizable (${result.operations} operations, ${result.steps} steps)` : result.ok === false ? `NOT LINEARIZABLE on ${result.key}` : `unknown (${result.reason})`;
       console.log(
         [
           `linearizable-replicas: ${(runMs / 1000).toFixed(1)} s of load, ${faults.length} faults, ${CLIENTS} clients, ${KEYS.length} keys, ${history.length} operations`,
@@ -504,11 +509,12 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
 
       if (result.ok !== true) {
         const file = join(tmpdir(), `svctrail-linearizable-history-${process.pid}-${Date.now()}.json`);
-        writeFileSync(file, JSON.stringify({ initial, faults, history }, (_, v) => (v === Number.POSITIVE_INFINITY ? 'Infinity' : v)));
+        writeFileSync(
+          file,
+          JSON.stringify({ initial, faults, history }, (_, v) => (v === Number.POSITIVE_INFINITY ? 'Infinity' : v)),
+        );
         problems.unshift(
-          result.ok === false
-            ? `the history is not linearizable (history written to ${file}):\n${result.explanation}`
-            : `the checker could not decide (${result.reason}); history written to ${file}`,
+          result.ok === false ? `the history is not linearizable (history written to ${file}):\n${result.explanation}` : `the checker could not decide (${result.reason}); history written to ${file}`,
         );
       }
       const readsOk = count((op) => op.type === 'read' && op.outcome === 'ok');

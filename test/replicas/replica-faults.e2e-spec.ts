@@ -177,7 +177,9 @@ describePrivatePostgres('replicas under faults: frozen, killed sessions, a resta
     // The first write after the kill that is stored, on a fresh Service (not one under load).
     let recovered: number | undefined;
     for (let i = 0; recovered === undefined && Date.now() - killedAt < 10_000; i++) {
-      const created = await a().client.post(`/api/v1/namespaces/${ns}/services`, lb(`after-${i}`), { timeoutMs: CLIENT_PATIENCE_MS }).catch(() => undefined);
+      const created = await a()
+        .client.post(`/api/v1/namespaces/${ns}/services`, lb(`after-${i}`), { timeoutMs: CLIENT_PATIENCE_MS })
+        .catch(() => undefined);
       if (created?.status === 201) recovered = Date.now() - killedAt;
       else await sleep(200);
     }
@@ -188,38 +190,32 @@ describePrivatePostgres('replicas under faults: frozen, killed sessions, a resta
     expect(load.answers.filter((x) => x.verdict === 'stored').length).toBeGreaterThan(10);
   }, 120_000);
 
-  it(
-    'a PostgreSQL restart under write load: every replica writes again within 10 s by itself, no acknowledged write lost',
-    async () => {
-      const ns = 'restart';
-      const names = Array.from({ length: 4 }, (_, i) => `svc-${i}`);
-      for (const name of names) expect((await a().client.post(`/api/v1/namespaces/${ns}/services`, lb(name))).status).toBe(201);
-      const loads = [statusLoad(a(), ns, names.slice(0, 2)), statusLoad(b(), ns, names.slice(2))];
-      await sleep(500);
-      let restartedAt: number;
-      try {
-        cluster().stop();
-      } finally {
-        cluster().start();
-        restartedAt = Date.now();
+  it('a PostgreSQL restart under write load: every replica writes again within 10 s by itself, no acknowledged write lost', async () => {
+    const ns = 'restart';
+    const names = Array.from({ length: 4 }, (_, i) => `svc-${i}`);
+    for (const name of names) expect((await a().client.post(`/api/v1/namespaces/${ns}/services`, lb(name))).status).toBe(201);
+    const loads = [statusLoad(a(), ns, names.slice(0, 2)), statusLoad(b(), ns, names.slice(2))];
+    await sleep(500);
+    let restartedAt: number;
+    try {
+      cluster().stop();
+    } finally {
+      cluster().start();
+      restartedAt = Date.now();
+    }
+    await db.end().catch(() => undefined);
+    db = await connect();
+    for (const replica of [a(), b()]) {
+      let recovered = false;
+      for (let i = 0; !recovered && Date.now() - restartedAt < 10_000; i++) {
+        const created = await replica.client.post(`/api/v1/namespaces/${ns}/services`, lb(`${replica.name}-after-${i}`), { timeoutMs: CLIENT_PATIENCE_MS }).catch(() => undefined);
+        recovered = created?.status === 201;
+        if (!recovered) await sleep(200);
       }
-      await db.end().catch(() => undefined);
-      db = await connect();
-      for (const replica of [a(), b()]) {
-        let recovered = false;
-        for (let i = 0; !recovered && Date.now() - restartedAt < 10_000; i++) {
-          const created = await replica.client
-            .post(`/api/v1/namespaces/${ns}/services`, lb(`${replica.name}-after-${i}`), { timeoutMs: CLIENT_PATIENCE_MS })
-            .catch(() => undefined);
-          recovered = created?.status === 201;
-          if (!recovered) await sleep(200);
-        }
-        expect([replica.name, recovered]).toEqual([replica.name, true]);
-      }
-      await sleep(500);
-      for (const load of loads) await load.stop();
-      for (const load of loads) await expectTruthful(load.answers);
-    },
-    180_000,
-  );
+      expect([replica.name, recovered]).toEqual([replica.name, true]);
+    }
+    await sleep(500);
+    for (const load of loads) await load.stop();
+    for (const load of loads) await expectTruthful(load.answers);
+  }, 180_000);
 });

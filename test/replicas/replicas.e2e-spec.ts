@@ -119,9 +119,7 @@ describePrivatePostgres('several replicas on one PostgreSQL database', (database
 
     // Two updates from the same resourceVersion on two replicas: one wins, the other is a Conflict.
     const current = (await a().client.get(`${ns}/contested`)).json;
-    const updates = await Promise.all(
-      [b(), c()].map((replica) => replica.client.put(`${ns}/contested`, { ...current, metadata: { ...current.metadata, labels: { by: replica.name } } })),
-    );
+    const updates = await Promise.all([b(), c()].map((replica) => replica.client.put(`${ns}/contested`, { ...current, metadata: { ...current.metadata, labels: { by: replica.name } } })));
     expect(updates.map((r) => r.status).sort()).toEqual([200, 409]);
     const winner = updates.find((r) => r.status === 200)!;
     expect(updates.find((r) => r.status === 409)!.json.reason).toBe('Conflict');
@@ -259,41 +257,37 @@ describePrivatePostgres('several replicas on one PostgreSQL database', (database
   });
 
   // Last: it stops the suite's cluster (and always starts it again).
-  it(
-    'a PostgreSQL outage: replicas report not ready and refuse writes, then recover by themselves; a watcher opened before it hears the writes after it',
-    async () => {
-      const survivors = [a(), b()];
-      const ns = '/api/v1/namespaces/rw-outage/services';
-      const from = (await b().client.get(ns)).json.metadata.resourceVersion;
-      const watch = await b().client.stream(`${ns}?watch=true&resourceVersion=${from}`);
-      expect(watch.status).toBe(200);
-      const readyz = async (replica: Replica) => (await replica.client.get('/readyz')).status;
-      try {
-        cluster().stop();
-        await until(async () => (await Promise.all(survivors.map(readyz))).every((status) => status === 503));
-        // As kube-apiserver answers for an unreachable etcd: a ServerTimeout clients retry after 2 s.
-        const read = await a().client.get(`${ns}/anything`);
-        expect([read.status, read.headers['retry-after'], read.json]).toEqual([
-          500,
-          '2',
-          expect.objectContaining({ kind: 'Status', status: 'Failure', reason: 'ServerTimeout', details: { name: 'get', kind: 'services', retryAfterSeconds: 2 } }),
-        ]);
-        const refused = await a().client.post(ns, svc('during-outage'));
-        expect(refused.status).toBe(500);
-        // Unreachable before it began (ServerTimeout), or lost while it committed (may or may not be stored).
-        expect(refused.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: expect.stringMatching(/^(ServerTimeout|InternalError)$/) });
-      } finally {
-        cluster().start();
-      }
-      await until(async () => (await Promise.all(survivors.map(readyz))).every((status) => status === 200));
-      const created = await a().client.post(ns, svc('after-outage'));
-      expect(created.status).toBe(201);
-      // The refused write was not stored: the first event is the write after the outage.
-      const event = await watch.next();
-      watch.close();
-      expect([event?.type, event?.object.metadata.name, JSON.stringify(event?.object)]).toEqual(['ADDED', 'after-outage', created.text]);
-      expect((await b().client.get(`${ns}/during-outage`)).status).toBe(404);
-    },
-    180_000,
-  );
+  it('a PostgreSQL outage: replicas report not ready and refuse writes, then recover by themselves; a watcher opened before it hears the writes after it', async () => {
+    const survivors = [a(), b()];
+    const ns = '/api/v1/namespaces/rw-outage/services';
+    const from = (await b().client.get(ns)).json.metadata.resourceVersion;
+    const watch = await b().client.stream(`${ns}?watch=true&resourceVersion=${from}`);
+    expect(watch.status).toBe(200);
+    const readyz = async (replica: Replica) => (await replica.client.get('/readyz')).status;
+    try {
+      cluster().stop();
+      await until(async () => (await Promise.all(survivors.map(readyz))).every((status) => status === 503));
+      // As kube-apiserver answers for an unreachable etcd: a ServerTimeout clients retry after 2 s.
+      const read = await a().client.get(`${ns}/anything`);
+      expect([read.status, read.headers['retry-after'], read.json]).toEqual([
+        500,
+        '2',
+        expect.objectContaining({ kind: 'Status', status: 'Failure', reason: 'ServerTimeout', details: { name: 'get', kind: 'services', retryAfterSeconds: 2 } }),
+      ]);
+      const refused = await a().client.post(ns, svc('during-outage'));
+      expect(refused.status).toBe(500);
+      // Unreachable before it began (ServerTimeout), or lost while it committed (may or may not be stored).
+      expect(refused.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: expect.stringMatching(/^(ServerTimeout|InternalError)$/) });
+    } finally {
+      cluster().start();
+    }
+    await until(async () => (await Promise.all(survivors.map(readyz))).every((status) => status === 200));
+    const created = await a().client.post(ns, svc('after-outage'));
+    expect(created.status).toBe(201);
+    // The refused write was not stored: the first event is the write after the outage.
+    const event = await watch.next();
+    watch.close();
+    expect([event?.type, event?.object.metadata.name, JSON.stringify(event?.object)]).toEqual(['ADDED', 'after-outage', created.text]);
+    expect((await b().client.get(`${ns}/during-outage`)).status).toBe(404);
+  }, 180_000);
 });

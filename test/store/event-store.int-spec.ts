@@ -71,9 +71,7 @@ describe('SqliteEventStore', () => {
 
   it('refuses an append at a stale stream version', () => {
     store.append({ streamId: 'u1', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('1.1.1.1')], metadata: meta });
-    expect(() =>
-      store.append({ streamId: 'u1', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('2.2.2.2')], metadata: meta }),
-    ).toThrow(StreamVersionConflictError);
+    expect(() => store.append({ streamId: 'u1', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('2.2.2.2')], metadata: meta })).toThrow(StreamVersionConflictError);
     expect(store.head()).toBe(1);
   });
 
@@ -131,9 +129,7 @@ describe('SqliteEventStore', () => {
   });
 
   it('never appends an event with an empty stream id', () => {
-    expect(() => store.append({ streamId: '', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('1.1.1.1')], metadata: meta })).toThrow(
-      /without a stream id/,
-    );
+    expect(() => store.append({ streamId: '', namespace: 'default', name: 'web', expectedVersion: 0, events: [ingress('1.1.1.1')], metadata: meta })).toThrow(/without a stream id/);
     expect(store.head()).toBe(0);
   });
 

@@ -55,7 +55,10 @@ describe('ingress intervals of one address, holder by holder', () => {
     }
     rows.sort((a, b) => a.from - b.from);
     for (const r of rows) insert.run(ADDRESS, r.uid, `svc-${r.uid}`, r.from, r.setBy, r.to, r.to === null ? null : 't', r.to === null ? null : 'x');
-    return handle.sqlite.prepare('SELECT * FROM ingress_intervals').all().map((r: any) => ({ id: r.id, uid: r.uid, fromResourceVersion: r.from_resource_version, toResourceVersion: r.to_resource_version, setBy: r.set_by })) as IntervalRow[];
+    return handle.sqlite
+      .prepare('SELECT * FROM ingress_intervals')
+      .all()
+      .map((r: any) => ({ id: r.id, uid: r.uid, fromResourceVersion: r.from_resource_version, toResourceVersion: r.to_resource_version, setBy: r.set_by })) as IntervalRow[];
   }
 
   it('pages through exactly the intervals overlapping the window', async () => {

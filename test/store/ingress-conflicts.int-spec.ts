@@ -105,7 +105,11 @@ describe('ingress conflicts', () => {
           for (const b of all) {
             for (const a of all) {
               const overlap =
-                a.address === b.address && a.addressType === b.addressType && a.uid !== b.uid && a.id < b.id && a.fromResourceVersion <= b.fromResourceVersion &&
+                a.address === b.address &&
+                a.addressType === b.addressType &&
+                a.uid !== b.uid &&
+                a.id < b.id &&
+                a.fromResourceVersion <= b.fromResourceVersion &&
                 (a.toResourceVersion === null || a.toResourceVersion > b.fromResourceVersion);
               if (overlap && b.fromResourceVersion >= fromRv && b.fromResourceVersion <= toRv && (inScope(b) || (scoped && inScope(a)))) expected.push(`${b.id}.${a.id}`);
             }

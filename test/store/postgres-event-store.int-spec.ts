@@ -47,9 +47,7 @@ describePostgres('PostgreSQL event store', (database) => {
     await again.close();
     const applied = await replicaA.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
     expect(applied.rows[0].n).toBe(journalEntries());
-    const tables = await replicaA.pool.query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
-    );
+    const tables = await replicaA.pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
     expect(tables.rows.map((r) => r.table_name)).toEqual([
       'allocations',
       'audit_actors',

@@ -185,7 +185,7 @@ async function everyAnswer(e: Engine, facts: { addresses: string[]; scopes: { na
   }
   out.allChanges = JSON.stringify(await e.changeLog.changesAfter(0, 100_000));
   out.feed = (await e.stores.changes.storedWritesAfter(0, head, 100_000)).map((write) => serviceChangeJson(write));
-  for (const rv of (await e.stores.changes.matchingWrites({ fromRv: 1, toRv: head, fromPosition: 1 }, 100_000))) {
+  for (const rv of await e.stores.changes.matchingWrites({ fromRv: 1, toRv: head, fromPosition: 1 }, 100_000)) {
     out[`write ${rv}`] = JSON.stringify(await e.stores.changes.write(rv));
   }
   out.oldestResumable = await e.changeLog.oldestResumable();
@@ -247,8 +247,7 @@ describePostgres('history on PostgreSQL', (database) => {
 
   const create = (namespace: string, name: string, type: 'LoadBalancer' | 'ClusterIP') =>
     bothLive(async (live) => ((await live(namespace, name)) ? undefined : { kind: 'CreateService', namespace, object: service(name, namespace, type) }), 'creator');
-  const remove = (namespace: string, name: string) =>
-    bothLive(async (live) => ((await live(namespace, name)) ? { kind: 'DeleteService', namespace, name } : undefined), 'operator');
+  const remove = (namespace: string, name: string) => bothLive(async (live) => ((await live(namespace, name)) ? { kind: 'DeleteService', namespace, name } : undefined), 'operator');
   const relabel = (namespace: string, name: string, tier: string) =>
     bothLive(async (live) => {
       const current = await live(namespace, name);
@@ -325,50 +324,57 @@ describePostgres('history on PostgreSQL', (database) => {
   });
 
   describe('many random writes', () => {
-    beforeAll(async () => {
-      const random = seededRandom(SEED);
-      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-      const addresses = ['198.51.100.1', '198.51.100.2', '198.51.100.3', 'lb.example.com'];
-      const names = [
-        ['default', 'p'],
-        ['default', 'q'],
-        ['team-a', 'p'],
-        ['team-a', 'r'],
-      ] as const;
-      for (let n = 0; n < RANDOM_WRITES; n++) {
-        const [namespace, name] = pick(names);
-        const at = new Date(Date.parse(START) + n * 1000).toISOString();
-        const roll = random();
-        if (roll < 0.2) await create(namespace, name, random() < 0.8 ? 'LoadBalancer' : 'ClusterIP');
-        else if (roll < 0.25) await remove(namespace, name);
-        else if (roll < 0.3) await relabel(namespace, name, pick(['a', 'b']));
-        else {
-          // An ingress flap and/or a condition change (sometimes none: a no-op status write).
-          const ingress = addresses.filter(() => random() < 0.45);
-          const conditions = [condition('Ready', pick(['True', 'False', 'Unknown']), pick(['A', 'B']), at)];
-          if (random() < 0.4) conditions.push(condition('Degraded', pick(['True', 'False']), 'D', at));
-          await statusOf(namespace, name, ingress, conditions, pick(['lb-controller', 'cloud-lb']));
+    beforeAll(
+      async () => {
+        const random = seededRandom(SEED);
+        const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+        const addresses = ['198.51.100.1', '198.51.100.2', '198.51.100.3', 'lb.example.com'];
+        const names = [
+          ['default', 'p'],
+          ['default', 'q'],
+          ['team-a', 'p'],
+          ['team-a', 'r'],
+        ] as const;
+        for (let n = 0; n < RANDOM_WRITES; n++) {
+          const [namespace, name] = pick(names);
+          const at = new Date(Date.parse(START) + n * 1000).toISOString();
+          const roll = random();
+          if (roll < 0.2) await create(namespace, name, random() < 0.8 ? 'LoadBalancer' : 'ClusterIP');
+          else if (roll < 0.25) await remove(namespace, name);
+          else if (roll < 0.3) await relabel(namespace, name, pick(['a', 'b']));
+          else {
+            // An ingress flap and/or a condition change (sometimes none: a no-op status write).
+            const ingress = addresses.filter(() => random() < 0.45);
+            const conditions = [condition('Ready', pick(['True', 'False', 'Unknown']), pick(['A', 'B']), at)];
+            if (random() < 0.4) conditions.push(condition('Degraded', pick(['True', 'False']), 'D', at));
+            await statusOf(namespace, name, ingress, conditions, pick(['lb-controller', 'cloud-lb']));
+          }
         }
-      }
-    }, Math.max(60_000, RANDOM_WRITES * 200));
+      },
+      Math.max(60_000, RANDOM_WRITES * 200),
+    );
 
     it('stores every write alike', () => {
       for (const [fromSqlite, fromPg] of answers) expect(fromPg).toBe(fromSqlite);
     });
 
-    it('answers every history query alike after them', async () => {
-      const f = await facts();
-      const fromSqlite = await everyAnswer(sqlite, f);
-      const fromPg = await everyAnswer(pg, f);
-      expect(Object.keys(fromPg).length).toBeGreaterThan(500);
-      // The run made history worth comparing: flaps of every kind, and conflicts.
-      const items = (key: string, kind: string) => (fromSqlite[key] as string[]).join('').split(`"kind":"${kind}"`).length - 1;
-      expect(items('intervals {} {}', 'IngressInterval')).toBeGreaterThan(30);
-      expect(items('conflicts {} {}', 'IngressConflict')).toBeGreaterThan(5);
-      expect(items('transitions {} {}', 'ConditionTransition')).toBeGreaterThan(50);
-      expect(items('changes {} {}', 'ServiceChange')).toBeGreaterThan(80);
-      expect(fromPg).toEqual(fromSqlite);
-    }, Math.max(60_000, RANDOM_WRITES * 1_000));
+    it(
+      'answers every history query alike after them',
+      async () => {
+        const f = await facts();
+        const fromSqlite = await everyAnswer(sqlite, f);
+        const fromPg = await everyAnswer(pg, f);
+        expect(Object.keys(fromPg).length).toBeGreaterThan(500);
+        // The run made history worth comparing: flaps of every kind, and conflicts.
+        const items = (key: string, kind: string) => (fromSqlite[key] as string[]).join('').split(`"kind":"${kind}"`).length - 1;
+        expect(items('intervals {} {}', 'IngressInterval')).toBeGreaterThan(30);
+        expect(items('conflicts {} {}', 'IngressConflict')).toBeGreaterThan(5);
+        expect(items('transitions {} {}', 'ConditionTransition')).toBeGreaterThan(50);
+        expect(items('changes {} {}', 'ServiceChange')).toBeGreaterThan(80);
+        expect(fromPg).toEqual(fromSqlite);
+      },
+      Math.max(60_000, RANDOM_WRITES * 1_000),
+    );
   });
 
   describe('snapshots', () => {

@@ -38,7 +38,11 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     feed.subscribe((write) => live.push(write));
     const store = new PgServiceWriteStore(handle.writePool, new FixedClock(new Date('2026-01-02T03:04:05.000Z')));
     const ids = deterministicIds(seed);
-    ids.newUid = ((n = 0) => () => `uid-${seed}-${++n}`)();
+    ids.newUid = (
+      (n = 0) =>
+      () =>
+        `uid-${seed}-${++n}`
+    )();
     return { handle, live, executor: new ServiceCommandExecutor(store, feed, network, ids, logger) };
   };
 
@@ -72,7 +76,7 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
 
     // Pages of one write at a time, from every starting point, add up to the same.
     const paged: CommittedWrite[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await reader.writesAfter(after, 1);
       paged.push(...page.writes);
       if (page.complete) break;
@@ -111,7 +115,10 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     } finally {
       await follower.stop();
     }
-    const written = [...one.live, ...two.live].map((write) => write.resourceVersion).filter((rv) => rv > start).sort((x, y) => x - y);
+    const written = [...one.live, ...two.live]
+      .map((write) => write.resourceVersion)
+      .filter((rv) => rv > start)
+      .sort((x, y) => x - y);
     expect(heard).toEqual(written);
     expect(follower.deliveredResourceVersion).toBe(written[written.length - 1]);
   });

@@ -66,7 +66,7 @@ async function everyRead(reads: ServiceReadStore, names: readonly (readonly [str
   const out: Record<string, unknown> = { head };
   const pages = async (r: ServiceReads, asOf: number | undefined, namespace?: string) => {
     const rows = [];
-    for (let after: { namespace: string; name: string } | undefined; ; ) {
+    for (let after: { namespace: string; name: string } | undefined; ;) {
       const page = await r.listPage({ namespace, after, asOf, limit: 2 });
       rows.push(page);
       if (page.length < 2) break;
@@ -261,9 +261,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       const ports = created.map((c) => c.object.spec.ports![0].nodePort!);
       expect(new Set(ips).size).toBe(12);
       expect(new Set(ports).size).toBe(12);
-      const held = await a.handle.pool.query<{ kind: string; value: string }>(
-        `SELECT a.kind, a.value FROM allocations a JOIN services s ON s.uid = a.uid WHERE s.namespace = 'alloc' ORDER BY 1, 2`,
-      );
+      const held = await a.handle.pool.query<{ kind: string; value: string }>(`SELECT a.kind, a.value FROM allocations a JOIN services s ON s.uid = a.uid WHERE s.namespace = 'alloc' ORDER BY 1, 2`);
       expect(held.rows).toEqual(
         [...ips.map((value) => ({ kind: 'cluster-ip', value })), ...ports.map((p) => ({ kind: 'node-port', value: String(p) }))].sort((x, y) =>
           `${x.kind} ${x.value}` < `${y.kind} ${y.value}` ? -1 : 1,
@@ -378,7 +376,11 @@ describePostgres('PostgreSQL service stores', (database) => {
       // refuses the whole statement, whichever write of it was the cause.
       const existing = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
       const duplicate = store.write('alone', 'bad', (facts) => {
-        const object: Service = { ...structuredClone(existing), metadata: { ...existing.metadata, name: 'bad', namespace: 'alone' }, spec: { ports: [{ port: 80, protocol: 'TCP' }], clusterIP: 'None', clusterIPs: ['None'], type: 'ClusterIP' } };
+        const object: Service = {
+          ...structuredClone(existing),
+          metadata: { ...existing.metadata, name: 'bad', namespace: 'alone' },
+          spec: { ports: [{ port: 80, protocol: 'TCP' }], clusterIP: 'None', clusterIPs: ['None'], type: 'ClusterIP' },
+        };
         return {
           append: {
             streamId: existing.metadata.uid!,

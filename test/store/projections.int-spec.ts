@@ -14,8 +14,7 @@ import { DATABASE } from '../../src/store/ports/store.tokens';
 import { AppContext, createAppContext } from '../helpers/app-context';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: [], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
-const lb = (name: string): Service =>
-  applyServiceDefaults({ metadata: { name }, spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ port: 80 }] }, status: { loadBalancer: {} } });
+const lb = (name: string): Service => applyServiceDefaults({ metadata: { name }, spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ port: 80 }] }, status: { loadBalancer: {} } });
 const condition = (type: string, status: string, reason: string): Condition => ({ type, status, lastTransitionTime: '2026-01-01T00:00:00Z', reason, message: `${type} is ${status}` });
 
 describe('projections', () => {
@@ -68,9 +67,14 @@ describe('projections', () => {
   });
 
   it('keeps ingress addresses as intervals, closed by removal or deletion, per incarnation', () => {
-    const intervals = rows(
-      'SELECT address, uid, from_resource_version AS f, to_resource_version AS t, set_by, cleared_by FROM ingress_intervals ORDER BY id',
-    ) as { address: string; uid: string; f: number; t: number | null; set_by: string; cleared_by: string | null }[];
+    const intervals = rows('SELECT address, uid, from_resource_version AS f, to_resource_version AS t, set_by, cleared_by FROM ingress_intervals ORDER BY id') as {
+      address: string;
+      uid: string;
+      f: number;
+      t: number | null;
+      set_by: string;
+      cleared_by: string | null;
+    }[];
     const [first, second, third] = intervals;
     expect(intervals).toHaveLength(3);
     expect(first).toMatchObject({ address: '203.0.113.7', set_by: 'lb-controller', cleared_by: 'operator' });
@@ -98,9 +102,11 @@ describe('projections', () => {
     };
     const revisions = rows(`SELECT uid, resource_version AS rv FROM service_revisions WHERE name = 'web' ORDER BY rv`) as { uid: string; rv: number }[];
     expect(revisions).toHaveLength(6);
-    const lifetimes = rows(
-      `SELECT uid, created_resource_version AS born, deleted_resource_version AS died FROM service_lifetimes WHERE name = 'web' ORDER BY born`,
-    ) as { uid: string; born: number; died: number | null }[];
+    const lifetimes = rows(`SELECT uid, created_resource_version AS born, deleted_resource_version AS died FROM service_lifetimes WHERE name = 'web' ORDER BY born`) as {
+      uid: string;
+      born: number;
+      died: number | null;
+    }[];
     expect(lifetimes).toHaveLength(2);
     const [first, second] = lifetimes;
     expect(first).toMatchObject({ uid: revisions[0].uid, born: revisions[0].rv });
@@ -124,7 +130,7 @@ describe('projections', () => {
     expect(snapshot()).toEqual(before);
   });
 
-  it('moves a Service\'s allocations with its spec, and a status write leaves them as they are', async () => {
+  it("moves a Service's allocations with its spec, and a status write leaves them as they are", async () => {
     const held = () => {
       const uid = repository.loadLive('default', 'moves').object!.metadata.uid;
       return rows(`SELECT kind, value FROM allocations WHERE uid = '${uid}' AND kind = 'node-port' ORDER BY value`);

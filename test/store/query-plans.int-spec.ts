@@ -24,7 +24,8 @@ const ALLOWED_SCANS = [
  */
 const PAGE_WALKS: Record<string, RegExp> = {
   'SCAN services USING INDEX sqlite_autoindex_services_1': /^SELECT namespace, name, object AS json FROM services ORDER BY namespace, name LIMIT \$1$/,
-  'SCAN l USING INDEX service_lifetimes_name': /^SELECT l\.namespace AS namespace, l\.name AS name, [\s\S]* FROM service_lifetimes l INDEXED BY service_lifetimes_name\s+WHERE l\.created_resource_version <= \$1 AND \(l\.deleted_resource_version IS NULL OR l\.deleted_resource_version > \$1\) ORDER BY l\.namespace, l\.name LIMIT \$2$/,
+  'SCAN l USING INDEX service_lifetimes_name':
+    /^SELECT l\.namespace AS namespace, l\.name AS name, [\s\S]* FROM service_lifetimes l INDEXED BY service_lifetimes_name\s+WHERE l\.created_resource_version <= \$1 AND \(l\.deleted_resource_version IS NULL OR l\.deleted_resource_version > \$1\) ORDER BY l\.namespace, l\.name LIMIT \$2$/,
 };
 
 /**
@@ -78,7 +79,11 @@ describe('query plans of the write and read paths', () => {
       spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
     });
     // Writes of every verb: create, replace, status, merge patch, apply, delete.
-    for (const [ns, name] of [['a', 'web'], ['a', 'api'], ['b', 'db']]) {
+    for (const [ns, name] of [
+      ['a', 'web'],
+      ['a', 'api'],
+      ['b', 'db'],
+    ]) {
       expect((await admin.post(`/api/v1/namespaces/${ns}/services`, svc(name, { app: name }))).status).toBe(201);
       tick();
     }
@@ -128,9 +133,20 @@ describe('query plans of the write and read paths', () => {
     const until = new Date(START + 60_000).toISOString();
     const scopes = ['', '/namespaces/a', '/namespaces/a/services/web'];
     const resources = [
-      'changes', `changes?actor=lb-controller`, 'changes?eventType=LoadBalancerIngressChanged', 'changes?fieldManager=ops', `changes?since=${since}&until=${until}`,
-      'conditiontransitions', 'conditiontransitions?conditionType=Ready&status=True', 'conditionsummaries', `conditionsummaries?since=${since}&until=${until}`,
-      'ingressintervals', `ingressintervals?since=${since}&until=${until}`, 'ingressintervals?address=203.0.113.1', 'ingressconflicts', 'fieldownerships',
+      'changes',
+      `changes?actor=lb-controller`,
+      'changes?eventType=LoadBalancerIngressChanged',
+      'changes?fieldManager=ops',
+      `changes?since=${since}&until=${until}`,
+      'conditiontransitions',
+      'conditiontransitions?conditionType=Ready&status=True',
+      'conditionsummaries',
+      `conditionsummaries?since=${since}&until=${until}`,
+      'ingressintervals',
+      `ingressintervals?since=${since}&until=${until}`,
+      'ingressintervals?address=203.0.113.1',
+      'ingressconflicts',
+      'fieldownerships',
     ];
     for (const scope of scopes) {
       for (const resource of resources) {
@@ -163,9 +179,7 @@ describe('query plans of the write and read paths', () => {
         plans[normalize(sql)] = (statement.all(...args) as { detail: string }[]).map((r) => r.detail);
       }
       const scans = Object.entries(plans).flatMap(([sql, steps]) =>
-        steps
-          .filter((d) => /^SCAN /.test(d) && !ALLOWED_SCANS.some((allowed) => allowed.test(d)) && !PAGE_WALKS[d]?.test(sql) && !BOUNDED_WALKS[d]?.test(sql))
-          .map((d) => `${d}\n    in: ${sql}`),
+        steps.filter((d) => /^SCAN /.test(d) && !ALLOWED_SCANS.some((allowed) => allowed.test(d)) && !PAGE_WALKS[d]?.test(sql) && !BOUNDED_WALKS[d]?.test(sql)).map((d) => `${d}\n    in: ${sql}`),
       );
       expect(scans).toEqual([]);
       // Enough statements were seen for the pin to mean something.

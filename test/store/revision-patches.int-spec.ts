@@ -47,7 +47,12 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('port' as const), name: fc.constantFrom(...NAMES), port: fc.integer({ min: 1, max: 65535 }) }),
   fc.record({ kind: fc.constant('ingress' as const), name: fc.constantFrom(...NAMES), ips: fc.uniqueArray(fc.constantFrom('203.0.113.1', '203.0.113.2', '198.51.100.9'), { maxLength: 3 }) }),
   fc.record({ kind: fc.constant('condition' as const), name: fc.constantFrom(...NAMES), type: fc.constantFrom('Ready', 'DNSReady'), status: fc.constantFrom('True' as const, 'False' as const, null) }),
-  fc.record({ kind: fc.constant('patch' as const), name: fc.constantFrom(...NAMES), type: fc.constantFrom('json' as const, 'merge' as const, 'strategic' as const, 'apply' as const), value: fc.constantFrom('x', 'y-2', 'z') }),
+  fc.record({
+    kind: fc.constant('patch' as const),
+    name: fc.constantFrom(...NAMES),
+    type: fc.constantFrom('json' as const, 'merge' as const, 'strategic' as const, 'apply' as const),
+    value: fc.constantFrom('x', 'y-2', 'z'),
+  }),
 );
 
 /** A PATCH body of `type` that sets a label (and, strategic, the session affinity; json, an annotation). */
@@ -125,7 +130,15 @@ describe('stored revision patches', () => {
     }
     // The random history exercised every kind of write.
     expect([...kinds]).toEqual(
-      expect.arrayContaining(['ServiceCreated', 'ServiceDeleted', 'LoadBalancerIngressChanged', 'ServiceConditionsReplaced', 'ServiceSpecChanged', 'ServiceMetadataChanged', 'ServiceManagedFieldsChanged']),
+      expect.arrayContaining([
+        'ServiceCreated',
+        'ServiceDeleted',
+        'LoadBalancerIngressChanged',
+        'ServiceConditionsReplaced',
+        'ServiceSpecChanged',
+        'ServiceMetadataChanged',
+        'ServiceManagedFieldsChanged',
+      ]),
     );
     const verbs = handle.sqlite.prepare('SELECT DISTINCT field_manager FROM events').pluck().all();
     expect(verbs).toEqual(expect.arrayContaining(['patcher-json', 'patcher-merge', 'patcher-strategic', 'patcher-apply']));
@@ -139,7 +152,7 @@ describe('stored revision patches', () => {
     // From inside the log, a page at a time, up to a bound.
     const until = writes[writes.length - 10];
     const paged = [];
-    for (let after = writes[3]; ; ) {
+    for (let after = writes[3]; ;) {
       const page = await changes.storedWritesAfter(after, until, 7);
       paged.push(...page.map((w) => w.resourceVersion));
       if (page.length < 7) break;
@@ -157,7 +170,7 @@ describe('stored revision patches', () => {
       for (const pageSize of [1, 3, 50]) {
         const oneByOne: string[] = [];
         const onePass: string[] = [];
-        for (let fromRv = 1; fromRv <= head; ) {
+        for (let fromRv = 1; fromRv <= head;) {
           const range = { ...scope, fromRv, toRv: head, fromPosition: await ctx.app.get<ServiceReadStore>(SERVICE_READ_STORE).writeStartAtOrAfter(fromRv) };
           const rvs = await changes.matchingWrites(range, pageSize);
           const stored = await changes.matchingStoredWrites(range, pageSize);

@@ -34,19 +34,12 @@ const VERSION = {
 };
 
 /** Answers /version openly (the kubectl dispatcher probes it), /healthz `ok` and /whoami JSON to authenticated users, 401 otherwise. */
-export async function startAuthProbeServer(
-  material: { servingCertPem: string; servingKeyPem: string; caCertPem: string },
-  tokens: TokenIndex,
-  host = '127.0.0.1',
-): Promise<AuthProbeServer> {
+export async function startAuthProbeServer(material: { servingCertPem: string; servingKeyPem: string; caCertPem: string }, tokens: TokenIndex, host = '127.0.0.1'): Promise<AuthProbeServer> {
   const seen: SeenRequest[] = [];
   const server: Server = createServer(httpsServerOptions(material), (req, res) => {
     const socket = req.socket as TLSSocket;
     const path = (req.url ?? '/').split('?')[0]!;
-    const user = authenticateRequest(
-      { authorizationHeader: req.headers.authorization, peerCertificate: socket.getPeerCertificate(), peerAuthorized: socket.authorized },
-      tokens,
-    );
+    const user = authenticateRequest({ authorizationHeader: req.headers.authorization, peerCertificate: socket.getPeerCertificate(), peerAuthorized: socket.authorized }, tokens);
     seen.push({ path, authorization: req.headers.authorization, peerAuthorized: socket.authorized, user });
     if (path === '/version') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(VERSION));

@@ -50,11 +50,13 @@ describe('ensureDataDir', () => {
     await writeFile(join(dataDir, 'svctrail.db'), '', { mode: 0o666 });
     await chmod(join(dataDir, 'svctrail.db'), 0o666);
     const again = await ensureDataDir({ dataDir, now });
-    expect(again.warnings.sort()).toEqual([
-      `${dataDir} was mode 0755; changed to 0700 (the data directory is private)`,
-      `${join(dataDir, 'ca.key')} was mode 0644; changed to 0600 (it holds secrets)`,
-      `${join(dataDir, 'svctrail.db')} was mode 0666; changed to 0600 (it holds secrets)`,
-    ].sort());
+    expect(again.warnings.sort()).toEqual(
+      [
+        `${dataDir} was mode 0755; changed to 0700 (the data directory is private)`,
+        `${join(dataDir, 'ca.key')} was mode 0644; changed to 0600 (it holds secrets)`,
+        `${join(dataDir, 'svctrail.db')} was mode 0666; changed to 0600 (it holds secrets)`,
+      ].sort(),
+    );
     expect(await mode(dataDir)).toBe(0o700);
     expect(await mode(join(dataDir, 'ca.key'))).toBe(0o600);
     expect(await mode(join(dataDir, 'svctrail.db'))).toBe(0o600);
@@ -76,9 +78,7 @@ describe('ensureDataDir', () => {
 
   it('adds the server URL host to the SANs on first run, and warns later when a URL is not covered', async () => {
     const data = await ensureDataDir({ dataDir, now, serverUrl: 'https://svctrail.internal:6443', ipAddresses: ['10.0.0.7'] });
-    expect(new X509Certificate(data.servingCertPem).subjectAltName).toBe(
-      'DNS:localhost, DNS:svctrail.internal, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:10.0.0.7',
-    );
+    expect(new X509Certificate(data.servingCertPem).subjectAltName).toBe('DNS:localhost, DNS:svctrail.internal, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:10.0.0.7');
     const later = await ensureDataDir({ dataDir, now, serverUrl: 'https://192.168.1.9:6443' });
     expect(later.warnings).toEqual([expect.stringContaining('has no subjectAltName for https://192.168.1.9:6443')]);
   });

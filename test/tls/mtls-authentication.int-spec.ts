@@ -3,12 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TokenIndex } from '../../src/auth/token-index';
-import {
-  createCertificateAuthority,
-  issueClientCertificate,
-  loadCertificateAuthority,
-  type PemCredentials,
-} from '../../src/tls/certificates';
+import { createCertificateAuthority, issueClientCertificate, loadCertificateAuthority, type PemCredentials } from '../../src/tls/certificates';
 import { ensureDataDir, type DataDirContents } from '../../src/tls/data-dir';
 import { startAuthProbeServer, type AuthProbeServer } from './auth-probe-server';
 
@@ -123,8 +118,6 @@ describe('https with the data dir material (client-protocol.md §2.2–2.3)', ()
   });
 
   it('is not trusted by a client that lacks the CA', async () => {
-    await expect(get(`${server.url}/whoami`, { ca: (await createCertificateAuthority('x', now)).certPem })).rejects.toThrow(
-      /self[- ]signed|unable to verify|unknown authority/i,
-    );
+    await expect(get(`${server.url}/whoami`, { ca: (await createCertificateAuthority('x', now)).certPem })).rejects.toThrow(/self[- ]signed|unable to verify|unknown authority/i);
   });
 });

@@ -41,10 +41,7 @@ export async function launch(): Promise<Browser> {
 export async function closeBrowser(browser: Browser | undefined, ms = 15_000): Promise<void> {
   if (!browser) return;
   let timer: NodeJS.Timeout | undefined;
-  const closed = await Promise.race([
-    browser.close().then(() => true),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
-  ]).finally(() => clearTimeout(timer));
+  const closed = await Promise.race([browser.close().then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]).finally(() => clearTimeout(timer));
   if (closed) return;
   process.stdout.write(`chromium did not close within ${ms} ms; killing its processes\n`);
   try {

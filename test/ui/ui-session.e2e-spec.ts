@@ -148,7 +148,9 @@ describeInBrowser('browser sign-in', () => {
     const answered = page.waitForResponse((r) => r.url() === `${t.server.url}/ui/api/session`);
     await page.evaluate(
       async ({ url, token }) => {
-        await fetch(`${url}/ui/api/session`, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ token }) }).catch(() => undefined);
+        await fetch(`${url}/ui/api/session`, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ token }) }).catch(
+          () => undefined,
+        );
       },
       { url: t.server.url, token: t.adminToken },
     );

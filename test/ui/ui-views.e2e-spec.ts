@@ -83,7 +83,8 @@ describeInBrowser('browser views', () => {
     return page.locator(`[data-testid=${testId}] tbody tr`).allTextContents();
   };
   /** Waits until the chart shows the window the URL holds (the URL changes before the re-render). */
-  const settled = () => page.waitForFunction(() => (globalThis as any).document.querySelector('.chart')?.getAttribute('data-from') === new URL((globalThis as any).document.location.href).searchParams.get('from'));
+  const settled = () =>
+    page.waitForFunction(() => (globalThis as any).document.querySelector('.chart')?.getAttribute('data-from') === new URL((globalThis as any).document.location.href).searchParams.get('from'));
   const routeParams = () => new URL(page.url()).searchParams;
   /** The plot's box once the page has stopped laying out (the change list and lanes load after the chart). */
   const stablePlotBox = async (on: Page = page) => {
@@ -175,11 +176,7 @@ describeInBrowser('browser views', () => {
     const ingress = await page.locator('[data-testid=ingress-table] tbody tr').allTextContents();
     expect(ingress).toEqual([expect.stringMatching(/^203\.0\.113\.7.*metallb.*cloud-lb$/), expect.stringMatching(/^203\.0\.113\.8.*cloud-lb.*still held$/)]);
     const conditions = await page.locator('[data-testid=conditions-table] tbody tr').allTextContents();
-    expect(conditions).toEqual([
-      expect.stringMatching(/Ready—TrueServingmetallb$/),
-      expect.stringMatching(/ReadyTrueFalseUnhealthycloud-lb$/),
-      expect.stringMatching(/ReadyFalseTrueServingmetallb$/),
-    ]);
+    expect(conditions).toEqual([expect.stringMatching(/Ready—TrueServingmetallb$/), expect.stringMatching(/ReadyTrueFalseUnhealthycloud-lb$/), expect.stringMatching(/ReadyFalseTrueServingmetallb$/)]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Show chart' }).click();
     await chart().waitFor();
@@ -343,9 +340,7 @@ describeInBrowser('browser views', () => {
     expect(await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Resume (1 new)' }).click();
     await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).waitFor();
-    expect(await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).locator('[data-field=what-changed]').textContent()).toBe(
-      'ingress 198.51.100.9 → 198.51.100.10',
-    );
+    expect(await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).locator('[data-field=what-changed]').textContent()).toBe('ingress 198.51.100.9 → 198.51.100.10');
     // Filters narrow what is shown, and live in the URL.
     await page.getByLabel('User').fill('nobody');
     await page.getByLabel('User').press('Enter');

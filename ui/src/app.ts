@@ -48,8 +48,7 @@ export function App() {
     setSession(null);
   };
 
-  return html`
-    <a class="skip" href="#main">Skip to content</a>
+  return html` <a class="skip" href="#main">Skip to content</a>
     <header class="top">
       <span class="brand">svctrail</span>
       <nav aria-label="Views">
@@ -57,17 +56,20 @@ export function App() {
       </nav>
       <span class="spacer"></span>
       <button type="button" class="zone" onClick=${zoneSwitch} aria-label=${`Times in ${r.tz === 'local' ? 'local time' : 'UTC'}; switch`}>${r.tz === 'local' ? 'Local time' : 'UTC'}</button>
-      <label class="theme">Theme <select value=${theme} onChange=${themeSwitch}>
-        <option value="system">System</option><option value="light">Light</option><option value="dark">Dark</option>
-      </select></label>
+      <label class="theme"
+        >Theme
+        <select value=${theme} onChange=${themeSwitch}>
+          <option value="system">System</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select></label
+      >
       <span class="who" data-testid="signed-in-user" title=${session.user.groups.join(', ')}>${session.user.name}</span>
       <button type="button" onClick=${out}>Sign out</button>
     </header>
     <main id="main" tabindex="-1">
-      ${r.view === 'services' ? html`<${ServicesView} route=${r} />` : null}
-      ${r.view === 'timeline' ? html`<${TimelineView} route=${r} />` : null}
-      ${r.view === 'address' ? html`<${AddressView} route=${r} />` : null}
-      ${r.view === 'flapping' ? html`<${FlappingView} route=${r} />` : null}
+      ${r.view === 'services' ? html`<${ServicesView} route=${r} />` : null} ${r.view === 'timeline' ? html`<${TimelineView} route=${r} />` : null}
+      ${r.view === 'address' ? html`<${AddressView} route=${r} />` : null} ${r.view === 'flapping' ? html`<${FlappingView} route=${r} />` : null}
       ${r.view === 'live' ? html`<${LiveView} route=${r} />` : null}
     </main>`;
 }

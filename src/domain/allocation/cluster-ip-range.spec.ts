@@ -1,14 +1,5 @@
 import fc from 'fast-check';
-import {
-  allocateIP,
-  allocateNextIP,
-  ipOffset,
-  IPAllocatorError,
-  kubernetesServiceIP,
-  newIPFamilyRange,
-  parseClusterIPRange,
-  rangeForFamily,
-} from './cluster-ip-range';
+import { allocateIP, allocateNextIP, ipOffset, IPAllocatorError, kubernetesServiceIP, newIPFamilyRange, parseClusterIPRange, rangeForFamily } from './cluster-ip-range';
 import { parseCIDR } from '../net/ip';
 
 const range = (cidr: string) => newIPFamilyRange(parseCIDR(cidr)!);
@@ -89,9 +80,7 @@ describe('allocateIP (Range.Allocate)', () => {
   });
 
   it('rejects an IP outside the range with the upstream text', () => {
-    expect(() => allocateIP(r, '1.1.1.1', none)).toThrow(
-      'the provided IP (1.1.1.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
-    );
+    expect(() => allocateIP(r, '1.1.1.1', none)).toThrow('the provided IP (1.1.1.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12');
     expect(() => allocateIP(r, '10.96.0.0', none)).toThrow(IPAllocatorError);
     expect(() => allocateIP(r, '10.111.255.255', none)).toThrow('not in the valid range');
   });
@@ -111,7 +100,13 @@ describe('allocateNextIP (randomScanStrategyWithOffset)', () => {
 
   it('scans forward and wraps inside the upper band', () => {
     const taken = new Set(['10.0.0.254']);
-    expect(allocateNextIP(r, (ip) => taken.has(ip), () => 0.999999)).toBe('10.0.0.17');
+    expect(
+      allocateNextIP(
+        r,
+        (ip) => taken.has(ip),
+        () => 0.999999,
+      ),
+    ).toBe('10.0.0.17');
   });
 
   it('falls back to the lower band only when the upper one is full', () => {
@@ -122,7 +117,13 @@ describe('allocateNextIP (randomScanStrategyWithOffset)', () => {
   });
 
   it('reports a full range', () => {
-    expect(() => allocateNextIP(r, () => true, () => 0.3)).toThrow('range is full');
+    expect(() =>
+      allocateNextIP(
+        r,
+        () => true,
+        () => 0.3,
+      ),
+    ).toThrow('range is full');
     expect(() => allocateNextIP(range('10.0.0.0/32'), none, () => 0.3)).toThrow('range is full');
   });
 
@@ -141,10 +142,20 @@ describe('allocateNextIP (randomScanStrategyWithOffset)', () => {
             }
             const taken = new Set(held);
             if (held.length === rr.max) {
-              expect(() => allocateNextIP(rr, (ip) => taken.has(ip), () => rnd)).toThrow('range is full');
+              expect(() =>
+                allocateNextIP(
+                  rr,
+                  (ip) => taken.has(ip),
+                  () => rnd,
+                ),
+              ).toThrow('range is full');
               continue;
             }
-            const ip = allocateNextIP(rr, (x) => taken.has(x), () => rnd);
+            const ip = allocateNextIP(
+              rr,
+              (x) => taken.has(x),
+              () => rnd,
+            );
             expect(taken.has(ip)).toBe(false);
             expect(ipOffset(rr, ip)).not.toBeNull();
             held.push(ip);

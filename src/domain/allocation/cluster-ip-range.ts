@@ -90,9 +90,7 @@ export function parseClusterIPRange(text: string): ClusterIPRange {
     if (!cidr) throw new Error(`service IP range[${i}] is not a valid CIDR: ${p}`);
     const bits = cidr.family === 4 ? 32 : 128;
     if (bits - cidr.prefix > MAX_CIDR_BITS) {
-      throw new Error(
-        `specified --service-cluster-ip-range is too large; for ${bits}-bit addresses, the mask must be >= ${bits - MAX_CIDR_BITS}`,
-      );
+      throw new Error(`specified --service-cluster-ip-range is too large; for ${bits}-bit addresses, the mask must be >= ${bits - MAX_CIDR_BITS}`);
     }
     return cidr;
   });
@@ -156,10 +154,7 @@ export function allocateIP(r: IPFamilyRange, ipText: string, isTaken: (ip: strin
   const offset = ipOffset(r, ipText);
   if (offset === null) {
     const shown = canonicalIP(ipText) ?? '<nil>';
-    throw new IPAllocatorError(
-      'NotInRange',
-      `the provided IP (${shown}) is not in the valid range. The range of valid IPs is ${r.cidrText}`,
-    );
+    throw new IPAllocatorError('NotInRange', `the provided IP (${shown}) is not in the valid range. The range of valid IPs is ${r.cidrText}`);
   }
   const canonical = ipAtOffset(r, offset);
   if (isTaken(canonical)) throw new IPAllocatorError('Allocated', 'provided IP is already allocated');

@@ -1,11 +1,5 @@
 import fc from 'fast-check';
-import {
-  allocateNextPort,
-  allocatePort,
-  DEFAULT_SERVICE_NODE_PORT_RANGE,
-  nodePortRangeContains,
-  parseNodePortRange,
-} from './node-port-range';
+import { allocateNextPort, allocatePort, DEFAULT_SERVICE_NODE_PORT_RANGE, nodePortRangeContains, parseNodePortRange } from './node-port-range';
 
 describe('parseNodePortRange (PortRange.Set)', () => {
   it.each([
@@ -41,9 +35,7 @@ describe('port allocation', () => {
 
   it('reserves requested ports and reports the upstream errors', () => {
     expect(() => allocatePort(r, 30080, none)).not.toThrow();
-    expect(() => allocatePort(r, 80, none)).toThrow(
-      'provided port is not in the valid range. The range of valid ports is 30000-32767',
-    );
+    expect(() => allocatePort(r, 80, none)).toThrow('provided port is not in the valid range. The range of valid ports is 30000-32767');
     expect(() => allocatePort(r, 32768, none)).toThrow('not in the valid range');
     expect(() => allocatePort(r, 30080, (p) => p === 30080)).toThrow('provided port is already allocated');
   });
@@ -51,33 +43,52 @@ describe('port allocation', () => {
   it('prefers the upper band (30086-32767) for random allocation', () => {
     expect(allocateNextPort(r, none, () => 0)).toBe(30086);
     expect(allocateNextPort(r, none, () => 0.9999999)).toBe(32767);
-    expect(allocateNextPort(r, (p) => p >= 30086, () => 0)).toBe(30000);
-    expect(() => allocateNextPort(r, () => true, () => 0)).toThrow('range is full');
+    expect(
+      allocateNextPort(
+        r,
+        (p) => p >= 30086,
+        () => 0,
+      ),
+    ).toBe(30000);
+    expect(() =>
+      allocateNextPort(
+        r,
+        () => true,
+        () => 0,
+      ),
+    ).toThrow('range is full');
   });
 
   it('property: random allocate/release never hands out a taken port and stays in range', () => {
     const small = parseNodePortRange('30000-30040');
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.boolean(), fc.double({ min: 0, max: 0.9999999, noNaN: true })), { maxLength: 200 }),
-        (steps) => {
-          const held = new Set<number>();
-          for (const [release, rnd] of steps) {
-            if (release && held.size > 0) {
-              held.delete([...held][Math.floor(rnd * held.size)]);
-              continue;
-            }
-            if (held.size === small.size) {
-              expect(() => allocateNextPort(small, (p) => held.has(p), () => rnd)).toThrow('range is full');
-              continue;
-            }
-            const port = allocateNextPort(small, (p) => held.has(p), () => rnd);
-            expect(held.has(port)).toBe(false);
-            expect(nodePortRangeContains(small, port)).toBe(true);
-            held.add(port);
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.double({ min: 0, max: 0.9999999, noNaN: true })), { maxLength: 200 }), (steps) => {
+        const held = new Set<number>();
+        for (const [release, rnd] of steps) {
+          if (release && held.size > 0) {
+            held.delete([...held][Math.floor(rnd * held.size)]);
+            continue;
           }
-        },
-      ),
+          if (held.size === small.size) {
+            expect(() =>
+              allocateNextPort(
+                small,
+                (p) => held.has(p),
+                () => rnd,
+              ),
+            ).toThrow('range is full');
+            continue;
+          }
+          const port = allocateNextPort(
+            small,
+            (p) => held.has(p),
+            () => rnd,
+          );
+          expect(held.has(port)).toBe(false);
+          expect(nodePortRangeContains(small, port)).toBe(true);
+          held.add(port);
+        }
+      }),
     );
   });
 });

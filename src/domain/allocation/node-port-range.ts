@@ -74,10 +74,7 @@ export class PortAllocatorError extends Error {
 /** PortAllocator.Allocate. Throws PortAllocatorError (ErrNotInRange / ErrAllocated). */
 export function allocatePort(r: NodePortRange, port: number, isTaken: (port: number) => boolean): void {
   if (!nodePortRangeContains(r, port)) {
-    throw new PortAllocatorError(
-      'NotInRange',
-      `provided port is not in the valid range. The range of valid ports is ${r.text}`,
-    );
+    throw new PortAllocatorError('NotInRange', `provided port is not in the valid range. The range of valid ports is ${r.text}`);
   }
   if (isTaken(port)) throw new PortAllocatorError('Allocated', 'provided port is already allocated');
 }

@@ -14,12 +14,7 @@ export function randomIntn(random: () => number, n: number): number {
  * Returns a free offset in [0, max), or null when every offset is taken.
  * `isTaken(offset)` reports the bitmap bit.
  */
-export function randomScanWithOffset(
-  max: number,
-  offset: number,
-  isTaken: (offset: number) => boolean,
-  random: () => number,
-): number | null {
+export function randomScanWithOffset(max: number, offset: number, isTaken: (offset: number) => boolean, random: () => number): number | null {
   if (max <= 0) return null;
   // The static band is always smaller than the bitmap (calculateRangeOffset guarantees it).
   const band = offset < max ? offset : 0;

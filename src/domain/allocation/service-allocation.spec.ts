@@ -148,17 +148,13 @@ describe('prepareServiceCreate (BeginCreate)', () => {
     expect(thrown(() => prepareServiceCreate(svc({ clusterIP: '10.96.0.10' }), t.ctx())).message).toBe(
       'Service "web" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.10"}: failed to allocate IP 10.96.0.10: provided IP is already allocated',
     );
-    expect(thrown(() => prepareServiceCreate(svc({ clusterIP: '10.96.0.1' }), t.ctx())).message).toContain(
-      'failed to allocate IP 10.96.0.1: provided IP is already allocated',
-    );
+    expect(thrown(() => prepareServiceCreate(svc({ clusterIP: '10.96.0.1' }), t.ctx())).message).toContain('failed to allocate IP 10.96.0.1: provided IP is already allocated');
   });
 
   it('§8.20 clusterIPs without clusterIP fails with only the cluster-IP validation errors', () => {
     const err = thrown(() => prepareServiceCreate(svc({ clusterIPs: ['10.96.0.50'] }), single().ctx()));
     expect(err).toBeInstanceOf(InvalidError);
-    expect(err.message).toBe(
-      'Service "web" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.50"}: must be empty when `clusterIP` is not specified',
-    );
+    expect(err.message).toBe('Service "web" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.50"}: must be empty when `clusterIP` is not specified');
   });
 
   it('§8.21 RequireDualStack on a single-stack cluster', () => {
@@ -172,13 +168,9 @@ describe('prepareServiceCreate (BeginCreate)', () => {
     expect(thrown(() => prepareServiceCreate(svc({ clusterIP: 'fd00::10' }), ctx)).message).toBe(
       'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: []string{"fd00::10"}: IPv6 is not configured on this cluster',
     );
-    expect(thrown(() => prepareServiceCreate(svc({ ipFamilies: ['IPv6'] }), ctx)).message).toBe(
-      'Service "web" is invalid: spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster',
-    );
-    expect(
-      thrown(() => prepareServiceCreate(svc({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4', 'IPv6'] }), ctx)).message,
-    ).toBe(
-      "Service \"web\" is invalid: spec.ipFamilyPolicy: Invalid value: \"SingleStack\": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+    expect(thrown(() => prepareServiceCreate(svc({ ipFamilies: ['IPv6'] }), ctx)).message).toBe('Service "web" is invalid: spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster');
+    expect(thrown(() => prepareServiceCreate(svc({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4', 'IPv6'] }), ctx)).message).toBe(
+      'Service "web" is invalid: spec.ipFamilyPolicy: Invalid value: "SingleStack": must be \'RequireDualStack\' or \'PreferDualStack\' when multiple IP families are specified',
     );
   });
 
@@ -214,9 +206,7 @@ describe('prepareServiceCreate (BeginCreate)', () => {
   });
 
   it('dual-stack: the BadValue of a failed request includes the "" marker of the other family', () => {
-    expect(
-      thrown(() => prepareServiceCreate(svc({ ipFamilyPolicy: 'RequireDualStack', clusterIP: '1.1.1.1' }), dual().ctx())).message,
-    ).toBe(
+    expect(thrown(() => prepareServiceCreate(svc({ ipFamilyPolicy: 'RequireDualStack', clusterIP: '1.1.1.1' }), dual().ctx())).message).toBe(
       'Service "web" is invalid: spec.clusterIPs: Invalid value: []string{"1.1.1.1", ""}: failed to allocate IP 1.1.1.1: the provided IP (1.1.1.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
     );
   });
@@ -232,22 +222,16 @@ describe('prepareServiceCreate (BeginCreate)', () => {
   });
 
   it('§8.22 nodePort outside the range', () => {
-    const err = thrown(() =>
-      prepareServiceCreate(svc({ type: 'NodePort', ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort: 80 }] }), single().ctx()),
-    );
+    const err = thrown(() => prepareServiceCreate(svc({ type: 'NodePort', ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort: 80 }] }), single().ctx()));
     expect(err).toBeInstanceOf(InvalidError);
-    expect(err.message).toBe(
-      'Service "web" is invalid: spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767',
-    );
+    expect(err.message).toBe('Service "web" is invalid: spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767');
   });
 
   it('nodePort already allocated, including by an earlier port of the same request', () => {
     const t = single();
     t.ports.add(30080);
     const body = svc({ type: 'NodePort', ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort: 30080 }] });
-    expect(thrown(() => prepareServiceCreate(body, t.ctx())).message).toBe(
-      'Service "web" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated',
-    );
+    expect(thrown(() => prepareServiceCreate(body, t.ctx())).message).toBe('Service "web" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
     const twoPorts = svc({
       type: 'NodePort',
       ports: [
@@ -255,9 +239,7 @@ describe('prepareServiceCreate (BeginCreate)', () => {
         { name: 'b', protocol: 'UDP', port: 81, targetPort: 81, nodePort: 30090 },
       ],
     });
-    expect(thrown(() => prepareServiceCreate(twoPorts, single().ctx())).message).toBe(
-      'Service "web" is invalid: spec.ports[1].nodePort: Invalid value: 30090: provided port is already allocated',
-    );
+    expect(thrown(() => prepareServiceCreate(twoPorts, single().ctx())).message).toBe('Service "web" is invalid: spec.ports[1].nodePort: Invalid value: 30090: provided port is already allocated');
   });
 
   it('ports sharing a port number share one nodePort', () => {
@@ -270,36 +252,25 @@ describe('prepareServiceCreate (BeginCreate)', () => {
     expect(allocatedValues(out).nodePorts).toHaveLength(1);
 
     // A value requested on the later port is used for the earlier one too.
-    const requested = prepareServiceCreate(
-      svc({ type: 'NodePort', ports: [ports[0], { ...ports[1], nodePort: 30053 }] }),
-      single().ctx(),
-    );
+    const requested = prepareServiceCreate(svc({ type: 'NodePort', ports: [ports[0], { ...ports[1], nodePort: 30053 }] }), single().ctx());
     expect(requested.spec.ports!.map((p) => p.nodePort)).toEqual([30053, 30053]);
   });
 
   it('node ports exhausted is a 500', () => {
     const t = single();
     for (let p = 30000; p <= 32767; p++) t.ports.add(p);
-    expect(thrown(() => prepareServiceCreate(svc({ type: 'NodePort' }), t.ctx())).message).toBe(
-      'Internal error occurred: failed to allocate a nodePort: range is full',
-    );
+    expect(thrown(() => prepareServiceCreate(svc({ type: 'NodePort' }), t.ctx())).message).toBe('Internal error occurred: failed to allocate a nodePort: range is full');
   });
 
   it('healthCheckNodePort failures are 500s', () => {
-    const err = thrown(() =>
-      prepareServiceCreate(svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 80 }), single().ctx()),
-    );
+    const err = thrown(() => prepareServiceCreate(svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 80 }), single().ctx()));
     expect(err).toBeInstanceOf(InternalServerError);
-    expect(err.message).toBe(
-      'Internal error occurred: failed to allocate requested HealthCheck NodePort 80: provided port is not in the valid range. The range of valid ports is 30000-32767',
-    );
+    expect(err.message).toBe('Internal error occurred: failed to allocate requested HealthCheck NodePort 80: provided port is not in the valid range. The range of valid ports is 30000-32767');
     const t = single();
     t.ports.add(31000);
-    expect(
-      thrown(() =>
-        prepareServiceCreate(svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31000 }), t.ctx()),
-      ).message,
-    ).toBe('Internal error occurred: failed to allocate requested HealthCheck NodePort 31000: provided port is already allocated');
+    expect(thrown(() => prepareServiceCreate(svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31000 }), t.ctx())).message).toBe(
+      'Internal error occurred: failed to allocate requested HealthCheck NodePort 31000: provided port is already allocated',
+    );
   });
 });
 
@@ -313,11 +284,7 @@ describe('prepareServiceUpdate (BeginUpdate)', () => {
   it('re-submitting the original manifest keeps the allocated values (patchAllocatedValues)', () => {
     const t = single();
     const old = created(t, { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 80 }] });
-    const out = prepareServiceUpdate(
-      old,
-      svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 80 }] }),
-      t.ctx(),
-    );
+    const out = prepareServiceUpdate(old, svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 80 }] }), t.ctx());
     expect(out.spec.clusterIP).toBe(old.spec.clusterIP);
     expect(out.spec.clusterIPs).toEqual(old.spec.clusterIPs);
     expect(out.spec.ports![0].nodePort).toBe(old.spec.ports![0].nodePort);
@@ -367,9 +334,7 @@ describe('prepareServiceUpdate (BeginUpdate)', () => {
         ports: [old.spec.ports![0], { name: 'b', protocol: 'TCP', port: 81, targetPort: 81, nodePort: 30090 }],
       },
     };
-    expect(thrown(() => prepareServiceUpdate(old, taken, t.ctx())).message).toBe(
-      'Service "web" is invalid: spec.ports[1].nodePort: Invalid value: 30090: provided port is already allocated',
-    );
+    expect(thrown(() => prepareServiceUpdate(old, taken, t.ctx())).message).toBe('Service "web" is invalid: spec.ports[1].nodePort: Invalid value: 30090: provided port is already allocated');
   });
 
   it('two ports with the same (protocol, nodePort) on update are a bare 500', () => {
@@ -429,12 +394,8 @@ describe('prepareServiceUpdate (BeginUpdate)', () => {
   it('reducing clusterIPs without SingleStack is rejected', () => {
     const t = dual();
     const old = created(t, { ipFamilyPolicy: 'PreferDualStack' });
-    const err = thrown(() =>
-      prepareServiceUpdate(old, { ...old, spec: { ...old.spec, clusterIPs: [old.spec.clusterIP!], ipFamilyPolicy: 'RequireDualStack' } }, t.ctx()),
-    );
-    expect(err.message).toBe(
-      "Service \"web\" is invalid: spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": must be 'SingleStack' to release the secondary cluster IP",
-    );
+    const err = thrown(() => prepareServiceUpdate(old, { ...old, spec: { ...old.spec, clusterIPs: [old.spec.clusterIP!], ipFamilyPolicy: 'RequireDualStack' } }, t.ctx()));
+    expect(err.message).toBe('Service "web" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": must be \'SingleStack\' to release the secondary cluster IP');
   });
 
   it('a nil ipFamilyPolicy inherits the old one', () => {
@@ -482,39 +443,36 @@ describe('allocatedValues', () => {
 describe('property: create/delete sequences never double-allocate', () => {
   it('every live service holds distinct in-range IPs and node ports', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.boolean(), fc.double({ min: 0, max: 0.9999999, noNaN: true })), { maxLength: 60 }),
-        (steps) => {
-          const t = new Table(parseClusterIPRange('10.0.0.0/27'));
-          const ctxRange = parseNodePortRange('30000-30020');
-          const live: Service[] = [];
-          let n = 0;
-          for (const [del, rnd] of steps) {
-            if (del && live.length > 0) {
-              const [gone] = live.splice(Math.floor(rnd * live.length), 1);
-              t.commit(gone, undefined);
-              continue;
-            }
-            const ctx = { ...t.ctx(() => rnd), nodePortRange: ctxRange };
-            let out: Service;
-            try {
-              out = prepareServiceCreate(svc({ type: 'NodePort' }, `s${n++}`), ctx);
-            } catch (err) {
-              expect(err).toBeInstanceOf(InternalServerError);
-              continue;
-            }
-            t.commit(undefined, out);
-            live.push(out);
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.double({ min: 0, max: 0.9999999, noNaN: true })), { maxLength: 60 }), (steps) => {
+        const t = new Table(parseClusterIPRange('10.0.0.0/27'));
+        const ctxRange = parseNodePortRange('30000-30020');
+        const live: Service[] = [];
+        let n = 0;
+        for (const [del, rnd] of steps) {
+          if (del && live.length > 0) {
+            const [gone] = live.splice(Math.floor(rnd * live.length), 1);
+            t.commit(gone, undefined);
+            continue;
           }
-          const ips = live.map((s) => s.spec.clusterIP!);
-          const ports = live.map((s) => s.spec.ports![0].nodePort!);
-          expect(new Set(ips).size).toBe(ips.length);
-          expect(new Set(ports).size).toBe(ports.length);
-          expect(ips).not.toContain('10.0.0.1');
-          ips.forEach((ip) => expect(ipOffset(t.range.primary, ip)).not.toBeNull());
-          ports.forEach((p) => expect(nodePortRangeContains(ctxRange, p)).toBe(true));
-        },
-      ),
+          const ctx = { ...t.ctx(() => rnd), nodePortRange: ctxRange };
+          let out: Service;
+          try {
+            out = prepareServiceCreate(svc({ type: 'NodePort' }, `s${n++}`), ctx);
+          } catch (err) {
+            expect(err).toBeInstanceOf(InternalServerError);
+            continue;
+          }
+          t.commit(undefined, out);
+          live.push(out);
+        }
+        const ips = live.map((s) => s.spec.clusterIP!);
+        const ports = live.map((s) => s.spec.ports![0].nodePort!);
+        expect(new Set(ips).size).toBe(ips.length);
+        expect(new Set(ports).size).toBe(ports.length);
+        expect(ips).not.toContain('10.0.0.1');
+        ips.forEach((ip) => expect(ipOffset(t.range.primary, ip)).not.toBeNull());
+        ports.forEach((p) => expect(nodePortRangeContains(ctxRange, p)).toBe(true));
+      }),
     );
   });
 });

@@ -54,13 +54,7 @@ function allocIPs(svc: Service, toAlloc: [string, string][], op: AllocationOpera
       try {
         op.allocateIP(range, ip);
       } catch (err) {
-        throw new InvalidError('Service', serviceName(svc), [
-          fieldErrors.invalid(
-            'spec.clusterIPs',
-            goStringSlice(svc.spec.clusterIPs),
-            `failed to allocate IP ${ip}: ${errorMessage(err)}`,
-          ),
-        ]);
+        throw new InvalidError('Service', serviceName(svc), [fieldErrors.invalid('spec.clusterIPs', goStringSlice(svc.spec.clusterIPs), `failed to allocate IP ${ip}: ${errorMessage(err)}`)]);
       }
       // A requested IP is stored as the user wrote it.
       allocated.set(family, ip);
@@ -215,9 +209,7 @@ function updateNodePorts(svc: Service, oldSvc: Service, op: AllocationOperation)
         try {
           op.allocatePort(nodePort);
         } catch (err) {
-          throw new InvalidError('Service', serviceName(svc), [
-            fieldErrors.invalid(`spec.ports[${i}].nodePort`, nodePort, errorMessage(err)),
-          ]);
+          throw new InvalidError('Service', serviceName(svc), [fieldErrors.invalid(`spec.ports[${i}].nodePort`, nodePort, errorMessage(err))]);
         }
         reserved.add(nodePort);
       }
@@ -258,10 +250,7 @@ export function prepareServiceUpdate(oldInput: Service, newInput: Service, ctx: 
  * headless; node ports for NodePort/LoadBalancer; the health-check port when NeedsHealthCheck.
  */
 export function allocatedValues(svc: Service): AllocatedValues {
-  const clusterIPs =
-    needsClusterIP(svc) && !isHeadless(svc)
-      ? [...new Set((svc.spec.clusterIPs ?? []).filter((ip) => ip !== '' && ip !== 'None').map(tableIP))]
-      : [];
+  const clusterIPs = needsClusterIP(svc) && !isHeadless(svc) ? [...new Set((svc.spec.clusterIPs ?? []).filter((ip) => ip !== '' && ip !== 'None').map(tableIP))] : [];
   const nodePorts = new Set(heldNodePorts(svc));
   if (needsHealthCheck(svc) && svc.spec.healthCheckNodePort) nodePorts.add(svc.spec.healthCheckNodePort);
   return { clusterIPs, nodePorts: [...nodePorts] };
@@ -271,10 +260,7 @@ export function allocatedValues(svc: Service): AllocatedValues {
  * The table changes of a committed write: `before` undefined for a create, `after`
  * undefined for a delete (upstream's afterDelete releaseAllocatedResources).
  */
-export function allocationChanges(
-  before: Service | undefined,
-  after: Service | undefined,
-): { allocate: AllocatedValues; release: AllocatedValues } {
+export function allocationChanges(before: Service | undefined, after: Service | undefined): { allocate: AllocatedValues; release: AllocatedValues } {
   const b = before ? allocatedValues(before) : { clusterIPs: [], nodePorts: [] };
   const a = after ? allocatedValues(after) : { clusterIPs: [], nodePorts: [] };
   return {

@@ -81,11 +81,6 @@ export const goMicroTime: GoType = { kind: 'time', micro: true };
 export const goRawJson: GoType = { kind: 'rawJson' };
 
 /** Field helper: `field('name', 'Name', goString(), { omitempty: true })`. */
-export function field(
-  json: string,
-  goField: string,
-  type: GoType,
-  opts: { omitempty?: boolean; pointer?: boolean } = {},
-): FieldSchema {
+export function field(json: string, goField: string, type: GoType, opts: { omitempty?: boolean; pointer?: boolean } = {}): FieldSchema {
   return { json, goField, type, omitempty: opts.omitempty ?? false, pointer: opts.pointer ?? false };
 }

@@ -25,7 +25,7 @@ describe('metav1.Time parsing and formatting', () => {
     expect(canonicalTime(input)).toBe(output);
   });
 
-  it('treats Go\'s zero time as null and rejects garbage', () => {
+  it("treats Go's zero time as null and rejects garbage", () => {
     expect(canonicalTime('0001-01-01T00:00:00Z')).toBeNull();
     expect(canonicalTime('nope')).toBeUndefined();
   });
@@ -54,7 +54,7 @@ describe('metav1.Time parsing and formatting', () => {
     ['2025-01-02T03:04:05+25:00', 'parsing time "2025-01-02T03:04:05+25:00": time zone offset hour out of range'],
     ['2025-01-02T03:04:05Zjunk', 'parsing time "2025-01-02T03:04:05Zjunk": extra text: "junk"'],
     ['2025-01-02T03:04:05Zé', 'parsing time "2025-01-02T03:04:05Z\\xc3\\xa9": extra text: "\\xc3\\xa9"'],
-  ])('rejects %j with Go\'s error', (value, message) => {
+  ])("rejects %j with Go's error", (value, message) => {
     expect(parseError(value)).toBe(message);
   });
 });

@@ -29,10 +29,7 @@ describe('readJson', () => {
     const v = readJson('{"a":1,"b":{"c":true,"c":false},"a":null}');
     expect(v.kind === 'object' && v.members.map((m) => m.key)).toEqual(['a', 'b', 'a']);
     expect(duplicateKeyPaths(v)).toEqual(['b.c', 'a']);
-    expect(duplicateKeyPaths(readJson('{"spec":{"ports":[{"name":"a","name":"b"}],"type":"x","type":"y"}}'))).toEqual([
-      'spec.ports[0].name',
-      'spec.type',
-    ]);
+    expect(duplicateKeyPaths(readJson('{"spec":{"ports":[{"name":"a","name":"b"}],"type":"x","type":"y"}}'))).toEqual(['spec.ports[0].name', 'spec.type']);
   });
 
   it('treats __proto__ and constructor as ordinary data', () => {
@@ -63,7 +60,7 @@ describe('readJson', () => {
     ['"abc', 'unexpected end of JSON input'],
     ['x', "invalid character 'x' looking for beginning of value"],
     ['{"a" 1}', "invalid character '1' after object key"],
-    ['{"a":1 "b":2}', 'invalid character \'"\' after object key:value pair'],
+    ['{"a":1 "b":2}', "invalid character '\"' after object key:value pair"],
     ['{"a":1,}', "invalid character '}' looking for beginning of object key string"],
     ['{a:1}', "invalid character 'a' looking for beginning of object key string"],
     ["{'a':1}", "invalid character '\\'' looking for beginning of object key string"],
@@ -92,7 +89,7 @@ describe('readJson', () => {
     ['é', "invalid character 'Ã' looking for beginning of value"],
     ['\u0000', "invalid character '\\x00' looking for beginning of value"],
     ['{"a":1}}', "invalid character '}' after top-level value"],
-  ])('fails %j with Go\'s message', (text, message) => {
+  ])("fails %j with Go's message", (text, message) => {
     expect(syntaxError(text)).toBe(message);
   });
 

@@ -14,7 +14,7 @@ export class JsonSyntaxError extends Error {
 /** encoding/json scanner.go quoteChar: the offending *byte*, quoted Go-style in single quotes. */
 export function quoteScannerByte(c: number): string {
   if (c === 0x27) return "'\\''";
-  if (c === 0x22) return '\'"\'';
+  if (c === 0x22) return "'\"'";
   // Go quotes string(rune(byte)): bytes >= 0x80 show as the Latin-1 rune of the same value.
   const named: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x5c: '\\\\' };
   if (named[c] !== undefined) return `'${named[c]}'`;

@@ -20,11 +20,7 @@ export const listMetaSchema: StructSchema = {
 export const statusCauseSchema: StructSchema = {
   name: 'StatusCause',
   goName: 'v1.StatusCause',
-  fields: [
-    field('reason', 'Type', goString('v1.CauseType'), O),
-    field('message', 'Message', goString(), O),
-    field('field', 'Field', goString(), O),
-  ],
+  fields: [field('reason', 'Type', goString('v1.CauseType'), O), field('message', 'Message', goString(), O), field('field', 'Field', goString(), O)],
 };
 
 export const statusDetailsSchema: StructSchema = {
@@ -58,10 +54,7 @@ export const statusSchema: StructSchema = {
 export const preconditionsSchema: StructSchema = {
   name: 'Preconditions',
   goName: 'v1.Preconditions',
-  fields: [
-    field('uid', 'UID', goString('types.UID'), OP),
-    field('resourceVersion', 'ResourceVersion', goString(), OP),
-  ],
+  fields: [field('uid', 'UID', goString('types.UID'), OP), field('resourceVersion', 'ResourceVersion', goString(), OP)],
 };
 
 export const deleteOptionsSchema: StructSchema = {

@@ -18,7 +18,9 @@ function goTime(value: unknown): string {
 
 function goStringMap(value: unknown): string {
   if (typeof value !== 'object' || value === null) return 'map[string]string(nil)';
-  const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${quote((value as Record<string, unknown>)[k])}`);
+  const entries = Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${quote((value as Record<string, unknown>)[k])}`);
   return `map[string]string{${entries.join(', ')}}`;
 }
 

@@ -43,7 +43,6 @@ function cannotBeHandled(target: ReviewTarget, gvk: GroupVersionKind, error: str
   return new BadRequestError(`${gvk.kind} in version ${strconvQuote(gvk.version)} cannot be handled as a ${target.kind}: ${error}`);
 }
 
-
 function checkGvk(json: JsonValue, body: Buffer, target: ReviewTarget): GroupVersionKind {
   const interpreted = interpretTypeMeta(json);
   if (!interpreted.ok) throw unrecognized(target, interpreted.error, body);
@@ -52,11 +51,7 @@ function checkGvk(json: JsonValue, body: Buffer, target: ReviewTarget): GroupVer
   if (gvk.group === target.group && gvk.version === target.version && gvk.kind === target.kind) return gvk;
   const goType = registeredGoType(gvk.group, gvk.version, gvk.kind);
   const internal = `${target.group.split('.')[0]}.${target.kind}`;
-  throw cannotBeHandled(
-    target,
-    gvk,
-    goType ? `converting (${goType}) to (${internal}): unknown conversion` : notRegisteredMessage(gvk.group, gvk.version, gvk.kind, strconvQuote),
-  );
+  throw cannotBeHandled(target, gvk, goType ? `converting (${goType}) to (${internal}): unknown conversion` : notRegisteredMessage(gvk.group, gvk.version, gvk.kind, strconvQuote));
 }
 
 function decodeParsed(json: JsonValue, body: Buffer, target: ReviewTarget, fieldValidation: FieldValidation): DecodedReview {

@@ -13,39 +13,25 @@ const typeMeta = [field('kind', 'Kind', goString(), O), field('apiVersion', 'API
 export const labelSelectorRequirementSchema: StructSchema = {
   name: 'LabelSelectorRequirement',
   goName: 'v1.LabelSelectorRequirement',
-  fields: [
-    field('key', 'Key', goString()),
-    field('operator', 'Operator', goString('v1.LabelSelectorOperator')),
-    field('values', 'Values', goSliceOf(goString()), O),
-  ],
+  fields: [field('key', 'Key', goString()), field('operator', 'Operator', goString('v1.LabelSelectorOperator')), field('values', 'Values', goSliceOf(goString()), O)],
 };
 
 export const fieldSelectorRequirementSchema: StructSchema = {
   name: 'FieldSelectorRequirement',
   goName: 'v1.FieldSelectorRequirement',
-  fields: [
-    field('key', 'Key', goString()),
-    field('operator', 'Operator', goString('selection.Operator')),
-    field('values', 'Values', goSliceOf(goString()), O),
-  ],
+  fields: [field('key', 'Key', goString()), field('operator', 'Operator', goString('selection.Operator')), field('values', 'Values', goSliceOf(goString()), O)],
 };
 
 export const labelSelectorAttributesSchema: StructSchema = {
   name: 'LabelSelectorAttributes',
   goName: 'v1.LabelSelectorAttributes',
-  fields: [
-    field('rawSelector', 'RawSelector', goString(), O),
-    field('requirements', 'Requirements', goSliceOf(goStruct(labelSelectorRequirementSchema)), O),
-  ],
+  fields: [field('rawSelector', 'RawSelector', goString(), O), field('requirements', 'Requirements', goSliceOf(goStruct(labelSelectorRequirementSchema)), O)],
 };
 
 export const fieldSelectorAttributesSchema: StructSchema = {
   name: 'FieldSelectorAttributes',
   goName: 'v1.FieldSelectorAttributes',
-  fields: [
-    field('rawSelector', 'RawSelector', goString(), O),
-    field('requirements', 'Requirements', goSliceOf(goStruct(fieldSelectorRequirementSchema)), O),
-  ],
+  fields: [field('rawSelector', 'RawSelector', goString(), O), field('requirements', 'Requirements', goSliceOf(goStruct(fieldSelectorRequirementSchema)), O)],
 };
 
 export const resourceAttributesSchema: StructSchema = {
@@ -82,12 +68,7 @@ export const selfSubjectAccessReviewSpecSchema: StructSchema = {
 export const subjectAccessReviewStatusSchema: StructSchema = {
   name: 'SubjectAccessReviewStatus',
   goName: 'v1.SubjectAccessReviewStatus',
-  fields: [
-    field('allowed', 'Allowed', goBool),
-    field('denied', 'Denied', goBool, O),
-    field('reason', 'Reason', goString(), O),
-    field('evaluationError', 'EvaluationError', goString(), O),
-  ],
+  fields: [field('allowed', 'Allowed', goBool), field('denied', 'Denied', goBool, O), field('reason', 'Reason', goString(), O), field('evaluationError', 'EvaluationError', goString(), O)],
 };
 
 export const selfSubjectAccessReviewSchema: StructSchema = {
@@ -166,9 +147,5 @@ export const selfSubjectReviewStatusSchema: StructSchema = {
 export const selfSubjectReviewSchema: StructSchema = {
   name: 'SelfSubjectReview',
   goName: 'v1.SelfSubjectReview',
-  fields: [
-    ...typeMeta,
-    field('metadata', 'ObjectMeta', goStruct(objectMetaSchema), O),
-    field('status', 'Status', goStruct(selfSubjectReviewStatusSchema), O),
-  ],
+  fields: [...typeMeta, field('metadata', 'ObjectMeta', goStruct(objectMetaSchema), O), field('status', 'Status', goStruct(selfSubjectReviewStatusSchema), O)],
 };

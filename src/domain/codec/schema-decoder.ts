@@ -113,13 +113,7 @@ class SchemaDecoder {
     this.strictErrors.push(text);
   }
 
-  decodeStruct(
-    schema: StructSchema,
-    json: JsonValue,
-    existing: unknown,
-    ctx: ErrorContext | undefined,
-    path: string,
-  ): Record<string, unknown> | undefined {
+  decodeStruct(schema: StructSchema, json: JsonValue, existing: unknown, ctx: ErrorContext | undefined, path: string): Record<string, unknown> | undefined {
     if (json.kind !== 'object') {
       this.saveError(typeErrorText(jsonKindName(json), schema.goName, ctx));
       return isPlainObject(existing) ? existing : undefined;
@@ -175,13 +169,7 @@ class SchemaDecoder {
     }
   }
 
-  private decodeValue(
-    type: GoType,
-    json: JsonValue,
-    existing: unknown,
-    ctx: ErrorContext,
-    path: string,
-  ): unknown {
+  private decodeValue(type: GoType, json: JsonValue, existing: unknown, ctx: ErrorContext, path: string): unknown {
     switch (type.kind) {
       case 'string':
         if (json.kind === 'string') return json.value;

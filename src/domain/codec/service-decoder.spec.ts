@@ -15,15 +15,11 @@ function decodeError(body: string, fieldValidation: FieldValidation = 'Strict'):
   throw new Error(`expected ${body} to fail`);
 }
 
-const svc = (spec: string, extra = ''): string =>
-  `{"kind":"Service","apiVersion":"v1","metadata":{"name":"web"${extra}},"spec":${spec}}`;
+const svc = (spec: string, extra = ''): string => `{"kind":"Service","apiVersion":"v1","metadata":{"name":"web"${extra}},"spec":${spec}}`;
 
 describe('decodeService', () => {
   it('decodes a body into a canonical object (no defaulting)', () => {
-    const { object, warnings } = decodeService(
-      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}',
-      { fieldValidation: 'Strict' },
-    );
+    const { object, warnings } = decodeService('{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}', { fieldValidation: 'Strict' });
     expect(warnings).toEqual([]);
     expect(object).toEqual({
       kind: 'Service',
@@ -41,7 +37,7 @@ describe('decodeService', () => {
     expect(decodeService('{"kind":"","apiVersion":"","spec":{}}', { fieldValidation: 'Strict' }).object.spec).toEqual({});
   });
 
-  describe('type errors (Go\'s UnmarshalTypeError wording)', () => {
+  describe("type errors (Go's UnmarshalTypeError wording)", () => {
     it.each([
       [svc('{"ports":[{"port":"80"}]}'), 'json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32'],
       [svc('{"ports":[{"port":1.5}]}'), 'json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.port of type int32'],
@@ -60,41 +56,38 @@ describe('decodeService', () => {
       [svc('{"ports":["x"]}'), 'json: cannot unmarshal string into Go struct field ServiceSpec.spec.ports of type v1.ServicePort'],
       [svc('{"clusterIPs":"10.0.0.1"}'), 'json: cannot unmarshal string into Go struct field ServiceSpec.spec.clusterIPs of type []string'],
       [svc('{"ipFamilies":[4]}'), 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.ipFamilies of type v1.IPFamily'],
-      [svc('{"sessionAffinityConfig":{"clientIP":{"timeoutSeconds":"1"}}}'), 'json: cannot unmarshal string into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32'],
+      [
+        svc('{"sessionAffinityConfig":{"clientIP":{"timeoutSeconds":"1"}}}'),
+        'json: cannot unmarshal string into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32',
+      ],
       [svc('{}', ',"ownerReferences":[{"controller":"x"}]'), 'json: cannot unmarshal string into Go struct field OwnerReference.metadata.ownerReferences.controller of type bool'],
       [svc('{}', ',"uid":1'), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID'],
       ['{"status":{"conditions":[{"status":true}]}}', 'json: cannot unmarshal bool into Go struct field Condition.status.conditions.status of type v1.ConditionStatus'],
-      ['{"status":{"loadBalancer":{"ingress":[{"ipMode":1}]}}}', 'json: cannot unmarshal number into Go struct field LoadBalancerIngress.status.loadBalancer.ingress.ipMode of type v1.LoadBalancerIPMode'],
-      ['{"status":{"loadBalancer":{"ingress":[{"ports":[{"port":-2147483649}]}]}}}', 'json: cannot unmarshal number -2147483649 into Go struct field PortStatus.status.loadBalancer.ingress.ports.port of type int32'],
+      [
+        '{"status":{"loadBalancer":{"ingress":[{"ipMode":1}]}}}',
+        'json: cannot unmarshal number into Go struct field LoadBalancerIngress.status.loadBalancer.ingress.ipMode of type v1.LoadBalancerIPMode',
+      ],
+      [
+        '{"status":{"loadBalancer":{"ingress":[{"ports":[{"port":-2147483649}]}]}}}',
+        'json: cannot unmarshal number -2147483649 into Go struct field PortStatus.status.loadBalancer.ingress.ports.port of type int32',
+      ],
     ])('%s', (body, message) => {
       expect(decodeError(body)).toBe(PREFIX + message);
     });
 
     it('reports IntOrString errors as int32 ones', () => {
-      expect(decodeError(svc('{"ports":[{"port":80,"targetPort":1.5}]}'))).toBe(
-        PREFIX + 'json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.targetPort of type int32',
-      );
-      expect(decodeError(svc('{"ports":[{"port":80,"targetPort":true}]}'))).toBe(
-        PREFIX + 'json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32',
-      );
-      expect(decodeError(svc('{"ports":[{"port":80,"targetPort":[80]}]}'))).toBe(
-        PREFIX + 'json: cannot unmarshal array into Go struct field ServicePort.spec.ports.targetPort of type int32',
-      );
+      expect(decodeError(svc('{"ports":[{"port":80,"targetPort":1.5}]}'))).toBe(PREFIX + 'json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.targetPort of type int32');
+      expect(decodeError(svc('{"ports":[{"port":80,"targetPort":true}]}'))).toBe(PREFIX + 'json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32');
+      expect(decodeError(svc('{"ports":[{"port":80,"targetPort":[80]}]}'))).toBe(PREFIX + 'json: cannot unmarshal array into Go struct field ServicePort.spec.ports.targetPort of type int32');
     });
 
     it('keeps the first plain type error, but a custom unmarshaler error aborts and wins', () => {
-      expect(decodeError(svc('{"type":5,"clusterIP":6}'))).toBe(
-        PREFIX + 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType',
-      );
-      expect(decodeError(svc('{"type":5,"ports":[{"port":1,"targetPort":{}}]}'))).toBe(
-        PREFIX + 'json: cannot unmarshal object into Go struct field ServicePort.spec.ports.targetPort of type int32',
-      );
+      expect(decodeError(svc('{"type":5,"clusterIP":6}'))).toBe(PREFIX + 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType');
+      expect(decodeError(svc('{"type":5,"ports":[{"port":1,"targetPort":{}}]}'))).toBe(PREFIX + 'json: cannot unmarshal object into Go struct field ServicePort.spec.ports.targetPort of type int32');
     });
 
     it('prefers type errors over strict errors', () => {
-      expect(decodeError(svc('{"foo":1,"type":5}'))).toBe(
-        PREFIX + 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType',
-      );
+      expect(decodeError(svc('{"foo":1,"type":5}'))).toBe(PREFIX + 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType');
     });
 
     it('throws ServiceDecodeError carrying the bare decoder message', () => {
@@ -103,9 +96,7 @@ describe('decodeService', () => {
         throw new Error('unreachable');
       } catch (e) {
         expect(e).toBeInstanceOf(ServiceDecodeError);
-        expect((e as ServiceDecodeError).decoderMessage).toBe(
-          'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType',
-        );
+        expect((e as ServiceDecodeError).decoderMessage).toBe('json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType');
         expect((e as ServiceDecodeError).reason).toBe('BadRequest');
       }
     });
@@ -140,10 +131,7 @@ describe('decodeService', () => {
     });
 
     it('treats null and the zero time as unset', () => {
-      const { object } = decodeService(
-        '{"metadata":{"creationTimestamp":null,"deletionTimestamp":"0001-01-01T00:00:00Z","managedFields":[{"time":null}]}}',
-        { fieldValidation: 'Strict' },
-      );
+      const { object } = decodeService('{"metadata":{"creationTimestamp":null,"deletionTimestamp":"0001-01-01T00:00:00Z","managedFields":[{"time":null}]}}', { fieldValidation: 'Strict' });
       expect(object.metadata).toEqual({ managedFields: [{}] });
     });
 
@@ -191,7 +179,7 @@ describe('decodeService', () => {
       expect(decodeService(body, { fieldValidation: 'Ignore' }).warnings).toEqual([]);
     });
 
-    it('is case-sensitive and quotes paths like Go\'s %q', () => {
+    it("is case-sensitive and quotes paths like Go's %q", () => {
       const { warnings } = decodeService('{"Spec":{},"spec":{"Type":"x","a\\"b\\n":1}}', { fieldValidation: 'Warn' });
       expect(warnings).toEqual(['unknown field "Spec"', 'unknown field "spec.Type"', 'unknown field "spec.a\\"b\\n"']);
     });
@@ -203,10 +191,7 @@ describe('decodeService', () => {
     });
 
     it('does not look inside FieldsV1', () => {
-      const { object, warnings } = decodeService(
-        '{"metadata":{"managedFields":[{"fieldsV1":{"f:spec":{"f:type":{},"f:type":{}},"__proto__":{"x":1}}}]}}',
-        { fieldValidation: 'Warn' },
-      );
+      const { object, warnings } = decodeService('{"metadata":{"managedFields":[{"fieldsV1":{"f:spec":{"f:type":{},"f:type":{}},"__proto__":{"x":1}}}]}}', { fieldValidation: 'Warn' });
       expect(warnings).toEqual([]);
       const raw = object.metadata.managedFields?.[0].fieldsV1 as Record<string, unknown>;
       expect(Object.keys(raw)).toEqual(['f:spec', '__proto__']);
@@ -216,11 +201,7 @@ describe('decodeService', () => {
 
   describe('Go value semantics', () => {
     it('treats null as absent: pointers, slices and maps cleared, scalars and structs untouched', () => {
-      const { object } = decodeService(
-        '{"metadata":{"name":"a","name":null,"labels":null},"spec":null,' +
-          '"status":{"loadBalancer":null,"conditions":null}}',
-        { fieldValidation: 'Ignore' },
-      );
+      const { object } = decodeService('{"metadata":{"name":"a","name":null,"labels":null},"spec":null,' + '"status":{"loadBalancer":null,"conditions":null}}', { fieldValidation: 'Ignore' });
       expect(object).toEqual({ kind: 'Service', apiVersion: 'v1', metadata: { name: 'a' }, spec: {}, status: { loadBalancer: {} } });
       const spec = decodeService('{"spec":{"type":"NodePort","type":null,"loadBalancerClass":"x","loadBalancerClass":null}}', {
         fieldValidation: 'Ignore',
@@ -316,9 +297,18 @@ describe('decodeService', () => {
       ['{"KIND":"ServiceList"}', 'ServiceList in version "v1" cannot be handled as a Service: converting (v1.ServiceList) to (core.Service): unknown conversion'],
       ['{"kind":"Status","apiVersion":"example.com/v9"}', 'Status in version "v9" cannot be handled as a Service: converting (v1.Status) to (core.Service): unknown conversion'],
       ['{"kind":"Deployment","apiVersion":"apps/v1"}', 'Deployment in version "v1" cannot be handled as a Service: converting (v1.Deployment) to (core.Service): unknown conversion'],
-      ['{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v2"}', 'HorizontalPodAutoscaler in version "v2" cannot be handled as a Service: converting (v2.HorizontalPodAutoscaler) to (core.Service): unknown conversion'],
-      ['{"kind":"service","apiVersion":"v1"}', 'service in version "v1" cannot be handled as a Service: no kind "service" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
-      ['{"kind":"Service","apiVersion":"v2"}', 'Service in version "v2" cannot be handled as a Service: no kind "Service" is registered for version "v2" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
+      [
+        '{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v2"}',
+        'HorizontalPodAutoscaler in version "v2" cannot be handled as a Service: converting (v2.HorizontalPodAutoscaler) to (core.Service): unknown conversion',
+      ],
+      [
+        '{"kind":"service","apiVersion":"v1"}',
+        'service in version "v1" cannot be handled as a Service: no kind "service" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+      ],
+      [
+        '{"kind":"Service","apiVersion":"v2"}',
+        'Service in version "v2" cannot be handled as a Service: no kind "Service" is registered for version "v2" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+      ],
       ['{"apiVersion":"apps/v1"}', 'Service in version "v1" cannot be handled as a Service: no kind "Service" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
       ['{"apiVersion":"apps/"}', `Service in version "" cannot be handled as a Service: Object 'apiVersion' is missing in '{"apiVersion":"apps/"}'`],
       ['{"apiVersion":"__internal"}', 'the API version in the data (__internal) does not match the expected API version (v1)'],
@@ -329,10 +319,7 @@ describe('decodeService', () => {
 
   describe('decodeServiceValue', () => {
     it('decodes an already-parsed value with the same rules', () => {
-      const { object, warnings } = decodeServiceValue(
-        { metadata: { name: 'web', creationTimestamp: '2025-01-02T03:04:05.5Z' }, spec: { type: 'NodePort', foo: 1 } },
-        { fieldValidation: 'Warn' },
-      );
+      const { object, warnings } = decodeServiceValue({ metadata: { name: 'web', creationTimestamp: '2025-01-02T03:04:05.5Z' }, spec: { type: 'NodePort', foo: 1 } }, { fieldValidation: 'Warn' });
       expect(warnings).toEqual(['unknown field "spec.foo"']);
       expect(object.metadata.creationTimestamp).toBe('2025-01-02T03:04:05Z');
       expect(() => decodeServiceValue({ spec: { ports: [{ port: 1.5 }] } }, { fieldValidation: 'Strict' })).toThrow(

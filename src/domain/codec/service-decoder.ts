@@ -48,16 +48,12 @@ export function summarizeBody(body: Buffer, maxLength = 30): string {
 }
 
 function unrecognized(error: string, body: Buffer): ServiceDecodeError {
-  return new ServiceDecodeError(
-    `the object provided is unrecognized (must be of type Service): ${error} (${summarizeBody(body)})`,
-    error,
-  );
+  return new ServiceDecodeError(`the object provided is unrecognized (must be of type Service): ${error} (${summarizeBody(body)})`, error);
 }
 
 function cannotBeHandled(gvk: GroupVersionKind, error: string): ServiceDecodeError {
   return new ServiceDecodeError(`${gvk.kind} in version ${strconvQuote(gvk.version)} cannot be handled as a Service: ${error}`, error);
 }
-
 
 /** The request's group/version/kind, or the error kube-apiserver gives when it is not v1 Service. */
 function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
@@ -74,14 +70,10 @@ function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
   if (!isV1Service) {
     if (gvk.group === '' && gvk.version === '__internal' && gvk.kind === 'Service') {
       // Decodes into the internal type itself; create.go then rejects the group/version.
-      throw new BadRequestError(
-        `the API version in the data (${groupVersionString(gvk.group, gvk.version)}) does not match the expected API version (v1)`,
-      );
+      throw new BadRequestError(`the API version in the data (${groupVersionString(gvk.group, gvk.version)}) does not match the expected API version (v1)`);
     }
     const goType = registeredGoType(gvk.group, gvk.version, gvk.kind);
-    const error = goType
-      ? `converting (${goType}) to (core.Service): unknown conversion`
-      : notRegisteredMessage(gvk.group, gvk.version, gvk.kind, strconvQuote);
+    const error = goType ? `converting (${goType}) to (core.Service): unknown conversion` : notRegisteredMessage(gvk.group, gvk.version, gvk.kind, strconvQuote);
     throw cannotBeHandled(gvk, error);
   }
   return gvk;

@@ -44,9 +44,7 @@ describe('encodeService', () => {
         ports: [{ targetPort: 80, port: 80, protocol: 'TCP' }],
       },
       metadata: {
-        managedFields: [
-          { fieldsV1: FIELDS_V1, fieldsType: 'FieldsV1', time: '2025-01-02T03:04:05Z', apiVersion: 'v1', operation: 'Update', manager: 'curl' },
-        ],
+        managedFields: [{ fieldsV1: FIELDS_V1, fieldsType: 'FieldsV1', time: '2025-01-02T03:04:05Z', apiVersion: 'v1', operation: 'Update', manager: 'curl' }],
         creationTimestamp: '2025-01-02T03:04:05Z',
         resourceVersion: '1234',
         uid: '6a1c2f3e-1111-4222-8333-944455556666',
@@ -60,10 +58,7 @@ describe('encodeService', () => {
   });
 
   it('reproduces §1.7 from the POST body via decode, defaulting and server-filled fields', () => {
-    const { object } = decodeService(
-      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}',
-      { fieldValidation: 'Strict' },
-    );
+    const { object } = decodeService('{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}', { fieldValidation: 'Strict' });
     const defaulted = applyServiceDefaults(object);
     const stored: Service = {
       ...defaulted,
@@ -73,9 +68,7 @@ describe('encodeService', () => {
         uid: '6a1c2f3e-1111-4222-8333-944455556666',
         resourceVersion: '1234',
         creationTimestamp: '2025-01-02T03:04:05.000Z',
-        managedFields: [
-          { manager: 'curl', operation: 'Update', apiVersion: 'v1', time: '2025-01-02T03:04:05Z', fieldsType: 'FieldsV1', fieldsV1: FIELDS_V1 },
-        ],
+        managedFields: [{ manager: 'curl', operation: 'Update', apiVersion: 'v1', time: '2025-01-02T03:04:05Z', fieldsType: 'FieldsV1', fieldsV1: FIELDS_V1 }],
       },
       spec: { ...defaulted.spec, clusterIP: '10.96.123.45', clusterIPs: ['10.96.123.45'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' },
     };
@@ -122,9 +115,7 @@ describe('encodeService', () => {
         '"spec":{"ports":[{"name":"a","port":0,"targetPort":0}]},' +
         '"status":{"loadBalancer":{},"conditions":[{"type":"A","status":"","lastTransitionTime":null,"reason":"","message":""}]}}',
     );
-    expect(JSON.stringify(encodeService({} as Service))).toBe(
-      '{"kind":"Service","apiVersion":"v1","metadata":{"creationTimestamp":null},"spec":{},"status":{"loadBalancer":{}}}',
-    );
+    expect(JSON.stringify(encodeService({} as Service))).toBe('{"kind":"Service","apiVersion":"v1","metadata":{"creationTimestamp":null},"spec":{},"status":{"loadBalancer":{}}}');
   });
 
   it('normalises timestamps and drops a pointer to the zero time', () => {
@@ -161,15 +152,13 @@ describe('encodeService', () => {
 const MIN_SECONDS = -62135596800; // 0001-01-01T00:00:00Z
 const MAX_SECONDS = 253402300799; // 9999-12-31T23:59:59Z
 
-const timeArb = fc
-  .tuple(fc.integer({ min: MIN_SECONDS + 86400, max: MAX_SECONDS - 86400 }), fc.integer({ min: -14 * 60, max: 14 * 60 }), fc.boolean())
-  .map(([seconds, offsetMinutes, fraction]) => {
-    const utc = formatRfc3339Utc(seconds + offsetMinutes * 60);
-    const sign = offsetMinutes < 0 ? '-' : '+';
-    const abs = Math.abs(offsetMinutes);
-    const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-    return utc.slice(0, 19) + (fraction ? '.250' : '') + offset;
-  });
+const timeArb = fc.tuple(fc.integer({ min: MIN_SECONDS + 86400, max: MAX_SECONDS - 86400 }), fc.integer({ min: -14 * 60, max: 14 * 60 }), fc.boolean()).map(([seconds, offsetMinutes, fraction]) => {
+  const utc = formatRfc3339Utc(seconds + offsetMinutes * 60);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return utc.slice(0, 19) + (fraction ? '.250' : '') + offset;
+});
 
 function arbitraryFor(type: GoType, depth: number, unit: 'grapheme' | 'binary'): fc.Arbitrary<unknown> {
   const str = fc.string({ unit, maxLength: 8 });

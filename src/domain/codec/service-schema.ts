@@ -2,20 +2,7 @@
 // (kubernetes/api core/v1/types.go, kubernetes/apimachinery pkg/apis/meta/v1/types.go).
 // Field order is Go struct order; `omitempty` and pointer-ness are copied from the json tags
 // and field types, because they decide what the encoder omits.
-import {
-  field,
-  goBool,
-  goInt32,
-  goInt64,
-  goIntOrString,
-  goRawJson,
-  goSliceOf,
-  goString,
-  goStringMap,
-  goStruct,
-  goTime,
-  StructSchema,
-} from './go-schema';
+import { field, goBool, goInt32, goInt64, goIntOrString, goRawJson, goSliceOf, goString, goStringMap, goStruct, goTime, StructSchema } from './go-schema';
 import { listMetaSchema } from './meta-schema';
 
 const O = { omitempty: true };
@@ -126,11 +113,7 @@ export const serviceSpecSchema: StructSchema = {
 export const portStatusSchema: StructSchema = {
   name: 'PortStatus',
   goName: 'v1.PortStatus',
-  fields: [
-    field('port', 'Port', goInt32),
-    field('protocol', 'Protocol', goString('v1.Protocol')),
-    field('error', 'Error', goString(), OP),
-  ],
+  fields: [field('port', 'Port', goInt32), field('protocol', 'Protocol', goString('v1.Protocol')), field('error', 'Error', goString(), OP)],
 };
 
 export const loadBalancerIngressSchema: StructSchema = {
@@ -167,10 +150,7 @@ export const conditionSchema: StructSchema = {
 export const serviceStatusSchema: StructSchema = {
   name: 'ServiceStatus',
   goName: 'v1.ServiceStatus',
-  fields: [
-    field('loadBalancer', 'LoadBalancer', goStruct(loadBalancerStatusSchema), O),
-    field('conditions', 'Conditions', goSliceOf(goStruct(conditionSchema)), O),
-  ],
+  fields: [field('loadBalancer', 'LoadBalancer', goStruct(loadBalancerStatusSchema), O), field('conditions', 'Conditions', goSliceOf(goStruct(conditionSchema)), O)],
 };
 
 /** v1.Service with metav1.TypeMeta inlined (its `kind`/`apiVersion` are promoted fields). */

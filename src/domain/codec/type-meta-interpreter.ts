@@ -15,7 +15,10 @@ const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty
 
 /** encoding/json's case-insensitive key match (Unicode simple folding; K and ſ fold too). */
 function foldKey(key: string): string {
-  return key.replace(/\u212a/g, 'k').replace(/\u017f/g, 's').toLowerCase();
+  return key
+    .replace(/\u212a/g, 'k')
+    .replace(/\u017f/g, 's')
+    .toLowerCase();
 }
 
 /** Returns the group/version/kind in the body, or the error text Interpret would return. */

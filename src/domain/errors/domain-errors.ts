@@ -49,11 +49,7 @@ export class ConflictError extends DomainError {
     super(`Operation cannot be fulfilled on ${resourceOrKind} "${name}": ${detail}`, { name, kind: resourceOrKind });
   }
   static staleResourceVersion(resource: string, name: string): ConflictError {
-    return new ConflictError(
-      resource,
-      name,
-      'the object has been modified; please apply your changes to the latest version and try again',
-    );
+    return new ConflictError(resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
   }
 }
 
@@ -106,7 +102,6 @@ export class RawServerError extends DomainError {
     super(message);
   }
 }
-
 
 /**
  * 504 Timeout for a resourceVersion newer than the log: kube-apiserver waits for it briefly,

@@ -3,14 +3,7 @@
 // `message` is the cause body ("Invalid value: \"x\": detail"); the aggregate line is `field: message`.
 
 export type FieldErrorReason =
-  | 'FieldValueRequired'
-  | 'FieldValueInvalid'
-  | 'FieldValueNotSupported'
-  | 'FieldValueDuplicate'
-  | 'FieldValueForbidden'
-  | 'FieldValueTooLong'
-  | 'FieldValueTypeInvalid'
-  | 'InternalError';
+  'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid' | 'InternalError';
 
 export interface FieldError {
   reason: FieldErrorReason;

@@ -19,7 +19,15 @@ describe('apply conflicts', () => {
   });
 
   it('given one conflict on a port, when reported, then the message and the cause name the list-map key', () => {
-    const path = [fieldElement('spec'), fieldElement('ports'), keyElement([{ name: 'port', value: 80 }, { name: 'protocol', value: 'TCP' }]), fieldElement('targetPort')];
+    const path = [
+      fieldElement('spec'),
+      fieldElement('ports'),
+      keyElement([
+        { name: 'port', value: 80 },
+        { name: 'protocol', value: 'TCP' },
+      ]),
+      fieldElement('targetPort'),
+    ];
     const err = new ApplyConflictError([{ manager: update('kubectl-create'), path }]);
     expect(err.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-create" using v1: .spec.ports[port=80,protocol="TCP"].targetPort');
     expect(err.details).toEqual({

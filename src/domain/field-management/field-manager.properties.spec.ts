@@ -13,10 +13,10 @@ import { encodeService } from '../codec/service-encoder';
 const RUNS = Number(process.env.SVCTRAIL_FUZZ_RUNS ?? 60);
 
 const labels = fc.dictionary(fc.constantFrom('app', 'tier', 'zone', 'team'), fc.constantFrom('a', 'b'), { maxKeys: 3 });
-const ports = fc.uniqueArray(
-  fc.record({ port: fc.constantFrom(80, 443, 8080), protocol: fc.constantFrom(undefined, 'TCP', 'UDP'), targetPort: fc.constantFrom(undefined, 9000, 'http') }),
-  { maxLength: 3, selector: (p) => `${p.port}/${p.protocol ?? 'TCP'}` },
-);
+const ports = fc.uniqueArray(fc.record({ port: fc.constantFrom(80, 443, 8080), protocol: fc.constantFrom(undefined, 'TCP', 'UDP'), targetPort: fc.constantFrom(undefined, 9000, 'http') }), {
+  maxLength: 3,
+  selector: (p) => `${p.port}/${p.protocol ?? 'TCP'}`,
+});
 const spec = fc.record({
   type: fc.constantFrom(undefined, 'ClusterIP', 'NodePort'),
   selector: fc.option(labels, { nil: undefined }),
@@ -28,9 +28,7 @@ function clean<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-const config = fc.record({ labels, spec }).map(({ labels: l, spec: s }) =>
-  clean({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', labels: l }, spec: s }) as Record<string, unknown>,
-);
+const config = fc.record({ labels, spec }).map(({ labels: l, spec: s }) => clean({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', labels: l }, spec: s }) as Record<string, unknown>);
 
 function stored(object: unknown, managedFields: Service['metadata']['managedFields']): Service {
   const svc = applyServiceDefaults(clean(object) as Service);
@@ -85,7 +83,14 @@ describe('field management properties', () => {
           const mine = (out.managedFields ?? []).find((e) => e.manager === 'second');
           const owned = mine ? fieldsV1ToFieldSet(mine.fieldsV1) : FieldSet.EMPTY;
           const appliedConfig = { ...next, metadata: { labels: (next.metadata as Record<string, unknown>).labels } };
-          const expected = applyConfiguration({ live: undefined, config: { ...appliedConfig, metadata: { name: 'x', ...(appliedConfig.metadata as object) } }, manager: 'z', subresource: '', force: false, now: 'x' });
+          const expected = applyConfiguration({
+            live: undefined,
+            config: { ...appliedConfig, metadata: { name: 'x', ...(appliedConfig.metadata as object) } },
+            manager: 'z',
+            subresource: '',
+            force: false,
+            now: 'x',
+          });
           const expectedSet = (expected.managedFields ?? []).map((e) => fieldsV1ToFieldSet(e.fieldsV1))[0] ?? FieldSet.EMPTY;
           expect(owned.equals(expectedSet)).toBe(true);
         } catch (e) {
@@ -114,10 +119,7 @@ describe('field management properties', () => {
   });
 
   it('property: unreadable managedFields in a request or in storage never make a write fail', () => {
-    const fieldsV1 = fc.oneof(
-      fc.jsonValue(),
-      fc.dictionary(fc.constantFrom('f:spec', 'k:{', 'k:{"port":80}', 'v:"x"', 'i:1', 'i:x', '.', 'x', ''), fc.oneof(fc.constant({}), fc.jsonValue())),
-    );
+    const fieldsV1 = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('f:spec', 'k:{', 'k:{"port":80}', 'v:"x"', 'i:1', 'i:x', '.', 'x', ''), fc.oneof(fc.constant({}), fc.jsonValue())));
     const entry = fc.record(
       {
         manager: fc.string(),

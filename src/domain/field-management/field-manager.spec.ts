@@ -106,10 +106,14 @@ describe('managedFields on Update operations', () => {
 
   it('given a status write by a controller, when recorded, then the entry has subresource status and ignores the spec in the body', () => {
     const live = created({ ...web, type: 'LoadBalancer' });
-    const statusBody = body({ ...web, type: 'ClusterIP' }, {}, {
-      loadBalancer: { ingress: [{ ip: '1.2.3.4', ipMode: 'VIP' }] },
-      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: T1, reason: 'Ok', message: '' }],
-    });
+    const statusBody = body(
+      { ...web, type: 'ClusterIP' },
+      {},
+      {
+        loadBalancer: { ingress: [{ ip: '1.2.3.4', ipMode: 'VIP' }] },
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: T1, reason: 'Ok', message: '' }],
+      },
+    );
     const next = written(live, statusBody, 'cloud-controller', T1, 'status');
     const entry = next.metadata.managedFields!.find((e) => e.manager === 'cloud-controller')!;
     expect(entry).toMatchObject({ operation: 'Update', apiVersion: 'v1', time: T1, subresource: 'status' });
@@ -225,9 +229,7 @@ describe('server-side apply', () => {
         apiVersion: 'v1',
         time: T0,
         fieldsType: 'FieldsV1',
-        fieldsV1: JSON.parse(
-          '{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:ports":{"k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:port":{},"f:targetPort":{}}},"f:selector":{}}}',
-        ),
+        fieldsV1: JSON.parse('{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:ports":{"k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:port":{},"f:targetPort":{}}},"f:selector":{}}}'),
       },
     ]);
     expect(stored.spec.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 8080 }]);
@@ -244,17 +246,20 @@ describe('server-side apply', () => {
   it('given one owner of several fields, when they conflict, then the message lists them under that manager', () => {
     const live = created(web);
     const err = conflictOf(() => apply(live, applied({ type: 'NodePort', sessionAffinity: 'ClientIP', ports: [{ port: 80, targetPort: 9090 }] }), 'helm', T1));
-    expect(err.message).toBe(
-      'Apply failed with 3 conflicts: conflicts with "kubectl-create" using v1:\n' +
-        '- .spec.sessionAffinity\n- .spec.type\n- .spec.ports[port=80,protocol="TCP"].targetPort',
-    );
+    expect(err.message).toBe('Apply failed with 3 conflicts: conflicts with "kubectl-create" using v1:\n' + '- .spec.sessionAffinity\n- .spec.type\n- .spec.ports[port=80,protocol="TCP"].targetPort');
     expect(err.details!.causes!.map((c) => c.field)).toEqual(['.spec.sessionAffinity', '.spec.type', '.spec.ports[port=80,protocol="TCP"].targetPort']);
   });
 
   it('given owners of every kind, when an apply conflicts with all, then managers are sorted and printed by operation and subresource', () => {
     let live = created(web, 'kubectl-create', { labels: { app: 'web' } });
     live = apply(live, applied({ selector: { app: 'web' } }, { labels: { team: 'a' } }), 'argocd', T1).stored;
-    live = written(live, body(web, { labels: { app: 'web', team: 'a', zone: 'z' } }, { loadBalancer: {}, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: T1, reason: 'r', message: '' }] }), 'ctrl', T2, 'status');
+    live = written(
+      live,
+      body(web, { labels: { app: 'web', team: 'a', zone: 'z' } }, { loadBalancer: {}, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: T1, reason: 'r', message: '' }] }),
+      'ctrl',
+      T2,
+      'status',
+    );
     const err = conflictOf(() =>
       apply(live, applied({}, { labels: { app: 'api', team: 'b', zone: 'y' } }, { conditions: [{ type: 'Ready', status: 'False' }] }), 'helm', T3, { subresource: 'status' }),
     );
@@ -353,9 +358,7 @@ describe('server-side apply', () => {
     const config = applied({ selector: { app: 'api' }, ports: [{ port: 80 }] });
     const { stored } = apply(live, config, 'kubectl', T1);
     expect(stored.spec.selector).toEqual({ app: 'api' });
-    expect(stored.metadata.annotations![LAST_APPLIED_ANNOTATION]).toBe(
-      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80}],"selector":{"app":"api"}}}\n',
-    );
+    expect(stored.metadata.annotations![LAST_APPLIED_ANNOTATION]).toBe('{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80}],"selector":{"app":"api"}}}\n');
     // Another manager gets no such leniency.
     expect(() => apply(live, config, 'helm', T1)).toThrow(ApplyConflictError);
   });

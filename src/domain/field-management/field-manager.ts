@@ -11,16 +11,7 @@ import { FieldSet } from './field-set';
 import { FieldConflicts, ManagerSets, recordApply, recordUpdate, UpdaterContext } from './field-updater';
 import { compareGoStrings, isJsonMap } from './go-json';
 import { allowedConflictsFromLastApplied, syncLastApplied } from './last-applied';
-import {
-  copyManagedState,
-  decodeManagedFields,
-  emptyManagedState,
-  encodeManagedFields,
-  isResetManagedFields,
-  ManagedState,
-  managerIdentifier,
-  unixSeconds,
-} from './managed-fields-codec';
+import { copyManagedState, decodeManagedFields, emptyManagedState, encodeManagedFields, isResetManagedFields, ManagedState, managerIdentifier, unixSeconds } from './managed-fields-codec';
 import { SERVICE_MERGE_TYPE } from './service-merge-schema';
 
 export type Subresource = '' | 'status';
@@ -121,14 +112,7 @@ export function capUpdateManagers(state: ManagedState, max = MAX_UPDATE_MANAGERS
 }
 
 /** Runs one Update through buildmanagerinfo → managedfieldsupdater → stripmeta → updater, then caps. */
-function updateStep(
-  live: unknown,
-  next: unknown,
-  state: ManagedState,
-  manager: string,
-  subresource: Subresource,
-  now: string,
-): ManagedState {
+function updateStep(live: unknown, next: unknown, state: ManagedState, manager: string, subresource: Subresource, now: string): ManagedState {
   const identifier = managerIdentifier({
     manager: manager || 'unknown',
     operation: 'Update',

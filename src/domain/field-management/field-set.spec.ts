@@ -54,7 +54,12 @@ describe('FieldSet', () => {
     fc.assert(
       fc.property(sets, ([a, b, c]) => {
         expect(a.union(b).equals(b.union(a))).toBe(true);
-        expect(a.union(b).union(c).equals(a.union(b.union(c)))).toBe(true);
+        expect(
+          a
+            .union(b)
+            .union(c)
+            .equals(a.union(b.union(c))),
+        ).toBe(true);
         expect(a.union(a).equals(a)).toBe(true);
         expect(a.union(FieldSet.EMPTY).equals(a)).toBe(true);
       }),

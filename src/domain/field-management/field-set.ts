@@ -196,12 +196,7 @@ function findIndex<T>(items: readonly T[], pe: PathElement, elementOf: (item: T)
   return -1;
 }
 
-function mergeSorted<T>(
-  a: readonly T[],
-  b: readonly T[],
-  elementOf: (item: T) => PathElement,
-  op: 'union' | 'intersection' | 'difference',
-): T[] {
+function mergeSorted<T>(a: readonly T[], b: readonly T[], elementOf: (item: T) => PathElement, op: 'union' | 'intersection' | 'difference'): T[] {
   const out: T[] = [];
   let i = 0;
   let j = 0;
@@ -234,9 +229,9 @@ function walk(
   while (i < a.length && j < b.length) {
     const c = comparePathElements(a[i].element, b[j].element);
     // Indices move outside the optional calls: `f?.(x[i++])` skips the increment when f is absent.
-    if (c < 0) on.left?.(a[i]), i++;
-    else if (c > 0) on.right?.(b[j]), j++;
-    else on.both?.(a[i], b[j]), i++, j++;
+    if (c < 0) (on.left?.(a[i]), i++);
+    else if (c > 0) (on.right?.(b[j]), j++);
+    else (on.both?.(a[i], b[j]), i++, j++);
   }
   for (; i < a.length; i++) on.left?.(a[i]);
   for (; j < b.length; j++) on.right?.(b[j]);

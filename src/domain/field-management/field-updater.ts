@@ -37,14 +37,7 @@ function conflictList(conflicts: Map<string, FieldSet>): FieldConflict[] {
   return out;
 }
 
-function updateOthers(
-  ctx: UpdaterContext,
-  live: unknown,
-  next: unknown,
-  managers: ManagerSets,
-  workflow: string,
-  force: boolean,
-): Comparison {
+function updateOthers(ctx: UpdaterContext, live: unknown, next: unknown, managers: ManagerSets, workflow: string, force: boolean): Comparison {
   const comparison = excludeFromComparison(compareObjects(live, next, ctx.type), ctx.resetFields);
   const changed = comparison.modified.union(comparison.added);
   const conflicts = new Map<string, FieldSet>();
@@ -71,11 +64,7 @@ export function recordUpdate(ctx: UpdaterContext, live: unknown, next: unknown, 
   const out = new Map(managers);
   const comparison = updateOthers(ctx, live, next, out, manager, true);
   const previous = out.get(manager)?.set ?? FieldSet.EMPTY;
-  const set = previous
-    .difference(comparison.removed)
-    .union(comparison.modified)
-    .union(comparison.added)
-    .recursiveDifference(ctx.resetFields);
+  const set = previous.difference(comparison.removed).union(comparison.modified).union(comparison.added).recursiveDifference(ctx.resetFields);
   if (set.isEmpty()) out.delete(manager);
   else out.set(manager, { set, apiVersion: ctx.apiVersion, applied: false });
   return out;
@@ -88,14 +77,7 @@ export interface ApplyResult {
 }
 
 /** Updater.Apply. Throws FieldConflicts unless `force`. */
-export function recordApply(
-  ctx: UpdaterContext,
-  live: unknown,
-  config: unknown,
-  managers: ManagerSets,
-  manager: string,
-  force: boolean,
-): ApplyResult {
+export function recordApply(ctx: UpdaterContext, live: unknown, config: unknown, managers: ManagerSets, manager: string, force: boolean): ApplyResult {
   const out = new Map(managers);
   const merged = mergeObjects(live, config, ctx.type);
   const last = out.get(manager);

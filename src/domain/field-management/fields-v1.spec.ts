@@ -7,10 +7,11 @@ import { fieldElement, indexElement, keyElement, PathElement, valueElement } fro
 const KUBE_CREATE_ENTRY =
   '{"f:spec":{"f:internalTrafficPolicy":{},"f:ports":{".":{},"k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:port":{},"f:protocol":{},"f:targetPort":{}}},"f:selector":{},"f:sessionAffinity":{},"f:type":{}}}';
 
-const port = (p: number, protocol = 'TCP'): PathElement => keyElement([
-  { name: 'protocol', value: protocol },
-  { name: 'port', value: p },
-]);
+const port = (p: number, protocol = 'TCP'): PathElement =>
+  keyElement([
+    { name: 'protocol', value: protocol },
+    { name: 'port', value: p },
+  ]);
 
 describe('FieldsV1', () => {
   it('given a real kube-apiserver entry, when read and written back, then the bytes are identical', () => {
@@ -46,9 +47,7 @@ describe('FieldsV1', () => {
       [...base, fieldElement('message')],
       [...base, fieldElement('lastTransitionTime')],
     );
-    expect(fieldsV1Json(set)).toBe(
-      '{"f:status":{"f:conditions":{"k:{\\"type\\":\\"Ready\\"}":{".":{},"f:lastTransitionTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}}}}',
-    );
+    expect(fieldsV1Json(set)).toBe('{"f:status":{"f:conditions":{"k:{\\"type\\":\\"Ready\\"}":{".":{},"f:lastTransitionTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}}}}');
   });
 
   it('given labels owned by an updater, when written, then the map itself is `.` before its keys', () => {
@@ -73,7 +72,7 @@ describe('FieldsV1', () => {
 
   it('given malformed keys or values, when read, then reading fails', () => {
     expect(() => fieldsV1ToFieldSet({ f: {} })).toThrow();
-    expect(() => fieldsV1ToFieldSet({ 'fx': {} })).toThrow();
+    expect(() => fieldsV1ToFieldSet({ fx: {} })).toThrow();
     expect(() => fieldsV1ToFieldSet({ 'k:{': {} })).toThrow();
     expect(() => fieldsV1ToFieldSet({ 'i:x': {} })).toThrow();
     expect(() => fieldsV1ToFieldSet({ 'f:a': 1 })).toThrow();

@@ -20,8 +20,7 @@ function emit(set: FieldSet, includeSelf: boolean): FieldsV1 {
   let mi = 0;
   let ci = 0;
   while (mi < members.length || ci < children.length) {
-    const c =
-      mi >= members.length ? 1 : ci >= children.length ? -1 : comparePathElements(members[mi], children[ci].element);
+    const c = mi >= members.length ? 1 : ci >= children.length ? -1 : comparePathElements(members[mi], children[ci].element);
     if (c < 0) out[serializePathElement(members[mi++])] = {};
     else if (c > 0) {
       const child = children[ci++];

@@ -3,7 +3,6 @@
 // are sorted (Go sorts map[string]interface{}), strings are HTML-escaped like json.Marshal.
 import { goJsonString } from '../codec/go-json-string';
 
-
 /** Go sorts map keys as UTF-8 byte strings, which is code point order. */
 export function compareGoStrings(a: string, b: string): number {
   const n = Math.min(a.length, b.length);

@@ -83,13 +83,7 @@ function compare(lhs: unknown, rhs: unknown, declared: MergeType, path: PathElem
   }
 }
 
-function compareListItems(
-  type: Extract<MergeType, { kind: 'list' }>,
-  lhs: readonly unknown[],
-  rhs: readonly unknown[],
-  path: PathElement[],
-  sink: Sink,
-): void {
+function compareListItems(type: Extract<MergeType, { kind: 'list' }>, lhs: readonly unknown[], rhs: readonly unknown[], path: PathElement[], sink: Sink): void {
   const order: { key: string; pe: PathElement }[] = [];
   const lValues = new Map<string, unknown[]>();
   const rValues = new Map<string, unknown[]>();

@@ -62,11 +62,7 @@ describe('compare by schema', () => {
   it('given a new port and a changed type, when compared, then the port subtree is added and the type modified', () => {
     const c = compareObjects({ spec: { type: 'ClusterIP', ports: [p(80)] } }, { spec: { type: 'NodePort', ports: [p(80), p(443)] } }, SERVICE_MERGE_TYPE);
     expect(c.modified.paths().map(fieldPathToString)).toEqual(['.spec.type']);
-    expect(c.added.paths().map(fieldPathToString)).toEqual([
-      '.spec.ports[port=443,protocol="TCP"]',
-      '.spec.ports[port=443,protocol="TCP"].port',
-      '.spec.ports[port=443,protocol="TCP"].protocol',
-    ]);
+    expect(c.added.paths().map(fieldPathToString)).toEqual(['.spec.ports[port=443,protocol="TCP"]', '.spec.ports[port=443,protocol="TCP"].port', '.spec.ports[port=443,protocol="TCP"].protocol']);
     expect(c.removed.isEmpty()).toBe(true);
   });
 
@@ -86,7 +82,13 @@ describe('remove items', () => {
     const ports = [fieldElement('spec'), fieldElement('ports')];
     const toRemove = FieldSet.of(
       [fieldElement('metadata'), fieldElement('labels'), fieldElement('a')],
-      [...ports, keyElement([{ name: 'port', value: 443 }, { name: 'protocol', value: 'TCP' }])],
+      [
+        ...ports,
+        keyElement([
+          { name: 'port', value: 443 },
+          { name: 'protocol', value: 'TCP' },
+        ]),
+      ],
     );
     const out = removeItems({ metadata: { name: 'web', labels: { a: '1' } }, spec: { ports: [p(80), p(443)] } }, toRemove, SERVICE_MERGE_TYPE);
     expect(out).toEqual({ metadata: { name: 'web', labels: null }, spec: { ports: [p(80)] } });

@@ -6,10 +6,7 @@ import { GoType, StructSchema } from '../codec/go-schema';
 import { serviceSchema } from '../codec/service-schema';
 import { DEDUCED, MergeType, SCALAR } from './merge-type';
 
-type Marker =
-  | { readonly listType: 'atomic' | 'set' }
-  | { readonly listType: 'map'; readonly keys: readonly string[] }
-  | { readonly mapType: 'atomic' };
+type Marker = { readonly listType: 'atomic' | 'set' } | { readonly listType: 'map'; readonly keys: readonly string[] } | { readonly mapType: 'atomic' };
 
 /** `Struct.field` → marker; a bare `Struct` marks the struct itself. */
 const SERVICE_MARKERS: Readonly<Record<string, Marker>> = {

@@ -181,7 +181,7 @@ export function formatIP(family: IPFamily, value: bigint): string {
   // Longest run of ≥2 zero groups, first one on ties.
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -195,8 +195,14 @@ export function formatIP(family: IPFamily, value: bigint): string {
     i = j;
   }
   if (bestLen < 2) return groups.map((g) => g.toString(16)).join(':');
-  const head = groups.slice(0, bestStart).map((g) => g.toString(16)).join(':');
-  const tail = groups.slice(bestStart + bestLen).map((g) => g.toString(16)).join(':');
+  const head = groups
+    .slice(0, bestStart)
+    .map((g) => g.toString(16))
+    .join(':');
+  const tail = groups
+    .slice(bestStart + bestLen)
+    .map((g) => g.toString(16))
+    .join(':');
   return `${head}::${tail}`;
 }
 

@@ -61,19 +61,10 @@ describe('parseLabelSelector (labels.Parse)', () => {
     ],
     ['/a', `unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty`],
     ['app=-x', `unable to parse requirement: values[0][app]: Invalid value: "-x": ${VALUE_ERR}`],
-    [
-      'app in (-x,y_)',
-      `unable to parse requirement: [values[0][app]: Invalid value: "-x": ${VALUE_ERR}, values[1][app]: Invalid value: "y_": ${VALUE_ERR}]`,
-    ],
+    ['app in (-x,y_)', `unable to parse requirement: [values[0][app]: Invalid value: "-x": ${VALUE_ERR}, values[1][app]: Invalid value: "y_": ${VALUE_ERR}]`],
     [`app=${'a'.repeat(64)}`, `unable to parse requirement: values[0][app]: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`],
-    [
-      'n>abc',
-      `unable to parse requirement: values[0]: Invalid value: "abc": for 'Gt', 'Lt' operators, the value must be an integer`,
-    ],
-    [
-      'n>-1',
-      `unable to parse requirement: values[0][n]: Invalid value: "-1": ${VALUE_ERR}`,
-    ],
+    ['n>abc', `unable to parse requirement: values[0]: Invalid value: "abc": for 'Gt', 'Lt' operators, the value must be an integer`],
+    ['n>-1', `unable to parse requirement: values[0][n]: Invalid value: "-1": ${VALUE_ERR}`],
   ])('rejects %j', (text, message) => {
     let err: unknown;
     try {

@@ -23,8 +23,7 @@ export function goOptionalString(value: string | undefined): string | GoLiteral 
  */
 export function goServicePortKey(protocol: string, port: number): GoLiteral {
   return new GoLiteral(
-    `core.ServicePort{Name:"", Protocol:${goQuote(protocol)}, AppProtocol:(*string)(nil), Port:${port}, ` +
-      'TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
+    `core.ServicePort{Name:"", Protocol:${goQuote(protocol)}, AppProtocol:(*string)(nil), Port:${port}, ` + 'TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
   );
 }
 

@@ -1,11 +1,6 @@
 import { FieldError } from '../errors/field-error';
 import { Service, ServiceSpec } from '../service.types';
-import {
-  isHeadlessService,
-  validateServiceClusterIPsRelatedFields,
-  validateUpgradeDowngradeClusterIPs,
-  validateUpgradeDowngradeIPFamilies,
-} from './cluster-ips.validation';
+import { isHeadlessService, validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from './cluster-ips.validation';
 
 const IP_MSG = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 
@@ -25,35 +20,16 @@ describe('validateServiceClusterIPsRelatedFields', () => {
     ['allocated single stack', { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' }, []],
     ['headless', { clusterIP: 'None', clusterIPs: ['None'], ipFamilies: ['IPv4', 'IPv6'] }, []],
     ['clusterIP without clusterIPs', { clusterIP: '10.96.0.10' }, ['spec.clusterIPs: Required value']],
-    [
-      'clusterIPs[0] differs',
-      { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.11'] },
-      ['spec.clusterIPs: Invalid value: []string{"10.96.0.11"}: first value must match `clusterIP`'],
-    ],
+    ['clusterIPs[0] differs', { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.11'] }, ['spec.clusterIPs: Invalid value: []string{"10.96.0.11"}: first value must match `clusterIP`']],
     // §8 case 20
-    [
-      'clusterIPs without clusterIP',
-      { clusterIPs: ['10.96.0.50'] },
-      ['spec.clusterIPs: Invalid value: []string{"10.96.0.50"}: must be empty when `clusterIP` is not specified'],
-    ],
+    ['clusterIPs without clusterIP', { clusterIPs: ['10.96.0.50'] }, ['spec.clusterIPs: Invalid value: []string{"10.96.0.50"}: must be empty when `clusterIP` is not specified']],
     [
       'bad and duplicate families',
       { ipFamilies: ['IPv5', 'IPv4', 'IPv4'] },
-      [
-        'spec.ipFamilies[0]: Unsupported value: "IPv5": supported values: "IPv4", "IPv6"',
-        'spec.ipFamilies[2]: Duplicate value: "IPv4"',
-      ],
+      ['spec.ipFamilies[0]: Unsupported value: "IPv5": supported values: "IPv4", "IPv6"', 'spec.ipFamilies[2]: Duplicate value: "IPv4"'],
     ],
-    [
-      'bad policy',
-      { ipFamilyPolicy: 'X' },
-      ['spec.ipFamilyPolicy: Unsupported value: "X": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"'],
-    ],
-    [
-      'None not alone',
-      { clusterIP: 'None', clusterIPs: ['None', '10.96.0.1'] },
-      ['spec.clusterIPs: Invalid value: []string{"None", "10.96.0.1"}: \'None\' must be the first and only value'],
-    ],
+    ['bad policy', { ipFamilyPolicy: 'X' }, ['spec.ipFamilyPolicy: Unsupported value: "X": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"']],
+    ['None not alone', { clusterIP: 'None', clusterIPs: ['None', '10.96.0.1'] }, ['spec.clusterIPs: Invalid value: []string{"None", "10.96.0.1"}: \'None\' must be the first and only value']],
     [
       'invalid IPs stop before family checks',
       { clusterIP: 'x', clusterIPs: ['x', 'None', '10.0.0.1'], ipFamilies: ['IPv6'] },
@@ -100,24 +76,9 @@ describe('validateServiceClusterIPsRelatedFields', () => {
 describe('validateUpgradeDowngradeClusterIPs', () => {
   it.each<[string, Partial<ServiceSpec>, Partial<ServiceSpec>, string[]]>([
     ['unchanged', { clusterIPs: ['10.0.0.1'] }, { clusterIPs: ['10.0.0.1'] }, []],
-    [
-      'changed primary',
-      { clusterIPs: ['10.0.0.1'] },
-      { clusterIPs: ['10.0.0.99'] },
-      ['spec.clusterIPs[0]: Invalid value: []string{"10.0.0.99"}: may not change once set'],
-    ],
-    [
-      'to headless',
-      { clusterIPs: ['10.0.0.1'] },
-      { clusterIPs: ['None'] },
-      ['spec.clusterIPs[0]: Invalid value: []string{"None"}: may not change once set'],
-    ],
-    [
-      'unset (empty slice)',
-      { clusterIPs: ['10.0.0.1'] },
-      { clusterIPs: [] },
-      ['spec.clusterIPs[0]: Invalid value: []string{}: primary clusterIP can not be unset'],
-    ],
+    ['changed primary', { clusterIPs: ['10.0.0.1'] }, { clusterIPs: ['10.0.0.99'] }, ['spec.clusterIPs[0]: Invalid value: []string{"10.0.0.99"}: may not change once set']],
+    ['to headless', { clusterIPs: ['10.0.0.1'] }, { clusterIPs: ['None'] }, ['spec.clusterIPs[0]: Invalid value: []string{"None"}: may not change once set']],
+    ['unset (empty slice)', { clusterIPs: ['10.0.0.1'] }, { clusterIPs: [] }, ['spec.clusterIPs[0]: Invalid value: []string{}: primary clusterIP can not be unset']],
     [
       'downgrade without SingleStack',
       { clusterIPs: ['10.0.0.1', 'fd00::1'], ipFamilyPolicy: 'PreferDualStack' },

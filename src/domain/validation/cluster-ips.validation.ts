@@ -120,13 +120,7 @@ export function validateUpgradeDowngradeClusterIPs(oldSvc: Service, svc: Service
       errs.push(fieldErrors.invalid('spec.clusterIPs[0]', newValue, 'may not change once set'));
     }
     if (newIPs.length === 1 && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(
-        fieldErrors.invalid(
-          'spec.ipFamilyPolicy',
-          goOptionalString(svc.spec.ipFamilyPolicy),
-          "must be set to 'SingleStack' when releasing the secondary clusterIP",
-        ),
-      );
+      errs.push(fieldErrors.invalid('spec.ipFamilyPolicy', goOptionalString(svc.spec.ipFamilyPolicy), "must be set to 'SingleStack' when releasing the secondary clusterIP"));
     }
   } else if (oldIPs.length > 0 && newIPs[0] !== oldIPs[0]) {
     errs.push(fieldErrors.invalid('spec.clusterIPs[0]', newValue, 'may not change once set'));
@@ -162,13 +156,7 @@ export function validateUpgradeDowngradeIPFamilies(oldSvc: Service, svc: Service
       errs.push(fieldErrors.invalid('spec.ipFamilies[0]', clusterIPsValue, 'may not change once set'));
     }
     if (newFamilies.length === 1 && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(
-        fieldErrors.invalid(
-          'spec.ipFamilyPolicy',
-          goOptionalString(svc.spec.ipFamilyPolicy),
-          "must be set to 'SingleStack' when releasing the secondary ipFamily",
-        ),
-      );
+      errs.push(fieldErrors.invalid('spec.ipFamilyPolicy', goOptionalString(svc.spec.ipFamilyPolicy), "must be set to 'SingleStack' when releasing the secondary ipFamily"));
     }
   } else if (oldFamilies.length > 0 && newFamilies.length > 0 && newFamilies[0] !== oldFamilies[0]) {
     errs.push(fieldErrors.invalid('spec.ipFamilies[0]', clusterIPsValue, 'may not change once set'));

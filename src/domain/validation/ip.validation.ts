@@ -42,9 +42,7 @@ export function validateNonSpecialIP(path: string, value: string): FieldError[] 
   }
   const v6LinkLocalMulticast = ip.family === 6 && ip.value >> 120n === 0xffn && ((ip.value >> 112n) & 0x0fn) === 0x02n;
   if (inV4(ip, 224n << 24n, 24) || v6LinkLocalMulticast) {
-    errs.push(
-      fieldErrors.invalid(path, value, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'),
-    );
+    errs.push(fieldErrors.invalid(path, value, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'));
   }
   return errs;
 }

@@ -12,11 +12,7 @@ const SUPPORTED_IP_MODES = ['Proxy', 'VIP'];
  * Validates `status.loadBalancer` against a spec (the stored one for status writes). Ingress
  * `ports` and the Service `conditions` are not validated upstream.
  */
-export function validateLoadBalancerStatus(
-  status: LoadBalancerStatus | undefined,
-  spec: ServiceSpec,
-  path = 'status.loadBalancer',
-): FieldError[] {
+export function validateLoadBalancerStatus(status: LoadBalancerStatus | undefined, spec: ServiceSpec, path = 'status.loadBalancer'): FieldError[] {
   const errs: FieldError[] = [];
   const ingressPath = `${path}.ingress`;
   const ingress = status?.ingress ?? [];

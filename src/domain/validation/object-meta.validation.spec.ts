@@ -1,12 +1,7 @@
 import { FieldError } from '../errors/field-error';
 import { ObjectMeta } from '../service.types';
 import { validatePathSegmentName } from './name-validation';
-import {
-  validateGenericObjectMeta,
-  validateGenericObjectMetaUpdate,
-  validateObjectMetaCreate,
-  validateObjectMetaUpdate,
-} from './object-meta.validation';
+import { validateGenericObjectMeta, validateGenericObjectMetaUpdate, validateObjectMetaCreate, validateObjectMetaUpdate } from './object-meta.validation';
 
 const DNS1035 =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
@@ -18,8 +13,7 @@ const LABEL_VALUE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 const meta = (m: Partial<ObjectMeta> = {}): ObjectMeta => ({ name: 'web', namespace: 'default', ...m });
-const stored = (m: Partial<ObjectMeta> = {}): ObjectMeta =>
-  meta({ uid: 'uid-1', resourceVersion: '7', creationTimestamp: '2025-01-02T03:04:05Z', ...m });
+const stored = (m: Partial<ObjectMeta> = {}): ObjectMeta => meta({ uid: 'uid-1', resourceVersion: '7', creationTimestamp: '2025-01-02T03:04:05Z', ...m });
 const lines = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${e.message}`);
 
 describe('validateObjectMetaCreate (core ValidateObjectMeta, Service name rules)', () => {
@@ -30,10 +24,7 @@ describe('validateObjectMetaCreate (core ValidateObjectMeta, Service name rules)
     // §8 case 7
     ['no name', { name: undefined }, ['metadata.name: Required value: name or generateName is required']],
     ['generateName ok (trailing dash masked)', { generateName: 'web-' }, []],
-    ['bad generateName', { generateName: '9web-', name: '' }, [
-      `metadata.generateName: Invalid value: "9web-": ${DNS1035}`,
-      'metadata.name: Required value: name or generateName is required',
-    ]],
+    ['bad generateName', { generateName: '9web-', name: '' }, [`metadata.generateName: Invalid value: "9web-": ${DNS1035}`, 'metadata.name: Required value: name or generateName is required']],
     ['no namespace', { namespace: '' }, ['metadata.namespace: Required value']],
     ['bad namespace', { namespace: 'Default' }, [`metadata.namespace: Invalid value: "Default": ${DNS1123_LABEL}`]],
     ['negative generation', { generation: -1 }, ['metadata.generation: Invalid value: -1: must be greater than or equal to 0']],
@@ -44,11 +35,7 @@ describe('validateObjectMetaCreate (core ValidateObjectMeta, Service name rules)
     ],
     ['annotation keys are lower-cased first', { annotations: { 'Example.COM/Key': 'v' } }, []],
     ['bad annotation key', { annotations: { 'a b': 'v' } }, [`metadata.annotations: Invalid value: "a b": ${QNAME_NAME_PART}`]],
-    [
-      'annotations over 256 KiB',
-      { annotations: { a: 'x'.repeat(262144) } },
-      ['metadata.annotations: Too long: may not be more than 262144 bytes'],
-    ],
+    ['annotations over 256 KiB', { annotations: { a: 'x'.repeat(262144) } }, ['metadata.annotations: Too long: may not be more than 262144 bytes']],
     ['annotations exactly 256 KiB', { annotations: { a: 'x'.repeat(262143) } }, []],
     [
       'owner reference fields',
@@ -73,11 +60,7 @@ describe('validateObjectMetaCreate (core ValidateObjectMeta, Service name rules)
       ],
     ],
     // §8 case 34
-    [
-      'non-standard unqualified finalizer',
-      { finalizers: ['foo'] },
-      ['metadata.finalizers[0]: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified'],
-    ],
+    ['non-standard unqualified finalizer', { finalizers: ['foo'] }, ['metadata.finalizers[0]: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified']],
     ['standard and qualified finalizers', { finalizers: ['kubernetes', 'service.kubernetes.io/load-balancer-cleanup'] }, []],
     [
       'orphan with foregroundDeletion',
@@ -87,10 +70,7 @@ describe('validateObjectMetaCreate (core ValidateObjectMeta, Service name rules)
     [
       'bad finalizer: qualified-name error first, kube rule last',
       { finalizers: ['a b'], labels: { ok: 'x' } },
-      [
-        `metadata.finalizers: Invalid value: "a b": ${QNAME_NAME_PART}`,
-        'metadata.finalizers[0]: Invalid value: "a b": name is neither a standard finalizer name nor is it fully qualified',
-      ],
+      [`metadata.finalizers: Invalid value: "a b": ${QNAME_NAME_PART}`, 'metadata.finalizers[0]: Invalid value: "a b": name is neither a standard finalizer name nor is it fully qualified'],
     ],
     [
       'managed fields',
@@ -139,18 +119,10 @@ describe('validateObjectMetaUpdate (core ValidateObjectMetaUpdate)', () => {
       'clearing deletion fields prints "null"',
       { deletionTimestamp: '2025-02-03T04:05:06Z', deletionGracePeriodSeconds: 0 },
       { deletionTimestamp: undefined, deletionGracePeriodSeconds: undefined },
-      [
-        'metadata.deletionTimestamp: Invalid value: "null": field is immutable',
-        'metadata.deletionGracePeriodSeconds: Invalid value: "null": field is immutable',
-      ],
+      ['metadata.deletionTimestamp: Invalid value: "null": field is immutable', 'metadata.deletionGracePeriodSeconds: Invalid value: "null": field is immutable'],
     ],
     ['generation decremented', { generation: 3 }, { generation: 2 }, ['metadata.generation: Invalid value: 2: must not be decremented']],
-    [
-      'missing resourceVersion',
-      {},
-      { resourceVersion: '' },
-      ['metadata.resourceVersion: Invalid value: "": must be specified for an update'],
-    ],
+    ['missing resourceVersion', {}, { resourceVersion: '' }, ['metadata.resourceVersion: Invalid value: "": must be specified for an update']],
     // §8 case 52
     [
       'new finalizers while deleting',
@@ -175,10 +147,7 @@ describe('validateObjectMetaUpdate (core ValidateObjectMetaUpdate)', () => {
   });
 
   it('reasons', () => {
-    const errs = validateObjectMetaUpdate(
-      stored({ deletionTimestamp: 'x', finalizers: ['a.io/b'], name: 'n' }),
-      stored({ deletionTimestamp: '2025-02-03T04:05:06Z' }),
-    );
+    const errs = validateObjectMetaUpdate(stored({ deletionTimestamp: 'x', finalizers: ['a.io/b'], name: 'n' }), stored({ deletionTimestamp: '2025-02-03T04:05:06Z' }));
     expect(errs.map((e) => e.reason)).toEqual(['FieldValueForbidden', 'FieldValueInvalid', 'FieldValueInvalid']);
   });
 });

@@ -62,13 +62,7 @@ export function validateOwnerReferences(refs: OwnerReference[] | undefined, path
       const current = `${ref.kind}/${ref.name}`;
       if (firstController) {
         const value = new GoLiteral(`[]v1.OwnerReference{${(refs ?? []).map(goOwnerReference).join(', ')}}`);
-        errs.push(
-          fieldErrors.invalid(
-            path,
-            value,
-            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
-          ),
-        );
+        errs.push(fieldErrors.invalid(path, value, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
       } else {
         firstController = current;
       }
@@ -92,9 +86,7 @@ function validateKubeFinalizerNames(finalizers: string[] | undefined): FieldErro
   const errs: FieldError[] = [];
   (finalizers ?? []).forEach((f, i) => {
     if (!f.includes('/') && !STANDARD_FINALIZERS.includes(f)) {
-      errs.push(
-        fieldErrors.invalid(`metadata.finalizers[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified'),
-      );
+      errs.push(fieldErrors.invalid(`metadata.finalizers[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
   });
   return errs;
@@ -173,12 +165,7 @@ export function validateGenericObjectMetaUpdate(newMeta: ObjectMeta, oldMeta: Ob
     const old = new Set(oldMeta.finalizers ?? []);
     const extra = [...new Set(newMeta.finalizers ?? [])].filter((f) => !old.has(f)).sort();
     if (extra.length) {
-      errs.push(
-        fieldErrors.forbidden(
-          'metadata.finalizers',
-          `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra).text}`,
-        ),
-      );
+      errs.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra).text}`));
     }
   }
   if (!newMeta.resourceVersion) {

@@ -1,14 +1,6 @@
 import { FieldError } from '../errors/field-error';
 import { InvalidError } from '../errors/domain-errors';
-import {
-  validateDeleteOptions,
-  validateDryRun,
-  validateFieldManager,
-  validateFieldValidation,
-  validatePatchOptions,
-  validatePropagationPolicy,
-  validateWriteOptions,
-} from './options.validation';
+import { validateDeleteOptions, validateDryRun, validateFieldManager, validateFieldValidation, validatePatchOptions, validatePropagationPolicy, validateWriteOptions } from './options.validation';
 
 const lines = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${e.message}`);
 
@@ -24,17 +16,9 @@ describe('request options validation', () => {
     ['fieldManager ok', validateFieldManager('kubectl-client-side-apply'), []],
     ['fieldManager 128 bytes', validateFieldManager('m'.repeat(128)), []],
     ['fieldManager 129 bytes', validateFieldManager('m'.repeat(129)), ['fieldManager: Too long: may not be more than 128 bytes']],
-    [
-      'fieldManager non-printable (byte position)',
-      validateFieldManager('é\tx'),
-      ['fieldManager: Invalid value: "é\\tx": invalid character U+0009 (at position 2)'],
-    ],
+    ['fieldManager non-printable (byte position)', validateFieldManager('é\tx'), ['fieldManager: Invalid value: "é\\tx": invalid character U+0009 (at position 2)']],
     // §8 case 73
-    [
-      'propagationPolicy Foo',
-      validatePropagationPolicy('Foo'),
-      ['propagationPolicy: Unsupported value: "Foo": supported values: "Foreground", "Background", "Orphan", "nil"'],
-    ],
+    ['propagationPolicy Foo', validatePropagationPolicy('Foo'), ['propagationPolicy: Unsupported value: "Foo": supported values: "Foreground", "Background", "Orphan", "nil"']],
     ['propagationPolicy Background', validatePropagationPolicy('Background'), []],
     [
       'orphanDependents with propagationPolicy',
@@ -69,9 +53,7 @@ describe('request options validation', () => {
 
   it('renders the §8 case 73 Status through InvalidError', () => {
     const err = new InvalidError('DeleteOptions', '', validateDeleteOptions({ propagationPolicy: 'Foo' }), 'meta.k8s.io');
-    expect(err.message).toBe(
-      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Foo": supported values: "Foreground", "Background", "Orphan", "nil"',
-    );
+    expect(err.message).toBe('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Foo": supported values: "Foreground", "Background", "Orphan", "nil"');
     expect(err.details).toEqual({
       group: 'meta.k8s.io',
       kind: 'DeleteOptions',

@@ -67,9 +67,7 @@ export interface DeleteOptionsInput {
 export function validateDeleteOptions(options: DeleteOptionsInput): FieldError[] {
   const errs: FieldError[] = [];
   if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    errs.push(
-      fieldErrors.invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
-    );
+    errs.push(fieldErrors.invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
   errs.push(...validatePropagationPolicy(options.propagationPolicy));
   errs.push(...validateDryRun(options.dryRun));
@@ -84,11 +82,7 @@ export interface WriteOptionsInput {
 
 /** ValidateCreateOptions / ValidateUpdateOptions (identical rules). */
 export function validateWriteOptions(options: WriteOptionsInput): FieldError[] {
-  return [
-    ...validateFieldManager(options.fieldManager ?? ''),
-    ...validateDryRun(options.dryRun),
-    ...validateFieldValidation(options.fieldValidation),
-  ];
+  return [...validateFieldManager(options.fieldManager ?? ''), ...validateDryRun(options.dryRun), ...validateFieldValidation(options.fieldValidation)];
 }
 
 export interface PatchOptionsInput extends WriteOptionsInput {

@@ -20,9 +20,7 @@ describe('validateServicePort', () => {
   it('tracks names across ports', () => {
     const names = new Set<string>();
     validateServicePort({ name: 'http', protocol: 'TCP', port: 80, targetPort: 80 }, true, names, 'spec.ports[0]');
-    expect(lines(validateServicePort({ name: 'http', protocol: 'UDP', port: 80, targetPort: 80 }, true, names, 'spec.ports[1]'))).toEqual([
-      'spec.ports[1].name: Duplicate value: "http"',
-    ]);
+    expect(lines(validateServicePort({ name: 'http', protocol: 'UDP', port: 80, targetPort: 80 }, true, names, 'spec.ports[1]'))).toEqual(['spec.ports[1].name: Duplicate value: "http"']);
   });
 
   it('ValidatePortNumOrName', () => {

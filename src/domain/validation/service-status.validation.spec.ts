@@ -62,10 +62,7 @@ describe('validateServiceStatusUpdate (generic metadata + ValidateServiceStatusU
   });
 
   it('§8 case 57 message', () => {
-    const errs = validateServiceStatusUpdate(
-      service('LoadBalancer', { loadBalancer: { ingress: [{ ip: 'abc', ipMode: 'VIP' }] } }),
-      service('LoadBalancer'),
-    );
+    const errs = validateServiceStatusUpdate(service('LoadBalancer', { loadBalancer: { ingress: [{ ip: 'abc', ipMode: 'VIP' }] } }), service('LoadBalancer'));
     expect(new InvalidError('Service', 'web', errs).message).toBe(
       'Service "web" is invalid: status.loadBalancer.ingress[0].ip: Invalid value: "abc": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
     );

@@ -15,8 +15,7 @@ const LABEL_VALUE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const IP_MSG = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 const CIDR_MSG = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
-const PORT_KEY_80 =
-  'core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}';
+const PORT_KEY_80 = 'core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}';
 
 // Builders: decoded, defaulted and allocated Services as validation sees them.
 const baseMeta = (): ObjectMeta => ({
@@ -71,38 +70,37 @@ describe('validateService (ValidateService, §2.3)', () => {
     ['valid LoadBalancer', service('LoadBalancer'), []],
     // §8 case 15
     ['valid ExternalName with trailing dot', service('ExternalName', { externalName: 'example.com.' }), []],
-    ['valid headless selectorless', service('ClusterIP', { clusterIP: 'None', clusterIPs: ['None'], ports: undefined, selector: undefined, ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' }), []],
+    [
+      'valid headless selectorless',
+      service('ClusterIP', { clusterIP: 'None', clusterIPs: ['None'], ports: undefined, selector: undefined, ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' }),
+      [],
+    ],
     // §8 case 6
     ['name not DNS-1035', service('ClusterIP', {}, { name: '1web' }), [`metadata.name: Invalid value: "1web": ${DNS1035}`]],
     // §8 case 7
     ['no name', service('ClusterIP', {}, { name: undefined }), ['metadata.name: Required value: name or generateName is required']],
     // §8 case 34
-    [
-      'finalizer foo',
-      service('ClusterIP', {}, { finalizers: ['foo'] }),
-      ['metadata.finalizers[0]: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified'],
-    ],
+    ['finalizer foo', service('ClusterIP', {}, { finalizers: ['foo'] }), ['metadata.finalizers[0]: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified']],
     [
       'topology annotations disagree',
       service('ClusterIP', {}, { annotations: { 'service.kubernetes.io/topology-mode': 'Auto', 'service.kubernetes.io/topology-aware-hints': 'auto' } }),
-      [
-        'metadata.annotations[service.kubernetes.io/topology-mode]: Invalid value: "Auto": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified',
-      ],
+      ['metadata.annotations[service.kubernetes.io/topology-mode]: Invalid value: "Auto": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified'],
     ],
     // §8 case 8
     ['ClusterIP without ports', service('ClusterIP', { ports: [] }), ['spec.ports: Required value']],
     // §8 case 9
     [
       'two unnamed ports',
-      service('ClusterIP', { ports: [{ protocol: 'TCP', port: 80, targetPort: 80 }, { protocol: 'TCP', port: 443, targetPort: 443 }] }),
+      service('ClusterIP', {
+        ports: [
+          { protocol: 'TCP', port: 80, targetPort: 80 },
+          { protocol: 'TCP', port: 443, targetPort: 443 },
+        ],
+      }),
       ['spec.ports[0].name: Required value', 'spec.ports[1].name: Required value'],
     ],
     // §8 case 11
-    [
-      'protocol HTTP',
-      service('ClusterIP', { ports: [{ protocol: 'HTTP', port: 80, targetPort: 80 }] }),
-      ['spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"'],
-    ],
+    ['protocol HTTP', service('ClusterIP', { ports: [{ protocol: 'HTTP', port: 80, targetPort: 80 }] }), ['spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"']],
     // §8 case 12: the key has Name "" and a zero TargetPort whatever the port carries.
     [
       'duplicate (protocol, port)',
@@ -114,21 +112,22 @@ describe('validateService (ValidateService, §2.3)', () => {
       }),
       [`spec.ports[1]: Duplicate value: ${PORT_KEY_80}`],
     ],
-    ['same port, different protocols', service('ClusterIP', { ports: [{ name: 'a', protocol: 'TCP', port: 53, targetPort: 53 }, { name: 'b', protocol: 'UDP', port: 53, targetPort: 53 }] }), []],
-    // §8 case 13
     [
-      'type Foo',
-      service('Foo'),
-      ['spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"'],
+      'same port, different protocols',
+      service('ClusterIP', {
+        ports: [
+          { name: 'a', protocol: 'TCP', port: 53, targetPort: 53 },
+          { name: 'b', protocol: 'UDP', port: 53, targetPort: 53 },
+        ],
+      }),
+      [],
     ],
+    // §8 case 13
+    ['type Foo', service('Foo'), ['spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']],
     // §8 case 14
     ['ExternalName without externalName', service('ExternalName', { externalName: undefined }), ['spec.externalName: Required value']],
     ['ExternalName "." only', service('ExternalName', { externalName: '.' }), ['spec.externalName: Required value']],
-    [
-      'ExternalName invalid (BadValue is the stripped name)',
-      service('ExternalName', { externalName: 'Example.com.' }),
-      [`spec.externalName: Invalid value: "Example.com": ${DNS1123_SUBDOMAIN}`],
-    ],
+    ['ExternalName invalid (BadValue is the stripped name)', service('ExternalName', { externalName: 'Example.com.' }), [`spec.externalName: Invalid value: "Example.com": ${DNS1123_SUBDOMAIN}`]],
     // §8 case 16 (after normalizeClusterIPs copied clusterIP into clusterIPs)
     [
       'ExternalName with cluster IP fields',
@@ -140,24 +139,13 @@ describe('validateService (ValidateService, §2.3)', () => {
       ],
     ],
     ['ExternalName with a nodePort is not rejected', service('ExternalName', { ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort: 30080 }] }), []],
-    [
-      'headless LoadBalancer',
-      service('LoadBalancer', { clusterIP: 'None', clusterIPs: ['None'] }),
-      [`spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`],
-    ],
-    [
-      'headless NodePort',
-      service('NodePort', { clusterIP: 'None', clusterIPs: ['None'] }),
-      [`spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`],
-    ],
+    ['headless LoadBalancer', service('LoadBalancer', { clusterIP: 'None', clusterIPs: ['None'] }), [`spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`]],
+    ['headless NodePort', service('NodePort', { clusterIP: 'None', clusterIPs: ['None'] }), [`spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`]],
     // §5.2 example: port 0, targetPort defaulted to 0
     [
       'port 0',
       service('ClusterIP', { ports: [{ protocol: 'TCP', port: 0, targetPort: 0 }] }),
-      [
-        'spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
-        'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
-      ],
+      ['spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive', 'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive'],
     ],
     [
       'port name rules',
@@ -179,11 +167,7 @@ describe('validateService (ValidateService, §2.3)', () => {
       ],
     ],
     ['selector labels', service('ClusterIP', { selector: { app: 'bad value!' } }), [`spec.selector: Invalid value: "bad value!": ${LABEL_VALUE}`]],
-    [
-      'session affinity unsupported',
-      service('ClusterIP', { sessionAffinity: 'Sticky' }),
-      ['spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"'],
-    ],
+    ['session affinity unsupported', service('ClusterIP', { sessionAffinity: 'Sticky' }), ['spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"']],
     // §8 case 26
     [
       'ClientIP timeout 0',
@@ -191,11 +175,7 @@ describe('validateService (ValidateService, §2.3)', () => {
       ['spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 0: must be greater than 0 and less than 86400'],
     ],
     ['ClientIP timeout 86400 accepted', service('ClusterIP', { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 86400 } } }), []],
-    [
-      'ClientIP without config',
-      service('ClusterIP', { sessionAffinity: 'ClientIP' }),
-      ['spec.sessionAffinityConfig: Required value: when session affinity type is ClientIP'],
-    ],
+    ['ClientIP without config', service('ClusterIP', { sessionAffinity: 'ClientIP' }), ['spec.sessionAffinityConfig: Required value: when session affinity type is ClientIP']],
     [
       'ClientIP without timeout',
       service('ClusterIP', { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: {} } }),
@@ -206,11 +186,7 @@ describe('validateService (ValidateService, §2.3)', () => {
       service('ClusterIP', { sessionAffinityConfig: { clientIP: { timeoutSeconds: 5 } } }),
       ['spec.sessionAffinityConfig: Forbidden: must not be set when session affinity is None'],
     ],
-    [
-      'cluster IP fields',
-      service('ClusterIP', { clusterIPs: ['10.96.0.11'] }),
-      ['spec.clusterIPs: Invalid value: []string{"10.96.0.11"}: first value must match `clusterIP`'],
-    ],
+    ['cluster IP fields', service('ClusterIP', { clusterIPs: ['10.96.0.11'] }), ['spec.clusterIPs: Invalid value: []string{"10.96.0.11"}: first value must match `clusterIP`']],
     // §8 case 27 and the other special ranges
     [
       'external IPs',
@@ -252,10 +228,7 @@ describe('validateService (ValidateService, §2.3)', () => {
     [
       'source ranges on ClusterIP (capital L)',
       service('ClusterIP', { loadBalancerSourceRanges: [' 10.0.0.0/8 ', 'foo'] }),
-      [
-        "spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'",
-        `spec.LoadBalancerSourceRanges[1]: Invalid value: "foo": ${CIDR_MSG}`,
-      ],
+      ["spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'", `spec.LoadBalancerSourceRanges[1]: Invalid value: "foo": ${CIDR_MSG}`],
     ],
     [
       'source ranges annotation',
@@ -265,18 +238,18 @@ describe('validateService (ValidateService, §2.3)', () => {
         `metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "bar": ${CIDR_MSG}`,
       ],
     ],
-    ['source ranges field wins over annotation', service('LoadBalancer', { loadBalancerSourceRanges: ['10.0.0.0/8'] }, { annotations: { 'service.beta.kubernetes.io/load-balancer-source-ranges': 'bar' } }), []],
+    [
+      'source ranges field wins over annotation',
+      service('LoadBalancer', { loadBalancerSourceRanges: ['10.0.0.0/8'] }, { annotations: { 'service.beta.kubernetes.io/load-balancer-source-ranges': 'bar' } }),
+      [],
+    ],
     [
       'allocateLoadBalancerNodePorts on ClusterIP',
       service('ClusterIP', { allocateLoadBalancerNodePorts: false }),
       ["spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'"],
     ],
     ['LB without allocateLoadBalancerNodePorts (path quirk)', service('LoadBalancer', { allocateLoadBalancerNodePorts: undefined }), ['allocateLoadBalancerNodePorts: Required value']],
-    [
-      'loadBalancerClass on ClusterIP',
-      service('ClusterIP', { loadBalancerClass: 'example.com/lb' }),
-      ["spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'"],
-    ],
+    ['loadBalancerClass on ClusterIP', service('ClusterIP', { loadBalancerClass: 'example.com/lb' }), ["spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'"]],
     ['loadBalancerClass not qualified', service('LoadBalancer', { loadBalancerClass: 'a b' }), [`spec.loadBalancerClass: Invalid value: "a b": ${QNAME_NAME_PART}`]],
     // §8 case 28
     ['loadBalancerIP is not validated', service('LoadBalancer', { loadBalancerIP: 'not-an-ip' }), []],
@@ -286,11 +259,7 @@ describe('validateService (ValidateService, §2.3)', () => {
       ['spec.externalTrafficPolicy: Invalid value: "Cluster": may only be set for externally-accessible services'],
     ],
     ['externalTrafficPolicy missing on NodePort', service('NodePort', { externalTrafficPolicy: undefined }), ['spec.externalTrafficPolicy: Required value']],
-    [
-      'externalTrafficPolicy unsupported',
-      service('NodePort', { externalTrafficPolicy: 'X' }),
-      ['spec.externalTrafficPolicy: Unsupported value: "X": supported values: "Cluster", "Local"'],
-    ],
+    ['externalTrafficPolicy unsupported', service('NodePort', { externalTrafficPolicy: 'X' }), ['spec.externalTrafficPolicy: Unsupported value: "X": supported values: "Cluster", "Local"']],
     [
       'healthCheckNodePort not needed',
       service('NodePort', { externalTrafficPolicy: 'Local', healthCheckNodePort: 30001 }),
@@ -308,17 +277,16 @@ describe('validateService (ValidateService, §2.3)', () => {
       service('ExternalName', { internalTrafficPolicy: 'X' }),
       ['spec.internalTrafficPolicy: Unsupported value: "X": supported values: "Cluster", "Local"'],
     ],
-    [
-      'trafficDistribution',
-      service('ClusterIP', { trafficDistribution: 'PreferSameZone' }),
-      ['spec.trafficDistribution: Unsupported value: "PreferSameZone": supported values: "PreferClose"'],
-    ],
+    ['trafficDistribution', service('ClusterIP', { trafficDistribution: 'PreferSameZone' }), ['spec.trafficDistribution: Unsupported value: "PreferSameZone": supported values: "PreferClose"']],
     [
       'rule order across the whole function',
       service(
         'ClusterIP',
         {
-          ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort: 30080 }, { protocol: 'TCP', port: 80, targetPort: 80 }],
+          ports: [
+            { protocol: 'TCP', port: 80, targetPort: 80, nodePort: 30080 },
+            { protocol: 'TCP', port: 80, targetPort: 80 },
+          ],
           selector: { app: 'bad value!' },
           externalIPs: ['127.0.0.1'],
           loadBalancerSourceRanges: ['10.0.0.0/8'],
@@ -344,7 +312,14 @@ describe('validateService (ValidateService, §2.3)', () => {
   });
 
   it('reports reasons as causes', () => {
-    const errs = validateService(service('ClusterIP', { ports: [{ name: 'a', protocol: 'TCP', port: 80, targetPort: 80 }, { name: 'b', protocol: 'HTTP', port: 80, targetPort: 80 }] }));
+    const errs = validateService(
+      service('ClusterIP', {
+        ports: [
+          { name: 'a', protocol: 'TCP', port: 80, targetPort: 80 },
+          { name: 'b', protocol: 'HTTP', port: 80, targetPort: 80 },
+        ],
+      }),
+    );
     expect(errs.map((e) => e.reason)).toEqual(['FieldValueNotSupported']);
   });
 });
@@ -364,10 +339,13 @@ describe('validateServiceCreate', () => {
   });
 
   it('renders the §8 case 9 Status message with brackets', () => {
-    const svc = service('ClusterIP', { ports: [{ protocol: 'TCP', port: 80, targetPort: 80 }, { protocol: 'TCP', port: 443, targetPort: 443 }] });
-    expect(new InvalidError('Service', 'web', validateServiceCreate(svc)).message).toBe(
-      'Service "web" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]',
-    );
+    const svc = service('ClusterIP', {
+      ports: [
+        { protocol: 'TCP', port: 80, targetPort: 80 },
+        { protocol: 'TCP', port: 443, targetPort: 443 },
+      ],
+    });
+    expect(new InvalidError('Service', 'web', validateServiceCreate(svc)).message).toBe('Service "web" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]');
   });
 });
 
@@ -385,12 +363,7 @@ describe('validateServiceUpdate (generic metadata + ValidateServiceUpdate)', () 
       service('LoadBalancer', { loadBalancerClass: 'b' }),
       ['spec.loadBalancerClass: Invalid value: "b": may not change once set'],
     ],
-    [
-      'loadBalancerClass unset',
-      service('LoadBalancer', { loadBalancerClass: 'a' }),
-      service('LoadBalancer'),
-      ['spec.loadBalancerClass: Invalid value: "null": may not change once set'],
-    ],
+    ['loadBalancerClass unset', service('LoadBalancer', { loadBalancerClass: 'a' }), service('LoadBalancer'), ['spec.loadBalancerClass: Invalid value: "null": may not change once set']],
     [
       'invalid loadBalancerClass is reported twice (update check + ValidateService)',
       service('LoadBalancer', { loadBalancerClass: 'a b' }),

@@ -5,21 +5,11 @@
 import { FieldError, fieldErrors } from '../errors/field-error';
 import { Service } from '../service.types';
 import { goOptionalString, goServicePortKey } from './bad-values';
-import {
-  isHeadlessService,
-  validateServiceClusterIPsRelatedFields,
-  validateUpgradeDowngradeClusterIPs,
-  validateUpgradeDowngradeIPFamilies,
-} from './cluster-ips.validation';
+import { isHeadlessService, validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from './cluster-ips.validation';
 import { validateCIDR, validateIP, validateNonSpecialIP } from './ip.validation';
 import { validateDNS1123Subdomain, validateLabels, validateQualifiedName } from './labels.validation';
 import { isValidPortNum, validatePathSegmentName } from './name-validation';
-import {
-  validateGenericObjectMeta,
-  validateGenericObjectMetaUpdate,
-  validateObjectMetaCreate,
-  validateObjectMetaUpdate,
-} from './object-meta.validation';
+import { validateGenericObjectMeta, validateGenericObjectMetaUpdate, validateObjectMetaCreate, validateObjectMetaUpdate } from './object-meta.validation';
 import { validateServicePort } from './service-port.validation';
 
 const SUPPORTED_SESSION_AFFINITY = ['ClientIP', 'None'];
@@ -34,9 +24,7 @@ const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-sourc
 /** apiservice.ExternallyAccessible: LB, NodePort, or ClusterIP with external IPs. */
 export function externallyAccessible(svc: Service): boolean {
   const type = svc.spec.type;
-  return (
-    type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && (svc.spec.externalIPs ?? []).length > 0)
-  );
+  return type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && (svc.spec.externalIPs ?? []).length > 0);
 }
 
 /** apiservice.NeedsHealthCheck: LoadBalancer with externalTrafficPolicy Local. */
@@ -54,13 +42,7 @@ function validateClientIPAffinityConfig(svc: Service): FieldError[] {
   const timeout = config.clientIP.timeoutSeconds;
   if (timeout === undefined) return [fieldErrors.required(`${path}.clientIP.timeoutSeconds`, detail)];
   if (timeout <= 0 || timeout > MAX_CLIENT_IP_AFFINITY_SECONDS) {
-    return [
-      fieldErrors.invalid(
-        `${path}.clientIP.timeoutSeconds`,
-        timeout,
-        `must be greater than 0 and less than ${MAX_CLIENT_IP_AFFINITY_SECONDS}`,
-      ),
-    ];
+    return [fieldErrors.invalid(`${path}.clientIP.timeoutSeconds`, timeout, `must be greater than 0 and less than ${MAX_CLIENT_IP_AFFINITY_SECONDS}`)];
   }
   return [];
 }
@@ -99,13 +81,7 @@ function validateServiceExternalTrafficPolicy(svc: Service): FieldError[] {
   const hcnp = svc.spec.healthCheckNodePort ?? 0;
   if (!needsHealthCheck(svc)) {
     if (hcnp !== 0) {
-      errs.push(
-        fieldErrors.invalid(
-          'spec.healthCheckNodePort',
-          hcnp,
-          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
-        ),
-      );
+      errs.push(fieldErrors.invalid('spec.healthCheckNodePort', hcnp, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
     }
   } else if (hcnp === 0) {
     errs.push(fieldErrors.required('spec.healthCheckNodePort'));
@@ -145,13 +121,7 @@ export function validateService(svc: Service): FieldError[] {
   if (TOPOLOGY_MODE in annotations && TOPOLOGY_AWARE_HINTS in annotations) {
     const mode = annotations[TOPOLOGY_MODE];
     if (mode !== annotations[TOPOLOGY_AWARE_HINTS]) {
-      errs.push(
-        fieldErrors.invalid(
-          `metadata.annotations[${TOPOLOGY_MODE}]`,
-          mode,
-          `must match annotations[${TOPOLOGY_AWARE_HINTS}] when both are specified`,
-        ),
-      );
+      errs.push(fieldErrors.invalid(`metadata.annotations[${TOPOLOGY_MODE}]`, mode, `must match annotations[${TOPOLOGY_AWARE_HINTS}] when both are specified`));
     }
   }
 

@@ -16,14 +16,23 @@ const column = (name: string, description: string, priority = 0, format = ''): T
 export const EVENT_COLUMN_DEFINITIONS: readonly TableColumnDefinition[] = [
   column('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
   column('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
-  column('Reason', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+  column('Reason', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
   column('Object', 'The object that this event is about.'),
-  column('Subobject', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].', 1),
+  column(
+    'Subobject',
+    'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+    1,
+  ),
   column('Source', 'The component reporting this event. Should be a short machine understandable string.', 1),
   column('Message', 'A human-readable description of the status of this operation.'),
   column('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
   column('Count', 'The number of times this event has occurred.', 1),
-  column('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', 1, 'name'),
+  column(
+    'Name',
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+    1,
+    'name',
+  ),
 ];
 
 export function eventRow(event: KubeEvent, now: Date): (string | number)[] {
@@ -41,10 +50,7 @@ export function eventRow(event: KubeEvent, now: Date): (string | number)[] {
   ];
 }
 
-export function buildEventTable(
-  items: readonly KubeEvent[],
-  opts: ListMetaOptions & { now: Date; includeObject: IncludeObject; apiVersion: MetaApiVersion; noHeaders?: boolean },
-) {
+export function buildEventTable(items: readonly KubeEvent[], opts: ListMetaOptions & { now: Date; includeObject: IncludeObject; apiVersion: MetaApiVersion; noHeaders?: boolean }) {
   return {
     kind: 'Table',
     apiVersion: opts.apiVersion,

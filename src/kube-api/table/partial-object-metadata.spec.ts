@@ -1,11 +1,6 @@
 import type { Service } from '../../domain/service.types';
 import { ApiError } from '../api-errors';
-import {
-  buildPartialObjectMetadataList,
-  partialObjectMetadataListOfObjectError,
-  partialObjectMetadataOfListError,
-  toPartialObjectMetadata,
-} from './partial-object-metadata';
+import { buildPartialObjectMetadataList, partialObjectMetadataListOfObjectError, partialObjectMetadataOfListError, toPartialObjectMetadata } from './partial-object-metadata';
 
 const svc = (name: string, rv: string): Service => ({
   kind: 'Service',

@@ -16,10 +16,7 @@ export function toPartialObjectMetadata(svc: Service, apiVersion: MetaApiVersion
   return { kind: 'PartialObjectMetadata', apiVersion, metadata };
 }
 
-export function buildPartialObjectMetadataList(
-  items: readonly Service[],
-  opts: ListMetaOptions & { apiVersion: MetaApiVersion },
-): PartialObjectMetadataList {
+export function buildPartialObjectMetadataList(items: readonly Service[], opts: ListMetaOptions & { apiVersion: MetaApiVersion }): PartialObjectMetadataList {
   return {
     kind: 'PartialObjectMetadataList',
     apiVersion: opts.apiVersion,

@@ -50,11 +50,7 @@ describe('serviceRow (printService, wide)', () => {
       svc({ type: 'ClusterIP', clusterIP: 'fd00::1', clusterIPs: ['fd00::1', '10.96.0.9'], ports: [tcp(80)], selector: { app: 'x' } }),
       ['web', 'ClusterIP', 'fd00::1', '<none>', '80/TCP', '120m', 'app=x'],
     ],
-    [
-      'headless',
-      svc({ type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'], ports: [tcp(80)], selector: { app: 'db' } }),
-      ['web', 'ClusterIP', 'None', '<none>', '80/TCP', '120m', 'app=db'],
-    ],
+    ['headless', svc({ type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'], ports: [tcp(80)], selector: { app: 'db' } }), ['web', 'ClusterIP', 'None', '<none>', '80/TCP', '120m', 'app=db']],
     [
       'ClusterIP with externalIPs (in spec order)',
       svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.5'], externalIPs: ['5.6.7.8', '1.2.3.4'], ports: [tcp(80)] }),
@@ -120,36 +116,16 @@ describe('serviceRow (printService, wide)', () => {
       svc({ type: 'LoadBalancer', clusterIPs: ['10.96.0.8'], externalIPs: ['9.9.9.9'], ports: [tcp(443, 31443)] }),
       ['web', 'LoadBalancer', '10.96.0.8', '9.9.9.9', '443:31443/TCP', '120m', '<none>'],
     ],
-    [
-      'ExternalName',
-      svc({ type: 'ExternalName', externalName: 'db.example.com' }),
-      ['web', 'ExternalName', '<none>', 'db.example.com', '<none>', '120m', '<none>'],
-    ],
-    [
-      'ExternalName with ports',
-      svc({ type: 'ExternalName', externalName: 'db.example.com', ports: [tcp(5432)] }),
-      ['web', 'ExternalName', '<none>', 'db.example.com', '5432/TCP', '120m', '<none>'],
-    ],
-    [
-      'no ports, no selector',
-      svc({ type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'] }),
-      ['web', 'ClusterIP', 'None', '<none>', '<none>', '120m', '<none>'],
-    ],
-    [
-      'empty selector map',
-      svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.5'], ports: [tcp(80)], selector: {} }),
-      ['web', 'ClusterIP', '10.96.0.5', '<none>', '80/TCP', '120m', '<none>'],
-    ],
+    ['ExternalName', svc({ type: 'ExternalName', externalName: 'db.example.com' }), ['web', 'ExternalName', '<none>', 'db.example.com', '<none>', '120m', '<none>']],
+    ['ExternalName with ports', svc({ type: 'ExternalName', externalName: 'db.example.com', ports: [tcp(5432)] }), ['web', 'ExternalName', '<none>', 'db.example.com', '5432/TCP', '120m', '<none>']],
+    ['no ports, no selector', svc({ type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'] }), ['web', 'ClusterIP', 'None', '<none>', '<none>', '120m', '<none>']],
+    ['empty selector map', svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.5'], ports: [tcp(80)], selector: {} }), ['web', 'ClusterIP', '10.96.0.5', '<none>', '80/TCP', '120m', '<none>']],
     [
       'selector sorted as k=v strings ("a-b=…" before "a=…")',
       svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.5'], ports: [tcp(80)], selector: { tier: 'web', a: 'x', 'a-b': 'y', 'app.kubernetes.io/name': 'shop' } }),
       ['web', 'ClusterIP', '10.96.0.5', '<none>', '80/TCP', '120m', 'a-b=y,a=x,app.kubernetes.io/name=shop,tier=web'],
     ],
-    [
-      'an unknown type',
-      svc({ type: 'Weird', clusterIPs: ['10.96.0.5'], ports: [tcp(80)] }),
-      ['web', 'Weird', '10.96.0.5', '<unknown>', '80/TCP', '120m', '<none>'],
-    ],
+    ['an unknown type', svc({ type: 'Weird', clusterIPs: ['10.96.0.5'], ports: [tcp(80)] }), ['web', 'Weird', '10.96.0.5', '<unknown>', '80/TCP', '120m', '<none>']],
     [
       'no creationTimestamp',
       svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.5'], ports: [tcp(80)] }, { loadBalancer: {} }, ''),

@@ -32,16 +32,8 @@ describe('parseTableRequest (Accept negotiation of as=/g=/v=)', () => {
     ['stream=watch is allowed on JSON', 'application/json;stream=watch;as=Table;v=v1;g=meta.k8s.io', table('v1')],
     ['another stream is skipped', 'application/json;stream=chunks;as=Table;v=v1;g=meta.k8s.io,application/json', undefined],
     ['params are case-sensitive (as goautoneg)', 'application/json;AS=Table;v=v1;g=meta.k8s.io,application/json;as=table;v=v1;g=meta.k8s.io', undefined],
-    [
-      'PartialObjectMetadata',
-      'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
-      { as: 'PartialObjectMetadata', version: 'v1', format: 'json' },
-    ],
-    [
-      'PartialObjectMetadataList v1beta1',
-      'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1',
-      { as: 'PartialObjectMetadataList', version: 'v1beta1', format: 'json' },
-    ],
+    ['PartialObjectMetadata', 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json', { as: 'PartialObjectMetadata', version: 'v1', format: 'json' }],
+    ['PartialObjectMetadataList v1beta1', 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1', { as: 'PartialObjectMetadataList', version: 'v1beta1', format: 'json' }],
   ])('%s', (_name, accept, expected) => {
     expect(parseTableRequest(accept)).toEqual(expected);
   });

@@ -120,9 +120,7 @@ export function parseTableRequest(accept: string | undefined): ConversionRequest
   if (!accept) return undefined;
   for (const clause of parseAccept(accept)) {
     for (const serializer of SERIALIZERS) {
-      const matches =
-        (clause.type === serializer.type && (clause.subType === serializer.subType || clause.subType === '*')) ||
-        (clause.type === '*' && clause.subType === '*');
+      const matches = (clause.type === serializer.type && (clause.subType === serializer.subType || clause.subType === '*')) || (clause.type === '*' && clause.subType === '*');
       if (!matches) continue;
       const outcome = acceptClause(clause.params, serializer);
       if (outcome.accepted) return outcome.conversion;
@@ -139,7 +137,5 @@ export function parseTableRequest(accept: string | undefined): ConversionRequest
 export function parseIncludeObject(value: string | undefined): IncludeObject {
   if (value === undefined || value === '' || value === 'Metadata') return 'Metadata';
   if (value === 'None' || value === 'Object') return value;
-  throw new BadRequestError(
-    `Unable to convert to Table as requested: includeObject: Invalid value: ${strconvQuote(value)}: must be 'Metadata', 'Object', 'None', or empty`,
-  );
+  throw new BadRequestError(`Unable to convert to Table as requested: includeObject: Invalid value: ${strconvQuote(value)}: must be 'Metadata', 'Object', 'None', or empty`);
 }

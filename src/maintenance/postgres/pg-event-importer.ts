@@ -35,9 +35,7 @@ export async function assertEmptyStore(client: Queryable, url: string): Promise<
   const tables = ['events', ...PROJECTION_TABLES];
   const { rows } = await client.query<{ table: string }>(tables.map((t) => `SELECT '${t}' AS table WHERE EXISTS (SELECT 1 FROM ${t})`).join(' UNION ALL '));
   if (rows.length) {
-    throw new MaintenanceError(
-      `the PostgreSQL database ${redactedUrl(url)} is not empty (rows in ${rows.map((r) => r.table).join(', ')}); import only into a new database`,
-    );
+    throw new MaintenanceError(`the PostgreSQL database ${redactedUrl(url)} is not empty (rows in ${rows.map((r) => r.table).join(', ')}); import only into a new database`);
   }
 }
 

@@ -16,13 +16,7 @@ export const PROJECTION_KEYS: Record<ProjectionTable, string[]> = {
   allocations: ['kind', 'value'],
 };
 
-export async function comparePgProjections(
-  client: Queryable,
-  tables: readonly ProjectionTable[],
-  options: RowFoldOptions,
-  folded: TableNames,
-  maxSamples: number,
-): Promise<ProjectionComparison> {
+export async function comparePgProjections(client: Queryable, tables: readonly ProjectionTable[], options: RowFoldOptions, folded: TableNames, maxSamples: number): Promise<ProjectionComparison> {
   const result: ProjectionComparison = { tables: [], differences: 0, samples: [] };
   for (const table of tables) {
     const shape: TableShape = { table, columns: rowColumns(table, options).map(([c]) => c), key: PROJECTION_KEYS[table] };

@@ -17,9 +17,7 @@ const FLUSH_ROWS = 20_000;
  * the other tables): the fold computes it only where it exists.
  */
 export async function foldOptions(client: Queryable): Promise<RowFoldOptions> {
-  const { rows } = await client.query(
-    `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'service_revisions' AND column_name = 'patch'`,
-  );
+  const { rows } = await client.query(`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'service_revisions' AND column_name = 'patch'`);
   return { revisionPatches: rows.length > 0 };
 }
 

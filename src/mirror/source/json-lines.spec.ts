@@ -1,13 +1,17 @@
 import { JsonLines } from './json-lines';
 
 describe('JsonLines', () => {
-  const events = [{ type: 'ADDED', object: { name: 'ü-ß-€-😀' } }, { type: 'BOOKMARK', object: { metadata: { resourceVersion: '7' } } }, { type: 'MODIFIED', object: {} }];
+  const events = [
+    { type: 'ADDED', object: { name: 'ü-ß-€-😀' } },
+    { type: 'BOOKMARK', object: { metadata: { resourceVersion: '7' } } },
+    { type: 'MODIFIED', object: {} },
+  ];
   const bytes = Buffer.from(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
 
   const split = (sizes: (at: number) => number) => {
     const sut = new JsonLines();
     const out: unknown[] = [];
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const size = Math.max(1, sizes(at));
       out.push(...sut.push(bytes.subarray(at, at + size)));
       at += size;

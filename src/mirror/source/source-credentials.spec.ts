@@ -38,7 +38,10 @@ process.stdout.write(fs.readFileSync(process.env.RESPONSE, 'utf8'));
 
   const runs = (): { info: unknown; region?: string; path: boolean; args: string[]; stdin: string }[] => {
     try {
-      return readFileSync(runLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as never);
+      return readFileSync(runLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as never);
     } catch {
       return [];
     }
@@ -123,13 +126,19 @@ process.stdout.write(fs.readFileSync(process.env.RESPONSE, 'utf8'));
       const ca = join(dir, 'ca.crt');
       writeFileSync(ca, 'CA PEM');
       const sut = new SourceCredentials(
-        connection({ exec: exec(respond({ token: 't' }, V1BETA1), { apiVersion: V1BETA1, interactiveMode: 'IfAvailable', provideClusterInfo: true }) }, { certificateAuthority: { file: ca }, tlsServerName: 'api.internal', execClusterConfig: { audience: 'x' } }),
+        connection(
+          { exec: exec(respond({ token: 't' }, V1BETA1), { apiVersion: V1BETA1, interactiveMode: 'IfAvailable', provideClusterInfo: true }) },
+          { certificateAuthority: { file: ca }, tlsServerName: 'api.internal', execClusterConfig: { audience: 'x' } },
+        ),
       );
       await sut.current();
       expect(runs()[0].info).toEqual({
         apiVersion: V1BETA1,
         kind: 'ExecCredential',
-        spec: { interactive: false, cluster: { server: 'https://203.0.113.1:6443', 'tls-server-name': 'api.internal', 'certificate-authority-data': Buffer.from('CA PEM').toString('base64'), config: { audience: 'x' } } },
+        spec: {
+          interactive: false,
+          cluster: { server: 'https://203.0.113.1:6443', 'tls-server-name': 'api.internal', 'certificate-authority-data': Buffer.from('CA PEM').toString('base64'), config: { audience: 'x' } },
+        },
       });
     });
 
@@ -169,7 +178,7 @@ process.stdout.write(fs.readFileSync(process.env.RESPONSE, 'utf8'));
       expect(runs()).toHaveLength(0);
     });
 
-    it("should name the plugin, its exit code and the first line of its stderr when it fails", async () => {
+    it('should name the plugin, its exit code and the first line of its stderr when it fails', async () => {
       const sut = new SourceCredentials(connection({ exec: exec(respond({ token: 't' }), { vars: { EXIT_CODE: '3' } }) }));
       const error = await sut.current().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ExecPluginError);
@@ -211,7 +220,10 @@ describe('parseExecCredential', () => {
   const print = (body: object) => JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', ...body });
 
   it('should take the token, the certificate pair and the expiry, and ignore empty fields', () => {
-    expect(parseExecCredential(print({ status: { token: 't', expirationTimestamp: '2030-01-01T00:00:00Z', clientCertificateData: '', clientKeyData: '' } }), V1)).toEqual({ token: 't', expirationTimestamp: '2030-01-01T00:00:00Z' });
+    expect(parseExecCredential(print({ status: { token: 't', expirationTimestamp: '2030-01-01T00:00:00Z', clientCertificateData: '', clientKeyData: '' } }), V1)).toEqual({
+      token: 't',
+      expirationTimestamp: '2030-01-01T00:00:00Z',
+    });
     expect(parseExecCredential(print({ spec: {}, status: { clientCertificateData: 'C', clientKeyData: 'K' } }), V1)).toEqual({ clientCertificateData: 'C', clientKeyData: 'K' });
   });
 

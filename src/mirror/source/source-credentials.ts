@@ -108,7 +108,8 @@ export class SourceCredentials {
     let expiresAt = Number.POSITIVE_INFINITY;
     if (status.expirationTimestamp) {
       expiresAt = RFC3339.test(status.expirationTimestamp) ? Date.parse(status.expirationTimestamp) : Number.NaN;
-      if (Number.isNaN(expiresAt)) throw new ExecPluginError(user.exec.command, `the exec credential plugin ${user.exec.command} printed an expirationTimestamp that is not an RFC 3339 time: ${status.expirationTimestamp}`);
+      if (Number.isNaN(expiresAt))
+        throw new ExecPluginError(user.exec.command, `the exec credential plugin ${user.exec.command} printed an expirationTimestamp that is not an RFC 3339 time: ${status.expirationTimestamp}`);
     }
     return { credentials, expiresAt };
   }
@@ -160,7 +161,11 @@ export function runExecPlugin(exec: ExecPlugin, cluster: Record<string, unknown>
       clearTimeout(timer);
       if (failure) return reject(failure);
       if (code !== 0) {
-        const firstLine = Buffer.concat(stderr).toString('utf8').split('\n').find((l) => l.trim())?.trim();
+        const firstLine = Buffer.concat(stderr)
+          .toString('utf8')
+          .split('\n')
+          .find((l) => l.trim())
+          ?.trim();
         return reject(fail(`failed (${code === null ? `killed by ${signal}` : `exit ${code}`})${firstLine ? `: ${firstLine}` : ''}`, code ?? undefined));
       }
       try {

@@ -89,7 +89,19 @@ describe('loadSourceKubeconfig', () => {
 
   it('reads the insecure flag and the exec extension of the cluster', () => {
     const connection = loadSourceKubeconfig(
-      write(config({ token: 't' }, { server: 'https://x', 'insecure-skip-tls-verify': true, extensions: [{ name: 'other', extension: {} }, { name: 'client.authentication.k8s.io/exec', extension: { audience: 'svctrail' } }] })),
+      write(
+        config(
+          { token: 't' },
+          {
+            server: 'https://x',
+            'insecure-skip-tls-verify': true,
+            extensions: [
+              { name: 'other', extension: {} },
+              { name: 'client.authentication.k8s.io/exec', extension: { audience: 'svctrail' } },
+            ],
+          },
+        ),
+      ),
     );
     expect(connection).toMatchObject({ insecureSkipTlsVerify: true, execClusterConfig: { audience: 'svctrail' } });
     expect(connection.certificateAuthority).toBeUndefined();
@@ -135,8 +147,16 @@ describe('loadSourceKubeconfig', () => {
     ['a cluster without a server', () => loadSourceKubeconfig(write(config({}, { 'certificate-authority-data': b64('x') }), 'other')), /cluster "c1" has no server/],
     ['a server that is not a URL', () => loadSourceKubeconfig(write(config({}, { server: 'not a url' }), 'other')), /not a URL: not a url/],
     ['a proxy-url', () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'proxy-url': 'http://proxy:3128' }), 'other')), /proxy-url/],
-    ['a CA together with insecure-skip-tls-verify', () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'certificate-authority-data': b64('x'), 'insecure-skip-tls-verify': true }), 'other')), /both a certificate authority and insecure-skip-tls-verify/],
-    ['a CA file that is not there', () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'certificate-authority': 'nope.crt' }), 'other')), /certificate-authority file .*nope\.crt cannot be read/],
+    [
+      'a CA together with insecure-skip-tls-verify',
+      () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'certificate-authority-data': b64('x'), 'insecure-skip-tls-verify': true }), 'other')),
+      /both a certificate authority and insecure-skip-tls-verify/,
+    ],
+    [
+      'a CA file that is not there',
+      () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'certificate-authority': 'nope.crt' }), 'other')),
+      /certificate-authority file .*nope\.crt cannot be read/,
+    ],
     ['a token file that is not there', () => loadSourceKubeconfig(write(config({ tokenFile: 'missing-token' }), 'other')), /tokenFile file .*missing-token cannot be read/],
     ['a certificate without its key', () => loadSourceKubeconfig(write(config({ 'client-certificate-data': b64('CERT') }), 'other')), /user "u1" has a client certificate without its key/],
     ['a token together with basic auth', () => loadSourceKubeconfig(write(config({ token: 't', username: 'u', password: 'p' }), 'other')), /both a token and a username\/password/],

@@ -72,10 +72,9 @@ export class PgAuditActorStore implements AuditActorStore {
   async actors(resourceVersions: readonly number[]): Promise<Map<number, JoinedActor>> {
     const out = new Map<number, JoinedActor>();
     if (!resourceVersions.length) return out;
-    const { rows } = await this.pool.query<ActorRow>(
-      'SELECT resource_version, audit_id, "user", groups, user_agent, source_ips, identified_at FROM audit_actors WHERE resource_version = ANY($1)',
-      [resourceVersions],
-    );
+    const { rows } = await this.pool.query<ActorRow>('SELECT resource_version, audit_id, "user", groups, user_agent, source_ips, identified_at FROM audit_actors WHERE resource_version = ANY($1)', [
+      resourceVersions,
+    ]);
     for (const row of rows) out.set(Number(row.resource_version), joinedActor(row));
     return out;
   }

@@ -21,10 +21,11 @@ export class PgMirrorSourceStore implements MirrorSourceStore {
   }
 
   async claim(clusterUid: string, server: string, now: Date): Promise<MirrorSource> {
-    await this.pool.query(
-      'INSERT INTO mirror_source (id, cluster_uid, server, resource_version, updated_at) VALUES (1, $1, $2, NULL, $3) ON CONFLICT (id) DO NOTHING',
-      [clusterUid, server, now.toISOString()],
-    );
+    await this.pool.query('INSERT INTO mirror_source (id, cluster_uid, server, resource_version, updated_at) VALUES (1, $1, $2, NULL, $3) ON CONFLICT (id) DO NOTHING', [
+      clusterUid,
+      server,
+      now.toISOString(),
+    ]);
     const stored = (await this.load())!;
     if (stored.clusterUid !== clusterUid) throw new MirrorSourceMismatchError(stored, clusterUid, server);
     return stored;

@@ -132,9 +132,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     if (!sent.length) return this.answer(decided, []);
     const started = process.hrtime.bigint();
     try {
-      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>('SELECT svctrail_append($1::jsonb) AS out', [
-        JSON.stringify(sent.map((d) => d.sent!.payload)),
-      ]);
+      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>('SELECT svctrail_append($1::jsonb) AS out', [JSON.stringify(sent.map((d) => d.sent!.payload))]);
       this.observer?.committed(sent.length, Number(process.hrtime.bigint() - started) / 1e9);
       this.observer?.appendLockHeld?.(rows[0].out.held);
       return this.answer(decided, rows[0].out.results);
@@ -145,7 +143,10 @@ export class PgServiceWriteStore implements ServiceWriteStore {
           for (const d of decided) d.write.alone = true;
           return decided.map((d) => d.write);
         }
-        return this.answer(decided, sent.map(() => ({ failed: new WriteNotStoredError(error) })));
+        return this.answer(
+          decided,
+          sent.map(() => ({ failed: new WriteNotStoredError(error) })),
+        );
       }
       return this.answer(decided, await this.lookUp(sent, error));
     }
@@ -310,9 +311,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
       return { before, folded: before, payload, index };
     }
     const count = append.events.length;
-    const folded: ServiceState = append.folded
-      ? { object: append.folded, streamVersion: before.streamVersion + count, deleted: false }
-      : evolveAll(before, append.events, 0);
+    const folded: ServiceState = append.folded ? { object: append.folded, streamVersion: before.streamVersion + count, deleted: false } : evolveAll(before, append.events, 0);
     const object = folded.object;
     let token = '';
     let objectJson: string | null = null;

@@ -155,7 +155,9 @@ export const ingressIntervals = pgTable(
   (t) => [
     index('ingress_intervals_address_uid_from').on(t.address, t.uid, t.fromResourceVersion),
     index('ingress_intervals_uid_from').on(t.uid, t.fromResourceVersion),
-    index('ingress_intervals_open').on(t.uid).where(sql`${t.toResourceVersion} IS NULL`),
+    index('ingress_intervals_open')
+      .on(t.uid)
+      .where(sql`${t.toResourceVersion} IS NULL`),
     index('ingress_intervals_from').on(t.fromResourceVersion),
     index('ingress_intervals_namespace_from').on(t.namespace, t.fromResourceVersion),
     index('ingress_intervals_name_from').on(t.namespace, t.name, t.fromResourceVersion),

@@ -4,9 +4,7 @@ const ready = (status: string, reason = 'Serving', message = 'ok') => ({ type: '
 
 describe('changeSummary', () => {
   it('given an ingress change, when summarised, then the addresses before and after', () => {
-    expect(changeSummary([{ type: 'LoadBalancerIngressChanged', data: { previous: [{ ip: '203.0.113.7' }], ingress: [{ ip: '203.0.113.8' }] } }])).toEqual([
-      'ingress 203.0.113.7 → 203.0.113.8',
-    ]);
+    expect(changeSummary([{ type: 'LoadBalancerIngressChanged', data: { previous: [{ ip: '203.0.113.7' }], ingress: [{ ip: '203.0.113.8' }] } }])).toEqual(['ingress 203.0.113.7 → 203.0.113.8']);
   });
 
   it('given an ingress set, cleared or holding hostnames, when summarised, then "none" for an empty list and hostnames as they are', () => {

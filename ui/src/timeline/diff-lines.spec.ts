@@ -11,15 +11,11 @@ describe('diffLines', () => {
       { op: 'replace', path: '/metadata/resourceVersion', value: '6' },
       { op: 'replace', path: '/status/loadBalancer/ingress/0/ip', value: '203.0.113.8' },
     ];
-    expect(diffLines(patch, { object: service('203.0.113.7', 'True') })).toEqual([
-      { sign: '~', path: '/status/loadBalancer/ingress/0/ip', old: '"203.0.113.7"', value: '"203.0.113.8"' },
-    ]);
+    expect(diffLines(patch, { object: service('203.0.113.7', 'True') })).toEqual([{ sign: '~', path: '/status/loadBalancer/ingress/0/ip', old: '"203.0.113.7"', value: '"203.0.113.8"' }]);
   });
 
   it('given the object before a write, when a member is removed, then the line shows what was removed', () => {
-    expect(diffLines([{ op: 'remove', path: '/metadata/labels/app' }], { object: service('203.0.113.7', 'True') })).toEqual([
-      { sign: '-', path: '/metadata/labels/app', value: '', old: '"web"' },
-    ]);
+    expect(diffLines([{ op: 'remove', path: '/metadata/labels/app' }], { object: service('203.0.113.7', 'True') })).toEqual([{ sign: '-', path: '/metadata/labels/app', value: '', old: '"web"' }]);
   });
 
   it('given the object before a write, when a member is added, then the line is an addition with no old value', () => {
@@ -69,11 +65,7 @@ describe('changeDiffs', () => {
 
   it('given a delete and a re-create between writes, when diffed, then the new incarnation starts from its created object', () => {
     const diffs = changeDiffs(
-      [
-        [{ op: 'replace', path: '', value: null }],
-        [{ op: 'add', path: '', value: service('198.51.100.1', 'False') }],
-        [{ op: 'replace', path: '/status/conditions/0/status', value: 'True' }],
-      ],
+      [[{ op: 'replace', path: '', value: null }], [{ op: 'add', path: '', value: service('198.51.100.1', 'False') }], [{ op: 'replace', path: '/status/conditions/0/status', value: 'True' }]],
       { object: service('203.0.113.7', 'True') },
     );
     expect(diffs[2]).toEqual([{ sign: '~', path: '/status/conditions/0/status', old: '"False"', value: '"True"' }]);
@@ -103,10 +95,7 @@ describe('changeDiffs', () => {
   });
 
   it('given a patch that does not apply to the known object, when diffed, then later writes show new values only', () => {
-    const diffs = changeDiffs(
-      [[{ op: 'remove', path: '/status/nothing/here' }], [{ op: 'replace', path: '/status/conditions/0/status', value: 'False' }]],
-      { object: service('203.0.113.7', 'True') },
-    );
+    const diffs = changeDiffs([[{ op: 'remove', path: '/status/nothing/here' }], [{ op: 'replace', path: '/status/conditions/0/status', value: 'False' }]], { object: service('203.0.113.7', 'True') });
     expect(diffs[1]).toEqual([{ sign: '~', path: '/status/conditions/0/status', value: '"False"' }]);
   });
 

@@ -74,7 +74,12 @@ function line(op: PatchOp, old: { value: unknown } | undefined): DiffLine {
 
 /** RFC 6901: "/a/b~1c/0" -> ["a", "b/c", "0"]. */
 function tokens(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => typeof v === 'object' && v !== null;

@@ -203,25 +203,33 @@ export function TimelineChart(props: TimelineChartProps) {
   const chosen = selected && selected.segment >= 0 ? lanes[selected.lane]?.segments[selected.segment] : undefined;
   const laneCount = Math.max(lanes.length, 1);
 
-  return html`
-    <div class="chart" tabindex="0" role="group" aria-roledescription="timeline" aria-label=${`Timeline from ${formatTime(from, zone)} to ${formatTime(to, zone)}, ${lanes.length} lanes`}
-      aria-describedby="chart-help" onKeyDown=${onKeyDown} data-from=${new Date(from).toISOString()} data-to=${new Date(to).toISOString()}>
-      <div class="chart-titles" aria-hidden="true">
-        <div class="axis-spacer"></div>
-        ${lanes.map((l, i) => html`<div class=${`lane-title${selected?.lane === i ? ' is-selected' : ''}`} title=${l.title}>${l.kind === 'condition' ? 'condition ' : l.kind === 'ingress' ? 'ingress ' : ''}<strong>${l.title}</strong></div>`)}
-      </div>
-      <div class="chart-plot" ref=${plot} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp}>
-        <svg class="axis" width=${width} height="24" aria-hidden="true">
-          ${ticks.map((t) => {
-            const x = scale(t);
-            // Labels at the edges are anchored inward so they are not cut off.
-            const anchor = x < 40 ? 'start' : x > width - 40 ? 'end' : 'middle';
-            return html`<g transform=${`translate(${x},0)`}><line y1="18" y2="24" /><text y="13" text-anchor=${anchor}>${format(t)}</text></g>`;
-          })}
-        </svg>
-        <canvas ref=${canvas} class="lanes" height=${laneCount * LANE_HEIGHT} aria-hidden="true"></canvas>
-      </div>
-      <p id="chart-help" class="chart-help">Keys: ↑/↓ lane, ←/→ interval, Enter sets the “as of” cursor, + / − zoom, Shift+←/→ pan. Mouse: wheel zooms, drag pans, click sets the cursor.</p>
-      <p class="chart-selection" aria-live="polite" data-testid="chart-selection">${chosen ? `${lanes[selected!.lane].title}: ${chosen.detail}` : ''}</p>
-    </div>`;
+  return html` <div
+    class="chart"
+    tabindex="0"
+    role="group"
+    aria-roledescription="timeline"
+    aria-label=${`Timeline from ${formatTime(from, zone)} to ${formatTime(to, zone)}, ${lanes.length} lanes`}
+    aria-describedby="chart-help"
+    onKeyDown=${onKeyDown}
+    data-from=${new Date(from).toISOString()}
+    data-to=${new Date(to).toISOString()}
+  >
+    <div class="chart-titles" aria-hidden="true">
+      <div class="axis-spacer"></div>
+      ${lanes.map((l, i) => html`<div class=${`lane-title${selected?.lane === i ? ' is-selected' : ''}`} title=${l.title}>${l.kind === 'condition' ? 'condition ' : l.kind === 'ingress' ? 'ingress ' : ''}<strong>${l.title}</strong></div>`)}
+    </div>
+    <div class="chart-plot" ref=${plot} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp}>
+      <svg class="axis" width=${width} height="24" aria-hidden="true">
+        ${ticks.map((t) => {
+          const x = scale(t);
+          // Labels at the edges are anchored inward so they are not cut off.
+          const anchor = x < 40 ? 'start' : x > width - 40 ? 'end' : 'middle';
+          return html`<g transform=${`translate(${x},0)`}><line y1="18" y2="24" /><text y="13" text-anchor=${anchor}>${format(t)}</text></g>`;
+        })}
+      </svg>
+      <canvas ref=${canvas} class="lanes" height=${laneCount * LANE_HEIGHT} aria-hidden="true"></canvas>
+    </div>
+    <p id="chart-help" class="chart-help">Keys: ↑/↓ lane, ←/→ interval, Enter sets the “as of” cursor, + / − zoom, Shift+←/→ pan. Mouse: wheel zooms, drag pans, click sets the cursor.</p>
+    <p class="chart-selection" aria-live="polite" data-testid="chart-selection">${chosen ? `${lanes[selected!.lane].title}: ${chosen.detail}` : ''}</p>
+  </div>`;
 }

@@ -57,8 +57,8 @@ export function AddressView({ route }: { route: Route }) {
   // Without a window in the URL: fitted to the recorded holders (when each was set and cleared),
   // as a Service's timeline is to its changes; the form shows the fitted window.
   const fitted = from && to ? undefined : fitInstants((owners ?? []).flatMap((o) => [Date.parse(o.from.time), ...(o.to ? [Date.parse(o.to.time)] : [])]));
-  const chartFrom = from ? Date.parse(from) : fitted?.from ?? Date.now() - 3_600_000;
-  const chartTo = to ? Date.parse(to) : fitted?.to ?? Date.now();
+  const chartFrom = from ? Date.parse(from) : (fitted?.from ?? Date.now() - 3_600_000);
+  const chartTo = to ? Date.parse(to) : (fitted?.to ?? Date.now());
   // A window from the URL is shown with a little room around it, as it always was.
   const pad = from || to ? Math.max(1000, Math.round((chartTo - chartFrom) * 0.02)) : 0;
   const shownFrom = from ?? (fitted ? new Date(chartFrom).toISOString() : '');
@@ -83,34 +83,69 @@ export function AddressView({ route }: { route: Route }) {
     let lane = lanes.find((l) => l.id === 'conflicts');
     if (!lane) lanes.push((lane = { id: 'conflicts', kind: 'changes', title: 'conflicts', segments: [] }));
     const start = Date.parse(c.from.time);
-    lane.segments.push({ start, end: c.to ? Date.parse(c.to.time) : null, label: `conflict: ${c.holders.map((h) => `${h.service.namespace}/${h.service.name}`).join(' + ')}`, style: 'conflict', detail: `held by ${c.holders.map((h) => `${h.service.namespace}/${h.service.name}`).join(' and ')} at once`, at: start });
+    lane.segments.push({
+      start,
+      end: c.to ? Date.parse(c.to.time) : null,
+      label: `conflict: ${c.holders.map((h) => `${h.service.namespace}/${h.service.name}`).join(' + ')}`,
+      style: 'conflict',
+      detail: `held by ${c.holders.map((h) => `${h.service.namespace}/${h.service.name}`).join(' and ')} at once`,
+      at: start,
+    });
   }
 
-  return html`
-    <h1>Address</h1>
+  return html` <h1>Address</h1>
     <form class="filters" role="search" onSubmit=${search}>
       <label>IP or hostname <input name="address" value=${address} required /></label>
       <label>From <input name="from" value=${shownFrom} placeholder="2026-12-01T00:00:00Z" /></label>
       <label>To <input name="to" value=${shownTo} placeholder="2026-12-01T12:00:00Z" /></label>
       <button type="submit">Find owners</button>
     </form>
-    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-    ${address && owners === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null} ${address && owners === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
     ${owners && owners.length === 0 ? html`<p>Nobody held ${address} in this window.</p>` : null}
-    ${owners && owners.length > 0
-      ? html`
-          ${conflicts.length ? html`<p class="note conflict-note" role="status">${conflicts.length} conflict(s): two Services held ${address} at once.</p>` : null}
-          <${TimelineChart} lanes=${lanes} from=${chartFrom - pad} to=${chartTo + pad} zone=${z}
-            onRange=${(f: number, t: number, commit: boolean) => commit && patchRoute({ from: new Date(f).toISOString(), to: new Date(t).toISOString() }, true)} onCursor=${() => undefined} />
-          <table class="data" data-testid="owners-table">
-            <caption>Holders of ${address}</caption>
-            <thead><tr><th scope="col">Service</th><th scope="col">From</th><th scope="col">Set by</th><th scope="col">To</th><th scope="col">Cleared by</th><th scope="col">Conflict</th></tr></thead>
-            <tbody>${owners.map(
-              (o) => html`<tr class=${inConflict(o) ? 'is-conflict' : ''}>
-                <td><a href=${hrefFor({ view: 'timeline', ns: o.service.namespace, name: o.service.name, from: new Date(chartFrom - pad).toISOString(), to: new Date(chartTo + pad).toISOString(), tz: route.tz })}>${o.service.namespace}/${o.service.name}</a></td>
-                <td>${formatTime(o.from.time, z)}</td><td>${o.from.setBy}</td><td>${o.to ? formatTime(o.to.time, z) : 'still held'}</td><td>${o.to?.clearedBy ?? ''}</td>
-                <td>${inConflict(o) ? 'conflict' : ''}</td></tr>`,
-            )}</tbody>
-          </table>`
-      : null}`;
+    ${
+      owners && owners.length > 0
+        ? html` ${conflicts.length ? html`<p class="note conflict-note" role="status">${conflicts.length} conflict(s): two Services held ${address} at once.</p>` : null}
+            <${TimelineChart}
+              lanes=${lanes}
+              from=${chartFrom - pad}
+              to=${chartTo + pad}
+              zone=${z}
+              onRange=${(f: number, t: number, commit: boolean) => commit && patchRoute({ from: new Date(f).toISOString(), to: new Date(t).toISOString() }, true)}
+              onCursor=${() => undefined}
+            />
+            <table class="data" data-testid="owners-table">
+              <caption>
+                Holders of ${address}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Service</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Set by</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Cleared by</th>
+                  <th scope="col">Conflict</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${owners.map(
+                  (o) =>
+                    html`<tr class=${inConflict(o) ? 'is-conflict' : ''}>
+                      <td>
+                        <a
+                          href=${hrefFor({ view: 'timeline', ns: o.service.namespace, name: o.service.name, from: new Date(chartFrom - pad).toISOString(), to: new Date(chartTo + pad).toISOString(), tz: route.tz })}
+                          >${o.service.namespace}/${o.service.name}</a
+                        >
+                      </td>
+                      <td>${formatTime(o.from.time, z)}</td>
+                      <td>${o.from.setBy}</td>
+                      <td>${o.to ? formatTime(o.to.time, z) : 'still held'}</td>
+                      <td>${o.to?.clearedBy ?? ''}</td>
+                      <td>${inConflict(o) ? 'conflict' : ''}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+        : null
+    }`;
 }

@@ -53,35 +53,54 @@ function Ranking({ route }: { route: Route }) {
   };
   const z = zone();
   const max = Math.max(1, ...(items ?? []).map((i) => i.transitions));
-  return html`
-    <h1>Flapping</h1>
+  return html` <h1>Flapping</h1>
     <form class="filters" role="search" onSubmit=${search}>
       <label>Namespace <input name="ns" value=${route.ns ?? ''} /></label>
       <label>From <input name="from" value=${from} size="26" /></label>
       <label>To <input name="to" value=${to} size="26" /></label>
       <button type="submit">Rank</button>
-      <span role="group" aria-label="Range presets">${PRESETS.slice(0, 4).map(
-        (p) => html`<button type="button" onClick=${() => patchRoute({ from: new Date(Date.now() - p.ms).toISOString(), to: new Date().toISOString(), pages: undefined })}>Last ${p.label}</button>`,
-      )}</span>
+      <span role="group" aria-label="Range presets"
+        >${PRESETS.slice(0, 4).map(
+          (p) => html`<button type="button" onClick=${() => patchRoute({ from: new Date(Date.now() - p.ms).toISOString(), to: new Date().toISOString(), pages: undefined })}>Last ${p.label}</button>`,
+        )}</span
+      >
     </form>
-    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-    ${items === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
-    ${items
-      ? html`<table class="data" data-testid="flapping-table">
-          <caption>Services by condition transitions, ${formatTime(from, z)} → ${formatTime(to, z)}</caption>
-          <thead><tr><th scope="col">Rank</th><th scope="col">Service</th><th scope="col">Transitions</th><th scope="col">Last transition</th></tr></thead>
-          <tbody>${items.map(
-            (r, i) => html`<tr>
-              <td>${pages.length * 50 + i + 1}</td>
-              <td><a href=${hrefFor({ view: 'timeline', ns: r.service.namespace, name: r.service.name, from, to, tz: route.tz })}>${r.service.namespace}/${r.service.name}</a></td>
-              <td><span class="bar-cell"><span class="bar" aria-hidden="true"><i class=${`w${Math.ceil((r.transitions / max) * 10)}`}></i></span>${r.transitions}</span></td>
-              <td>${formatTime(r.lastTransitionAt, z)}</td></tr>`,
-          )}</tbody>
-        </table>
-        ${items.length === 0 ? html`<p>No condition transitions in this window.</p>` : null}
-        <div class="pager">
-          <button type="button" disabled=${pages.length === 0} onClick=${() => patchRoute({ pages: pages.slice(0, -1).join(',') || undefined })}>Previous page</button>
-          <button type="button" disabled=${!next} onClick=${() => patchRoute({ pages: [...pages, next!].join(',') })}>Next page</button>
-        </div>`
-      : null}`;
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null} ${items === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
+    ${
+      items
+        ? html`<table class="data" data-testid="flapping-table">
+              <caption>
+                Services by condition transitions, ${formatTime(from, z)} → ${formatTime(to, z)}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Rank</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">Transitions</th>
+                  <th scope="col">Last transition</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${items.map(
+                  (r, i) =>
+                    html`<tr>
+                      <td>${pages.length * 50 + i + 1}</td>
+                      <td><a href=${hrefFor({ view: 'timeline', ns: r.service.namespace, name: r.service.name, from, to, tz: route.tz })}>${r.service.namespace}/${r.service.name}</a></td>
+                      <td>
+                        <span class="bar-cell"
+                          ><span class="bar" aria-hidden="true"><i class=${`w${Math.ceil((r.transitions / max) * 10)}`}></i></span>${r.transitions}</span
+                        >
+                      </td>
+                      <td>${formatTime(r.lastTransitionAt, z)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            ${items.length === 0 ? html`<p>No condition transitions in this window.</p>` : null}
+            <div class="pager">
+              <button type="button" disabled=${pages.length === 0} onClick=${() => patchRoute({ pages: pages.slice(0, -1).join(',') || undefined })}>Previous page</button>
+              <button type="button" disabled=${!next} onClick=${() => patchRoute({ pages: [...pages, next!].join(',') })}>Next page</button>
+            </div>`
+        : null
+    }`;
 }

@@ -62,8 +62,7 @@ export function LiveView({ route }: { route: Route }) {
   const shown = items.filter((i) => (!ns || i.service.namespace === ns) && (!type || i.events.some((e) => e.type === type)) && (!user || i.actor.user === user));
   const z = zone();
   const filter = (key: string) => (event: Event) => patchRoute({ [key]: (event.target as HTMLInputElement).value.trim() || undefined }, true);
-  return html`
-    <h1>Live</h1>
+  return html` <h1>Live</h1>
     <div class="filters">
       <label>Namespace <input value=${ns} onChange=${filter('ns')} /></label>
       <label>Event type <input value=${type} onChange=${filter('type')} placeholder="LoadBalancerIngressChanged" /></label>
@@ -72,14 +71,40 @@ export function LiveView({ route }: { route: Route }) {
       <span class="muted" role="status" data-testid="feed-state">${state}</span>
     </div>
     <table class="data" data-testid="live-table">
-      <caption>Changes as they happen, newest first</caption>
-      <thead><tr><th scope="col">Time</th><th scope="col">rv</th><th scope="col">Service</th><th scope="col">Verb</th><th scope="col">What changed</th><th scope="col">Events</th><th scope="col">User</th><th scope="col">User agent</th></tr></thead>
-      <tbody>${shown.map(
-        (c) => html`<tr>
-          <td>${formatTime(c.time, z)}</td><td>${c.metadata.resourceVersion}</td>
-          <td class="nowrap"><a href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}>${c.service.namespace}/${c.service.name}</a></td>
-          <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td>
-          <td class="what" data-field="what-changed">${changeSummary(c.events).map((line) => html`<span>${line}</span>`)}</td><td>${c.events.map((e) => e.type).join(', ')}</td><td>${c.actor.user}</td><td>${c.actor.userAgent}</td></tr>`,
-      )}</tbody>
+      <caption>
+        Changes as they happen, newest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">rv</th>
+          <th scope="col">Service</th>
+          <th scope="col">Verb</th>
+          <th scope="col">What changed</th>
+          <th scope="col">Events</th>
+          <th scope="col">User</th>
+          <th scope="col">User agent</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${shown.map(
+          (c) =>
+            html`<tr>
+              <td>${formatTime(c.time, z)}</td>
+              <td>${c.metadata.resourceVersion}</td>
+              <td class="nowrap">
+                <a
+                  href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}
+                  >${c.service.namespace}/${c.service.name}</a
+                >
+              </td>
+              <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td>
+              <td class="what" data-field="what-changed">${changeSummary(c.events).map((line) => html`<span>${line}</span>`)}</td>
+              <td>${c.events.map((e) => e.type).join(', ')}</td>
+              <td>${c.actor.user}</td>
+              <td>${c.actor.userAgent}</td>
+            </tr>`,
+        )}
+      </tbody>
     </table>`;
 }

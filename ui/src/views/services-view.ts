@@ -67,44 +67,62 @@ export function ServicesView({ route }: { route: Route }) {
   const from = windowed ? instant(route.from)! : lastDay.from;
   const to = windowed ? instant(route.to)! : lastDay.to;
 
-  return html`
-    <h1>Services</h1>
+  return html` <h1>Services</h1>
     <form class="filters" role="search" onSubmit=${search}>
       <label>Namespace <input name="ns" value=${route.ns ?? ''} /></label>
       <label>Name <input name="name" value=${route.name ?? ''} /></label>
-      <label>Type <select name="type" value=${route.type ?? ''}>
-        ${['', 'ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].map((t) => html`<option value=${t}>${t || 'any'}</option>`)}
-      </select></label>
+      <label
+        >Type
+        <select name="type" value=${route.type ?? ''}>
+          ${['', 'ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].map((t) => html`<option value=${t}>${t || 'any'}</option>`)}
+        </select></label
+      >
       <label>Label selector <input name="label" placeholder="app=web" value=${route.label ?? ''} /></label>
       <label>Address <input name="address" placeholder="203.0.113.7" /></label>
       <button type="submit">Search</button>
     </form>
-    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-    ${items === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
-    ${items
-      ? html`
-          <table class="data" data-testid="services-table">
-            <caption>Services${route.ns ? ` in ${route.ns}` : ''} (page ${pages.length + 1}, ${pageSize} per page)</caption>
-            <thead><tr><th scope="col">Namespace</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Labels</th><th scope="col">Address</th><th scope="col">${windowed ? `Changes, ${formatDuration(Date.parse(to) - Date.parse(from))} to ${to}` : 'Changes, last 24h'}</th></tr></thead>
-            <tbody>
-              ${items.map(
-                (s) => html`<tr>
-                  <td>${s.metadata.namespace}</td>
-                  <td><a href=${hrefFor({ view: 'timeline', ns: s.metadata.namespace, name: s.metadata.name, ...(windowed ? { from, to } : {}), tz: route.tz })}>${s.metadata.name}</a></td>
-                  <td>${s.spec.type ?? 'ClusterIP'}</td>
-                  <td>${Object.entries(s.metadata.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')}</td>
-                  <td>${(s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip ?? i.hostname).join(', ')}</td>
-                  <td><${Activity} namespace=${s.metadata.namespace} name=${s.metadata.name} from=${from} to=${to} /></td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>
-          ${items.length === 0 ? html`<p>No Services match.</p>` : null}
-          <div class="pager">
-            <button type="button" disabled=${pages.length === 0} onClick=${() => patchRoute({ pages: pages.slice(0, -1).join(',') || undefined })}>Previous page</button>
-            <button type="button" disabled=${!next} onClick=${() => patchRoute({ pages: [...pages, next!].join(',') })}>Next page</button>
-          </div>`
-      : null}`;
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null} ${items === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
+    ${
+      items
+        ? html` <table class="data" data-testid="services-table">
+              <caption>
+                Services${route.ns ? ` in ${route.ns}` : ''} (page ${pages.length + 1}, ${pageSize} per page)
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Namespace</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Labels</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">${windowed ? `Changes, ${formatDuration(Date.parse(to) - Date.parse(from))} to ${to}` : 'Changes, last 24h'}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${items.map(
+                  (s) =>
+                    html`<tr>
+                      <td>${s.metadata.namespace}</td>
+                      <td><a href=${hrefFor({ view: 'timeline', ns: s.metadata.namespace, name: s.metadata.name, ...(windowed ? { from, to } : {}), tz: route.tz })}>${s.metadata.name}</a></td>
+                      <td>${s.spec.type ?? 'ClusterIP'}</td>
+                      <td>
+                        ${Object.entries(s.metadata.labels ?? {})
+                          .map(([k, v]) => `${k}=${v}`)
+                          .join(', ')}
+                      </td>
+                      <td>${(s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip ?? i.hostname).join(', ')}</td>
+                      <td><${Activity} namespace=${s.metadata.namespace} name=${s.metadata.name} from=${from} to=${to} /></td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            ${items.length === 0 ? html`<p>No Services match.</p>` : null}
+            <div class="pager">
+              <button type="button" disabled=${pages.length === 0} onClick=${() => patchRoute({ pages: pages.slice(0, -1).join(',') || undefined })}>Previous page</button>
+              <button type="button" disabled=${!next} onClick=${() => patchRoute({ pages: [...pages, next!].join(',') })}>Next page</button>
+            </div>`
+        : null
+    }`;
 }
 
 /** A 24-bar sparkline of writes per hour, with the total as text. */

@@ -21,20 +21,21 @@ export function SignInView(props: { onSignedIn(session: SessionInfo): void }) {
       setBusy(false);
     }
   };
-  return html`
-    <main id="main" class="sign-in">
-      <h1>Sign in to svctrail</h1>
-      <form onSubmit=${(e: Event) => {
+  return html` <main id="main" class="sign-in">
+    <h1>Sign in to svctrail</h1>
+    <form
+      onSubmit=${(e: Event) => {
         e.preventDefault();
         void submit(false);
-      }}>
-        <label for="token">Bearer token</label>
-        <input id="token" name="token" type="password" autocomplete="off" spellcheck=${false} value=${token} onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)} />
-        <button type="submit" disabled=${busy || token.trim() === ''}>Sign in with token</button>
-      </form>
-      <p>or</p>
-      <button type="button" id="use-certificate" disabled=${busy} onClick=${() => void submit(true)}>Use my client certificate</button>
-      ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-      <p class="hint">A browser session can only read Services, Events and history, as your user is allowed to.</p>
-    </main>`;
+      }}
+    >
+      <label for="token">Bearer token</label>
+      <input id="token" name="token" type="password" autocomplete="off" spellcheck=${false} value=${token} onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)} />
+      <button type="submit" disabled=${busy || token.trim() === ''}>Sign in with token</button>
+    </form>
+    <p>or</p>
+    <button type="button" id="use-certificate" disabled=${busy} onClick=${() => void submit(true)}>Use my client certificate</button>
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
+    <p class="hint">A browser session can only read Services, Events and history, as your user is allowed to.</p>
+  </main>`;
 }

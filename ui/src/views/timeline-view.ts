@@ -86,42 +86,45 @@ function Timeline({ route }: { route: Route }) {
     const since = new Date(from).toISOString();
     const until = new Date(to).toISOString();
     setError('');
-    const timer = setTimeout(async () => {
-      const started = performance.now();
-      try {
-        const window = query({ since, until, limit: DETAIL_LIMIT });
-        // The summary first (one cheap counting query): lanes with more intervals than
-        // DETAIL_LIMIT are drawn from its counts, and their rows are not fetched at all.
-        const buckets = await getJson(`${serviceHistoryPath(ns, name, 'activitybuckets')}${query({ since, until, buckets: 200 })}`, abort.signal);
-        const total = (key: 'conditionTransitions' | 'ingressSets') => (buckets.items as BucketItem[]).reduce((n, b) => n + b[key], 0);
-        // Intervals that began before the window also show: the count is a lower bound, so only skip when clearly over.
-        const manyIntervals = total('ingressSets') > DETAIL_LIMIT;
-        const manyTransitions = total('conditionTransitions') > DETAIL_LIMIT;
-        const none = { metadata: {}, items: [] };
-        const [initial, transitions, intervals] = await Promise.all([
-          getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
-          manyTransitions ? none : getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
-          manyIntervals ? none : getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
-        ]);
-        const initialConditions: Record<string, string> = {};
-        for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
-        const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
-        // Too many to draw one by one: the lane shows counts per bucket (zoom in for each interval).
-        const denseIntervals = manyIntervals || !!intervals.metadata.continue;
-        const denseTransitions = manyTransitions || !!transitions.metadata.continue;
-        const lanes = [
-          ...(denseIntervals ? [densityLane('ingress-density', 'ingress set (count)', buckets.items, (b) => b.ingressSets, 'ingress assignments')] : ingressLanes(intervals.items)),
-          ...(denseTransitions
-            ? [densityLane('condition-density', 'condition transitions (count)', buckets.items, (b) => b.conditionTransitions, 'condition transitions')]
-            : conditionLanes(initialConditions, inWindow, from)),
-          changeLane(buckets.items),
-        ];
-        setData({ lanes, truncated: denseIntervals || denseTransitions, intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
-        setLoadedAt(performance.now() - started);
-      } catch (e) {
-        if (!abort.signal.aborted) setError((e as Error).message);
-      }
-    }, loadedOnce.current ? 120 : 0);
+    const timer = setTimeout(
+      async () => {
+        const started = performance.now();
+        try {
+          const window = query({ since, until, limit: DETAIL_LIMIT });
+          // The summary first (one cheap counting query): lanes with more intervals than
+          // DETAIL_LIMIT are drawn from its counts, and their rows are not fetched at all.
+          const buckets = await getJson(`${serviceHistoryPath(ns, name, 'activitybuckets')}${query({ since, until, buckets: 200 })}`, abort.signal);
+          const total = (key: 'conditionTransitions' | 'ingressSets') => (buckets.items as BucketItem[]).reduce((n, b) => n + b[key], 0);
+          // Intervals that began before the window also show: the count is a lower bound, so only skip when clearly over.
+          const manyIntervals = total('ingressSets') > DETAIL_LIMIT;
+          const manyTransitions = total('conditionTransitions') > DETAIL_LIMIT;
+          const none = { metadata: {}, items: [] };
+          const [initial, transitions, intervals] = await Promise.all([
+            getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
+            manyTransitions ? none : getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
+            manyIntervals ? none : getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
+          ]);
+          const initialConditions: Record<string, string> = {};
+          for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
+          const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
+          // Too many to draw one by one: the lane shows counts per bucket (zoom in for each interval).
+          const denseIntervals = manyIntervals || !!intervals.metadata.continue;
+          const denseTransitions = manyTransitions || !!transitions.metadata.continue;
+          const lanes = [
+            ...(denseIntervals ? [densityLane('ingress-density', 'ingress set (count)', buckets.items, (b) => b.ingressSets, 'ingress assignments')] : ingressLanes(intervals.items)),
+            ...(denseTransitions
+              ? [densityLane('condition-density', 'condition transitions (count)', buckets.items, (b) => b.conditionTransitions, 'condition transitions')]
+              : conditionLanes(initialConditions, inWindow, from)),
+            changeLane(buckets.items),
+          ];
+          setData({ lanes, truncated: denseIntervals || denseTransitions, intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
+          setLoadedAt(performance.now() - started);
+        } catch (e) {
+          if (!abort.signal.aborted) setError((e as Error).message);
+        }
+      },
+      loadedOnce.current ? 120 : 0,
+    );
     loadedOnce.current = true;
     return () => {
       clearTimeout(timer);
@@ -149,8 +152,7 @@ function Timeline({ route }: { route: Route }) {
   const table = route.table === '1';
   const z = zone();
 
-  return html`
-    <h1>Service <span class="mono">${ns}/${name}</span></h1>
+  return html` <h1>Service <span class="mono">${ns}/${name}</span></h1>
     <div class="toolbar">
       <span role="group" aria-label="Range presets">${PRESETS.map((p) => html`<button type="button" onClick=${() => preset(p.ms)}>Last ${p.label}</button>`)}</span>
       <form class="range" onSubmit=${setWindow}>
@@ -160,13 +162,16 @@ function Timeline({ route }: { route: Route }) {
       </form>
       <button type="button" aria-pressed=${table} onClick=${() => patchRoute({ table: table ? undefined : '1' }, true)}>${table ? 'Show chart' : 'Show table'}</button>
     </div>
-    <p class="muted"><span data-testid="window">${formatTime(shown[0], z)} → ${formatTime(shown[1], z)} (${formatDuration(shown[1] - shown[0])})</span>${data ? html` · <span data-testid="load-time">loaded in ${Math.round(loadedAt)} ms</span>` : null}</p>
+    <p class="muted">
+      <span data-testid="window">${formatTime(shown[0], z)} → ${formatTime(shown[1], z)} (${formatDuration(shown[1] - shown[0])})</span
+      >${data ? html` · <span data-testid="load-time">loaded in ${Math.round(loadedAt)} ms</span>` : null}
+    </p>
     ${error ? html`<p role="alert" class="error">${error}</p>` : null}
     ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: lanes show counts per time bucket; zoom in to see each interval and its actors.</p>` : null}
     ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}
-    ${data && !table
-      ? html`<${TimelineChart} lanes=${data.lanes} from=${shown[0]} to=${shown[1]} cursor=${at ? Date.parse(at) : undefined} zone=${z} onRange=${onRange} onCursor=${onCursor} />`
-      : null}
+    ${
+      data && !table ? html`<${TimelineChart} lanes=${data.lanes} from=${shown[0]} to=${shown[1]} cursor=${at ? Date.parse(at) : undefined} zone=${z} onRange=${onRange} onCursor=${onCursor} />` : null
+    }
     ${data && table ? html`<${TimelineTables} data=${data} zone=${z} />` : null}
     <div class="split">
       <${ChangeList} ns=${ns} name=${name} from=${from} to=${to} onCursor=${onCursor} />
@@ -175,21 +180,89 @@ function Timeline({ route }: { route: Route }) {
 }
 
 function TimelineTables({ data, zone: z }: { data: TimelineData; zone: 'utc' | 'local' }) {
-  return html`
-    <table class="data" data-testid="ingress-table">
-      <caption>Ingress addresses</caption>
-      <thead><tr><th scope="col">Address</th><th scope="col">From</th><th scope="col">Set by</th><th scope="col">To</th><th scope="col">Cleared by</th></tr></thead>
-      <tbody>${data.intervals.map((i) => html`<tr><td>${i.address}</td><td>${formatTime(i.from.time, z)}</td><td>${i.from.setBy}</td><td>${i.to ? formatTime(i.to.time, z) : 'still held'}</td><td>${i.to?.clearedBy ?? ''}</td></tr>`)}</tbody>
+  return html` <table class="data" data-testid="ingress-table">
+      <caption>
+        Ingress addresses
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Address</th>
+          <th scope="col">From</th>
+          <th scope="col">Set by</th>
+          <th scope="col">To</th>
+          <th scope="col">Cleared by</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${data.intervals.map(
+          (i) =>
+            html`<tr>
+              <td>${i.address}</td>
+              <td>${formatTime(i.from.time, z)}</td>
+              <td>${i.from.setBy}</td>
+              <td>${i.to ? formatTime(i.to.time, z) : 'still held'}</td>
+              <td>${i.to?.clearedBy ?? ''}</td>
+            </tr>`,
+        )}
+      </tbody>
     </table>
     <table class="data" data-testid="conditions-table">
-      <caption>Condition transitions</caption>
-      <thead><tr><th scope="col">Time</th><th scope="col">Condition</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Reason</th><th scope="col">By</th></tr></thead>
-      <tbody>${data.transitions.map((t) => html`<tr><td>${formatTime(t.time, z)}</td><td>${t.conditionType}</td><td>${t.fromStatus ?? '—'}</td><td>${t.toStatus ?? 'removed'}</td><td>${t.reason}</td><td>${t.actor.user}</td></tr>`)}</tbody>
+      <caption>
+        Condition transitions
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Condition</th>
+          <th scope="col">From</th>
+          <th scope="col">To</th>
+          <th scope="col">Reason</th>
+          <th scope="col">By</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${data.transitions.map(
+          (t) =>
+            html`<tr>
+              <td>${formatTime(t.time, z)}</td>
+              <td>${t.conditionType}</td>
+              <td>${t.fromStatus ?? '—'}</td>
+              <td>${t.toStatus ?? 'removed'}</td>
+              <td>${t.reason}</td>
+              <td>${t.actor.user}</td>
+            </tr>`,
+        )}
+      </tbody>
     </table>
     <table class="data" data-testid="buckets-table">
-      <caption>Activity per interval</caption>
-      <thead><tr><th scope="col">From</th><th scope="col">Writes</th><th scope="col">Spec</th><th scope="col">Metadata</th><th scope="col">Condition transitions</th><th scope="col">Ingress set</th></tr></thead>
-      <tbody>${data.buckets.filter((b) => b.changes > 0).map((b) => html`<tr><td>${formatTime(b.start, z)}</td><td>${b.changes}</td><td>${b.specChanges}</td><td>${b.metadataChanges}</td><td>${b.conditionTransitions}</td><td>${b.ingressSets}</td></tr>`)}</tbody>
+      <caption>
+        Activity per interval
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">From</th>
+          <th scope="col">Writes</th>
+          <th scope="col">Spec</th>
+          <th scope="col">Metadata</th>
+          <th scope="col">Condition transitions</th>
+          <th scope="col">Ingress set</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${data.buckets
+          .filter((b) => b.changes > 0)
+          .map(
+            (b) =>
+              html`<tr>
+                <td>${formatTime(b.start, z)}</td>
+                <td>${b.changes}</td>
+                <td>${b.specChanges}</td>
+                <td>${b.metadataChanges}</td>
+                <td>${b.conditionTransitions}</td>
+                <td>${b.ingressSets}</td>
+              </tr>`,
+          )}
+      </tbody>
     </table>`;
 }
 
@@ -221,36 +294,48 @@ function ChangeList(props: { ns: string; name: string; from: number; to: number;
     void load(undefined, abort.signal);
     return () => abort.abort();
   }, [base]);
-  const diffs = useMemo(() => changeDiffs(items.map((c) => c.patch), before), [items, before]);
+  const diffs = useMemo(
+    () =>
+      changeDiffs(
+        items.map((c) => c.patch),
+        before,
+      ),
+    [items, before],
+  );
   const z = zone();
-  return html`
-    <section class="changes" aria-labelledby="changes-title">
-      <h2 id="changes-title">Changes</h2>
-      ${error ? html`<p role="alert" class="error">${error}</p>` : null}
-      <ol class="change-list" data-testid="change-list">
-        ${items.map(
-          (c, i) => html`<li class="change">
+  return html` <section class="changes" aria-labelledby="changes-title">
+    <h2 id="changes-title">Changes</h2>
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
+    <ol class="change-list" data-testid="change-list">
+      ${items.map(
+        (c, i) =>
+          html`<li class="change">
             <div class="change-head">
               <button type="button" class="linkish" onClick=${() => props.onCursor(Date.parse(c.time))} title="Show the Service as of this change">${formatTime(c.time, z)}</button>
               <span class="verb">${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</span>
               <span class="rv">rv ${c.metadata.resourceVersion}</span>
             </div>
             <dl class="actor">
-              <dt>User</dt><dd data-field="user">${c.actor.user}</dd>
-              <dt>Groups</dt><dd>${c.actor.groups.join(', ')}</dd>
-              <dt>User agent</dt><dd data-field="user-agent">${c.actor.userAgent}</dd>
-              <dt>Field manager</dt><dd data-field="field-manager">${c.actor.fieldManager}</dd>
-              <dt>Events</dt><dd>${c.events.map((e) => e.type).join(', ')}</dd>
+              <dt>User</dt>
+              <dd data-field="user">${c.actor.user}</dd>
+              <dt>Groups</dt>
+              <dd>${c.actor.groups.join(', ')}</dd>
+              <dt>User agent</dt>
+              <dd data-field="user-agent">${c.actor.userAgent}</dd>
+              <dt>Field manager</dt>
+              <dd data-field="field-manager">${c.actor.fieldManager}</dd>
+              <dt>Events</dt>
+              <dd>${c.events.map((e) => e.type).join(', ')}</dd>
             </dl>
             <ul class="diff" aria-label="What changed">
               ${diffs[i].map((d) => html`<${DiffRow} line=${d} />`)}
             </ul>
           </li>`,
-        )}
-      </ol>
-      ${items.length === 0 && !error ? html`<p class="muted">No changes in this window.</p>` : null}
-      ${next ? html`<button type="button" onClick=${() => void load(next)}>Load more changes</button>` : null}
-    </section>`;
+      )}
+    </ol>
+    ${items.length === 0 && !error ? html`<p class="muted">No changes in this window.</p>` : null}
+    ${next ? html`<button type="button" onClick=${() => void load(next)}>Load more changes</button>` : null}
+  </section>`;
 }
 
 /**
@@ -273,10 +358,8 @@ const SIGN_CLASS = { '+': 'diff-add', '-': 'diff-remove', '~': 'diff-replace' } 
 function DiffRow({ line: d }: { line: DiffLine }) {
   return html`<li class=${SIGN_CLASS[d.sign]}>
     <span class="sign" aria-label=${SIGN_WORDS[d.sign]}>${d.sign}</span> <span class="mono">${d.path}</span>
-    ${d.note ? html` <span>${d.note}</span>` : null}
-    ${d.old !== undefined ? html` <${DiffValue} text=${d.old} old=${true} />` : null}
-    ${d.old !== undefined && d.value ? html` <span class="arrow">→</span>` : null}
-    ${d.value ? html` <${DiffValue} text=${d.value} old=${false} />` : null}
+    ${d.note ? html` <span>${d.note}</span>` : null} ${d.old !== undefined ? html` <${DiffValue} text=${d.old} old=${true} />` : null}
+    ${d.old !== undefined && d.value ? html` <span class="arrow">→</span>` : null} ${d.value ? html` <${DiffValue} text=${d.value} old=${false} />` : null}
   </li>`;
 }
 
@@ -284,9 +367,9 @@ function DiffValue({ text, old }: { text: string; old: boolean }) {
   const [open, setOpen] = useState(false);
   const { head, complete } = folded(text);
   const shown = open || complete ? text : head;
-  return html`${old ? html`<del class="mono value">${shown}</del>` : html`<ins class="mono value">${shown}</ins>`}${complete
-    ? null
-    : html` <button type="button" class="linkish fold" aria-expanded=${open} onClick=${() => setOpen(!open)}>${open ? 'fold' : `all ${text.length} characters`}</button>`}`;
+  return html`${old ? html`<del class="mono value">${shown}</del>` : html`<ins class="mono value">${shown}</ins>`}${
+    complete ? null : html` <button type="button" class="linkish fold" aria-expanded=${open} onClick=${() => setOpen(!open)}>${open ? 'fold' : `all ${text.length} characters`}</button>`
+  }`;
 }
 
 function AsOf(props: { ns: string; name: string; at?: string }) {
@@ -303,11 +386,9 @@ function AsOf(props: { ns: string; name: string; at?: string }) {
     );
     return () => abort.abort();
   }, [props.ns, props.name, props.at]);
-  return html`
-    <section class="as-of" aria-labelledby="as-of-title">
-      <h2 id="as-of-title">As of ${props.at ? formatTime(props.at) : '…'}</h2>
-      ${!props.at ? html`<p class="muted">Click the timeline, or choose an interval and press Enter, to see the whole Service as the API answered at that moment.</p>` : null}
-      ${error ? html`<p role="status">${error}</p>` : null}
-      ${text !== null ? html`<pre class="mono" data-testid="as-of-object" tabindex="0">${text}</pre>` : null}
-    </section>`;
+  return html` <section class="as-of" aria-labelledby="as-of-title">
+    <h2 id="as-of-title">As of ${props.at ? formatTime(props.at) : '…'}</h2>
+    ${!props.at ? html`<p class="muted">Click the timeline, or choose an interval and press Enter, to see the whole Service as the API answered at that moment.</p>` : null}
+    ${error ? html`<p role="status">${error}</p>` : null} ${text !== null ? html`<pre class="mono" data-testid="as-of-object" tabindex="0">${text}</pre>` : null}
+  </section>`;
 }

@@ -6,14 +6,7 @@
 // pointer-ness, omitempty) comes from the Go struct schemas the JSON codec already uses.
 import { eventListSchema, eventSchema, eventSeriesSchema, eventSourceSchema, objectReferenceSchema } from '../event-schema';
 import type { StructSchema } from '../go-schema';
-import {
-  deleteOptionsSchema,
-  listMetaSchema,
-  preconditionsSchema,
-  statusCauseSchema,
-  statusDetailsSchema,
-  statusSchema,
-} from '../meta-schema';
+import { deleteOptionsSchema, listMetaSchema, preconditionsSchema, statusCauseSchema, statusDetailsSchema, statusSchema } from '../meta-schema';
 import {
   fieldSelectorAttributesSchema,
   fieldSelectorRequirementSchema,
@@ -55,32 +48,73 @@ export type FieldNumbers = Readonly<Record<string, number>>;
 
 const LAYOUT = new Map<StructSchema, FieldNumbers>([
   // meta/v1
-  [objectMetaSchema, {
-    name: 1, generateName: 2, namespace: 3, selfLink: 4, uid: 5, resourceVersion: 6, generation: 7,
-    creationTimestamp: 8, deletionTimestamp: 9, deletionGracePeriodSeconds: 10, labels: 11, annotations: 12,
-    ownerReferences: 13, finalizers: 14, managedFields: 17,
-  }],
+  [
+    objectMetaSchema,
+    {
+      name: 1,
+      generateName: 2,
+      namespace: 3,
+      selfLink: 4,
+      uid: 5,
+      resourceVersion: 6,
+      generation: 7,
+      creationTimestamp: 8,
+      deletionTimestamp: 9,
+      deletionGracePeriodSeconds: 10,
+      labels: 11,
+      annotations: 12,
+      ownerReferences: 13,
+      finalizers: 14,
+      managedFields: 17,
+    },
+  ],
   [ownerReferenceSchema, { kind: 1, name: 3, uid: 4, apiVersion: 5, controller: 6, blockOwnerDeletion: 7 }],
   [managedFieldsEntrySchema, { manager: 1, operation: 2, apiVersion: 3, time: 4, fieldsType: 6, fieldsV1: 7, subresource: 8 }],
   [listMetaSchema, { selfLink: 1, resourceVersion: 2, continue: 3, remainingItemCount: 4 }],
   [statusSchema, { metadata: 1, status: 2, message: 3, reason: 4, details: 5, code: 6 }],
   [statusDetailsSchema, { name: 1, group: 2, kind: 3, causes: 4, retryAfterSeconds: 5, uid: 6 }],
   [statusCauseSchema, { reason: 1, message: 2, field: 3 }],
-  [deleteOptionsSchema, {
-    gracePeriodSeconds: 1, preconditions: 2, orphanDependents: 3, propagationPolicy: 4, dryRun: 5,
-    ignoreStoreReadErrorWithClusterBreakingPotential: 6,
-  }],
+  [
+    deleteOptionsSchema,
+    {
+      gracePeriodSeconds: 1,
+      preconditions: 2,
+      orphanDependents: 3,
+      propagationPolicy: 4,
+      dryRun: 5,
+      ignoreStoreReadErrorWithClusterBreakingPotential: 6,
+    },
+  ],
   [preconditionsSchema, { uid: 1, resourceVersion: 2 }],
   [conditionSchema, { type: 1, status: 2, observedGeneration: 3, lastTransitionTime: 4, reason: 5, message: 6 }],
   // core/v1 Service
   [serviceSchema, { metadata: 1, spec: 2, status: 3 }],
   [serviceListSchema, { metadata: 1, items: 2 }],
-  [serviceSpecSchema, {
-    ports: 1, selector: 2, clusterIP: 3, type: 4, externalIPs: 5, sessionAffinity: 7, loadBalancerIP: 8,
-    loadBalancerSourceRanges: 9, externalName: 10, externalTrafficPolicy: 11, healthCheckNodePort: 12,
-    publishNotReadyAddresses: 13, sessionAffinityConfig: 14, ipFamilyPolicy: 17, clusterIPs: 18, ipFamilies: 19,
-    allocateLoadBalancerNodePorts: 20, loadBalancerClass: 21, internalTrafficPolicy: 22, trafficDistribution: 23,
-  }],
+  [
+    serviceSpecSchema,
+    {
+      ports: 1,
+      selector: 2,
+      clusterIP: 3,
+      type: 4,
+      externalIPs: 5,
+      sessionAffinity: 7,
+      loadBalancerIP: 8,
+      loadBalancerSourceRanges: 9,
+      externalName: 10,
+      externalTrafficPolicy: 11,
+      healthCheckNodePort: 12,
+      publishNotReadyAddresses: 13,
+      sessionAffinityConfig: 14,
+      ipFamilyPolicy: 17,
+      clusterIPs: 18,
+      ipFamilies: 19,
+      allocateLoadBalancerNodePorts: 20,
+      loadBalancerClass: 21,
+      internalTrafficPolicy: 22,
+      trafficDistribution: 23,
+    },
+  ],
   [servicePortSchema, { name: 1, protocol: 2, port: 3, targetPort: 4, nodePort: 5, appProtocol: 6 }],
   [sessionAffinityConfigSchema, { clientIP: 1 }],
   [clientIPConfigSchema, { timeoutSeconds: 1 }],
@@ -89,10 +123,26 @@ const LAYOUT = new Map<StructSchema, FieldNumbers>([
   [loadBalancerIngressSchema, { ip: 1, hostname: 2, ipMode: 3, ports: 4 }],
   [portStatusSchema, { port: 1, protocol: 2, error: 3 }],
   // core/v1 Event
-  [eventSchema, {
-    metadata: 1, involvedObject: 2, reason: 3, message: 4, source: 5, firstTimestamp: 6, lastTimestamp: 7,
-    count: 8, type: 9, eventTime: 10, series: 11, action: 12, related: 13, reportingComponent: 14, reportingInstance: 15,
-  }],
+  [
+    eventSchema,
+    {
+      metadata: 1,
+      involvedObject: 2,
+      reason: 3,
+      message: 4,
+      source: 5,
+      firstTimestamp: 6,
+      lastTimestamp: 7,
+      count: 8,
+      type: 9,
+      eventTime: 10,
+      series: 11,
+      action: 12,
+      related: 13,
+      reportingComponent: 14,
+      reportingInstance: 15,
+    },
+  ],
   [eventListSchema, { metadata: 1, items: 2 }],
   [objectReferenceSchema, { kind: 1, namespace: 2, name: 3, uid: 4, apiVersion: 5, resourceVersion: 6, fieldPath: 7 }],
   [eventSourceSchema, { component: 1, host: 2 }],
@@ -103,9 +153,20 @@ const LAYOUT = new Map<StructSchema, FieldNumbers>([
   // authorization/v1
   [selfSubjectAccessReviewSchema, { metadata: 1, spec: 2, status: 3 }],
   [selfSubjectAccessReviewSpecSchema, { resourceAttributes: 1, nonResourceAttributes: 2 }],
-  [resourceAttributesSchema, {
-    namespace: 1, verb: 2, group: 3, version: 4, resource: 5, subresource: 6, name: 7, fieldSelector: 8, labelSelector: 9,
-  }],
+  [
+    resourceAttributesSchema,
+    {
+      namespace: 1,
+      verb: 2,
+      group: 3,
+      version: 4,
+      resource: 5,
+      subresource: 6,
+      name: 7,
+      fieldSelector: 8,
+      labelSelector: 9,
+    },
+  ],
   [fieldSelectorAttributesSchema, { rawSelector: 1, requirements: 2 }],
   [labelSelectorAttributesSchema, { rawSelector: 1, requirements: 2 }],
   [nonResourceAttributesSchema, { path: 1, verb: 2 }],

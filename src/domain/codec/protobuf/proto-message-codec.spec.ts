@@ -144,9 +144,7 @@ describe('protobuf message codec', () => {
 
     it('given bodies without the envelope, when decoded, then the serializer texts', () => {
       expect(decodeError(() => decodeEnvelope(new Uint8Array(0)))).toBe('empty data');
-      expect(decodeError(() => decodeEnvelope(Buffer.from('{"kind":"Service"}')))).toBe(
-        'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
-      );
+      expect(decodeError(() => decodeEnvelope(Buffer.from('{"kind":"Service"}')))).toBe('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
       expect(decodeError(() => decodeEnvelope(Uint8Array.of(0x6b, 0x38, 0x73, 0x00)))).toBe('empty body');
     });
 
@@ -154,9 +152,7 @@ describe('protobuf message codec', () => {
       const error = decodeError(() => decodeServiceProtobuf(serviceBody(Uint8Array.of(0x0a, 0x05)), { fieldValidation: 'Strict' }));
       expect(error).toBe('Service in version "v1" cannot be handled as a Service: unexpected EOF');
       const noPrefix = decodeError(() => decodeServiceProtobuf(Buffer.from('abc'), { fieldValidation: 'Strict' }));
-      expect(noPrefix).toBe(
-        'the object provided is unrecognized (must be of type Service): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (616263)',
-      );
+      expect(noPrefix).toBe('the object provided is unrecognized (must be of type Service): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (616263)');
     });
 
     it('given another kind in the envelope, when decoded, then the same error as the JSON body with that kind', () => {
@@ -183,10 +179,7 @@ describe('protobuf message codec', () => {
   describe('watch frames', () => {
     it('given events, when framed and read back, then each is a length-prefixed WatchEvent with a full envelope', () => {
       const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 };
-      const frames = Buffer.concat([
-        encodeWatchFrame('ADDED', encodeKubeObject('Service', { metadata: { name: 'a' } })),
-        encodeWatchFrame('ERROR', encodeKubeObject('Status', status)),
-      ]);
+      const frames = Buffer.concat([encodeWatchFrame('ADDED', encodeKubeObject('Service', { metadata: { name: 'a' } })), encodeWatchFrame('ERROR', encodeKubeObject('Status', status))]);
       expect(frames.readUInt32BE(0)).toBe(frames.length - 4 - (frames.length - 4 - frames.readUInt32BE(0)));
       const { events, rest } = decodeWatchFrames(frames.subarray(0, frames.length - 3));
       expect(events.map((e) => e.type)).toEqual(['ADDED']);
@@ -217,7 +210,10 @@ describe('property: JSON and protobuf agree on random valid Services', () => {
   const conditionArb = fc.record({
     type: name,
     status: fc.constantFrom('True', 'False', 'Unknown'),
-    observedGeneration: fc.option(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((n) => (n >= -(2n ** 53n) && n <= 2n ** 53n ? Number(n) : n)), { nil: undefined }),
+    observedGeneration: fc.option(
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((n) => (n >= -(2n ** 53n) && n <= 2n ** 53n ? Number(n) : n)),
+      { nil: undefined },
+    ),
     lastTransitionTime: time,
     reason: text,
     message: text,
@@ -227,7 +223,9 @@ describe('property: JSON and protobuf agree on random valid Services', () => {
       ip: fc.ipV4(),
       hostname: fc.option(fc.domain(), { nil: undefined }),
       ipMode: fc.option(fc.constantFrom('VIP', 'Proxy'), { nil: undefined }),
-      ports: fc.option(fc.array(fc.record({ port: fc.integer({ min: 0, max: 65535 }), protocol: fc.constantFrom('TCP', 'UDP'), error: fc.option(text, { nil: undefined }) }), { maxLength: 2 }), { nil: undefined }),
+      ports: fc.option(fc.array(fc.record({ port: fc.integer({ min: 0, max: 65535 }), protocol: fc.constantFrom('TCP', 'UDP'), error: fc.option(text, { nil: undefined }) }), { maxLength: 2 }), {
+        nil: undefined,
+      }),
     },
     { requiredKeys: [] },
   );
@@ -295,10 +293,7 @@ describe('property: JSON and protobuf agree on random valid Services', () => {
     fc.assert(
       fc.property(serviceArb, (random) => {
         // int64 digits exactly as written (JSON.stringify cannot write a bigint).
-        const json = JSON.stringify(encodeService(random as never), (_k, v) => (typeof v === 'bigint' ? `\u0000${v}\u0000` : v)).replace(
-          /"\\u0000(-?\d+)\\u0000"/g,
-          '$1',
-        );
+        const json = JSON.stringify(encodeService(random as never), (_k, v) => (typeof v === 'bigint' ? `\u0000${v}\u0000` : v)).replace(/"\\u0000(-?\d+)\\u0000"/g, '$1');
         const fromJson = decodeService(json, { fieldValidation: 'Strict' }).object;
         const bytes = Buffer.from(encodeKubeObject('Service', encodeService(random as never)));
         expect(decodeServiceProtobuf(bytes, { fieldValidation: 'Strict' }).object).toEqual(fromJson);

@@ -16,8 +16,7 @@ const CAN_I_GET_METRICS =
   '6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577122f0a100a0012001a0022002a003200380042001211120f0a082f6d65747269637312036765741a08080012001a0020001a002200';
 const CAN_I_LIST =
   '6b3873000a310a17617574686f72697a6174696f6e2e6b38732e696f2f7631121653656c665375626a65637452756c6573526576696577121d0a100a0012001a0022002a0032003800420012030a01611a04180022001a002200';
-const WHOAMI =
-  '6b3873000a2d0a1861757468656e7469636174696f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a0022002a0032003800420012060a040a0012001a002200';
+const WHOAMI = '6b3873000a2d0a1861757468656e7469636174696f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a0022002a0032003800420012060a040a0012001a002200';
 
 const ACCESS = { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', schema: selfSubjectAccessReviewSchema };
 const RULES = { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview', schema: selfSubjectRulesReviewSchema };
@@ -25,11 +24,26 @@ const WHO = { group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectR
 
 describe('self reviews in protobuf', () => {
   it.each([
-    ['can-i get services -n a', CAN_I_GET_SERVICES, ACCESS, '{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"namespace":"a","verb":"get","resource":"services"}},"status":{"allowed":false}}'],
-    ['can-i get /metrics', CAN_I_GET_METRICS, ACCESS, '{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"nonResourceAttributes":{"path":"/metrics","verb":"get"}},"status":{"allowed":false}}'],
-    ['can-i --list -n a', CAN_I_LIST, RULES, '{"kind":"SelfSubjectRulesReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"namespace":"a"},"status":{"resourceRules":null,"nonResourceRules":null,"incomplete":false}}'],
+    [
+      'can-i get services -n a',
+      CAN_I_GET_SERVICES,
+      ACCESS,
+      '{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"namespace":"a","verb":"get","resource":"services"}},"status":{"allowed":false}}',
+    ],
+    [
+      'can-i get /metrics',
+      CAN_I_GET_METRICS,
+      ACCESS,
+      '{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"nonResourceAttributes":{"path":"/metrics","verb":"get"}},"status":{"allowed":false}}',
+    ],
+    [
+      'can-i --list -n a',
+      CAN_I_LIST,
+      RULES,
+      '{"kind":"SelfSubjectRulesReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"namespace":"a"},"status":{"resourceRules":null,"nonResourceRules":null,"incomplete":false}}',
+    ],
     ['whoami', WHOAMI, WHO, '{"kind":"SelfSubjectReview","apiVersion":"authentication.k8s.io/v1","metadata":{"creationTimestamp":null},"status":{"userInfo":{}}}'],
-  ])('given kubectl 1.33 `auth %s`, when decoded, then it equals kubectl 1.27\'s JSON body for it and encodes back to the same bytes', (_name, body, target, json) => {
+  ])("given kubectl 1.33 `auth %s`, when decoded, then it equals kubectl 1.27's JSON body for it and encodes back to the same bytes", (_name, body, target, json) => {
     const fromProtobuf = decodeReviewBody(Buffer.from(body, 'hex'), target, 'Strict');
     const fromJson = decodeReviewBody(json, target, 'Strict');
     expect(fromProtobuf).toEqual(fromJson);
@@ -38,9 +52,21 @@ describe('self reviews in protobuf', () => {
   });
 
   it('given a review answer, when encoded, then the envelope names its group version', () => {
-    const answer = { kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', metadata: {}, spec: {}, status: { resourceRules: [{ verbs: ['*'], apiGroups: [''], resources: ['services/status'] }], nonResourceRules: [], incomplete: false } };
+    const answer = {
+      kind: 'SelfSubjectRulesReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: {},
+      spec: {},
+      status: { resourceRules: [{ verbs: ['*'], apiGroups: [''], resources: ['services/status'] }], nonResourceRules: [], incomplete: false },
+    };
     const decoded = decodeKubeObject(encodeKubeObject('SelfSubjectRulesReview', answer));
-    expect(decoded).toEqual({ kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: {}, status: { resourceRules: [{ verbs: ['*'], apiGroups: [''], resources: ['services/status'] }], nonResourceRules: null, incomplete: false } });
+    expect(decoded).toEqual({
+      kind: 'SelfSubjectRulesReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: { creationTimestamp: null },
+      spec: {},
+      status: { resourceRules: [{ verbs: ['*'], apiGroups: [''], resources: ['services/status'] }], nonResourceRules: null, incomplete: false },
+    });
     const beta = decodeKubeObject(encodeKubeObject('SelfSubjectReview', { kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1beta1', status: { userInfo: { username: 'u' } } }));
     expect(beta.apiVersion).toBe('authentication.k8s.io/v1beta1');
   });
@@ -87,7 +113,11 @@ describe('self reviews in protobuf', () => {
       const expected = new BinaryWriter();
       expected.tag(1, WireType.LengthDelimited).string('u');
       expected.tag(2, WireType.LengthDelimited).string('');
-      for (const [key, items] of [['a.io/empty', []], ['a.io/nil', []], ['b.io/scopes', ['x', 'y']]] as const) {
+      for (const [key, items] of [
+        ['a.io/empty', []],
+        ['a.io/nil', []],
+        ['b.io/scopes', ['x', 'y']],
+      ] as const) {
         expected.tag(4, WireType.LengthDelimited).bytes(entry(key, [...items]));
       }
       expect(Buffer.from(bytes).toString('hex')).toBe(Buffer.from(expected.finish()).toString('hex'));
@@ -99,7 +129,7 @@ describe('self reviews in protobuf', () => {
       expect(Object.keys(decoded.extra as object)).toEqual(['absent', 'empty', 'k']);
     });
 
-    it('given JSON, when decoded, then values are string lists, null stays null and a wrong type is Go\'s error', () => {
+    it("given JSON, when decoded, then values are string lists, null stays null and a wrong type is Go's error", () => {
       const ok = decodeReviewBody('{"status":{"userInfo":{"extra":{"b":["x"],"a":null}}}}', WHO, 'Strict');
       expect(ok.object.status).toEqual({ userInfo: { extra: { a: null, b: ['x'] } } });
       expect(() => decodeReviewBody('{"status":{"userInfo":{"extra":{"a":"x"}}}}', WHO, 'Strict')).toThrow(
