@@ -2,9 +2,9 @@
 // Fastify, authentication, error mapping, and the admin kubeconfig for the bound address.
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdir } from 'node:fs/promises';
-import { AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { TokenIndex } from '../auth/token-index';
 import { authorizationHook } from '../authz/authorization.hook';
@@ -26,16 +26,21 @@ import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { readOnlyHook } from '../mirror/read-only.hook';
 import { loadSourceKubeconfig } from '../mirror/source/source-kubeconfig';
-import { Clock, systemClock } from '../shared/clock';
-import { IdFactory, randomIds } from '../shared/ids';
-import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
+import { type Clock, systemClock } from '../shared/clock';
+import { type IdFactory, randomIds } from '../shared/ids';
+import { type DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { ensureDataDir, writeAdminKubeconfig } from '../tls/data-dir';
 import { httpsServerOptions } from '../tls/https-options';
 
 export interface ServerOptions {
   clock?: Clock;
   ids?: IdFactory;
+  /** How long a client may take to send its headers (default HEADERS_TIMEOUT_MS; tests shorten it). */
+  headersTimeoutMs?: number;
 }
+
+/** Slow clients cannot hold the server: their headers must arrive within 20 s. */
+export const HEADERS_TIMEOUT_MS = 20_000;
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -54,14 +59,14 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   // each with its own copy of the data directory (credentials only).
   const lock: DataDirectoryLock = config.storage.engine === 'sqlite' ? lockDataDirectory(config.dataDir) : { path: '', release: () => undefined };
   try {
-    return await startServer(config, clock, ids, lock);
+    return await startServer(config, clock, ids, lock, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   } catch (error) {
     lock.release();
     throw error;
   }
 }
 
-async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock): Promise<RunningServer> {
+async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock, headersTimeoutMs: number): Promise<RunningServer> {
   // A kubeconfig that cannot be used is refused with its reason before anything starts.
   if (config.mirror) loadSourceKubeconfig(config.mirror, config.mirrorContext || undefined);
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
@@ -73,10 +78,11 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const adapter = new FastifyAdapter({
     https: {
       ...httpsServerOptions(material),
-      // Slow clients cannot hold the server: headers within 20 s, the whole request within 60 s
-      // (this bounds receiving a request, not a watch's response), checked every 2 s.
-      headersTimeout: 20_000,
-      connectionsCheckingInterval: 2_000,
+      // Slow clients cannot hold the server: headers within headersTimeoutMs, the whole request
+      // within 60 s (this bounds receiving a request, not a watch's response), checked every
+      // 2 s (or a tenth of a shorter headers timeout).
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(2_000, Math.max(100, headersTimeoutMs / 10)),
     },
     requestTimeout: 60_000,
     bodyLimit: MAX_BODY_BYTES,

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../../src/kube-api/body-limits';
 import { ApiException, CoreV1Api } from '@kubernetes/client-node';
 import { kubeConfigFor } from '../helpers/client-node';
 import { WatchRegistry } from '../../src/watch/watch-registry';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/limits/services';
 
@@ -149,19 +149,26 @@ describe('limits', () => {
   });
 
   it('a client that never finishes its headers is disconnected', async () => {
-    const url = new URL(t.server.url);
-    const closed = await new Promise<number>((resolve, reject) => {
-      const started = Date.now();
-      const socket = connect({ host: url.hostname, port: Number(url.port), ca: t.ca }, () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
-      socket.on('close', () => resolve(Date.now() - started));
-      socket.on('error', () => undefined);
-      // Keep reading (the server answers 408 before it closes), or 'close' never comes.
-      socket.resume();
-      setTimeout(() => reject(new Error('still open after 30 s')), 30000);
-    });
-    expect(closed).toBeGreaterThan(15000);
-    expect(closed).toBeLessThan(30000);
-  }, 40000);
+    // The same server with its headers timeout shortened from 20 s, so the test waits 2 s.
+    const headersTimeoutMs = 2_000;
+    const short = await startTestServer({ headersTimeoutMs });
+    try {
+      const url = new URL(short.server.url);
+      const closed = await new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const socket = connect({ host: url.hostname, port: Number(url.port), ca: short.ca }, () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
+        socket.on('close', () => resolve(Date.now() - started));
+        socket.on('error', () => undefined);
+        // Keep reading (the server answers 408 before it closes), or 'close' never comes.
+        socket.resume();
+        setTimeout(() => reject(new Error('still open after 30 s')), 30_000);
+      });
+      expect(closed).toBeGreaterThanOrEqual(headersTimeoutMs);
+      expect(closed).toBeLessThan(headersTimeoutMs + 10_000);
+    } finally {
+      await short.stop();
+    }
+  }, 40_000);
 
   it('caps concurrent watches with 429 and a Retry-After', async () => {
     const registry = t.server.app.get(WatchRegistry);
