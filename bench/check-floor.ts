@@ -11,7 +11,7 @@
 // Prints one line per request kind and exits 1 on any unexpected difference.
 //
 // usage: node bench/dist/check-floor.js [--dataset 10k] [--samples 40]
-import { spawn, ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';

@@ -13,10 +13,10 @@
 //   - the mirror's peak RSS (VmHWM) over the phase.
 //
 // usage: node bench/dist/mirror.js [--services N] [--rate PUTS_PER_S] [--seconds S]
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Agent, createServer, request as httpsRequest, Server } from 'node:https';
+import { Agent, createServer, request as httpsRequest, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

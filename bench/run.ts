@@ -34,16 +34,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ensureDataset, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
-import { formatProfileSummary, ProfileSummary, summarizeProfile } from './profile-summary';
-import { MirrorFigures, mirrorPhase, mirrorRows } from './mirror';
+import { formatProfileSummary, type ProfileSummary, summarizeProfile } from './profile-summary';
+import { type MirrorFigures, mirrorPhase, mirrorRows } from './mirror';
 import { ROOT } from './real';
 import { RSS_LIMIT, CLI_RSS_LIMIT, args, PROFILE, PROFILE_DIR, QUICK, DURATION, ONLY, wanted, runs, log } from './run/options';
-import { Target, children } from './run/processes';
+import { type Target, children } from './run/processes';
 
-import { Fixture, readFixture } from './run/fixture';
-import { Result, CaseResult, CaseDef, READ_CASES, TIME_TRAVEL_CASES, WHO_HAD_CASES, HISTORY_CASES, WRITE_CASES, FLAT_CASES, FLAT_WRITE_CASES } from './run/cases';
+import { type Fixture, readFixture } from './run/fixture';
+import { type Result, type CaseResult, type CaseDef, READ_CASES, TIME_TRAVEL_CASES, WHO_HAD_CASES, HISTORY_CASES, WRITE_CASES, FLAT_CASES, FLAT_WRITE_CASES } from './run/cases';
 import { storage, profileOf, maintenance } from './run/storage-and-cli';
-import { Row, Check, ratioRow, absoluteRow, table, pgTable, summary } from './run/report';
+import { type Row, type Check, ratioRow, absoluteRow, table, pgTable, summary } from './run/report';
 import { fmtMs, fmtNum, fmtMB, fmtX } from './run/format';
 import { storageWritten, phase } from './run/phase';
 import { PG_DATASET, PG_CASE_IDS, dropPgDatabase, pgPhase } from './run/postgres-phase';

@@ -1,12 +1,12 @@
 // Running one case against one server: a load, a page walk, a watch resume, a write settled or after a burst.
-import { Agent, request as httpsRequest } from 'node:https';
+import { type Agent, request as httpsRequest } from 'node:https';
 import { cpus } from 'node:os';
 import { busyShare } from '../machine-cpu';
 import { Rng } from '../rng';
 import { PROTOBUF, DURATION, WARMUP, BURST, log } from './options';
-import { Running, diskWrites, walSize, settle } from './processes';
+import { type Running, diskWrites, walSize, settle } from './processes';
 import { Samples, machineCpu, load, call, drive } from './load';
-import { Fixture, jsonPut } from './fixture';
+import { type Fixture, jsonPut } from './fixture';
 import type { Result, LoadCase } from './cases';
 import { fmtMs, fmtNum, fmtMB } from './format';
 

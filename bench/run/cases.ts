@@ -1,10 +1,10 @@
 // The cases: what each one requests (reads, history, time travel, who-had, writes).
 import { HEAVY_ADDRESS, ONCE_ADDRESS } from '../generate-data';
-import { Rng } from '../rng';
+import { type Rng } from '../rng';
 import { HISTORY, PROTOBUF, CATCH_UP_EVENTS } from './options';
-import { Running } from './processes';
-import { RequestSpec } from './load';
-import { Fixture, jsonPut, protobufPut } from './fixture';
+import { type Running } from './processes';
+import { type RequestSpec } from './load';
+import { type Fixture, jsonPut, protobufPut } from './fixture';
 import { walkPages, watchResume } from './case-runners';
 
 export type Result = Record<string, unknown>;

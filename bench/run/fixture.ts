@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatasetManifest, HEAVY_ADDRESS, ONCE_ADDRESS } from '../generate-data';
+import { type DatasetManifest, HEAVY_ADDRESS, ONCE_ADDRESS } from '../generate-data';
 import { real } from '../real';
 import { Rng } from '../rng';
 import type { RequestSpec } from './load';

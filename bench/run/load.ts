@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { readCpuTimes } from '../machine-cpu';
 import { Rng } from '../rng';
-import { Running } from './processes';
+import { type Running } from './processes';
 
 export interface LoadResult {
   connections: number;

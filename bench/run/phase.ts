@@ -1,10 +1,10 @@
 // One target's phase: start it on a fresh copy, run every case, stop it.
 import { rmSync, writeFileSync } from 'node:fs';
 import { WATCHERS, WATCH_WRITE_RATE, args, PROFILE, wanted, log } from './options';
-import { Target, isPg, Running, start, stop, memory, settle } from './processes';
+import { type Target, isPg, type Running, start, stop, memory, settle } from './processes';
 import { call } from './load';
-import { Fixture } from './fixture';
-import { Result, CaseResult, LoadCase, CaseDef } from './cases';
+import { type Fixture } from './fixture';
+import { type Result, type CaseResult, type LoadCase, type CaseDef } from './cases';
 import { runLoadCase, runWriteCase } from './case-runners';
 import { runWatch } from './watch-fan-out';
 import { scratchCopy, writtenStorage } from './storage-and-cli';

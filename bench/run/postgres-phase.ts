@@ -1,11 +1,11 @@
 // PostgreSQL: svctrail-pg (one replica) and svctrail-pg3 (three replicas on one database).
 import { Client } from 'pg';
 import { join } from 'node:path';
-import { DatasetManifest } from '../generate-data';
+import { type DatasetManifest } from '../generate-data';
 import { runs, log } from './options';
 import { PG_TARGETS } from './processes';
 import { readFixture } from './fixture';
-import { Result, CaseResult, putMany, putHot, READ_CASES, TIME_TRAVEL_CASES, HISTORY_CASES } from './cases';
+import { type Result, type CaseResult, putMany, putHot, READ_CASES, TIME_TRAVEL_CASES, HISTORY_CASES } from './cases';
 import { scratchCopy, cli } from './storage-and-cli';
 import { fmtNum, fmtMB } from './format';
 import { phase } from './phase';

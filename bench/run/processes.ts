@@ -1,5 +1,5 @@
 // The servers under test: starting and stopping them, their memory, disk writes, WAL and settling.
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../real';

@@ -3,11 +3,11 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATA_ROOT, DatasetManifest } from '../generate-data';
+import { DATA_ROOT, type DatasetManifest } from '../generate-data';
 import { ROOT } from '../real';
 import { PROFILE_DIR, log } from './options';
 import { children } from './processes';
-import { Result } from './cases';
+import { type Result } from './cases';
 import { fmtNum, fmtMB } from './format';
 
 const CREDENTIALS = ['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'manifest.json', 'policy.jsonl'];

@@ -2,9 +2,9 @@
 import { request as httpsRequest } from 'node:https';
 import { Rng } from '../rng';
 import { PROTOBUF, WATCH_WRITE_RATE, DURATION, WARMUP, log } from './options';
-import { Running, sleep } from './processes';
-import { LoadResult, RequestSpec, percentile, Samples, load, getJson, drive } from './load';
-import { Fixture, IP_MARK, nextIP, IP_PREFIX, jsonPut } from './fixture';
+import { type Running, sleep } from './processes';
+import { type LoadResult, type RequestSpec, percentile, Samples, load, getJson, drive } from './load';
+import { type Fixture, IP_MARK, nextIP, IP_PREFIX, jsonPut } from './fixture';
 import type { Result } from './cases';
 import { fmtMs } from './format';
 

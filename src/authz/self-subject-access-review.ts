@@ -6,7 +6,7 @@
 import type { UserInfo } from '../auth/user-info';
 import { objectMetaGoSyntax } from '../domain/codec/object-meta-go-syntax';
 import { InvalidError } from '../domain/errors/domain-errors';
-import { FieldError, fieldErrors, GoLiteral } from '../domain/errors/field-error';
+import { type FieldError, fieldErrors, GoLiteral } from '../domain/errors/field-error';
 import type { AbacPolicy } from './abac-policy';
 import { nonResourceAttributes, type RequestAttributes } from './request-attributes';
 import { authorize } from './request-authorizer';

@@ -1,7 +1,7 @@
 // Argument parsing shared by the query commands: their own flags plus --data-dir, --storage, -o
 // and --help. The store is chosen as the maintenance commands choose it (storage-option.ts).
-import { parseArgs, ParseArgsConfig } from 'node:util';
-import { CommandStore, commandStore } from './storage-option';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type CommandStore, commandStore } from './storage-option';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

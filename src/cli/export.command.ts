@@ -2,7 +2,7 @@
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { publishFile } from '../maintenance/database-files';
 import { parseArgs } from 'node:util';
-import { exportEvents, ExportReport } from '../maintenance/event-exporter';
+import { exportEvents, type ExportReport } from '../maintenance/event-exporter';
 import { exportPgEvents } from '../maintenance/postgres/pg-event-exporter';
 import { parseLogPoint } from '../maintenance/log-point';
 import { MaintenanceError } from '../maintenance/maintenance-error';

@@ -2,7 +2,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { importEvents, ImportReport } from '../maintenance/event-importer';
+import { importEvents, type ImportReport } from '../maintenance/event-importer';
 import { importPgEvents } from '../maintenance/postgres/pg-event-importer';
 import { parseOutputFormat, structured } from './output-format';
 import { ProgressBar } from './progress-bar';

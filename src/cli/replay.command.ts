@@ -5,7 +5,7 @@ import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
 import { buildPointInTime } from '../maintenance/point-in-time';
 import { replayPgProjections } from '../maintenance/postgres/pg-projection-replayer';
-import { replayDataDirectory, ReplayReport } from '../maintenance/projection-replayer';
+import { replayDataDirectory, type ReplayReport } from '../maintenance/projection-replayer';
 import { parseOutputFormat, structured, table } from './output-format';
 import { ProgressBar } from './progress-bar';
 import { commandStore, STORAGE_USAGE } from './storage-option';

@@ -1,4 +1,4 @@
-import { Service, ServiceSpec, ServiceStatus } from './service.types';
+import { type Service, type ServiceSpec, type ServiceStatus } from './service.types';
 import { applyServiceDefaults, externallyAccessible } from './service-defaults';
 
 const svc = (spec: ServiceSpec, status: ServiceStatus = { loadBalancer: {} }): Service => ({

@@ -2,7 +2,7 @@
 // (kubernetes/kubernetes pkg/apis/core/v1/defaults.go) with ExternallyAccessible from
 // pkg/api/service/util.go. Runs on every decoded body and on every patched object (§1.1).
 // Pure: returns a new object and never mutates its argument (untouched subtrees are shared).
-import { LoadBalancerIngress, Service, ServicePort, ServiceSpec } from './service.types';
+import { type LoadBalancerIngress, type Service, type ServicePort, type ServiceSpec } from './service.types';
 
 /** DefaultClientIPServiceAffinitySeconds: 3 hours. */
 export const DEFAULT_CLIENT_IP_AFFINITY_SECONDS = 10800;

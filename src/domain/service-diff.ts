@@ -2,7 +2,7 @@
 // these events onto `old` must equal `next` exactly (checked by service-diff.spec and the
 // decider property test).
 import { diffConditions } from './status-diff';
-import { MUTABLE_METADATA_KEYS, MutableMetadata, ServiceEvent } from './service.events';
+import { MUTABLE_METADATA_KEYS, type MutableMetadata, type ServiceEvent } from './service.events';
 import type { Service } from './service.types';
 import { jsonCopy } from './json-copy';
 import { sameJson } from './json-equality';

@@ -9,7 +9,7 @@ import { BadRequestError, ConflictError, NotFoundError, RawServerError, AlreadyE
 import { diffService } from './service-diff';
 import type { AppliedOwnership, CreateService, DeleteService, ReplaceService, ReplaceServiceStatus, ServiceCommand } from './service.commands';
 import type { ServiceEvent } from './service.events';
-import { evolveAll, ServiceState } from './service.evolve';
+import { evolveAll, type ServiceState } from './service.evolve';
 import { copySystemMetadata, prepareServiceForUpdate, prepareServiceStatusForUpdate } from './service-update-strategy';
 import type { ManagedFieldsEntry, Service } from './service.types';
 import { ignoreManagedFieldsTimestamps, updateManagedFields } from './field-management';

@@ -1,7 +1,7 @@
 // evolve(state, event): how each event changes the object. Folding a stream's events with the
 // resourceVersion of each write reproduces the JSON the API returned after that write.
 import { encodeService } from './codec/service-encoder';
-import { MUTABLE_METADATA_KEYS, ServiceEvent } from './service.events';
+import { MUTABLE_METADATA_KEYS, type ServiceEvent } from './service.events';
 import type { Condition, Service } from './service.types';
 
 export interface ServiceState {

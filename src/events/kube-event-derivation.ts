@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Condition, LoadBalancerIngress } from '../domain/service.types';
 import type { RecordedEvent } from '../store/ports/recorded-event';
-import { EVENT_SOURCE, KubeEvent } from './kube-event.types';
+import { EVENT_SOURCE, type KubeEvent } from './kube-event.types';
 
 const addresses = (ingress: readonly LoadBalancerIngress[]): string =>
   ingress

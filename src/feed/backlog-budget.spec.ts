@@ -1,4 +1,4 @@
-import { BacklogBudget, BudgetedStream } from './backlog-budget';
+import { BacklogBudget, type BudgetedStream } from './backlog-budget';
 
 class FakeStream implements BudgetedStream {
   evicted = false;

@@ -1,4 +1,4 @@
-import { maxWithin, summarizeConditions, SummaryTransition } from './condition-summary';
+import { maxWithin, summarizeConditions, type SummaryTransition } from './condition-summary';
 
 const t = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 const row = (minute: number, from: string | null, to: string | null, type = 'Ready'): SummaryTransition => ({

@@ -1,5 +1,5 @@
 import type { ManagedFieldsEntry } from '../domain/service.types';
-import { ownershipIntervals, OwnershipWrite } from './field-ownership-intervals';
+import { ownershipIntervals, type OwnershipWrite } from './field-ownership-intervals';
 
 const entry = (manager: string, operation: 'Apply' | 'Update', fieldsV1: Record<string, unknown>, subresource?: string): ManagedFieldsEntry => ({
   manager,

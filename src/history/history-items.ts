@@ -6,7 +6,7 @@ import type { RecordedWrite, StoredWrite } from '../store/change-history-reposit
 import type { TransitionRow } from '../store/condition-history-repository';
 import type { ConditionStatusSummary } from './condition-summary';
 import { HISTORY_API_VERSION } from './history-api';
-import { jsonPatchBetween, JsonPatch } from './json-patch-diff';
+import { jsonPatchBetween, type JsonPatch } from './json-patch-diff';
 
 export interface ServiceRef {
   namespace: string;

@@ -1,7 +1,7 @@
 // The RFC 6902 JSON patch from one revision of a Service to the next. fast-json-patch's compare()
 // diffs objects and arrays below the root; the root itself (a create from nothing, a delete to
 // nothing, or a change of type) is one whole-document operation, which compare() gets wrong.
-import { compare, Operation } from 'fast-json-patch';
+import { compare, type Operation } from 'fast-json-patch';
 
 export type JsonPatch = Operation[];
 

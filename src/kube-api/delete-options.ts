@@ -8,7 +8,7 @@ import { ProtobufDecodeError } from '../domain/codec/protobuf/protobuf-decode-er
 import type { DeletePreconditions } from '../domain/service.commands';
 import { BadRequestError, InvalidError } from '../domain/errors/domain-errors';
 import { validateDeleteOptions } from '../domain/validation/options.validation';
-import { QueryParams, queryValue, queryValues } from './write-options';
+import { type QueryParams, queryValue, queryValues } from './write-options';
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;

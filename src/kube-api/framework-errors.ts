@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { failureStatus, KubeStatus } from './kube-status';
+import { failureStatus, type KubeStatus } from './kube-status';
 import { sendStatus } from './kube-response';
 
 /** The Status for an error Fastify raised itself (FST_ERR_*), keeping its HTTP code. */

@@ -2,8 +2,8 @@
 // exactly as built (Go struct order), so no serializer may reorder it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import { encodeKubeObject, ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
-import { negotiateFormat, PROTOBUF_MEDIA_TYPE, ResponseFormat } from './content-negotiation';
+import { encodeKubeObject, type ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
+import { negotiateFormat, PROTOBUF_MEDIA_TYPE, type ResponseFormat } from './content-negotiation';
 import type { KubeStatus } from './kube-status';
 import { utf8Pieces } from './utf8-pieces';
 

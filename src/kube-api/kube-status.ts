@@ -5,7 +5,7 @@ import {
   BadRequestError,
   ConflictError,
   DomainError,
-  ErrorDetails,
+  type ErrorDetails,
   ExpiredError,
   InternalServerError,
   InvalidError,

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import type { ListServicesOptions } from '../queries/service.queries';
 import { parseAsOf } from './point-in-time';
-import { QueryParams, queryValue } from './write-options';
+import { type QueryParams, queryValue } from './write-options';
 
 export function parseListOptions(request: FastifyRequest, namespace: string | undefined): ListServicesOptions {
   const query = request.query as QueryParams;

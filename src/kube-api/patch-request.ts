@@ -7,7 +7,7 @@ import { InvalidError } from '../domain/errors/domain-errors';
 import { validatePatchOptions } from '../domain/validation/options.validation';
 import { patchTypeOf } from '../patch/patch-type';
 import { apiErrors } from './api-errors';
-import { QueryParams, queryValue, queryValues, requestContext } from './write-options';
+import { type QueryParams, queryValue, queryValues, requestContext } from './write-options';
 
 export function parsePatchRequest(request: FastifyRequest): { patch: PatchRequest; context: ReturnType<typeof requestContext> } {
   const type = patchTypeOf(request.headers['content-type']);

@@ -10,9 +10,9 @@ import type { WatchObjectEncoder } from '../watch/watch-session';
 import { EncodedJson, JsonPieces, sendKubeObject } from './kube-response';
 import { buildPartialObjectMetadataList, partialObjectMetadataListOfObjectError, partialObjectMetadataOfListError, toPartialObjectMetadata } from './table/partial-object-metadata';
 import { buildTable } from './table/table-builder';
-import { ConversionRequest, parseIncludeObject, parseTableRequest } from './table/table-request';
+import { type ConversionRequest, parseIncludeObject, parseTableRequest } from './table/table-request';
 import type { MetaApiVersion } from './table/table.types';
-import { QueryParams, queryValue } from './write-options';
+import { type QueryParams, queryValue } from './write-options';
 
 function conversionOf(request: FastifyRequest): ConversionRequest | undefined {
   return parseTableRequest(request.headers.accept);

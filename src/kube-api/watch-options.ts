@@ -2,13 +2,13 @@
 // selectors. Errors mirror kube-apiserver's ListOptions validation.
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError, InvalidError } from '../domain/errors/domain-errors';
-import { FieldError, fieldErrors } from '../domain/errors/field-error';
+import { type FieldError, fieldErrors } from '../domain/errors/field-error';
 import { parseFieldSelector, SERVICE_SELECTABLE_FIELDS } from '../domain/selectors/field-selector';
 import { parseLabelSelector } from '../domain/selectors/label-selector';
 import type { ServiceWatchRequest } from '../watch/service-watch.service';
 import type { Service } from '../domain/service.types';
 import type { WatchObjectEncoder } from '../watch/watch-session';
-import { QueryParams, queryValue } from './write-options';
+import { type QueryParams, queryValue } from './write-options';
 
 const TRUE_VALUES = ['true', '1'];
 

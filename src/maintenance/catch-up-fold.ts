@@ -3,7 +3,7 @@
 // writes a running server committed while the fresh tables were being built.
 import type { Service } from '../domain/service.types';
 import type { ServiceEvent } from '../domain/service.events';
-import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
+import { evolveAll, initialServiceState, type ServiceState } from '../domain/service.evolve';
 import { foldWrite } from '../projections/committed-write';
 import type { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';

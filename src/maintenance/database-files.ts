@@ -2,7 +2,7 @@
 // its WAL, and make a finished one durable before it is renamed into place.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseHandle, openDatabase } from '../store/database';
+import { type DatabaseHandle, openDatabase } from '../store/database';
 
 const COMPANIONS = ['', '-wal', '-shm', '-journal'];
 

@@ -9,7 +9,7 @@ import { SqliteSqlReader } from '../store/sqlite-sql-reader';
 import { existingDataDirectory } from './data-directory';
 import { encodeEventLine } from './event-line';
 import { eventPages, eventsBetween, logHeadOf } from './log-pages';
-import { describeLogPoint, LogPoint, resolveLogPoint } from './log-point';
+import { describeLogPoint, type LogPoint, resolveLogPoint } from './log-point';
 import { MaintenanceError } from './maintenance-error';
 import type { Progress } from './progress';
 

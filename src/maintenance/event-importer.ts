@@ -5,11 +5,11 @@
 // the finished file is renamed to svctrail.db: an import that fails leaves no database behind.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { DatabaseHandle } from '../store/database';
-import { DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
+import { type DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
 import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
 import { assertEmptyDirectory, dataDirectory } from './data-directory';
 import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
-import { EVENT_INSERT, EventRow } from './event-columns';
+import { EVENT_INSERT, type EventRow } from './event-columns';
 import { decodeEventLine, EventLineError } from './event-line';
 import { foldProjections } from './folded-projections';
 import { MaintenanceError } from './maintenance-error';

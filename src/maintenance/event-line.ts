@@ -2,7 +2,7 @@
 // schema order. `data` and `actorGroups` are stored as JSON text and written as JSON values (so
 // `jq .data.object` works); JSON.stringify reproduces the stored text exactly, since the store
 // wrote it with JSON.stringify.
-import { EVENT_COLUMNS, EventKey, EventRow } from './event-columns';
+import { EVENT_COLUMNS, type EventKey, type EventRow } from './event-columns';
 import { MaintenanceError } from './maintenance-error';
 
 const JSON_COLUMNS = new Set<EventKey>(['data', 'actorGroups']);

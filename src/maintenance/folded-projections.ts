@@ -1,8 +1,8 @@
 // Refolds a log into a scratch database's projection tables with the same code the live path
 // and rebuildProjections use, reporting progress per write. The log is the scratch's own, or
 // (verify, replay) the live file's snapshot read on the live connection: no copy of it is made.
-import { LogSource, countLog } from '../projections/log-reader';
-import { rebuildProjections, RebuildReport } from '../projections/projection-rebuild';
+import { type LogSource, countLog } from '../projections/log-reader';
+import { rebuildProjections, type RebuildReport } from '../projections/projection-rebuild';
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import type { Progress } from './progress';

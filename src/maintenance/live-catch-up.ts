@@ -4,7 +4,7 @@
 // transaction it runs as a savepoint and sees every write, since the swap holds the write lock.
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
-import { foldWritesAfter, StreamStates } from './catch-up-fold';
+import { foldWritesAfter, type StreamStates } from './catch-up-fold';
 import { EVENT_COLUMNS } from './event-columns';
 
 export const LIVE_SCHEMA = 'live';

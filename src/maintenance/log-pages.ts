@@ -2,7 +2,7 @@
 // and its whole writes in a window, a page at a time, as export lines want them (EventRow, the
 // NDJSON columns) and the folds read them. Pages are seeks of the primary key.
 import type { SqlReader } from '../store/sql/sql-reader';
-import { EVENT_COLUMNS, EventRow } from './event-columns';
+import { EVENT_COLUMNS, type EventRow } from './event-columns';
 
 /** Quoted: PostgreSQL folds a bare alias to lower case. */
 const SELECT = EVENT_COLUMNS.map((c) => `${c.column} AS "${c.key}"`).join(', ');

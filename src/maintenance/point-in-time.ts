@@ -12,7 +12,7 @@ import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase }
 import { assertEmptyDirectory, dataDirectory, existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { copyEvents } from './log-copy';
-import { describeLogPoint, LogPoint, logHead, resolveLogPoint } from './log-point';
+import { describeLogPoint, type LogPoint, logHead, resolveLogPoint } from './log-point';
 import { MaintenanceError } from './maintenance-error';
 import type { Progress } from './progress';
 import { makeReadOnly } from './read-only-guard';

@@ -2,8 +2,8 @@
 // attached to it), row by row, every column including autoincrement ids (a rebuild reproduces
 // them). Differences are counted in SQL; only the first few are read back to describe.
 import type Database from 'better-sqlite3';
-import { JsonDifference, jsonDifferences } from './json-difference';
-import { columnList, tableShape, TableShape } from './table-shape';
+import { type JsonDifference, jsonDifferences } from './json-difference';
+import { columnList, tableShape, type TableShape } from './table-shape';
 
 export type DifferenceKind = 'changed' | 'missing' | 'unexpected';
 

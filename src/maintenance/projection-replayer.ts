@@ -29,7 +29,7 @@ import { allowConcurrentReaders, createScratchDatabase, removeDatabaseFiles } fr
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
-import { LockClock, LockReport } from './lock-clock';
+import { LockClock, type LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
 import { logHead } from './log-point';
 import { DifferenceTally } from './difference-tally';

@@ -8,7 +8,7 @@ import { createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
 import { logHead } from './log-point';
-import { compareProjections, ProjectionComparison } from './projection-comparison';
+import { compareProjections, type ProjectionComparison } from './projection-comparison';
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';

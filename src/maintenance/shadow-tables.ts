@@ -12,8 +12,8 @@ import { LIVE_SCHEMA } from './live-catch-up';
 import type { Progress } from './progress';
 import { MaintenanceError } from './maintenance-error';
 import { renameIndexes } from './index-renames';
-import { dependentsOutside, indexSqlNamed, ProjectionSchema, retiredName, shadowName, shadowSchema } from './projection-schema';
-import { columnList, TableShape } from './table-shape';
+import { dependentsOutside, indexSqlNamed, type ProjectionSchema, retiredName, shadowName, shadowSchema } from './projection-schema';
+import { columnList, type TableShape } from './table-shape';
 
 /** Streams per write transaction when rows of written streams are brought up to date. */
 const BATCH_STREAMS = 100;

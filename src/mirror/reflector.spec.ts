@@ -4,7 +4,7 @@ import type { MirrorSource, MirrorSourceStore } from '../store/ports/mirror-sour
 import type { ServiceReads } from '../store/ports/service-read-store';
 import { MirrorStatus } from './mirror-status';
 import type { Observation, ObservedWriteRecorder } from './observed-write-recorder';
-import { Reflector, SourceApi } from './reflector';
+import { Reflector, type SourceApi } from './reflector';
 import { isExpired, SourceExpiredError } from './source-expired-error';
 import { SourceHttpError } from './source/source-http-error';
 

@@ -15,7 +15,7 @@ import type { Clock } from '../shared/clock';
 import { MirrorSourceMismatchError } from '../store/ports/mirror-source-store';
 import type { MirrorSource, MirrorSourceStore } from '../store/ports/mirror-source-store';
 import type { ServiceReads } from '../store/ports/service-read-store';
-import { Backoff, BackoffOptions } from './backoff';
+import { Backoff, type BackoffOptions } from './backoff';
 import type { MirrorStatus } from './mirror-status';
 import type { Observation, ObservedWriteRecorder } from './observed-write-recorder';
 import { SourceExpiredError, isExpired } from './source-expired-error';

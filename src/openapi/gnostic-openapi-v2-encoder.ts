@@ -3,7 +3,7 @@
 // (defaults, x-* extensions) travel as `Any{yaml}`, as gnostic writes them. A key this encoder
 // does not know is an error, so nothing the JSON says is silently lost in the protobuf.
 import { stringify as toYaml } from 'yaml';
-import { isOpenApiObject, OpenApiObject, OpenApiValue } from './openapi-value';
+import { isOpenApiObject, type OpenApiObject, type OpenApiValue } from './openapi-value';
 import { boolField, messageField, repeatedStringField, stringField } from './protobuf-writer';
 
 type FieldEncoder = (value: OpenApiValue, path: string) => Buffer;

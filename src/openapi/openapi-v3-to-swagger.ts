@@ -2,7 +2,7 @@
 // so both come from one source. Follows upstream's own v2 output: `$ref` beside a description
 // instead of `allOf`, IntOrString as a string with format int-or-string, request bodies as `body`
 // parameters, media types as `consumes`/`produces`.
-import { isOpenApiObject, OpenApiObject, OpenApiValue } from './openapi-value';
+import { isOpenApiObject, type OpenApiObject, type OpenApiValue } from './openapi-value';
 import { SCHEMA_REF_PREFIX } from './service-openapi-schemas';
 
 const DEFINITION_REF_PREFIX = '#/definitions/';

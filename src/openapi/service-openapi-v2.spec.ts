@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { message, messages, namedEntries, str } from '../../test/openapi/protobuf-reader';
-import { isOpenApiObject, OpenApiObject, OpenApiValue } from './openapi-value';
+import { isOpenApiObject, type OpenApiObject, type OpenApiValue } from './openapi-value';
 import { buildServiceSwagger, SERVICE_OPENAPI_V2_JSON, SERVICE_OPENAPI_V2_PROTOBUF } from './service-openapi-v2';
 
 function walk(value: OpenApiValue, visit: (key: string, v: OpenApiValue) => void): void {

@@ -3,7 +3,7 @@
 import { encodeGnosticDocument } from './gnostic-openapi-v2-encoder';
 import { toSwaggerDocument } from './openapi-v3-to-swagger';
 import type { OpenApiObject } from './openapi-value';
-import { PublishedDocument, publishDocument } from './published-document';
+import { type PublishedDocument, publishDocument } from './published-document';
 import { buildServiceOpenApiV3 } from './service-openapi-v3';
 
 export function buildServiceSwagger(): OpenApiObject {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
-import { isOpenApiObject, OpenApiObject, OpenApiValue } from './openapi-value';
+import { isOpenApiObject, type OpenApiObject, type OpenApiValue } from './openapi-value';
 import { buildServiceOpenApiV3, openApiV3Index, SERVICE_OPENAPI_V3 } from './service-openapi-v3';
 import { SCHEMA_REF_PREFIX, SERVICE_SCHEMAS } from './service-openapi-schemas';
 

@@ -2,7 +2,7 @@
 // /openapi/v3 index that points at it by hash, as kube-apiserver's handler3 does.
 import { SERVER_VERSION } from '../kube-api/discovery.controller';
 import type { OpenApiObject } from './openapi-value';
-import { PublishedDocument, publishDocument } from './published-document';
+import { type PublishedDocument, publishDocument } from './published-document';
 import { SERVICE_PATHS } from './service-openapi-paths';
 import { SERVICE_SCHEMAS } from './service-openapi-schemas';
 

@@ -4,7 +4,7 @@
 // are 409, `force` takes ownership over); the merged object is then decoded and defaulted like any
 // patched object and goes through the ordinary create or update.
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { decodeServiceValue, FieldValidation } from '../domain/codec/service-decoder';
+import { decodeServiceValue, type FieldValidation } from '../domain/codec/service-decoder';
 import { ServiceDecodeError } from '../domain/codec/service-decode-error';
 import { BadRequestError, RawServerError } from '../domain/errors/domain-errors';
 import { applyConfiguration, MergeValidationError } from '../domain/field-management';

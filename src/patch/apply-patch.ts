@@ -24,7 +24,7 @@ import { applyJsonPatch } from './json-patch';
 import { treeOf } from './json-tree';
 import { applyMergePatch } from './merge-patch';
 import { duplicateFieldErrors, readPatchBody, unmarshalTypeError } from './patch-body';
-import { PatchOptions, PatchOutcome } from './patch-outcome';
+import { type PatchOptions, type PatchOutcome } from './patch-outcome';
 import { strategicMergeMapPatch } from './strategic-merge-patch';
 
 export type AppliedPatchType = 'json' | 'merge' | 'strategic';

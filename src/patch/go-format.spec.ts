@@ -1,5 +1,5 @@
 import { goSprintS, goSprintV } from './go-format';
-import { cloneTree, JsonTree } from './json-tree';
+import { cloneTree, type JsonTree } from './json-tree';
 
 describe('Go fmt rendering of decoded JSON', () => {
   it.each<[unknown, string]>([

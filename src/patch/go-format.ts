@@ -2,7 +2,7 @@
 // `%v` (and `%+v`, identical for maps/slices/scalars) as in
 // `map: map[status:True] does not contain declared merge key: type`, and `%s` as in
 // `unknown patch type: %s in map: %v`. Maps print with keys sorted (fmt sorts map keys since Go 1.12).
-import { goTypeOf, isMap, JsonTree } from './json-tree';
+import { goTypeOf, isMap, type JsonTree } from './json-tree';
 
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

@@ -3,7 +3,7 @@
 // bytes (compacted, original key order) and re-marshals every container it had to decode into a
 // Go map (partialDoc), whose keys then come out sorted. Callers pass the set of such maps.
 import { goJsonString } from '../domain/codec/go-json-string';
-import { isMap, JsonTree } from './json-tree';
+import { isMap, type JsonTree } from './json-tree';
 
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

@@ -10,11 +10,11 @@
 // The document is a private clone: a failing operation leaves the caller's object untouched.
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { strconvQuote } from '../domain/codec/go-quote';
-import { JsonValue } from '../domain/codec/json-value';
+import { type JsonValue } from '../domain/codec/json-value';
 import { encodeGoJson } from './go-json-encode';
-import { cloneTree, hasKey, isMap, JsonMap, JsonTree, treeOf } from './json-tree';
+import { cloneTree, hasKey, isMap, type JsonMap, type JsonTree, treeOf } from './json-tree';
 import { duplicateFieldErrors, readPatchBody, unmarshalTypeError } from './patch-body';
-import { PatchOptions, PatchOutcome } from './patch-outcome';
+import { type PatchOptions, type PatchOutcome } from './patch-outcome';
 import { PatchRejectedError } from './patch-rejected-error';
 import { MAX_JSON_PATCH_OPERATIONS, PatchTooLargeError } from './patch-too-large-error';
 

@@ -1,7 +1,7 @@
 // The in-memory JSON value every patch algorithm works on: what Go decodes into interface{}.
 // Objects are null-prototype records, so `__proto__`, `constructor` and friends are ordinary keys
 // (a label may legitimately be called `constructor`) and can never reach Object.prototype.
-import { JsonValue } from '../domain/codec/json-value';
+import { type JsonValue } from '../domain/codec/json-value';
 
 export type JsonTree = null | boolean | number | string | JsonTree[] | JsonMap;
 export interface JsonMap {

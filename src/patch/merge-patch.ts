@@ -5,9 +5,9 @@
 // key) and does not prune nulls inside new values the way evanphx does.
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { encodeGoJson } from './go-json-encode';
-import { cloneTree, hasKey, isMap, JsonMap, JsonTree, treeOf } from './json-tree';
+import { cloneTree, hasKey, isMap, type JsonMap, type JsonTree, treeOf } from './json-tree';
 import { duplicateFieldErrors, readPatchBody, unmarshalTypeError } from './patch-body';
-import { PatchOptions, PatchOutcome } from './patch-outcome';
+import { type PatchOptions, type PatchOutcome } from './patch-outcome';
 
 /** jsonpatch.ErrBadJSONPatch */
 const BAD_JSON_PATCH = 'Invalid JSON Patch';

@@ -4,7 +4,7 @@
 import { strconvQuote } from '../domain/codec/go-quote';
 import { duplicateKeyPaths, readJson } from '../domain/codec/json-reader';
 import { JsonSyntaxError } from '../domain/codec/json-syntax-error';
-import { jsonKindName, JsonValue } from '../domain/codec/json-value';
+import { jsonKindName, type JsonValue } from '../domain/codec/json-value';
 
 /** encoding/json's own nesting limit (scanner.go maxNestingDepth). */
 // Go allows 10000; the recursive merge code here would exhaust the stack long before that, and no

@@ -1,6 +1,6 @@
 // What applying a patch body yields, shared by the three mechanisms.
-import { FieldValidation } from '../domain/codec/service-decoder';
-import { JsonTree } from './json-tree';
+import { type FieldValidation } from '../domain/codec/service-decoder';
+import { type JsonTree } from './json-tree';
 
 export interface PatchOptions {
   /** The request's fieldValidation; unset means Warn, as handlers/patch.go fieldValidation(""). */

@@ -2,7 +2,7 @@
 // struct, each json field's type plus its `patchStrategy`/`patchMergeKey` tags; for a map, its
 // element type. Built from the codec's StructSchema plus a per-struct table of patch tags, so
 // another kind only needs its StructSchema and its tags.
-import { GoType, StructSchema } from '../domain/codec/go-schema';
+import { type GoType, type StructSchema } from '../domain/codec/go-schema';
 import { serviceSchema } from '../domain/codec/service-schema';
 
 export type SmpType =

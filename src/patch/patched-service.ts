@@ -1,11 +1,11 @@
 // A PATCH body applied to the current Service and turned back into a Service exactly as a
 // request body would be: decoded (Go decoder rules), defaulted. Decode failures of the patched
 // result are kube-apiserver's 422 at field `patch` (handlers/patch.go), not the usual 400.
-import { decodeServiceValue, FieldValidation } from '../domain/codec/service-decoder';
+import { decodeServiceValue, type FieldValidation } from '../domain/codec/service-decoder';
 import { ServiceDecodeError } from '../domain/codec/service-decode-error';
 import { applyServiceDefaults } from '../domain/service-defaults';
 import type { Service } from '../domain/service.types';
-import { applyPatchOutcome, AppliedPatchType, patchedObjectInvalid } from './apply-patch';
+import { applyPatchOutcome, type AppliedPatchType, patchedObjectInvalid } from './apply-patch';
 
 export interface ServicePatch {
   type: AppliedPatchType;

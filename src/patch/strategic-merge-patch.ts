@@ -6,12 +6,12 @@
 // what kube-apiserver prints as `%+v` when the result does not decode.
 // Go map iteration order is random; patch keys are processed here in document order.
 import { strconvQuote } from '../domain/codec/go-quote';
-import { BadRequestError, DomainError, RawServerError } from '../domain/errors/domain-errors';
+import { BadRequestError, type DomainError, RawServerError } from '../domain/errors/domain-errors';
 import { goSprintS, goSprintV } from './go-format';
 import { goSliceStable } from './go-stable-sort';
-import { cloneTree, GoDynamicType, goScalarEqual, goTypeName, goTypeOf, hasKey, isMap, JsonMap, JsonTree, newMap } from './json-tree';
+import { cloneTree, type GoDynamicType, goScalarEqual, goTypeName, goTypeOf, hasKey, isMap, type JsonMap, type JsonTree, newMap } from './json-tree';
 import { PatchRejectedError } from './patch-rejected-error';
-import { servicePatchSchema, SmpType } from './patch-schema';
+import { servicePatchSchema, type SmpType } from './patch-schema';
 
 const DIRECTIVE_MARKER = '$patch';
 const DELETE_DIRECTIVE = 'delete';

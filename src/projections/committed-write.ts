@@ -1,7 +1,7 @@
 // One write as the projections see it: its recorded events folded onto the stream's state.
 // The live path, replay and catch-up all build it here, so they cannot disagree.
 import type { ServiceEvent } from '../domain/service.events';
-import { evolveAll, ServiceState } from '../domain/service.evolve';
+import { evolveAll, type ServiceState } from '../domain/service.evolve';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import type { Service } from '../domain/service.types';
 import type { CommittedWrite } from './projection';

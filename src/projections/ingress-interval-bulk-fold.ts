@@ -2,7 +2,7 @@
 // intervals inserted once each, through foldIngressIntervals, numbered as the live path numbers
 // them (rowids in the order the intervals opened).
 import type { DatabaseHandle } from '../store/database';
-import { foldIngressIntervals, IngressIntervalRow } from './ingress-interval-fold';
+import { foldIngressIntervals, type IngressIntervalRow } from './ingress-interval-fold';
 import type { BulkFold, CommittedWrite } from './projection';
 
 export class IngressIntervalBulkFold implements BulkFold {

@@ -7,12 +7,12 @@
 // keeping it up to date through every insert), companions the triggers kept (the R-tree) are
 // rebuilt by their projection, and the page cache is enlarged for the duration. All of it is
 // inside the one transaction: a failed rebuild leaves the schema and the rows as they were.
-import { initialServiceState, ServiceState } from '../domain/service.evolve';
+import { initialServiceState, type ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
 import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import { foldWrite } from './committed-write';
-import { LogSource, readLog } from './log-reader';
+import { type LogSource, readLog } from './log-reader';
 import type { CommittedWrite } from './projection';
 import type { Projector } from './projector';
 

@@ -1,6 +1,6 @@
 import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../store/ports/service-read-store';
 import { ListServicesHandler } from './list-services.handler';
-import { ListServicesOptions, ListServicesQuery } from './service.queries';
+import { type ListServicesOptions, ListServicesQuery } from './service.queries';
 
 /** An in-memory store of `count` Services in namespace `ns`, recording every page it is asked for. */
 function storeOf(count: number, labelled: (i: number) => boolean = () => true) {

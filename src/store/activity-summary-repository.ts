@@ -3,7 +3,7 @@
 // metadata changes, condition transitions and ingress assignments; and which Services had the
 // most condition transitions in a window. Buckets are position ranges (positions grow with
 // recorded_at), so each count is a range scan of an index that ends in position/resourceVersion.
-import { SqlDialect, SqlParams, SqlReader } from './sql/sql-reader';
+import { type SqlDialect, SqlParams, type SqlReader } from './sql/sql-reader';
 
 export interface BucketCounts {
   index: number;

@@ -7,8 +7,8 @@ import type { Service } from '../domain/service.types';
 import { jsonPatchText } from '../history/json-patch-diff';
 import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
-import { eventColumns, EventRow } from './sql/event-columns';
-import { SqlParams, SqlReader } from './sql/sql-reader';
+import { eventColumns, type EventRow } from './sql/event-columns';
+import { SqlParams, type SqlReader } from './sql/sql-reader';
 
 export interface ChangeRange {
   namespace?: string;

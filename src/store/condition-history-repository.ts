@@ -3,7 +3,7 @@
 // Lists are ordered by (resourceVersion, id) and driven by the index of their scope (named on
 // SQLite; PostgreSQL's planner finds the same indexes). One implementation for both engines.
 import type { SummaryTransition } from '../history/condition-summary';
-import { SqlParams, SqlReader } from './sql/sql-reader';
+import { SqlParams, type SqlReader } from './sql/sql-reader';
 
 export interface TransitionRange {
   namespace?: string;

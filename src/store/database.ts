@@ -6,7 +6,7 @@
 // schema and the right edge of the log). The full `PRAGMA integrity_check` is
 // `svctrail integrity-check`, run on request: on a 2 GB store it reads every page.
 import Database from 'better-sqlite3';
-import { drizzle, BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { closeSync, openSync } from 'node:fs';
 import { backfillRevisionPatches } from './revision-patch-backfill';

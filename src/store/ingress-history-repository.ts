@@ -9,7 +9,7 @@
 // intervals included. (A span is never empty: an interval is closed by a later write than the one
 // that set it, as a write has at most one ingress change, so `@>`/`&&` select exactly
 // `from <= toRv AND (open OR to > fromRv)`.) No query walks unrelated history.
-import { SqlParams, SqlReader } from './sql/sql-reader';
+import { SqlParams, type SqlReader } from './sql/sql-reader';
 
 export interface IntervalRow {
   id: number;

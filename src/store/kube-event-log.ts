@@ -2,8 +2,8 @@
 // order, consistent up to a snapshot position.
 import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
-import { eventColumns, EventRow } from './sql/event-columns';
-import { SqlParams, SqlReader } from './sql/sql-reader';
+import { eventColumns, type EventRow } from './sql/event-columns';
+import { SqlParams, type SqlReader } from './sql/sql-reader';
 
 export interface KubeEventQuery {
   namespace?: string;

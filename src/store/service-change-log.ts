@@ -3,9 +3,9 @@
 // what lets a watch resume from any resourceVersion the log still holds.
 import type { ServiceEvent } from '../domain/service.events';
 import type { Service } from '../domain/service.types';
-import { deletedObject, ServiceChange } from '../watch/service-change';
+import { deletedObject, type ServiceChange } from '../watch/service-change';
 import { withStoredJson } from '../watch/stored-object-json';
-import { SqlReader } from './sql/sql-reader';
+import { type SqlReader } from './sql/sql-reader';
 
 interface EventRow {
   position: number;

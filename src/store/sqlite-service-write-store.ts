@@ -3,12 +3,12 @@
 // can observe it half done. Load, append and the inline projections are SQLite statements here.
 import { foldWrite } from '../projections/committed-write';
 import type { CommittedWrite } from '../projections/projection';
-import { Projector } from '../projections/projector';
+import { type Projector } from '../projections/projector';
 import type { Clock } from '../shared/clock';
 import type { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
-import { SqliteEventStore } from './event-store';
-import { GroupCommitter } from './group-commit';
-import { ServiceRepository } from './service-repository';
+import { type SqliteEventStore } from './event-store';
+import { type GroupCommitter } from './group-commit';
+import { type ServiceRepository } from './service-repository';
 import type { ServiceWriteStore, StoredFacts, WriteStep } from './ports/service-write-store';
 
 export class SqliteServiceWriteStore implements ServiceWriteStore {

@@ -4,7 +4,7 @@
 // better-sqlite3's own (no copy).
 import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
-import { ImmediateSqlReader, SQLITE_DIALECT, SqlReader } from './sql/sql-reader';
+import { type ImmediateSqlReader, SQLITE_DIALECT, type SqlReader } from './sql/sql-reader';
 
 function bound(params: readonly unknown[]): Record<number, unknown> {
   const named: Record<number, unknown> = {};

@@ -1,7 +1,7 @@
 // One committed write as a watcher sees it: kube-apiserver's watch.Event plus the previous
 // object, which selector filtering needs (an update can move an object in or out of a selector).
 import type { ServiceEvent } from '../domain/service.events';
-import { evolveAll, ServiceState } from '../domain/service.evolve';
+import { evolveAll, type ServiceState } from '../domain/service.evolve';
 import type { Service } from '../domain/service.types';
 import type { CommittedWrite } from '../projections/projection';
 import { jsonCopy } from '../domain/json-copy';

@@ -9,7 +9,7 @@ import type { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import type { FeedSubscription } from '../feed/change-feed';
 import type { KubeStatus } from '../kube-api/kube-status';
 import { EncodedEventMemo } from './encoded-event-memo';
-import { JSON_WATCH_WIRE, WatchWire } from './watch-wire';
+import { JSON_WATCH_WIRE, type WatchWire } from './watch-wire';
 
 /**
  * One committed write as this watcher sees it: its resourceVersion, and the event it produces

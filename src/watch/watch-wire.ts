@@ -3,7 +3,7 @@
 // kube-apiserver does), or protobuf frames (a 4-byte length, then a WatchEvent whose object
 // is a full `k8s\0` envelope: the watched kind, or a Status for ERROR).
 import { encodeWatchFrame } from '../domain/codec/protobuf/kube-envelope';
-import { encodeKubeObject, ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
+import { encodeKubeObject, type ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
 import { storedJsonOf } from './stored-object-json';
 
 export interface WatchWire {

@@ -6,7 +6,7 @@ import { issueCredentials } from '../../src/auth/issue-credentials';
 import { createCertificateAuthority, issueClientCertificate } from '../../src/tls/certificates';
 import { parse as parseYaml } from 'yaml';
 import { HttpsClient } from '../helpers/https-client';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const UNAUTHORIZED = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}';
 

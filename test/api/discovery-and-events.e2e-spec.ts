@@ -1,6 +1,6 @@
 // Discovery (legacy and aggregated) and the core/v1 Events derived from the log.
 import { describeEachBackend } from '../helpers/storage-backends';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 describe('discovery', () => {
   let t: TestServer;

@@ -1,5 +1,5 @@
 // /metrics in Prometheus format, fed by real traffic.
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 describe('/metrics', () => {
   let t: TestServer;

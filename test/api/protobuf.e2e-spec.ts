@@ -5,7 +5,7 @@ import { SERVICE_CHANGES } from '../../src/store/service-change-log';
 import type { ServiceChanges } from '../../src/store/service-change-log';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { PROTOBUF, protobufBody, TypedClient, TYPED_CLIENT_ACCEPT } from '../helpers/protobuf-client';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/pb/services';
 

@@ -7,7 +7,7 @@ import { policyFilePath } from '../../src/authz/policy-file';
 import { policyFor } from '../../src/authz/policy-presets';
 import { decodeKubeObject } from '../../src/domain/codec/protobuf/kube-object-protobuf';
 import { PROTOBUF, TYPED_CLIENT_ACCEPT, protobufBody } from '../helpers/protobuf-client';
-import { AuthzTestServer, startAuthzTestServer } from '../authz/authz-test-server';
+import { type AuthzTestServer, startAuthzTestServer } from '../authz/authz-test-server';
 
 const SSAR = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 const SSRR = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';

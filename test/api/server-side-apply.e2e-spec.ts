@@ -2,7 +2,7 @@
 // with kube-apiserver's texts, force, pruning, dry run, /status, and the flows of the tools that
 // apply for real (Helm 4, Flux's kustomize-controller, a status-condition controller).
 import { describeEachBackend } from '../helpers/storage-backends';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/ssa/services';
 const APPLY = 'application/apply-patch+yaml';

@@ -12,7 +12,7 @@ import type { CommittedWrite } from '../../src/projections/projection';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
 import { DATABASE } from '../../src/store/ports/store.tokens';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const svc = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, ...extra }, spec: { ports: [{ port: 80 }] } });
 /** A create as the HTTP layer hands it to the command bus: decoded and defaulted. */

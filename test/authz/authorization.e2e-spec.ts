@@ -6,8 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { issueCredentials } from '../../src/auth/issue-credentials';
 import { policyFor } from '../../src/authz/policy-presets';
 import { requestAttributes } from '../../src/authz/request-attributes';
-import { HttpsClient, RawResponse } from '../helpers/https-client';
-import { AuthzTestServer, startAuthzTestServer } from './authz-test-server';
+import { HttpsClient, type RawResponse } from '../helpers/https-client';
+import { type AuthzTestServer, startAuthzTestServer } from './authz-test-server';
 
 // Remove once create-server.ts registers authorizationHook (see authz-test-server.ts).
 

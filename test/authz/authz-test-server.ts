@@ -7,8 +7,8 @@ import { appendTokenRecord, generateToken } from '../../src/auth/token-file';
 import type { PolicySpec } from '../../src/authz/abac-policy';
 import { appendPolicyLines, ensurePolicyFile, policyFilePath } from '../../src/authz/policy-file';
 import { ADMIN_USER, ensureDataDir } from '../../src/tls/data-dir';
-import { HttpsClient } from '../helpers/https-client';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { type HttpsClient } from '../helpers/https-client';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 export interface TestUser {
   name: string;

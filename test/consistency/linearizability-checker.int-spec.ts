@@ -3,7 +3,7 @@
 // window stretched around its point in that execution, is linearizable whatever the overlaps;
 // one read corrupted to a value never written makes it not linearizable.
 import fc from 'fast-check';
-import { CasOperation, checkLinearizability, Operation, RegisterValue } from './linearizability';
+import { type CasOperation, checkLinearizability, type Operation, type RegisterValue } from './linearizability';
 
 let nextId = 0;
 const read = (key: string, value: RegisterValue | undefined, invokedAt: number, completedAt: number, outcome: Operation['outcome'] = 'ok'): Operation => ({

@@ -10,7 +10,7 @@ import { encodeEnvelope } from '../../src/domain/codec/protobuf/kube-envelope';
 import { decodeKubeObject, encodeKubeObject } from '../../src/domain/codec/protobuf/kube-object-protobuf';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { PROTOBUF, TYPED_CLIENT_ACCEPT } from '../helpers/protobuf-client';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const RUNS = Number(process.env.SVCTRAIL_FUZZ_RUNS ?? 600);
 

@@ -4,10 +4,10 @@ import { parseClusterIPRange } from '../../src/domain/allocation/cluster-ip-rang
 import { parseNodePortRange } from '../../src/domain/allocation/node-port-range';
 import { allocatedValues } from '../../src/domain/allocation/service-allocation';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
-import { decide, Decision, DecisionContext } from '../../src/domain/service.decider';
+import { decide, type Decision, type DecisionContext } from '../../src/domain/service.decider';
 import type { ServiceCommand } from '../../src/domain/service.commands';
 import type { ServiceEvent } from '../../src/domain/service.events';
-import { evolveAll, initialServiceState, ServiceState } from '../../src/domain/service.evolve';
+import { evolveAll, initialServiceState, type ServiceState } from '../../src/domain/service.evolve';
 import type { Service } from '../../src/domain/service.types';
 
 export const T0 = new Date('2026-01-02T03:04:05.678Z');

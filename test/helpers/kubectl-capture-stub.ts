@@ -2,7 +2,7 @@
 // body back as the created object, in the body's own format; every other request is a 404 Status.
 // Used to take golden request bytes from kubectl at test time.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

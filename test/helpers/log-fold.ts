@@ -1,7 +1,7 @@
 // Re-folds the whole event log from an open database and compares it with the projections, row
 // by row: the check a crash, a replay or an import must pass.
 import Database from 'better-sqlite3';
-import { evolve, initialServiceState, ServiceState } from '../../src/domain/service.evolve';
+import { evolve, initialServiceState, type ServiceState } from '../../src/domain/service.evolve';
 import type { ServiceEvent } from '../../src/domain/service.events';
 
 interface EventRow {

@@ -3,8 +3,8 @@
 // and the response decoded by its Content-Type. Used to compare every answer with the JSON path.
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { decodeWatchFrames } from '../../src/domain/codec/protobuf/kube-envelope';
-import { decodeKubeObject, encodeKubeObject, ProtobufKind } from '../../src/domain/codec/protobuf/kube-object-protobuf';
-import { HttpsClient, RawResponse } from './https-client';
+import { decodeKubeObject, encodeKubeObject, type ProtobufKind } from '../../src/domain/codec/protobuf/kube-object-protobuf';
+import { type HttpsClient, type RawResponse } from './https-client';
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 export const TYPED_CLIENT_ACCEPT = `${PROTOBUF},application/json`;

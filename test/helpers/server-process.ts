@@ -1,6 +1,6 @@
 // The real server as a child process (`node dist/main.js`), for tests that kill, signal or
 // restart it. The app is compiled once per state of its sources and shared by every suite.
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

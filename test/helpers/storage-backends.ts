@@ -5,7 +5,7 @@
 import { STORE_ENGINE } from '../../src/store/store-engine';
 import type { StoreEngine } from '../../src/store/store-engine';
 import { describePostgres } from './postgres';
-import { startTestServer, TestServer } from './test-server';
+import { startTestServer, type TestServer } from './test-server';
 
 type StartOptions = Parameters<typeof startTestServer>[0];
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '../../src/config/app-config';
-import { createServer, RunningServer, ServerOptions } from '../../src/server/create-server';
+import { createServer, type RunningServer, type ServerOptions } from '../../src/server/create-server';
 import { parseTokenFile } from '../../src/auth/token-file';
 import { HttpsClient } from './https-client';
 

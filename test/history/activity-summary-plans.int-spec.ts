@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ActivitySummaryRepository } from '../../src/store/activity-summary-repository';
-import { DatabaseHandle, openDatabase } from '../../src/store/database';
+import { type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 describe('activity summary query plans', () => {

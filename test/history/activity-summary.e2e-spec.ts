@@ -1,7 +1,7 @@
 // The zoomed-out history endpoints the UI draws from: activitybuckets (counts per time bucket of
 // one Service) and transitionrankings (Services by condition transitions in a window, paged).
 import { describeEachBackend } from '../helpers/storage-backends';
-import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from './history-test-server';
+import { type HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from './history-test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
 const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };

@@ -4,7 +4,7 @@
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
 import { describeEachBackend } from '../helpers/storage-backends';
-import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from './history-test-server';
+import { type HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from './history-test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
 const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { AppContext, createAppContext } from '../helpers/app-context';
+import { type AppContext, createAppContext } from '../helpers/app-context';
 import { createTestDatabase, describePostgres, dropTestDatabase } from '../helpers/postgres';
 import { runBuiltCli } from '../helpers/built-cli';
 import { buildDist, removeBuild } from '../helpers/server-process';

@@ -7,7 +7,7 @@ import { runWhoHad } from '../../src/cli/who-had.command';
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const NS = '/api/v1/namespaces/cli/services';
 const H = '/apis/history.svctrail.io/v1alpha1';

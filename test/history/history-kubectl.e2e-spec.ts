@@ -1,7 +1,7 @@
 // kubectl sees the history group: api-resources lists it (aggregated discovery) and
 // `kubectl get --raw` reads its lists.
 import { findKubectl, kubectl } from '../helpers/kubectl';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const binary = findKubectl();
 const maybe = binary ? describe : describe.skip;

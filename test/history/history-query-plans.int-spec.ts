@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeHistoryRepository } from '../../src/store/change-history-repository';
 import { ConditionHistoryRepository } from '../../src/store/condition-history-repository';
-import { DatabaseHandle, openDatabase } from '../../src/store/database';
+import { type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { IngressHistoryRepository } from '../../src/store/ingress-history-repository';
 import { SqlParams } from '../../src/store/sql/sql-reader';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';

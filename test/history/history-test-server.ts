@@ -9,7 +9,7 @@ import { appendPolicyLines, ensurePolicyFile, policyFilePath } from '../../src/a
 import { FixedClock } from '../../src/shared/clock';
 import { ADMIN_USER, ensureDataDir } from '../../src/tls/data-dir';
 import type { HttpsClient } from '../helpers/https-client';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 export const START = Date.parse('2026-03-01T00:00:00.000Z');
 

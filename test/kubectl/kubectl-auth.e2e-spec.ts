@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { issueCredentials } from '../../src/auth/issue-credentials';
-import { AuthzTestServer, startAuthzTestServer } from '../authz/authz-test-server';
-import { kubectl, KubectlResult, kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
+import { type AuthzTestServer, startAuthzTestServer } from '../authz/authz-test-server';
+import { kubectl, type KubectlResult, kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
 
 const binaries = kubectlMatrix();
 if (!binaries.length) process.stdout.write('SKIPPED kubectl auth: no kubectl on the PATH\n');

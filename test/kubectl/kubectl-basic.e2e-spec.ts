@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findKubectl, kubectl, kubectlVersion } from '../helpers/kubectl';
-import { describeEachBackend, StorageBackend } from '../helpers/storage-backends';
+import { describeEachBackend, type StorageBackend } from '../helpers/storage-backends';
 import type { TestServer } from '../helpers/test-server';
 
 const binary = findKubectl();

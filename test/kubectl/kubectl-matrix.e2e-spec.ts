@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectl, KubectlResult, kubectlMatrix, kubectlVersion, watchStarted } from '../helpers/kubectl';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { kubectl, type KubectlResult, kubectlMatrix, kubectlVersion, watchStarted } from '../helpers/kubectl';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const binaries = kubectlMatrix();
 if (!binaries.length) process.stdout.write('SKIPPED kubectl matrix: no kubectl on the PATH\n');

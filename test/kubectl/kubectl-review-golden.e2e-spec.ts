@@ -4,8 +4,8 @@
 // again must give the very same bytes, and it must decode to the same review as the JSON body
 // kubectl ≤ 1.31 sends for the same command.
 import { decodeEnvelope } from '../../src/domain/codec/protobuf/kube-envelope';
-import { encodeKubeObject, ProtobufKind } from '../../src/domain/codec/protobuf/kube-object-protobuf';
-import { decodeReviewBody, ReviewTarget } from '../../src/domain/codec/review-decoder';
+import { encodeKubeObject, type ProtobufKind } from '../../src/domain/codec/protobuf/kube-object-protobuf';
+import { decodeReviewBody, type ReviewTarget } from '../../src/domain/codec/review-decoder';
 import { selfSubjectAccessReviewSchema, selfSubjectReviewSchema, selfSubjectRulesReviewSchema } from '../../src/domain/codec/review-schema';
 import { KubectlCaptureStub } from '../helpers/kubectl-capture-stub';
 import { kubectlMatrix, kubectlVersion } from '../helpers/kubectl';

@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { lockDataDirectory, REPLAY_LOCK_FILE } from '../../src/store/data-directory-lock';
 import { HttpsClient } from '../helpers/https-client';
 import { runBuiltCli } from '../helpers/built-cli';
-import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
+import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 const cli = (...args: string[]) => runBuiltCli(args);
 

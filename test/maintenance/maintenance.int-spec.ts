@@ -16,9 +16,9 @@ import { InvalidArgumentError, MaintenanceError } from '../../src/maintenance/ma
 import { buildPointInTime } from '../../src/maintenance/point-in-time';
 import { replayDataDirectory, replayProjections } from '../../src/maintenance/projection-replayer';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
-import { silentProgress, Progress } from '../../src/maintenance/progress';
+import { silentProgress, type Progress } from '../../src/maintenance/progress';
 import { READ_ONLY_MESSAGE } from '../../src/maintenance/read-only-guard';
-import { AppContext, createAppContext } from '../helpers/app-context';
+import { type AppContext, createAppContext } from '../helpers/app-context';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { StoreWriter } from './store-fixture';
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppContext, createAppContext } from '../helpers/app-context';
+import { type AppContext, createAppContext } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
 import { runBuiltCli } from '../helpers/built-cli';
 import { buildDist, removeBuild } from '../helpers/server-process';

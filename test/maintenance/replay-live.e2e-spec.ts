@@ -15,7 +15,7 @@ import { silentProgress } from '../../src/maintenance/progress';
 import type { ReplayReport } from '../../src/maintenance/projection-replayer';
 import { ServiceRepository } from '../../src/store/service-repository';
 import { buildDist, built, removeBuild, ROOT } from '../helpers/server-process';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 import { as, loadBalancer } from './store-fixture';
 
 const EVENTS = Number(process.env.SVCTRAIL_REPLAY_LIVE_EVENTS ?? 6000);

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { issueCredentials } from '../../src/auth/issue-credentials';
 import { openHistory } from '../../src/cli/history-reader';
-import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
+import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy } from '../helpers/fault-proxy';
 import type { FaultProxy } from '../helpers/fault-proxy';
 import { describeEachBackend } from '../helpers/storage-backends';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
 const CONTROLLER = 'system:serviceaccount:metallb-system:controller';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { HttpsClient } from '../helpers/https-client';
 import { describePostgres } from '../helpers/postgres';
-import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
 

@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openHistory } from '../../src/cli/history-reader';
-import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
+import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy } from '../helpers/fault-proxy';
 import type { FaultProxy } from '../helpers/fault-proxy';
 import { describeEachBackend } from '../helpers/storage-backends';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
 const LB = { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] };

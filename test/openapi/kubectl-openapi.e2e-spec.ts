@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { kubectl, kubectlMatrix, kubectlVersion } from '../helpers/kubectl';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const binaries = kubectlMatrix();
 const describeIfKubectl = binaries.length ? describe : describe.skip;

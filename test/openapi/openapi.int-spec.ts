@@ -2,7 +2,7 @@
 import { request as httpsRequest } from 'node:https';
 import { SERVICE_OPENAPI_V2_JSON, SERVICE_OPENAPI_V2_PROTOBUF } from '../../src/openapi/service-openapi-v2';
 import { SERVICE_OPENAPI_V3 } from '../../src/openapi/service-openapi-v3';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 import { str } from './protobuf-reader';
 
 interface BinaryResponse {

@@ -20,9 +20,9 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { Client } from 'pg';
 import { ensureDataDir } from '../../src/tls/data-dir';
-import { CasOperation, checkLinearizability, Operation } from '../consistency/linearizability';
+import { type CasOperation, checkLinearizability, type Operation } from '../consistency/linearizability';
 import { describePrivatePostgres } from '../helpers/postgres-cluster';
-import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
+import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 /** 0: one round of faults (about 20 s of load); otherwise rounds go on while one more fits in this many seconds. */
 const LOAD_SECONDS = Number(process.env.SVCTRAIL_LINEARIZABLE_SECONDS) || 0;

@@ -8,10 +8,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { HttpsClient, RawResponse } from '../helpers/https-client';
+import { HttpsClient, type RawResponse } from '../helpers/https-client';
 import { describePrivatePostgres } from '../helpers/postgres-cluster';
 import { ensureDataDir } from '../../src/tls/data-dir';
-import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
+import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 interface Replica {
   name: string;

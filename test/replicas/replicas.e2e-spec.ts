@@ -7,10 +7,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpsClient, WatchStream } from '../helpers/https-client';
+import { HttpsClient, type WatchStream } from '../helpers/https-client';
 import { describePrivatePostgres } from '../helpers/postgres-cluster';
 import { ensureDataDir } from '../../src/tls/data-dir';
-import { buildDist, removeBuild, ServerProcess, startServerProcess } from '../helpers/server-process';
+import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 interface Replica {
   name: string;

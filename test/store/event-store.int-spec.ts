@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
 import type { ServiceEvent } from '../../src/domain/service.events';
-import { DamagedDatabaseError, DatabaseHandle, openDatabase } from '../../src/store/database';
+import { DamagedDatabaseError, type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { isStreamVersionCollision, SqliteEventStore } from '../../src/store/event-store';
 import { StreamVersionConflictError } from '../../src/store/ports/stream-version-conflict-error';
 import { statusForError } from '../../src/kube-api/kube-status';

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseHandle, openDatabase } from '../../src/store/database';
-import { IngressHistoryRepository, IntervalRow } from '../../src/store/ingress-history-repository';
+import { type DatabaseHandle, openDatabase } from '../../src/store/database';
+import { IngressHistoryRepository, type IntervalRow } from '../../src/store/ingress-history-repository';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const ADDRESS = '203.0.113.7';

@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseHandle, openDatabase } from '../../src/store/database';
-import { ConflictRange, IngressHistoryRepository, IntervalRow } from '../../src/store/ingress-history-repository';
+import { type DatabaseHandle, openDatabase } from '../../src/store/database';
+import { type ConflictRange, IngressHistoryRepository, type IntervalRow } from '../../src/store/ingress-history-repository';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const ADDRESSES = ['203.0.113.7', '203.0.113.8', 'lb.example.com'];

@@ -8,7 +8,7 @@ import type { Pool } from 'pg';
 import { DatabaseError } from 'pg';
 import { lockAppends, recordingTime } from '../../src/store/postgres/pg-event-store';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
-import { inTransaction, openPostgres, POSTGRES_MIGRATIONS_FOLDER, PostgresHandle } from '../../src/store/postgres/postgres-database';
+import { inTransaction, openPostgres, POSTGRES_MIGRATIONS_FOLDER, type PostgresHandle } from '../../src/store/postgres/postgres-database';
 import { describePostgres } from '../helpers/postgres';
 
 const INSERT = `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at,

@@ -15,7 +15,7 @@ import { FixedClock } from '../../src/shared/clock';
 import { PgCommittedWriteReader } from '../../src/store/postgres/pg-committed-write-reader';
 import { PgLogFollower } from '../../src/store/postgres/pg-log-follower';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
-import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
+import { openPostgres, type PostgresHandle } from '../../src/store/postgres/postgres-database';
 import { deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
 

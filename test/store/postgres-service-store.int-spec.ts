@@ -8,7 +8,7 @@ import { KubernetesServiceBootstrap } from '../../src/commands/kubernetes-servic
 import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import { LOGGER } from '../../src/observability/logging.module';
 import type { WriteRequestContext, WriteResult } from '../../src/commands/write-result';
-import { AppConfig, APP_CONFIG } from '../../src/config/app-config';
+import { type AppConfig, APP_CONFIG } from '../../src/config/app-config';
 import { ClusterNetwork } from '../../src/config/cluster-network';
 import { AlreadyExistsError, DomainError } from '../../src/domain/errors/domain-errors';
 import type { ServiceCommand } from '../../src/domain/service.commands';
@@ -21,12 +21,12 @@ import { StreamVersionConflictError } from '../../src/store/ports/stream-version
 import { APPEND_LOCK } from '../../src/store/postgres/pg-event-store';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
-import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
+import { openPostgres, type PostgresHandle } from '../../src/store/postgres/postgres-database';
 import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
 import type { ServiceReads, ServiceReadStore } from '../../src/store/ports/service-read-store';
 import { DATABASE } from '../../src/store/ports/store.tokens';
 import { WriteNotStoredError } from '../../src/store/ports/write-not-stored-error';
-import { AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
+import { type AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
 
 const SEED = 7;

@@ -11,7 +11,7 @@ import { ServiceRepository } from '../../src/store/service-repository';
 import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
 import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
 import { DATABASE } from '../../src/store/ports/store.tokens';
-import { AppContext, createAppContext } from '../helpers/app-context';
+import { type AppContext, createAppContext } from '../helpers/app-context';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: [], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
 const lb = (name: string): Service => applyServiceDefaults({ metadata: { name }, spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ port: 80 }] }, status: { loadBalancer: {} } });

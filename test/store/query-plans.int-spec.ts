@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { putStatus, ready, startHistoryTestServer, HistoryTestServer, START } from '../history/history-test-server';
+import { putStatus, ready, startHistoryTestServer, type HistoryTestServer, START } from '../history/history-test-server';
 
 /** Steps that are searches despite their word. */
 const ALLOWED_SCANS = [

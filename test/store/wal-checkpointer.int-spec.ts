@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/app-config';
-import { DatabaseHandle, openDatabase } from '../../src/store/database';
-import { CheckpointFailureStage, WalCheckpointer } from '../../src/store/wal-checkpointer';
+import { type DatabaseHandle, openDatabase } from '../../src/store/database';
+import { type CheckpointFailureStage, WalCheckpointer } from '../../src/store/wal-checkpointer';
 
 describe('WalCheckpointer', () => {
   let dir: string;

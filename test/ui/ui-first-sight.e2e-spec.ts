@@ -6,7 +6,7 @@
 // an explicit window always wins; each replaced value reads old → new. Writes the README's
 // screenshots of a fitted timeline and of a change card's diff.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
+import { type HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
 import { buildUi, closeBrowser, describeInBrowser, launch, newContext, screenshot, seriousAccessibilityViolations, signInWithToken } from './ui-browser';
 
 const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };

@@ -11,7 +11,7 @@ import { policyFor } from '../../src/authz/policy-presets';
 import { FixedClock } from '../../src/shared/clock';
 import { issueClientCertificate, loadCertificateAuthority } from '../../src/tls/certificates';
 import { ADMIN_USER, ensureDataDir } from '../../src/tls/data-dir';
-import { startTestServer, TestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { buildUi, closeBrowser, describeInBrowser, launch, newContext, signInWithToken } from './ui-browser';

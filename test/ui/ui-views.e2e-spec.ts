@@ -4,7 +4,7 @@
 // cursor against the time-travel API, the live feed, accessibility (axe-core), dark mode.
 // Writes the README's screenshots to docs/screenshots/.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
+import { type HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
 import { buildUi, closeBrowser, describeInBrowser, launch, newContext, screenshot, seriousAccessibilityViolations, signInWithToken } from './ui-browser';
 
 const LB = { type: 'LoadBalancer', ports: [{ port: 80 }] };

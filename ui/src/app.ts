@@ -1,10 +1,10 @@
 // The shell: sign-in gate, navigation, time-zone and theme switches, and the current view.
 import { useEffect, useState } from 'preact/hooks';
-import { currentSession, SessionInfo, signOut, whenUnauthorized } from './api';
+import { currentSession, type SessionInfo, signOut, whenUnauthorized } from './api';
 import { html } from './html';
-import { hrefFor, navigate, patchRoute, route, View } from './route';
+import { hrefFor, navigate, patchRoute, route, type View } from './route';
 import { useSignal } from './signal';
-import { chooseTheme, savedTheme, Theme } from './theme';
+import { chooseTheme, savedTheme, type Theme } from './theme';
 import { AddressView } from './views/address-view';
 import { FlappingView } from './views/flapping-view';
 import { LiveView } from './views/live-view';

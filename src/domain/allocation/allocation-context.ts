@@ -2,8 +2,8 @@
 // plays the part of upstream's allocator transactions (values taken earlier in the same
 // request are taken for the rest of it; releases only happen after commit, by the caller).
 import { canonicalIP } from '../net/ip';
-import { allocateIP, allocateNextIP, ClusterIPRange, IPFamilyRange } from './cluster-ip-range';
-import { allocateNextPort, allocatePort, NodePortRange } from './node-port-range';
+import { allocateIP, allocateNextIP, type ClusterIPRange, type IPFamilyRange } from './cluster-ip-range';
+import { allocateNextPort, allocatePort, type NodePortRange } from './node-port-range';
 
 /**
  * The cluster configuration and the current allocation table.

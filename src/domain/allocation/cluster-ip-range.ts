@@ -1,7 +1,7 @@
 // The service cluster IP range(s) of `--service-cluster-ip-range` and the bitmap allocator
 // semantics of kubernetes pkg/registry/core/service/ipallocator/bitmap.go (the legacy
 // allocator used by v1.32, where MultiCIDRServiceAllocator is off by default).
-import { canonicalIP, formatCIDR, formatIP, IPFamily, parseCIDR, parseIP, ParsedCIDR, prefixMask } from '../net/ip';
+import { canonicalIP, formatCIDR, formatIP, type IPFamily, parseCIDR, parseIP, type ParsedCIDR, prefixMask } from '../net/ip';
 import { randomScanWithOffset } from './random-scan-strategy';
 
 export type IPFamilyName = 'IPv4' | 'IPv6';

@@ -2,12 +2,12 @@
 // ipFamilyPolicy and ipFamilies from the cluster configuration and rejects families the
 // cluster does not serve. Mutates `svc`; throws InvalidError with only these errors.
 import { InvalidError } from '../errors/domain-errors';
-import { FieldError, fieldErrors } from '../errors/field-error';
+import { type FieldError, fieldErrors } from '../errors/field-error';
 import { isIPv4, isIPv6 } from '../net/ip';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { goStringSlice } from '../validation/bad-values';
 import { validateServiceClusterIPsRelatedFields } from '../validation/cluster-ips.validation';
-import { ClusterIPRange, configuredRanges, IPFamilyName } from './cluster-ip-range';
+import { type ClusterIPRange, configuredRanges, type IPFamilyName } from './cluster-ip-range';
 
 function otherFamily(family: string): IPFamilyName {
   return family === 'IPv4' ? 'IPv6' : 'IPv4';

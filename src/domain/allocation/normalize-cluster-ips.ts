@@ -1,7 +1,7 @@
 // normalizeClusterIPs of kubernetes pkg/registry/core/service/storage/storage.go: keep the
 // singular clusterIP and the plural clusterIPs in sync before anything else looks at them.
 // Mutates `svc` (callers pass their own copy).
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 
 function sameClusterIPs(a: Service, b: Service): boolean {
   const x = a.spec.clusterIPs ?? [];

@@ -1,7 +1,7 @@
 // patchAllocatedValues of kubernetes pkg/registry/core/service/storage/storage.go: lets a
 // client re-submit its original manifest (without the server-allocated values) and keep the
 // cluster IPs, node ports and health-check port it was given. Mutates `svc`.
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { needsClusterIP, needsHealthCheck, needsNodePort } from './service-needs';
 
 function nodePortsUsed(svc: Service): Set<number> {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { DomainError, InternalServerError, InvalidError, RawServerError } from '../errors/domain-errors';
-import { Service, ServiceSpec } from '../service.types';
-import { ClusterIPRange, ipOffset, kubernetesServiceIP, parseClusterIPRange } from './cluster-ip-range';
-import { AllocationContext } from './allocation-context';
+import { type DomainError, InternalServerError, InvalidError, RawServerError } from '../errors/domain-errors';
+import { type Service, type ServiceSpec } from '../service.types';
+import { type ClusterIPRange, ipOffset, kubernetesServiceIP, parseClusterIPRange } from './cluster-ip-range';
+import { type AllocationContext } from './allocation-context';
 import { nodePortRangeContains, parseNodePortRange } from './node-port-range';
 import { allocatedValues, allocationChanges, prepareServiceCreate, prepareServiceUpdate } from './service-allocation';
 

@@ -8,10 +8,10 @@
 // is also how releases (type changes, dual-stack downgrades, deletes) happen.
 import { InternalServerError, InvalidError, RawServerError } from '../errors/domain-errors';
 import { fieldErrors } from '../errors/field-error';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { goStringSlice } from '../validation/bad-values';
-import { AllocationContext, AllocationOperation, tableIP } from './allocation-context';
-import { rangeForFamily, IPFamilyName } from './cluster-ip-range';
+import { type AllocationContext, AllocationOperation, tableIP } from './allocation-context';
+import { rangeForFamily, type IPFamilyName } from './cluster-ip-range';
 import { initIPFamilyFields, isMatchingPreferDualStackClusterIPFields } from './init-ip-family-fields';
 import { normalizeClusterIPs } from './normalize-cluster-ips';
 import { patchAllocatedValues } from './patch-allocated-values';

@@ -1,7 +1,7 @@
 // What a Service type needs from the allocators: the small predicates of kubernetes
 // pkg/registry/core/service/storage (needsClusterIP, needsNodePort, shouldAllocateNodePorts)
 // and pkg/api/service/util.go (NeedsHealthCheck).
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 
 /** needsClusterIP: everything but ExternalName. */
 export function needsClusterIP(svc: Service): boolean {

@@ -1,6 +1,6 @@
 // core/v1 Event and EventList as of Kubernetes v1.32 (kubernetes/api core/v1/types.go); svctrail
 // derives them from the log and serves them read-only. Same conventions as service-schema.ts.
-import { field, goInt32, goMicroTime, goSliceOf, goString, goStruct, goTime, StructSchema } from './go-schema';
+import { field, goInt32, goMicroTime, goSliceOf, goString, goStruct, goTime, type StructSchema } from './go-schema';
 import { listMetaSchema } from './meta-schema';
 import { objectMetaSchema } from './service-schema';
 

@@ -3,7 +3,7 @@
 // Go's text: `unexpected end of JSON input`, `invalid character 'x' looking for beginning of
 // value`, `invalid character '}' after object key`, `invalid character '\n' in string literal`.
 // It works on the UTF-8 bytes, as Go does, and keeps number literals and duplicate members.
-import { JsonArray, JsonMember, JsonObject, JsonValue } from './json-value';
+import { type JsonArray, type JsonMember, type JsonObject, type JsonValue } from './json-value';
 import { JsonSyntaxError, quoteScannerByte } from './json-syntax-error';
 
 export interface ReadJsonOptions {

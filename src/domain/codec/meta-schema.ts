@@ -1,7 +1,7 @@
 // meta/v1 structs that travel beside Services: ListMeta, Status (every error answer) and
 // DeleteOptions (the body of DELETE), as of apimachinery v0.32 pkg/apis/meta/v1/types.go.
 // Same conventions as service-schema.ts: Go struct order, omitempty and pointer-ness as tagged.
-import { field, goBool, goInt32, goInt64, goSliceOf, goString, goStruct, StructSchema } from './go-schema';
+import { field, goBool, goInt32, goInt64, goSliceOf, goString, goStruct, type StructSchema } from './go-schema';
 
 const O = { omitempty: true };
 const OP = { omitempty: true, pointer: true };

@@ -10,7 +10,7 @@ import type { StructSchema } from './go-schema';
 import { strconvQuote } from './go-quote';
 import { JsonSyntaxError } from './json-syntax-error';
 import { readJson } from './json-reader';
-import { fromPlainJson, JsonValue } from './json-value';
+import { fromPlainJson, type JsonValue } from './json-value';
 import { decodeEnvelope } from './protobuf/kube-envelope';
 import { decodeMessage } from './protobuf/proto-message-codec';
 import { ProtobufDecodeError } from './protobuf/protobuf-decode-error';
@@ -18,7 +18,7 @@ import { groupVersionString, notRegisteredMessage, registeredGoType } from './re
 import { decodeWithSchema, GoUnmarshalError } from './schema-decoder';
 import type { FieldValidation } from './service-decoder';
 import { summarizeBody } from './service-decoder';
-import { GroupVersionKind, gvkWithDefaults, interpretTypeMeta } from './type-meta-interpreter';
+import { type GroupVersionKind, gvkWithDefaults, interpretTypeMeta } from './type-meta-interpreter';
 
 /** What the endpoint decodes into: its group, version, kind and Go struct. */
 export interface ReviewTarget {

@@ -1,7 +1,7 @@
 // The self-review kinds behind `kubectl auth can-i` and `kubectl auth whoami`, as of k8s.io/api
 // v0.32 authorization/v1 and authentication/v1 types.go. Same conventions as service-schema.ts:
 // Go struct order, omitempty and pointer-ness as tagged; TypeMeta's kind/apiVersion first.
-import { field, goBool, goSliceOf, goString, goStringListMap, goStruct, StructSchema } from './go-schema';
+import { field, goBool, goSliceOf, goString, goStringListMap, goStruct, type StructSchema } from './go-schema';
 import { objectMetaSchema } from './service-schema';
 
 const O = { omitempty: true };

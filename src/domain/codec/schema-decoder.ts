@@ -10,10 +10,10 @@
 //   their path (`spec.ports[0].foo`), de-duplicated and capped at 100, as kubernetes_patch.go does.
 // The output is canonical: non-pointer omitempty zero values are absent, non-omitempty ones are
 // materialised ("" / 0 / null time), nested non-pointer structs always exist.
-import { FieldSchema, GoType, goTypeName, StructSchema } from './go-schema';
+import { type FieldSchema, type GoType, goTypeName, type StructSchema } from './go-schema';
 import { canonicalTime, parseRfc3339 } from './go-time';
 import { strconvQuote } from './go-quote';
-import { JsonValue, jsonKindName, toPlainJson } from './json-value';
+import { type JsonValue, jsonKindName, toPlainJson } from './json-value';
 
 /** A decode failure; `message` is the Go error text (e.g. `json: cannot unmarshal ...`). */
 export class GoUnmarshalError extends Error {

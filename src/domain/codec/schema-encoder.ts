@@ -2,7 +2,7 @@
 // order, `omitempty` dropping "", 0, false, nil and empty slices/maps (never structs), pointer
 // fields kept whenever non-nil, map keys sorted by byte order, metav1.Time as whole-second UTC
 // (zero → null), IntOrString never omitted (zero → 0), FieldsV1 copied verbatim.
-import { FieldSchema, GoType, StructSchema } from './go-schema';
+import { type FieldSchema, type GoType, type StructSchema } from './go-schema';
 import { canonicalTime } from './go-time';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../errors/domain-errors';
-import { decodeService, decodeServiceValue, FieldValidation, summarizeBody } from './service-decoder';
+import { decodeService, decodeServiceValue, type FieldValidation, summarizeBody } from './service-decoder';
 import { ServiceDecodeError } from './service-decode-error';
 
 const PREFIX = 'Service in version "v1" cannot be handled as a Service: ';

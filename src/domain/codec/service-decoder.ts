@@ -4,17 +4,17 @@
 //   - kind known:   `Service in version "v1" cannot be handled as a Service: <decoder error>`
 //   - kind unknown: `the object provided is unrecognized (must be of type Service): <err> (<first 30 bytes>)`
 // Defaulting is NOT applied here: call applyServiceDefaults on the result (§1.1).
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { BadRequestError } from '../errors/domain-errors';
 import { strconvQuote } from './go-quote';
 import { JsonSyntaxError } from './json-syntax-error';
 import { readJson } from './json-reader';
-import { fromPlainJson, JsonValue } from './json-value';
+import { fromPlainJson, type JsonValue } from './json-value';
 import { notRegisteredMessage, registeredGoType, groupVersionString } from './registered-kinds';
 import { decodeWithSchema, GoUnmarshalError } from './schema-decoder';
 import { ServiceDecodeError } from './service-decode-error';
 import { serviceSchema } from './service-schema';
-import { GroupVersionKind, gvkWithDefaults, interpretTypeMeta } from './type-meta-interpreter';
+import { type GroupVersionKind, gvkWithDefaults, interpretTypeMeta } from './type-meta-interpreter';
 import { decodeEnvelope } from './protobuf/kube-envelope';
 import { decodeMessage } from './protobuf/proto-message-codec';
 import { ProtobufDecodeError } from './protobuf/protobuf-decode-error';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { applyServiceDefaults } from '../service-defaults';
-import { GoType, StructSchema } from './go-schema';
+import { type GoType, type StructSchema } from './go-schema';
 import { formatRfc3339Utc } from './go-time';
 import { decodeService, decodeServiceValue } from './service-decoder';
 import { encodeService, encodeServiceForList } from './service-encoder';

@@ -3,7 +3,7 @@
 // the byte form used for no-op detection (§4.5) and for the stored event payloads.
 // Note: Go's encoder additionally escapes <, >, & and U+2028/U+2029 in strings; that is a
 // concern of the HTTP writer, not of this object form.
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { encodeStruct } from './schema-encoder';
 import { serviceSchema } from './service-schema';
 

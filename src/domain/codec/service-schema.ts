@@ -2,7 +2,7 @@
 // (kubernetes/api core/v1/types.go, kubernetes/apimachinery pkg/apis/meta/v1/types.go).
 // Field order is Go struct order; `omitempty` and pointer-ness are copied from the json tags
 // and field types, because they decide what the encoder omits.
-import { field, goBool, goInt32, goInt64, goIntOrString, goRawJson, goSliceOf, goString, goStringMap, goStruct, goTime, StructSchema } from './go-schema';
+import { field, goBool, goInt32, goInt64, goIntOrString, goRawJson, goSliceOf, goString, goStringMap, goStruct, goTime, type StructSchema } from './go-schema';
 import { listMetaSchema } from './meta-schema';
 
 const O = { omitempty: true };

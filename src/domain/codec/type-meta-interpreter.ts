@@ -3,7 +3,7 @@
 // into `struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string ... }` — so keys
 // match case-insensitively, the last match wins, and any non-object body fails here — then
 // schema.ParseGroupVersion splits apiVersion.
-import { JsonValue, jsonKindName } from './json-value';
+import { type JsonValue, jsonKindName } from './json-value';
 
 export interface GroupVersionKind {
   group: string;

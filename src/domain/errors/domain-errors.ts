@@ -1,6 +1,6 @@
 // Typed errors thrown by pure code. They carry the Kubernetes meaning (reason, details) but no
 // HTTP: the kube-api layer maps each class to a metav1.Status in one place.
-import { aggregateMessage, FieldError } from './field-error';
+import { aggregateMessage, type FieldError } from './field-error';
 
 export interface ErrorDetails {
   name?: string;

@@ -3,7 +3,7 @@
 // the message grouped by manager in the order of their identifiers.
 import { DomainError } from '../errors/domain-errors';
 import { strconvQuote } from '../codec/go-quote';
-import { FieldPath, fieldPathToString } from './field-path';
+import { type FieldPath, fieldPathToString } from './field-path';
 import { compareGoStrings } from './go-json';
 
 export interface FieldConflict {

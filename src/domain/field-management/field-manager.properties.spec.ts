@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { applyServiceDefaults } from '../service-defaults';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { ApplyConflictError } from './apply-conflict.error';
 import { applyConfiguration, comparableService, updateManagedFields } from './field-manager';
 import { fieldsV1ToFieldSet } from './fields-v1';

@@ -1,5 +1,5 @@
 import { applyServiceDefaults } from '../service-defaults';
-import { ManagedFieldsEntry, Service } from '../service.types';
+import { type ManagedFieldsEntry, type Service } from '../service.types';
 import { BadRequestError } from '../errors/domain-errors';
 import { ApplyConflictError } from './apply-conflict.error';
 import { applyConfiguration, managerName, updateManagedFields } from './field-manager';

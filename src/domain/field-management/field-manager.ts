@@ -4,14 +4,14 @@
 // managedfieldsupdater → stripmeta → structuredmerge) does on every write, as pure functions.
 import { encodeService } from '../codec/service-encoder';
 import { BadRequestError, InternalServerError } from '../errors/domain-errors';
-import { ManagedFieldsEntry, Service } from '../service.types';
-import { ApplyConflictError, FieldConflict } from './apply-conflict.error';
+import { type ManagedFieldsEntry, type Service } from '../service.types';
+import { ApplyConflictError, type FieldConflict } from './apply-conflict.error';
 import { fieldPath } from './field-path';
 import { FieldSet } from './field-set';
-import { FieldConflicts, ManagerSets, recordApply, recordUpdate, UpdaterContext } from './field-updater';
+import { FieldConflicts, type ManagerSets, recordApply, recordUpdate, type UpdaterContext } from './field-updater';
 import { compareGoStrings, isJsonMap } from './go-json';
 import { allowedConflictsFromLastApplied, syncLastApplied } from './last-applied';
-import { copyManagedState, decodeManagedFields, emptyManagedState, encodeManagedFields, isResetManagedFields, ManagedState, managerIdentifier, unixSeconds } from './managed-fields-codec';
+import { copyManagedState, decodeManagedFields, emptyManagedState, encodeManagedFields, isResetManagedFields, type ManagedState, managerIdentifier, unixSeconds } from './managed-fields-codec';
 import { SERVICE_MERGE_TYPE } from './service-merge-schema';
 
 export type Subresource = '' | 'status';

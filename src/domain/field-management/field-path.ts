@@ -1,6 +1,6 @@
 // A field path (fieldpath.Path): the elements from the object root to one field, printed in
 // conflict messages as `.spec.ports[port=80,protocol="TCP"].targetPort`.
-import { comparePathElements, fieldElement, PathElement, pathElementToString } from './path-element';
+import { comparePathElements, fieldElement, type PathElement, pathElementToString } from './path-element';
 
 export type FieldPath = readonly PathElement[];
 

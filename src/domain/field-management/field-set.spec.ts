@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { fieldsV1Json, fieldsV1ToFieldSet } from './fields-v1';
 import { compareFieldPaths, fieldPath, fieldPathToString } from './field-path';
 import { FieldSet } from './field-set';
-import { fieldElement, indexElement, keyElement, PathElement, valueElement } from './path-element';
+import { fieldElement, indexElement, keyElement, type PathElement, valueElement } from './path-element';
 
 const name = fc.constantFrom('spec', 'ports', 'port', 'protocol', 'metadata', 'labels', 'a<b', 'é', '𝔘', 'type', '');
 const scalar = fc.oneof(fc.integer({ min: -5, max: 70000 }), fc.constantFrom('TCP', 'UDP', 'Ready', '"q"', '\u2028', 'x&y'), fc.boolean());

@@ -3,8 +3,8 @@
 // children (FieldsV1 writes that as `".": {}`). Immutable; set operations follow SMD exactly:
 // difference is member-wise (removing `.spec` does not remove `.spec.type`), while
 // recursiveDifference also drops everything below a removed member.
-import { FieldPath } from './field-path';
-import { comparePathElements, PathElement, serializePathElement } from './path-element';
+import { type FieldPath } from './field-path';
+import { comparePathElements, type PathElement, serializePathElement } from './path-element';
 
 export interface FieldSetChild {
   readonly element: PathElement;

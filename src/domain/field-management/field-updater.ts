@@ -1,11 +1,11 @@
 // The ownership algebra of structured-merge-diff's merge.Updater (merge/update.go), for one
 // API version: Update records what a write changed, Apply merges a configuration, prunes what
 // the manager stopped applying and refuses changes to other managers' fields unless forced.
-import { FieldConflict } from './apply-conflict.error';
+import { type FieldConflict } from './apply-conflict.error';
 import { FieldSet } from './field-set';
-import { ManagerSet } from './managed-fields-codec';
-import { ensureNamedFieldsAreMembers, MergeType } from './merge-type';
-import { compareObjects, Comparison, excludeFromComparison } from './object-comparison';
+import { type ManagerSet } from './managed-fields-codec';
+import { ensureNamedFieldsAreMembers, type MergeType } from './merge-type';
+import { compareObjects, type Comparison, excludeFromComparison } from './object-comparison';
 import { mergeObjects } from './object-merge';
 import { removeItems } from './remove-items';
 import { toFieldSet } from './to-field-set';

@@ -1,7 +1,7 @@
 import { FieldSet } from './field-set';
 import { fieldSetToFieldsV1, fieldsV1Json, fieldsV1ToFieldSet } from './fields-v1';
 import { fieldPath } from './field-path';
-import { fieldElement, indexElement, keyElement, PathElement, valueElement } from './path-element';
+import { fieldElement, indexElement, keyElement, type PathElement, valueElement } from './path-element';
 
 /** The creator's entry of object-semantics.md §1.7 (POST by curl, ports [{port: 80}]). */
 const KUBE_CREATE_ENTRY =

@@ -3,9 +3,9 @@
 // `".": {}` first for a node that is owned itself and also has children. The object built here
 // keeps that key order, so JSON.stringify of it is byte-for-byte kube's text except for Go's
 // HTML escaping, which fieldsV1Json adds.
-import { FieldSet, FieldSetChild } from './field-set';
+import { FieldSet, type FieldSetChild } from './field-set';
 import { isJsonMap } from './go-json';
-import { comparePathElements, deserializePathElement, FieldsV1DecodeError, PathElement, serializePathElement } from './path-element';
+import { comparePathElements, deserializePathElement, FieldsV1DecodeError, type PathElement, serializePathElement } from './path-element';
 
 export type FieldsV1 = Record<string, unknown>;
 

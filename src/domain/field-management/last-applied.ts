@@ -3,8 +3,8 @@
 // that `kubectl apply` set last time (its last-applied-configuration annotation) and that still
 // hold those values may be taken over without a conflict, and the annotation follows the
 // server-side applied configuration afterwards.
-import { Service } from '../service.types';
-import { FieldSet } from './field-set';
+import { type Service } from '../service.types';
+import { type FieldSet } from './field-set';
 import { goJsonMarshal, isJsonMap } from './go-json';
 import { compareObjects } from './object-comparison';
 import { SERVICE_MERGE_TYPE } from './service-merge-schema';

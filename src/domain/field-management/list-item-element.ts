@@ -1,8 +1,8 @@
 // The path element of a list item (typed/helpers.go listItemToPathElement): list-map items by
 // their key fields (a missing key takes its schema default), set items by their value.
 import { isJsonMap } from './go-json';
-import { MergeType } from './merge-type';
-import { keyElement, KeyField, PathElement, valueElement } from './path-element';
+import { type MergeType } from './merge-type';
+import { keyElement, type KeyField, type PathElement, valueElement } from './path-element';
 
 export type ListType = Extract<MergeType, { kind: 'list' }>;
 

@@ -3,8 +3,8 @@
 // the JSON of its entry without fieldsType, fieldsV1 and time (and without apiVersion for
 // Apply), exactly as kube builds it: that string is also the order conflicts are grouped in.
 import { canonicalTime } from '../codec/go-time';
-import { ManagedFieldsEntry } from '../service.types';
-import { FieldSet } from './field-set';
+import { type ManagedFieldsEntry } from '../service.types';
+import { type FieldSet } from './field-set';
 import { fieldSetToFieldsV1, fieldsV1ToFieldSet } from './fields-v1';
 import { goJsonString } from '../codec/go-json-string';
 import { compareGoStrings } from './go-json';

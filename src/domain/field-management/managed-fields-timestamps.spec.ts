@@ -1,4 +1,4 @@
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';
 
 const entry = (time: string) => ({ manager: 'm', operation: 'Apply', apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:type': {} } } });

@@ -2,7 +2,7 @@
 // equality.go): a write whose only effect is newer managedFields times keeps the old times, so
 // that a repeated apply or update stays a no-op (same bytes, same resourceVersion, no event).
 import { encodeService } from '../codec/service-encoder';
-import { ManagedFieldsEntry, Service } from '../service.types';
+import { type ManagedFieldsEntry, type Service } from '../service.types';
 
 function withoutTimes(entries: readonly ManagedFieldsEntry[]): ManagedFieldsEntry[] {
   return entries.map((e) => ({ ...e, time: undefined }));

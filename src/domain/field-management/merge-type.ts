@@ -2,7 +2,7 @@
 // structured-merge-diff's schema atoms (schema/elements.go): scalars are leaves; structs and
 // maps are granular unless atomic; lists are atomic, sets (`v:` items) or list-maps (`k:` items).
 // `deduced` stands for SMD's `__untyped_deduced_` type used for fields outside the schema.
-import { FieldSet, FieldSetChild } from './field-set';
+import { FieldSet, type FieldSetChild } from './field-set';
 
 export type MergeType =
   | { readonly kind: 'scalar' }

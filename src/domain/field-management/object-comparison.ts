@@ -2,12 +2,12 @@
 // added, modified or removed. A granular map or list that appears or disappears is itself
 // added/removed (that is the `".": {}` of `f:ports` in a creator's entry); atomic values and
 // scalars are compared whole.
-import { FieldSet, FieldSetBuilder } from './field-set';
+import { type FieldSet, FieldSetBuilder } from './field-set';
 import { isJsonMap } from './go-json';
 import { valuesEqual } from './field-value';
-import { childType, MergeType, resolveType } from './merge-type';
+import { childType, type MergeType, resolveType } from './merge-type';
 import { listItemElement } from './list-item-element';
-import { fieldElement, PathElement, serializePathElement } from './path-element';
+import { fieldElement, type PathElement, serializePathElement } from './path-element';
 
 export interface Comparison {
   readonly added: FieldSet;

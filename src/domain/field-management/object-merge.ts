@@ -3,9 +3,9 @@
 // key by key, list-maps and sets merge item by item keeping live order around the
 // configuration's items.
 import { isJsonMap } from './go-json';
-import { childType, MergeType, resolveType } from './merge-type';
-import { listItemElement, ListType } from './list-item-element';
-import { PathElement, pathElementToString, serializePathElement } from './path-element';
+import { childType, type MergeType, resolveType } from './merge-type';
+import { listItemElement, type ListType } from './list-item-element';
+import { type PathElement, pathElementToString, serializePathElement } from './path-element';
 
 /** The applied configuration cannot be merged (SMD validation error text, e.g. duplicate keys). */
 export class MergeValidationError extends Error {}

@@ -1,4 +1,4 @@
-import { ManagedFieldsEntry } from '../service.types';
+import { type ManagedFieldsEntry } from '../service.types';
 import { ownershipChanges, ownersOf } from './ownership-diff';
 
 const lb = (manager: string, subresource?: string, fieldsV1: Record<string, unknown> = { 'f:status': { 'f:loadBalancer': { 'f:ingress': {} } } }): ManagedFieldsEntry => ({

@@ -1,7 +1,7 @@
 // What a write did to field ownership, read from the managedFields before and after it: the
 // building block of the ownership history (who owned a path from when to when, who took it
 // over). Paths are printed as in conflict messages (`.status.loadBalancer.ingress`).
-import { ManagedFieldsEntry } from '../service.types';
+import { type ManagedFieldsEntry } from '../service.types';
 import { FieldSet } from './field-set';
 import { fieldPathToString } from './field-path';
 import { fieldsV1ToFieldSet } from './fields-v1';

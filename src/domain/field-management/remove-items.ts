@@ -1,9 +1,9 @@
 // Remove the given fields, map entries and list items from a value (typed/remove.go), used by
 // apply to prune what a manager stopped applying. Like SMD, a map or list left empty becomes
 // null; the caller's decode turns those into absent fields.
-import { FieldSet } from './field-set';
+import { type FieldSet } from './field-set';
 import { isJsonMap } from './go-json';
-import { childType, MergeType, resolveType } from './merge-type';
+import { childType, type MergeType, resolveType } from './merge-type';
 import { listItemElement } from './list-item-element';
 import { fieldElement } from './path-element';
 

@@ -2,9 +2,9 @@
 // declares (codec/service-schema.ts) plus the list/map markers kube publishes in its OpenAPI
 // (x-kubernetes-list-type, -list-map-keys, -map-type; server-side-apply.md §5). As in kube's
 // schemaconv: lists without a marker are atomic, structs and string maps are granular.
-import { GoType, StructSchema } from '../codec/go-schema';
+import { type GoType, type StructSchema } from '../codec/go-schema';
 import { serviceSchema } from '../codec/service-schema';
-import { DEDUCED, MergeType, SCALAR } from './merge-type';
+import { DEDUCED, type MergeType, SCALAR } from './merge-type';
 
 type Marker = { readonly listType: 'atomic' | 'set' } | { readonly listType: 'map'; readonly keys: readonly string[] } | { readonly mapType: 'atomic' };
 

@@ -2,12 +2,12 @@
 // atomic lists/maps are members; granular maps and lists contribute their entries and items
 // (list items are members themselves, `".": {}`); a struct's own path is only a member when
 // it is null or `{}`.
-import { FieldPath } from './field-path';
-import { FieldSet, FieldSetBuilder } from './field-set';
+import { type FieldPath } from './field-path';
+import { type FieldSet, FieldSetBuilder } from './field-set';
 import { isJsonMap } from './go-json';
-import { childType, isNamedField, MergeType, resolveType } from './merge-type';
+import { childType, isNamedField, type MergeType, resolveType } from './merge-type';
 import { listItemElement } from './list-item-element';
-import { fieldElement, PathElement, serializePathElement } from './path-element';
+import { fieldElement, type PathElement, serializePathElement } from './path-element';
 
 export function toFieldSet(value: unknown, type: MergeType): FieldSet {
   const b = new FieldSetBuilder();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { evolveAll, initialServiceState, ServiceState } from '../service.evolve';
+import { evolveAll, initialServiceState, type ServiceState } from '../service.evolve';
 import type { Service } from '../service.types';
 import { changedManager, decideObserved, decideObservedDeletion, observedObject, ObservedFoldError } from './observed-change';
 

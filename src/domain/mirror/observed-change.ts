@@ -6,7 +6,7 @@
 // mirrored writes exactly like direct ones.
 import { diffService } from '../service-diff';
 import type { ServiceEvent } from '../service.events';
-import { evolveAll, ServiceState } from '../service.evolve';
+import { evolveAll, type ServiceState } from '../service.evolve';
 import type { ManagedFieldsEntry, Service } from '../service.types';
 import { encodeService } from '../codec/service-encoder';
 import { jsonCopy } from '../json-copy';

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../errors/domain-errors';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { matchesFields, parseFieldSelector, requiredFieldValue, SERVICE_SELECTABLE_FIELDS, serviceFieldSet } from './field-selector';
 
 const parse = (text: string) => parseFieldSelector(text, SERVICE_SELECTABLE_FIELDS);

@@ -4,7 +4,7 @@
 // ConvertFieldLabel), which rejects unknown fields with `field label not supported: <field>`.
 // Both failures are 400 BadRequest with the error text as message.
 import { BadRequestError } from '../errors/domain-errors';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 
 export type FieldOperator = '=' | '==' | '!=';
 

@@ -3,7 +3,7 @@
 // On LIST, a parse error becomes a 400 BadRequest whose message is the error text as is
 // (handlers/get.go: errors.NewBadRequest(err.Error()) around DecodeParameters).
 import { BadRequestError } from '../errors/domain-errors';
-import { aggregateMessage, FieldError, fieldErrors } from '../errors/field-error';
+import { aggregateMessage, type FieldError, fieldErrors } from '../errors/field-error';
 import { isQualifiedName, isValidLabelValue } from '../validation/name-validation';
 
 export type LabelOperator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';

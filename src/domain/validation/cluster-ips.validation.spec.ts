@@ -1,5 +1,5 @@
-import { FieldError } from '../errors/field-error';
-import { Service, ServiceSpec } from '../service.types';
+import { type FieldError } from '../errors/field-error';
+import { type Service, type ServiceSpec } from '../service.types';
 import { isHeadlessService, validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from './cluster-ips.validation';
 
 const IP_MSG = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';

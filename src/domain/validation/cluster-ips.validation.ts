@@ -1,8 +1,8 @@
 // ValidateServiceClusterIPsRelatedFields and the update-time upgrade/downgrade checks of
 // kubernetes pkg/apis/core/validation/validation.go (v1.32: single-argument form).
-import { FieldError, fieldErrors } from '../errors/field-error';
+import { type FieldError, fieldErrors } from '../errors/field-error';
 import { isIPv6 } from '../net/ip';
-import { Service } from '../service.types';
+import { type Service } from '../service.types';
 import { goOptionalString, goStringSlice } from './bad-values';
 import { validateIP } from './ip.validation';
 

@@ -1,4 +1,4 @@
-import { FieldError } from '../errors/field-error';
+import { type FieldError } from '../errors/field-error';
 import { validateCIDR, validateIP, validateNonSpecialIP } from './ip.validation';
 
 const lines = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${e.message}`);

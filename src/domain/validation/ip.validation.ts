@@ -1,7 +1,7 @@
 // IP / CIDR field validators: apimachinery pkg/util/validation IsValidIP / IsValidCIDR (v1.32,
 // sloppy parsing) and core validation.ValidateNonSpecialIP.
-import { FieldError, fieldErrors } from '../errors/field-error';
-import { parseCIDR, parseIP, ParsedIP } from '../net/ip';
+import { type FieldError, fieldErrors } from '../errors/field-error';
+import { parseCIDR, parseIP, type ParsedIP } from '../net/ip';
 
 export const INVALID_IP_MSG = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 export const INVALID_CIDR_MSG = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';

@@ -1,4 +1,4 @@
-import { FieldError } from '../errors/field-error';
+import { type FieldError } from '../errors/field-error';
 import { validateAnnotations, validateDNS1123Label, validateDNS1123Subdomain, validateLabels, validateQualifiedName } from './labels.validation';
 
 const lines = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${e.message}`);

@@ -1,7 +1,7 @@
 // Label / annotation / qualified-name field validators: apimachinery
 // pkg/apis/meta/v1/validation (ValidateLabels, ValidateLabelName) and pkg/api/validation
 // (ValidateAnnotations). Go iterates maps in random order; we use insertion order.
-import { FieldError, fieldErrors } from '../errors/field-error';
+import { type FieldError, fieldErrors } from '../errors/field-error';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './name-validation';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10);

@@ -1,5 +1,5 @@
-import { FieldError } from '../errors/field-error';
-import { LoadBalancerIngress } from '../service.types';
+import { type FieldError } from '../errors/field-error';
+import { type LoadBalancerIngress } from '../service.types';
 import { validateLoadBalancerStatus } from './load-balancer-status.validation';
 
 const DNS1123_SUBDOMAIN =

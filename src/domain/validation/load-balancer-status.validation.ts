@@ -1,8 +1,8 @@
 // ValidateLoadBalancerStatus (kubernetes pkg/apis/core/validation/validation.go, v1.32:
 // LoadBalancerIPMode GA and on, AllowServiceLBStatusOnNonLB locked off).
-import { FieldError, fieldErrors } from '../errors/field-error';
+import { type FieldError, fieldErrors } from '../errors/field-error';
 import { parseIP } from '../net/ip';
-import { LoadBalancerStatus, ServiceSpec } from '../service.types';
+import { type LoadBalancerStatus, type ServiceSpec } from '../service.types';
 import { validateIP } from './ip.validation';
 import { isDNS1123Subdomain } from './name-validation';
 

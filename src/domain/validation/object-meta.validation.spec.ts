@@ -1,5 +1,5 @@
-import { FieldError } from '../errors/field-error';
-import { ObjectMeta } from '../service.types';
+import { type FieldError } from '../errors/field-error';
+import { type ObjectMeta } from '../service.types';
 import { validatePathSegmentName } from './name-validation';
 import { validateGenericObjectMeta, validateGenericObjectMetaUpdate, validateObjectMetaCreate, validateObjectMetaUpdate } from './object-meta.validation';
 

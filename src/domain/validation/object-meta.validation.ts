@@ -1,11 +1,11 @@
 // ObjectMeta validation: apimachinery pkg/api/validation/objectmeta.go (ValidateObjectMetaAccessor,
 // ValidateObjectMetaAccessorUpdate) and the core wrappers of pkg/apis/core/validation
 // (ValidateObjectMeta / ValidateObjectMetaUpdate add validateKubeFinalizerName).
-import { FieldError, fieldErrors, GoLiteral, goQuote } from '../errors/field-error';
-import { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../service.types';
+import { type FieldError, fieldErrors, GoLiteral, goQuote } from '../errors/field-error';
+import { type ManagedFieldsEntry, type ObjectMeta, type OwnerReference } from '../service.types';
 import { GO_NULL, goStringSlice, goTime } from './bad-values';
 import { validateAnnotations, validateLabels, validateQualifiedName } from './labels.validation';
-import { nameIsDNS1035Label, nameIsDNSLabel, NameValidator } from './name-validation';
+import { nameIsDNS1035Label, nameIsDNSLabel, type NameValidator } from './name-validation';
 import { validateFieldManager } from './options.validation';
 
 export interface ObjectMetaOptions {

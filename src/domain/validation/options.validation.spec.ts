@@ -1,4 +1,4 @@
-import { FieldError } from '../errors/field-error';
+import { type FieldError } from '../errors/field-error';
 import { InvalidError } from '../errors/domain-errors';
 import { validateDeleteOptions, validateDryRun, validateFieldManager, validateFieldValidation, validatePatchOptions, validatePropagationPolicy, validateWriteOptions } from './options.validation';
 

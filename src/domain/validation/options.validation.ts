@@ -2,7 +2,7 @@
 // ValidateFieldManager, ValidateFieldValidation, ValidateDeleteOptions, ValidateCreateOptions,
 // ValidateUpdateOptions, ValidatePatchOptions). Callers wrap the result in
 // `new InvalidError('<Kind>Options', '', errs, 'meta.k8s.io')`.
-import { FieldError, fieldErrors } from '../errors/field-error';
+import { type FieldError, fieldErrors } from '../errors/field-error';
 import { goStringSlice } from './bad-values';
 
 export const FIELD_MANAGER_MAX_LENGTH = 128;

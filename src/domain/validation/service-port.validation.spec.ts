@@ -1,5 +1,5 @@
-import { FieldError } from '../errors/field-error';
-import { ServicePort } from '../service.types';
+import { type FieldError } from '../errors/field-error';
+import { type ServicePort } from '../service.types';
 import { validatePortNumOrName, validateServicePort } from './service-port.validation';
 
 const lines = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${e.message}`);

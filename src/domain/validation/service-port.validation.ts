@@ -1,6 +1,6 @@
 // validateServicePort and ValidatePortNumOrName (kubernetes pkg/apis/core/validation).
-import { FieldError, fieldErrors } from '../errors/field-error';
-import { IntOrString, ServicePort } from '../service.types';
+import { type FieldError, fieldErrors } from '../errors/field-error';
+import { type IntOrString, type ServicePort } from '../service.types';
 import { validateDNS1123Label, validateQualifiedName } from './labels.validation';
 import { isValidPortName, isValidPortNum } from './name-validation';
 

@@ -1,6 +1,6 @@
-import { FieldError } from '../errors/field-error';
+import { type FieldError } from '../errors/field-error';
 import { InvalidError } from '../errors/domain-errors';
-import { ObjectMeta, Service, ServiceSpec, ServiceStatus } from '../service.types';
+import { type ObjectMeta, type Service, type ServiceSpec, type ServiceStatus } from '../service.types';
 import { validateServiceStatusUpdate } from './service-status.validation';
 
 const LABEL_VALUE =

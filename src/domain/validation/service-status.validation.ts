@@ -1,8 +1,8 @@
 // Status-subresource validation: rest.BeforeUpdate's generic metadata pass, then the status
 // strategy's ValidateServiceStatusUpdate (core ObjectMetaUpdate + ValidateLoadBalancerStatus).
 // A metadata error therefore appears three times in the causes (twice generic, once core).
-import { FieldError } from '../errors/field-error';
-import { Service } from '../service.types';
+import { type FieldError } from '../errors/field-error';
+import { type Service } from '../service.types';
 import { validateLoadBalancerStatus } from './load-balancer-status.validation';
 import { validatePathSegmentName } from './name-validation';
 import { validateGenericObjectMeta, validateGenericObjectMetaUpdate, validateObjectMetaUpdate } from './object-meta.validation';

@@ -1,6 +1,6 @@
-import { aggregateMessage, FieldError } from '../errors/field-error';
+import { aggregateMessage, type FieldError } from '../errors/field-error';
 import { InvalidError } from '../errors/domain-errors';
-import { ObjectMeta, Service, ServiceSpec } from '../service.types';
+import { type ObjectMeta, type Service, type ServiceSpec } from '../service.types';
 import { validateService, validateServiceCreate, validateServiceUpdate } from './service.validation';
 
 const DNS1035 =

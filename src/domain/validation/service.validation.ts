@@ -2,8 +2,8 @@
 // pkg/apis/core/validation/validation.go (v1.32), plus the generic registry's metadata pass
 // (apiserver pkg/registry/rest create.go BeforeCreate, update.go validateCommonFields) so that
 // the returned list is exactly the `details.causes` kube-apiserver returns.
-import { FieldError, fieldErrors } from '../errors/field-error';
-import { Service } from '../service.types';
+import { type FieldError, fieldErrors } from '../errors/field-error';
+import { type Service } from '../service.types';
 import { goOptionalString, goServicePortKey } from './bad-values';
 import { isHeadlessService, validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from './cluster-ips.validation';
 import { validateCIDR, validateIP, validateNonSpecialIP } from './ip.validation';

@@ -2,7 +2,7 @@
 // definitions), so `kubectl get events` prints LAST SEEN, TYPE, REASON, OBJECT, MESSAGE.
 import type { KubeEvent } from '../../events/kube-event.types';
 import { translateTimestampSince } from './human-duration';
-import { buildListMeta, ListMetaOptions } from './list-meta';
+import { buildListMeta, type ListMetaOptions } from './list-meta';
 import type { IncludeObject, MetaApiVersion, TableColumnDefinition } from './table.types';
 
 const column = (name: string, description: string, priority = 0, format = ''): TableColumnDefinition => ({

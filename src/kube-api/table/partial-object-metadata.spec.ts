@@ -1,5 +1,5 @@
 import type { Service } from '../../domain/service.types';
-import { ApiError } from '../api-errors';
+import { type ApiError } from '../api-errors';
 import { buildPartialObjectMetadataList, partialObjectMetadataListOfObjectError, partialObjectMetadataOfListError, toPartialObjectMetadata } from './partial-object-metadata';
 
 const svc = (name: string, rv: string): Service => ({

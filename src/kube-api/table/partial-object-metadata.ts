@@ -4,7 +4,7 @@ import { encodeStruct } from '../../domain/codec/schema-encoder';
 import { objectMetaSchema } from '../../domain/codec/service-schema';
 import type { ObjectMeta, Service } from '../../domain/service.types';
 import { ApiError } from '../api-errors';
-import { buildListMeta, ListMetaOptions } from './list-meta';
+import { buildListMeta, type ListMetaOptions } from './list-meta';
 import type { MetaApiVersion, PartialObjectMetadata, PartialObjectMetadataList } from './table.types';
 
 /**

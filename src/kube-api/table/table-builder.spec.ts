@@ -1,5 +1,5 @@
 import type { Service } from '../../domain/service.types';
-import { buildTable, BuildTableOptions } from './table-builder';
+import { buildTable, type BuildTableOptions } from './table-builder';
 
 const NOW = new Date('2025-01-01T12:00:00Z');
 

@@ -4,7 +4,7 @@
 // resourceVersion is the object's own.
 import { encodeService } from '../../domain/codec/service-encoder';
 import type { Service } from '../../domain/service.types';
-import { buildListMeta, ListMetaOptions } from './list-meta';
+import { buildListMeta, type ListMetaOptions } from './list-meta';
 import { toPartialObjectMetadata } from './partial-object-metadata';
 import { SERVICE_COLUMN_DEFINITIONS, serviceRow } from './service-table';
 import type { IncludeObject, MetaApiVersion, Table, TableRow } from './table.types';

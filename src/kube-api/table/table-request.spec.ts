@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../domain/errors/domain-errors';
-import { ConversionRequest, parseIncludeObject, parseTableRequest } from './table-request';
+import { type ConversionRequest, parseIncludeObject, parseTableRequest } from './table-request';
 
 const KUBECTL_GET = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 const table = (version: 'v1' | 'v1beta1', format: 'json' | 'yaml' = 'json'): ConversionRequest => ({ as: 'Table', version, format });

@@ -6,15 +6,15 @@
 // and a server started on it meanwhile waits instead of writing in between.
 import { redactedUrl } from '../../store/postgres/postgres-database';
 import { lockAppends } from '../../store/postgres/pg-event-store';
-import { inTransaction, Queryable } from '../../store/postgres/postgres-database';
-import { EVENT_COLUMNS, EventRow } from '../event-columns';
+import { inTransaction, type Queryable } from '../../store/postgres/postgres-database';
+import { EVENT_COLUMNS, type EventRow } from '../event-columns';
 import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
 import { decodeEventLine } from '../event-line';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
-import { ColumnType, PROJECTION_TABLES, ProjectionRowFold } from '../projection-row-fold';
+import { type ColumnType, PROJECTION_TABLES, ProjectionRowFold } from '../projection-row-fold';
 import { toRecorded } from '../../store/event-store';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 import { insertRows } from './pg-row-writer';

@@ -2,8 +2,8 @@
 // one connection: every column the fold produces, row by row by primary key, differences counted
 // in SQL (EXCEPT treats NULLs as equal), the first few read back to describe as SQLite's verify does.
 import type { Queryable } from '../../store/postgres/postgres-database';
-import { describeRowDifference, ProjectionComparison, RowDifference, TableComparison } from '../projection-comparison';
-import { ProjectionTable, rowColumns, RowFoldOptions } from '../projection-row-fold';
+import { describeRowDifference, type ProjectionComparison, type RowDifference, type TableComparison } from '../projection-comparison';
+import { type ProjectionTable, rowColumns, type RowFoldOptions } from '../projection-row-fold';
 import type { TableShape } from '../table-shape';
 import type { TableNames } from './pg-projection-fold';
 

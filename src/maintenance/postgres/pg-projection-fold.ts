@@ -3,7 +3,7 @@
 // temporary ones (verify) or shadow ones (replay).
 import type { Queryable } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
-import { ProjectionRowFold, ProjectionTable, Row, rowColumns, RowFoldOptions } from '../projection-row-fold';
+import { type ProjectionRowFold, type ProjectionTable, type Row, rowColumns, type RowFoldOptions } from '../projection-row-fold';
 import { toRecorded } from '../../store/event-store';
 import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { eventPages } from '../log-pages';

@@ -18,11 +18,11 @@
 import { DatabaseError } from 'pg';
 import { redactedUrl } from '../../store/postgres/postgres-database';
 import { lockAppends } from '../../store/postgres/pg-event-store';
-import { checkout, Queryable } from '../../store/postgres/postgres-database';
+import { checkout, type Queryable } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
-import { PROJECTION_TABLES, ProjectionRowFold, ProjectionTable } from '../projection-row-fold';
+import { PROJECTION_TABLES, ProjectionRowFold, type ProjectionTable } from '../projection-row-fold';
 import type { ReplayReport } from '../projection-replayer';
 import { logHeadOf } from '../log-pages';
 import { PgSqlReader } from '../../store/postgres/pg-sql-reader';

@@ -6,7 +6,7 @@ import { redactedUrl } from '../../store/postgres/postgres-database';
 import { checkout } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
 import { openPgStore } from './pg-store-connection';
-import { PROJECTION_TABLES, ProjectionRowFold, ProjectionTable } from '../projection-row-fold';
+import { PROJECTION_TABLES, ProjectionRowFold, type ProjectionTable } from '../projection-row-fold';
 import type { VerifyReport } from '../projection-verifier';
 import { logHeadOf } from '../log-pages';
 import { PgSqlReader } from '../../store/postgres/pg-sql-reader';

@@ -5,7 +5,7 @@
 // open it read-only: no migration, and every session refuses writes.
 import { Client } from 'pg';
 import { redactedUrl } from '../../store/postgres/postgres-database';
-import { openPostgres, PostgresHandle } from '../../store/postgres/postgres-database';
+import { openPostgres, type PostgresHandle } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';
 
 const CONNECT_TIMEOUT_MS = 10_000;

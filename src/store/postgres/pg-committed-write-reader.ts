@@ -11,7 +11,7 @@ import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../../projections/projection';
 import type { WriteObservation } from '../ports/mirror-source-store';
 import type { RecordedEvent } from '../ports/recorded-event';
-import { EVENT_COLUMNS, EventRow, toRecorded } from './pg-event-store';
+import { EVENT_COLUMNS, type EventRow, toRecorded } from './pg-event-store';
 import type { Queryable } from './postgres-database';
 
 interface WriteRow extends EventRow {

@@ -19,7 +19,7 @@
 // error, nothing of the batch is stored; when no answer came, the outcome is unknown.
 import type { Pool } from 'pg';
 import { DatabaseError } from 'pg';
-import { initialServiceState, evolveAll, ServiceState } from '../../domain/service.evolve';
+import { initialServiceState, evolveAll, type ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../../projections/projection';

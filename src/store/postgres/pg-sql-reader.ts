@@ -1,7 +1,7 @@
 // The SQL port on PostgreSQL: each statement on the connection `db()` names when it runs (the
 // pool, or the open snapshot of a history answer: PgReadScope). node-postgres prepares nothing
 // by name; the server plans each statement as it comes.
-import { POSTGRES_DIALECT, SqlReader } from '../sql/sql-reader';
+import { POSTGRES_DIALECT, type SqlReader } from '../sql/sql-reader';
 import type { Queryable } from './postgres-database';
 
 export class PgSqlReader implements SqlReader {

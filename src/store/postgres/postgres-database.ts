@@ -2,10 +2,10 @@
 // migrations/postgres applied before anything else runs. Several replicas may start at once on
 // one database: they take turns at migrating under a session advisory lock, so each applies only
 // what the previous one left unapplied.
-import { drizzle, NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { join } from 'node:path';
-import { Pool, PoolClient, types } from 'pg';
+import { Pool, type PoolClient, types } from 'pg';
 import { PROJECT_ROOT } from '../../config/app-config';
 import * as schema from './schema';
 

@@ -1,4 +1,4 @@
-import { changeDiffs, diffLines, FOLD_CHARS, folded, PatchOp } from './diff-lines';
+import { changeDiffs, diffLines, FOLD_CHARS, folded, type PatchOp } from './diff-lines';
 
 const service = (ip: string, ready: string) => ({
   metadata: { name: 'web', namespace: 'team-a', resourceVersion: '5', labels: { app: 'web' } },

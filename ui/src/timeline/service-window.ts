@@ -5,7 +5,7 @@
 // where the last LAST_CHANGES begin (two rounds of the activity summary, each narrowing to the
 // bucket they start in). Five small reads, whatever the length of the history.
 import { ApiError, getJson, query, serviceHistoryPath, servicePath } from '../api';
-import { fitWindow, lastChangesStart, Window } from './fit-window';
+import { fitWindow, lastChangesStart, type Window } from './fit-window';
 import type { BucketItem } from './lanes';
 
 const BUCKETS = 100;

@@ -4,8 +4,8 @@
 import { scaleUtc, scaleTime } from 'd3-scale';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
-import { formatTime, Zone } from '../time-format';
-import { DrawnSegment, drawLanes, paletteFrom } from './draw-lanes';
+import { formatTime, type Zone } from '../time-format';
+import { type DrawnSegment, drawLanes, paletteFrom } from './draw-lanes';
 import type { Lane } from './lanes';
 
 const LANE_HEIGHT = 30;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, HISTORY, query } from '../api';
 import { html } from '../html';
-import { hrefFor, instant, navigate, patchRoute, Route } from '../route';
+import { hrefFor, instant, navigate, patchRoute, type Route } from '../route';
 import { formatTime, PRESETS, zone } from '../time-format';
 
 interface RankingItem {

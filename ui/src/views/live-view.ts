@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, HISTORY, query, serverUrl } from '../api';
 import { html } from '../html';
-import { hrefFor, patchRoute, Route } from '../route';
+import { hrefFor, patchRoute, type Route } from '../route';
 import { formatTime, zone } from '../time-format';
 import { changeSummary } from '../timeline/change-summary';
 import type { ChangeItem } from './timeline-view';

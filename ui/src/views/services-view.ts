@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, query, serviceHistoryPath } from '../api';
 import { html } from '../html';
-import { hrefFor, instant, navigate, patchRoute, Route } from '../route';
+import { hrefFor, instant, navigate, patchRoute, type Route } from '../route';
 import { formatDuration } from '../time-format';
 
 const PAGE = 50;

@@ -1,7 +1,7 @@
 // Sign-in: paste a bearer token, or use the client certificate the browser presented. The token
 // goes only into the POST body; it is never put in the URL or in storage.
 import { useState } from 'preact/hooks';
-import { SessionInfo, signIn } from '../api';
+import { type SessionInfo, signIn } from '../api';
 import { html } from '../html';
 
 export function SignInView(props: { onSignedIn(session: SessionInfo): void }) {

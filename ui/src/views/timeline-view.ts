@@ -4,11 +4,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, query, serviceHistoryPath, servicePath } from '../api';
 import { html } from '../html';
-import { instant, patchRoute, Route } from '../route';
+import { instant, patchRoute, type Route } from '../route';
 import { formatDuration, formatTime, PRESETS, zone } from '../time-format';
-import { Before, changeDiffs, DiffLine, folded, PatchOp } from '../timeline/diff-lines';
+import { type Before, changeDiffs, type DiffLine, folded, type PatchOp } from '../timeline/diff-lines';
 import type { EventItem } from '../timeline/change-summary';
-import { BucketItem, changeLane, conditionLanes, densityLane, IngressIntervalItem, ingressLanes, Lane, TransitionItem } from '../timeline/lanes';
+import { type BucketItem, changeLane, conditionLanes, densityLane, type IngressIntervalItem, ingressLanes, type Lane, type TransitionItem } from '../timeline/lanes';
 import { fitServiceWindow } from '../timeline/service-window';
 import { TimelineChart } from '../timeline/timeline-chart';
 
