@@ -8,7 +8,7 @@ const { join } = require('node:path');
 const { transformFileSync } = require('@swc/core');
 
 const here = __dirname;
-for (const folder of ['.', 'run']) {
+for (const folder of ['.', 'run', 'floor']) {
   const out = join(here, 'dist', folder);
   mkdirSync(out, { recursive: true });
   for (const file of readdirSync(join(here, folder)).filter((f) => f.endsWith('.ts'))) {
