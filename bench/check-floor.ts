@@ -42,7 +42,7 @@ function start(script: string, source: string, label: string, extra: string[] = 
   const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /serving (https:\/\/\S+)/.exec(out);
       if (m) resolve({ child, url: m[1], dir });
@@ -212,7 +212,7 @@ async function checkWrites(svctrail: Server, floorFull: Server, token: string, h
 }
 
 async function main(): Promise<void> {
-  const source = join(DATA_ROOT, values.dataset!);
+  const source = join(DATA_ROOT, values.dataset);
   const token = readFileSync(join(source, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
   const db = new Database(join(source, 'svctrail.db'), { readonly: true });
   const head = db.prepare('SELECT max(position) FROM events').pluck().get() as number;

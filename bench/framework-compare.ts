@@ -18,7 +18,7 @@ import { ROOT } from './real';
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }>;
 
 const { values } = parseArgs({ options: { dataset: { type: 'string', default: '1m' }, duration: { type: 'string', default: '8' } } });
-const source = join(ROOT, 'bench', 'data', values.dataset!);
+const source = join(ROOT, 'bench', 'data', values.dataset);
 const DURATION = Number(values.duration);
 
 const FLOOR = join(ROOT, 'bench', 'dist', 'floor-server.js');
@@ -59,8 +59,8 @@ function start(script: string, dataDir: string, extra: string[]): Promise<{ chil
         resolve({ child, url: match[1] });
       }
     };
-    child.stdout!.on('data', seen);
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${out}`)));
   });
 }

@@ -54,8 +54,8 @@ function startSvctrail(dataDir: string, extra: string[]): Promise<Proc> {
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const match = /serving (https:\/\/\S+)/.exec(out);
       if (match) resolve({ child, url: match[1], dataDir, exited });

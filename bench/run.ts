@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   // The table.
   const rows: Row[] = [];
   const BIG = mainKey.toUpperCase();
-  const num = (o: Result | undefined, k: string) => (o && typeof o[k] === 'number' ? (o[k] as number) : undefined);
+  const num = (o: Result | undefined, k: string) => (o && typeof o[k] === 'number' ? o[k] : undefined);
   const atLeast = (x: number, goal: number): Check => ({ text: `≥ ${x.toFixed(2)} × floor`, goal, check: (_s, _f, q) => q >= x });
   const atMost = (x: number, goal: number): Check => ({ text: `≤ ${x} × floor`, goal, check: (_s, _f, q) => q <= x });
   const notServed = (r: CaseResult) => r.svctrail?.served === false;

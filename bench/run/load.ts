@@ -88,7 +88,7 @@ export function load(server: Running, token: string, connections: number, second
               },
             },
           ],
-        } as autocannon.Options,
+        },
         (error, result) => (error ? reject(error) : resolve(result)),
       );
       instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {

@@ -37,7 +37,7 @@ export function start(target: Target, dataDir: string, pgUrl?: string): Promise<
   let err = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${target} did not start in 300 s: ${out} ${err}`)), 300_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       if (out.length > 20_000) return;
       out += chunk.toString();
       const match = /serving (https:\/\/\S+)/.exec(out);
@@ -46,7 +46,7 @@ export function start(target: Target, dataDir: string, pgUrl?: string): Promise<
         resolve({ target, child, url: match[1], urls: [match[1]], replicas: [], dataDir, exited });
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
       if (err.length > 20_000) err = err.slice(-10_000);
     });

@@ -69,7 +69,7 @@ export function table(rows: Row[]): string[] {
  * dataset (`main`, marked).
  */
 export function pgTable(pgResults: Map<string, CaseResult>, same: Map<string, CaseResult>, main: Map<string, CaseResult>, mainKey: string, pg: Result, maint: Result | undefined): string[] {
-  const num = (o: Result | undefined, k: string) => (o && typeof o[k] === 'number' && Number.isFinite(o[k]) ? (o[k] as number) : undefined);
+  const num = (o: Result | undefined, k: string) => (o && typeof o[k] === 'number' && Number.isFinite(o[k]) ? o[k] : undefined);
   const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b !== 0 ? (a / b).toFixed(2) : '–');
   const rows: string[][] = [];
   const add = (label: string, id: string, key: string, fmt: (v: unknown) => string, target = '', met?: (v: number) => boolean) => {

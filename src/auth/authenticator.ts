@@ -50,8 +50,8 @@ function authenticateBearerToken(header: string | undefined, tokens: TokenIndex)
   if (value === '') return null;
   // strings.SplitN(auth, " ", 3): anything after a second space is dropped, like upstream.
   const parts = value.split(' ');
-  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return null;
-  const token = parts[1]!;
+  if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer') return null;
+  const token = parts[1];
   if (token === '') return null;
   return tokens.lookup(token);
 }

@@ -12,7 +12,7 @@ describe('parseTokenFile (kube-apiserver tokenfile.NewCSV)', () => {
   });
 
   it('splits an empty groups column like strings.Split', () => {
-    expect(parseTokenFile('t,u,i,\n', 'f').records[0]!.groups).toEqual(['']);
+    expect(parseTokenFile('t,u,i,\n', 'f').records[0].groups).toEqual(['']);
   });
 
   it('skips blank lines and accepts CRLF', () => {

@@ -182,7 +182,7 @@ function readSpec(object: Record<string, unknown>, allowed: readonly (keyof Poli
     if (typeof value !== SPEC_FIELDS[key]) throw new Error(`${prefix}${key} must be a ${SPEC_FIELDS[key]}, got ${JSON.stringify(value)}`);
     spec[key] = value;
   }
-  return spec as PolicySpec;
+  return spec;
 }
 
 function rejectUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string): void {

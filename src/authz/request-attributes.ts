@@ -51,8 +51,8 @@ export function requestAttributes(method: string, url: string): RequestAttribute
   const attributes = nonResourceAttributes(decodeOr(rawPath), method.toLowerCase());
 
   let parts = splitPath(rawPath).map(decodeOr);
-  if (parts.length < 3 || !API_PREFIXES.has(parts[0]!)) return attributes;
-  const apiPrefix = parts[0]!;
+  if (parts.length < 3 || !API_PREFIXES.has(parts[0])) return attributes;
+  const apiPrefix = parts[0];
   parts = parts.slice(1);
   let apiGroup = '';
   if (!GROUPLESS_API_PREFIXES.has(apiPrefix)) {
@@ -68,7 +68,7 @@ export function requestAttributes(method: string, url: string): RequestAttribute
   parts = parts.slice(1);
 
   // Deprecated /watch/... and /proxy/... prefixes name the verb in the path.
-  if (SPECIAL_VERBS.has(parts[0]!)) {
+  if (SPECIAL_VERBS.has(parts[0])) {
     // Upstream fails here (a 500) with what it knew so far; svctrail authorizes that partial
     // answer, a resource request with no resource, which only a `resource: "*"` rule allows.
     if (parts.length < 2) return attributes;
@@ -82,7 +82,7 @@ export function requestAttributes(method: string, url: string): RequestAttribute
     if (parts.length > 1) {
       attributes.namespace = parts[1]!;
       // /namespaces/<ns>/status is the namespace's own subresource, not a resource named status.
-      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
     }
   }
 

@@ -66,7 +66,7 @@ describe('SelfSubjectAccessReview', () => {
       ['GET', '/openapi/v3'],
       ['DELETE', '/api/v1/namespaces/team-a/services'],
     ]) {
-      const attributes = requestAttributes(method!, url!);
+      const attributes = requestAttributes(method, url);
       const spec = attributes.isResourceRequest
         ? {
             resourceAttributes: {

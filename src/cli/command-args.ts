@@ -30,6 +30,6 @@ export function parseCommand(argv: string[], options: Options, usage: string, ou
     out(usage);
     return undefined;
   }
-  const store = commandStore({ storage: values.storage as string | undefined, dataDir: values['data-dir'] as string | undefined }, process.env.SVCTRAIL_STORAGE);
-  return { values: values as ParsedCommand['values'], positionals, store };
+  const store = commandStore({ storage: values.storage, dataDir: values['data-dir'] }, process.env.SVCTRAIL_STORAGE);
+  return { values, positionals, store };
 }

@@ -14,7 +14,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if ((ta === 'string' || ta === 'boolean') && typeof b === ta) return false;
   // Mixed types, numbers (NaN and ±Infinity are null), null, functions: rare, so by the text.
   if (ta !== 'object' || typeof b !== 'object' || a === null || b === null) return textOf(a) === textOf(b);
-  if (!isPlain(a as object) || !isPlain(b as object)) return textOf(a) === textOf(b);
+  if (!isPlain(a as object) || !isPlain(b)) return textOf(a) === textOf(b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameElement(a[i], b[i])) return false;

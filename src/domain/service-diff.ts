@@ -20,7 +20,7 @@ function mutableMetadataView(service: Service): MutableMetadata {
   for (const key of MUTABLE_METADATA_KEYS) {
     if (service.metadata[key] !== undefined) out[key] = service.metadata[key];
   }
-  return out as MutableMetadata;
+  return out;
 }
 
 /** Both objects must be canonical (encoded); deletion fields are handled by the decider. */

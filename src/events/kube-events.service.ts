@@ -90,7 +90,7 @@ export class KubeEventsService {
       head: () => this.log.head(),
       currentObjects: async () => {
         const list = await this.list(selection);
-        return { objects: list.items.map((e) => ({ kind: 'Event', apiVersion: 'v1', ...e }) as KubeEvent), resourceVersion: Number(list.metadata.resourceVersion) };
+        return { objects: list.items.map((e) => ({ kind: 'Event', apiVersion: 'v1', ...e })), resourceVersion: Number(list.metadata.resourceVersion) };
       },
       changesAfter: async (rv, limit) => {
         const page = await this.log.writesAfter(rv, limit);
@@ -132,5 +132,5 @@ function withoutTypeMeta(event: KubeEvent): KubeEvent {
   const { kind, apiVersion, ...rest } = event;
   void kind;
   void apiVersion;
-  return rest as KubeEvent;
+  return rest;
 }

@@ -2,7 +2,6 @@
 // state at that resourceVersion: what replay does, in rounds and inside its swap transaction, for
 // writes a running server committed while the fresh tables were being built.
 import type { Service } from '../domain/service.types';
-import type { ServiceEvent } from '../domain/service.events';
 import { evolveAll, initialServiceState, type ServiceState } from '../domain/service.evolve';
 import { foldWrite } from '../projections/committed-write';
 import type { Projector } from '../projections/projector';
@@ -35,7 +34,7 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
       (s, w) =>
         evolveAll(
           s,
-          w.map((e) => e.event as ServiceEvent),
+          w.map((e) => e.event),
           w[0].resourceVersion,
         ),
       initialServiceState,

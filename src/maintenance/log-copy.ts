@@ -2,7 +2,7 @@
 // database. The caller holds a read transaction on the source, so the copy is one snapshot.
 import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
-import { EVENT_INSERT, EVENT_SELECT, type EventRow } from './event-columns';
+import { EVENT_INSERT, EVENT_SELECT } from './event-columns';
 import type { Progress } from './progress';
 
 export function copyEvents(source: Database.Database, target: DatabaseHandle, untilResourceVersion: number, progress: Progress): number {
@@ -15,7 +15,7 @@ export function copyEvents(source: Database.Database, target: DatabaseHandle, un
   target.sqlite
     .transaction(() => {
       for (const row of source.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE ${where} ORDER BY position`).iterate({ until: untilResourceVersion })) {
-        insert.run(row as EventRow);
+        insert.run(row);
         if (++copied % 1000 === 0) progress.advance(1000);
       }
     })

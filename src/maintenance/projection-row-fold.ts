@@ -9,7 +9,6 @@
 // intervals, live lifetimes) is held per live Service and handed out by `present()`, so a fold
 // can go on with more writes (replay's catch-up) until then.
 import { allocatedValues } from '../domain/allocation/service-allocation';
-import type { ServiceEvent } from '../domain/service.events';
 import { initialServiceState, type ServiceState } from '../domain/service.evolve';
 import { jsonPatchText } from '../history/json-patch-diff';
 import { foldWrite } from '../projections/committed-write';
@@ -197,7 +196,7 @@ export class ProjectionRowFold {
 
   private conditionRows(write: CommittedWrite): void {
     for (const { event } of write.events) {
-      for (const t of eventTransitions(event as ServiceEvent)) this.emit('condition_transitions', [++this.lastTransitionId, ...Object.values(transitionRow(write, t))]);
+      for (const t of eventTransitions(event)) this.emit('condition_transitions', [++this.lastTransitionId, ...Object.values(transitionRow(write, t))]);
     }
   }
 

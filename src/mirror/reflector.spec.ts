@@ -75,7 +75,7 @@ describe('Reflector', () => {
         if (!path.includes('continue=')) return Promise.resolve({ metadata: { resourceVersion: '10', continue: 'p2' }, items: [service('a', '3'), service('b', '5')] });
         return Promise.resolve({ metadata: { resourceVersion: '10' }, items: [service('c', '9')] });
       },
-      watch: async function* (path, { signal }) {
+      async *watch(path, { signal }) {
         paths.push(path);
         if (watched++ > 0) return openUntilAborted(signal);
         yield { type: 'MODIFIED', object: service('a', '11') };
@@ -111,7 +111,7 @@ describe('Reflector', () => {
         lists++;
         return Promise.resolve({ metadata: { resourceVersion: String(lists * 100) }, items: [service('a', String(lists * 100 - 1))] });
       },
-      watch: async function* (_path, { signal }) {
+      async *watch(_path, { signal }) {
         watches++;
         if (watches === 1) yield { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 100 (150)' } };
         return openUntilAborted(signal);
@@ -132,7 +132,7 @@ describe('Reflector', () => {
         calls++;
         return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
       },
-      watch: async function* () {},
+      async *watch() {},
     };
     const { reflector, status } = harness(source);
     reflector.start();
@@ -147,7 +147,7 @@ describe('Reflector', () => {
     let watches = 0;
     const quiet: SourceApi = {
       getJson: (path) => Promise.resolve(path.includes('/kubernetes') ? kubernetes : { metadata: { resourceVersion: '1' }, items: [] }),
-      watch: async function* () {
+      async *watch() {
         watches++;
       },
     };

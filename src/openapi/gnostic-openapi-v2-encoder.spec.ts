@@ -75,7 +75,7 @@ describe('gnostic OpenAPI v2 encoder', () => {
     expect(str(item, 1)).toBe('#/definitions/Port');
     expect(str(message(item, 5), 2)).toBe('{}\n');
     expect(str(namedEntries(ports, 31).get('x-kubernetes-list-map-keys'), 2)).toBe('- port\n- protocol\n');
-    const selectorValues = message(message(properties.get('selector')!, 21), 1)!;
+    const selectorValues = message(message(properties.get('selector'), 21), 1)!;
     expect(str(message(selectorValues, 22), 1)).toBe('string');
     expect(str(message(selectorValues, 5), 2)).toBe('""\n');
   });
@@ -94,14 +94,14 @@ describe('gnostic OpenAPI v2 encoder', () => {
       },
     });
     const item = namedEntries(message(bytes, 8), 2).get('/x/{name}')!;
-    const pathParam = message(message(message(message(item, 9)!, 1)!, 2)!, 4)!;
+    const pathParam = message(message(message(message(item, 9), 1), 2), 4)!;
     expect([str(pathParam, 2), str(pathParam, 4), str(pathParam, 5)]).toEqual(['path', 'name', 'string']);
     const put = message(item, 3)!;
-    const body = message(message(message(put, 8)!, 1)!, 1)!;
+    const body = message(message(message(put, 8), 1), 1)!;
     expect([str(body, 2), str(body, 3), str(message(body, 5), 1)]).toEqual(['body', 'body', '#/definitions/X']);
     const responses = namedEntries(message(put, 9), 1);
     expect([...responses.keys()]).toEqual(['200', '401']);
-    const ok = message(responses.get('200')!, 1)!;
+    const ok = message(responses.get('200'), 1)!;
     expect(str(ok, 1)).toBe('OK');
     expect(str(message(message(ok, 2), 1), 1)).toBe('#/definitions/X');
   });

@@ -66,7 +66,7 @@ describe('the /openapi/v2 document', () => {
       const paths = namedEntries(message(bytes, 8), 2);
       expect([...paths.keys()].sort()).toEqual(Object.keys(swagger.paths as OpenApiObject).sort());
       for (const path of ['/api/v1/namespaces/{namespace}/services/{name}', '/api/v1/namespaces/{namespace}/services/{name}/status']) {
-        const patch = message(paths.get(path)!, 8)!;
+        const patch = message(paths.get(path), 8)!;
         const gvk = namedEntries(patch, 13).get('x-kubernetes-group-version-kind');
         expect(parseYaml(str(gvk, 2)!)).toEqual({ group: '', kind: 'Service', version: 'v1' });
         const queryNames = messages(patch, 8)

@@ -1,6 +1,5 @@
 // One write as the projections see it: its recorded events folded onto the stream's state.
 // The live path, replay and catch-up all build it here, so they cannot disagree.
-import type { ServiceEvent } from '../domain/service.events';
 import { evolveAll, type ServiceState } from '../domain/service.evolve';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import type { Service } from '../domain/service.types';
@@ -22,7 +21,7 @@ export function foldWrite(before: ServiceState, events: readonly RecordedEvent[]
     ? withResourceVersion(before, events.length, folded, first.resourceVersion)
     : evolveAll(
         before,
-        events.map((e) => e.event as ServiceEvent),
+        events.map((e) => e.event),
         first.resourceVersion,
       );
   return {

@@ -85,6 +85,6 @@ export class ConditionAuditProjection implements Projection {
   }
 
   apply(write: CommittedWrite): void {
-    for (const { event } of write.events) for (const t of eventTransitions(event as ServiceEvent)) this.insert.run(transitionRow(write, t));
+    for (const { event } of write.events) for (const t of eventTransitions(event)) this.insert.run(transitionRow(write, t));
   }
 }

@@ -27,7 +27,7 @@ export class StoredService {
   /** The object as a list item (kube-apiserver lists items without their TypeMeta). */
   get item(): Service {
     const { kind: _kind, apiVersion: _apiVersion, ...item } = this.object;
-    return item as Service;
+    return item;
   }
 
   /**

@@ -189,7 +189,7 @@ function signingAlgorithmFor(keyType: string | undefined, namedCurve: string | u
  */
 function randomSerialNumber(): string {
   const bytes = randomBytes(16);
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01;
+  bytes[0] = (bytes[0] & 0x7f) | 0x01;
   return bytes.toString('hex');
 }
 

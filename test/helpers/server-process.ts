@@ -90,7 +90,7 @@ export function startServerProcess(args: string[]): Promise<ServerProcess> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 30000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /serving (https:\/\/\S+)/.exec(out);
       if (match) {
@@ -98,7 +98,7 @@ export function startServerProcess(args: string[]): Promise<ServerProcess> {
         resolve({ child, url: match[1], stdout: () => out, stderr: () => err, exited });
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     void exited.then(({ code }) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${err}`));

@@ -40,10 +40,10 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
       ['viewer', join(t.dataDir, 'users', 'viewer.kubeconfig')],
       ['lb', join(t.dataDir, 'users', 'lb.kubeconfig')],
     ]) {
-      const config = parseYaml(readFileSync(path!, 'utf8'));
+      const config = parseYaml(readFileSync(path, 'utf8'));
       for (const cluster of config.clusters) cluster.cluster.server = t.server.url;
-      kubeconfigs[user!] = join(work, `${user}.kubeconfig`);
-      writeFileSync(kubeconfigs[user!]!, toYaml(config), { mode: 0o600 });
+      kubeconfigs[user] = join(work, `${user}.kubeconfig`);
+      writeFileSync(kubeconfigs[user], toYaml(config), { mode: 0o600 });
     }
   });
   afterAll(async () => {
@@ -52,7 +52,7 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
   });
 
   describe.each(binaries.map((b, i) => [b, i] as const))('%s', (binary, index) => {
-    const as = (user: string, ...args: string[]): Promise<KubectlResult> => kubectl(binary, kubeconfigs[user]!, [`--cache-dir=${join(work, `cache-${index}-${user}`)}`, ...args]);
+    const as = (user: string, ...args: string[]): Promise<KubectlResult> => kubectl(binary, kubeconfigs[user], [`--cache-dir=${join(work, `cache-${index}-${user}`)}`, ...args]);
     const answer = (r: KubectlResult) => ({ status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() });
     const yes = { status: 0, stdout: 'yes', stderr: '' };
     const no = { status: 1, stdout: 'no - No policy matched.', stderr: '' };

@@ -153,7 +153,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
     const started = await Promise.allSettled(['a', 'b', 'c'].map(async (name) => ({ name, dataDir: join(root, name), process: await start(join(root, name)), generation: 1, writesInFlight: 0 })));
     for (const outcome of started) if (outcome.status === 'fulfilled') replicas.push(outcome.value);
     const failed = started.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (failed) throw failed.reason;
   }, 180_000);
 
   afterAll(async () => {

@@ -68,7 +68,7 @@ describePrivatePostgres('several replicas on one PostgreSQL database', (database
     const started = await Promise.allSettled(['a', 'b', 'c'].map((name) => startReplica(name, join(root, name))));
     for (const outcome of started) if (outcome.status === 'fulfilled') replicas.push(outcome.value);
     const failed = started.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (failed) throw failed.reason;
   }, 180_000);
 
   afterAll(async () => {

@@ -38,7 +38,7 @@ export async function startAuthProbeServer(material: { servingCertPem: string; s
   const seen: SeenRequest[] = [];
   const server: Server = createServer(httpsServerOptions(material), (req, res) => {
     const socket = req.socket as TLSSocket;
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     const user = authenticateRequest({ authorizationHeader: req.headers.authorization, peerCertificate: socket.getPeerCertificate(), peerAuthorized: socket.authorized }, tokens);
     seen.push({ path, authorization: req.headers.authorization, peerAuthorized: socket.authorized, user });
     if (path === '/version') {

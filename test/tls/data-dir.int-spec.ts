@@ -144,7 +144,7 @@ describe('writeAdminKubeconfig', () => {
       server: 'https://127.0.0.1:43210',
       'certificate-authority-data': Buffer.from(data.caCertPem).toString('base64'),
     });
-    expect(config.users[0]).toEqual({ name: 'admin', user: { token: data.tokens[0]!.token } });
+    expect(config.users[0]).toEqual({ name: 'admin', user: { token: data.tokens[0].token } });
   });
 
   it('rewrites the file for a new URL', async () => {

@@ -48,7 +48,7 @@ describeIfKubectl('kubectl against the generated credentials', () => {
     const { stdout } = await kubectl(kubeconfig, 'get', '--raw', '/healthz');
     expect(stdout).toBe('ok');
     const request = server.seen.find((seen) => seen.path === '/healthz');
-    expect(request?.authorization).toBe(`Bearer ${data.tokens[0]!.token}`);
+    expect(request?.authorization).toBe(`Bearer ${data.tokens[0].token}`);
     expect(request?.user).toEqual({ name: 'admin', uid: 'admin', groups: ['system:masters', 'system:authenticated'] });
   });
 

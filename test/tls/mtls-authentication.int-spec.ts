@@ -46,7 +46,7 @@ describe('https with the data dir material (client-protocol.md §2.2–2.3)', ()
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svctrail-mtls-'));
     data = await ensureDataDir({ dataDir: join(dir, 'data'), now });
-    adminToken = data.tokens[0]!.token;
+    adminToken = data.tokens[0].token;
     server = await startAuthProbeServer(data, TokenIndex.fromRecords(data.tokens));
   });
 

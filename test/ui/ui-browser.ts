@@ -22,7 +22,7 @@ export function browserAvailable(): boolean {
 }
 
 /** `describe` when the browser is available, else `describe.skip`. */
-export const describeInBrowser: jest.Describe = (browserAvailable() ? describe : describe.skip) as jest.Describe;
+export const describeInBrowser: jest.Describe = browserAvailable() ? describe : describe.skip;
 
 export function buildUi(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -224,15 +224,15 @@ describeInBrowser('browser views', () => {
     await chart().waitFor();
     await settled();
     const plot = await stablePlotBox();
-    const y = plot!.y + 10;
+    const y = plot.y + 10;
     // The middle of the plot is 30 minutes into the hour.
-    await page.mouse.click(plot!.x + plot!.width / 2, y);
+    await page.mouse.click(plot.x + plot.width / 2, y);
     await page.waitForURL((u) => u.searchParams.has('at'));
     expect(Math.abs(Date.parse(routeParams().get('at')!) - (START + 30 * MIN))).toBeLessThan(MIN);
     await page.getByTestId('as-of-object').waitFor();
-    await page.mouse.move(plot!.x + plot!.width / 2, y);
+    await page.mouse.move(plot.x + plot.width / 2, y);
     await page.mouse.down();
-    await page.mouse.move(plot!.x + plot!.width / 4, y, { steps: 5 });
+    await page.mouse.move(plot.x + plot.width / 4, y, { steps: 5 });
     await page.mouse.up();
     await page.waitForURL((u) => u.searchParams.get('from') !== FROM);
     // Dragged left by a quarter of the width: the window moved 15 minutes later, same span.
@@ -240,7 +240,7 @@ describeInBrowser('browser views', () => {
     expect(Date.parse(routeParams().get('to')!) - Date.parse(routeParams().get('from')!)).toBe(60 * MIN);
     const before = Date.parse(routeParams().get('to')!) - Date.parse(routeParams().get('from')!);
     await settled();
-    await page.mouse.move(plot!.x + plot!.width / 2, y);
+    await page.mouse.move(plot.x + plot.width / 2, y);
     await page.mouse.wheel(0, -100);
     await page.waitForURL((u) => Date.parse(u.searchParams.get('to')!) - Date.parse(u.searchParams.get('from')!) < before);
   });

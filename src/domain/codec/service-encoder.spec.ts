@@ -93,7 +93,7 @@ describe('encodeService', () => {
         loadBalancer: { ingress: [{ ip: '1.2.3.4', ports: [{ port: 80, protocol: 'TCP', error: '' }] }] },
         conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: null, reason: '', message: '' }],
       },
-    } as unknown as Service);
+    });
     expect(JSON.stringify(out)).toBe(
       '{"kind":"Service","apiVersion":"v1",' +
         '"metadata":{"name":"web","creationTimestamp":null,"annotations":{"B":"3","a":"1","b":"2"}},' +

@@ -9,12 +9,12 @@ import { serviceSchema } from './service-schema';
 
 /** A new plain Service object in canonical key order, `kind: "Service"` and `apiVersion: "v1"` first. */
 export function encodeService(obj: Service): Service {
-  const body = encodeStruct(serviceSchema, { ...obj, kind: 'Service', apiVersion: 'v1' } as unknown as Record<string, unknown>);
+  const body = encodeStruct(serviceSchema, { ...obj, kind: 'Service', apiVersion: 'v1' });
   return body as unknown as Service;
 }
 
 /** The form of a ServiceList item: the same, without `kind`/`apiVersion`. */
 export function encodeServiceForList(obj: Service): Service {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = encodeService(obj);
-  return rest as Service;
+  return rest;
 }

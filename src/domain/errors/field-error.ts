@@ -43,7 +43,7 @@ export function renderBadValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return goSlice(value as string[]).text;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return goSlice(value).text;
   return JSON.stringify(value);
 }
 

@@ -58,7 +58,7 @@ describe('field management properties', () => {
       fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
         let live: Service | undefined;
         steps.forEach((s, i) => {
-          const updated = applyServiceDefaults(clean({ metadata: { name: 'web', labels: s.labels }, spec: s.spec, status: { loadBalancer: {} } }) as Service);
+          const updated = applyServiceDefaults(clean({ metadata: { name: 'web', labels: s.labels }, spec: s.spec, status: { loadBalancer: {} } }));
           const subresource = s.status && live ? 'status' : '';
           const now = `2026-01-01T00:${String(i).padStart(2, '0')}:00Z`;
           const entries = updateManagedFields({ live, updated, manager: s.manager, subresource, now });

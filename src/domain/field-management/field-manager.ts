@@ -60,7 +60,7 @@ export function managerName(fieldManager: string | undefined, userAgent: string 
 
 /** The plain JSON form the engine compares: Go's encoding of the object, without managedFields. */
 export function comparableService(svc: Service | undefined): Record<string, unknown> {
-  const base = svc ?? ({ metadata: {}, spec: {}, status: { loadBalancer: {} } } as Service);
+  const base = svc ?? { metadata: {}, spec: {}, status: { loadBalancer: {} } };
   const encoded = encodeService(base) as unknown as Record<string, unknown>;
   const metadata = { ...(encoded.metadata as Record<string, unknown>) };
   delete metadata.managedFields;

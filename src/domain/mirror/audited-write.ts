@@ -80,7 +80,7 @@ export function auditedWriteOf(event: AuditEvent): AuditedWrite | null {
     sourceResourceVersion,
     verb: event.verb,
     user: event.user?.username ?? '',
-    groups: Array.isArray(event.user?.groups) ? event.user!.groups.map(String) : [],
+    groups: Array.isArray(event.user?.groups) ? event.user.groups.map(String) : [],
     userAgent: event.userAgent ?? '',
     sourceIPs: Array.isArray(event.sourceIPs) ? event.sourceIPs.map(String) : [],
     requestReceivedTimestamp: event.requestReceivedTimestamp ?? '',

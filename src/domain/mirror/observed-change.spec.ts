@@ -21,7 +21,7 @@ function sourceService(overrides: { uid?: string; rv?: string; status?: Service[
     // trafficDistribution): the source accepted it, so the mirror records it as it is.
     spec: { type: 'ClusterIP', clusterIP: '10.0.0.9', clusterIPs: ['10.0.0.9'], trafficDistribution: 'PreferClose', sessionAffinity: 'None' },
     status: overrides.status ?? { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } },
-  } as Service;
+  };
 }
 
 /** Records a decision as the store would (the write's resourceVersion) and returns the new state. */

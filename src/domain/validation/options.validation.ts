@@ -36,7 +36,7 @@ export function validateFieldManager(value: string, path = 'fieldManager'): Fiel
 /** ValidateDryRun: every value must be "All"; BadValue is the whole `[]string`. */
 export function validateDryRun(values: readonly string[] | undefined): FieldError[] {
   if ((values ?? []).every((v) => v === 'All')) return [];
-  return [fieldErrors.notSupported('dryRun', goStringSlice(values as string[] | undefined), ['All'])];
+  return [fieldErrors.notSupported('dryRun', goStringSlice(values), ['All'])];
 }
 
 const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn'];

@@ -189,7 +189,7 @@ export function parseExecCredential(stdout: string, apiVersion: string): ExecCre
   if (parsed.apiVersion !== apiVersion) throw new Error(`the kubeconfig asks for ${apiVersion} and the plugin answered ${JSON.stringify(parsed.apiVersion ?? '')}`);
   const status = parsed.status as Record<string, unknown> | undefined;
   if (!status || typeof status !== 'object') throw new Error('it has no status');
-  const field = (name: string) => (typeof status[name] === 'string' && status[name] !== '' ? (status[name] as string) : undefined);
+  const field = (name: string) => (typeof status[name] === 'string' && status[name] !== '' ? status[name] : undefined);
   const result: ExecCredentialStatus = {
     ...(field('token') ? { token: field('token') } : {}),
     ...(field('clientCertificateData') ? { clientCertificateData: field('clientCertificateData') } : {}),

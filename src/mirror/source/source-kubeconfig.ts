@@ -77,7 +77,7 @@ export function loadSourceKubeconfig(path: string, contextName?: string): Source
   if (config !== null && config !== undefined && (typeof config !== 'object' || Array.isArray(config))) {
     throw new MirrorConfigError(`the kubeconfig ${path} is not a kubeconfig (a mapping with contexts, clusters and users)`);
   }
-  return connectionFrom((config ?? {}) as KubeconfigFile, path, contextName);
+  return connectionFrom(config ?? {}, path, contextName);
 }
 
 /** The connection a parsed kubeconfig names; `path` is where it was read from (relative paths start at its folder). */

@@ -63,7 +63,7 @@ const INT8_OID = 20;
  */
 const poolTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser,
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
 };
 
 /** The URL without its password, for messages (a password must never reach a log). */
