@@ -26,7 +26,8 @@
 // against a raw read-parse-fold and a raw import of the same log. Prints the table (case,
 // svctrail, floor-full, floor, svctrail ÷ floor-full, svctrail ÷ floor, target, met) and a
 // summary per target, and writes
-// bench/results/<timestamp>.json, <timestamp>.md and latest.md. A missed target is a
+// bench/results/<timestamp>.json, <timestamp>.md and latest.md, and after a full run (1M, no --quick, --only,
+// --targets or --profile) the tables into bench/README.md between its markers. A missed target is a
 // measurement, not a failure: the exit code is 1 only when the benchmark itself could not run.
 //
 // usage: node bench/dist/run.js [--quick] [--duration SECONDS] [--only SUBSTRING[,SUBSTRING]] [--keep] [--dataset 1m|10k] [--profile CASE-ID]
@@ -47,6 +48,7 @@ import { type Row, type Check, ratioRow, absoluteRow, table, pgTable, summary } 
 import { fmtMs, fmtNum, fmtMB, fmtX } from './run/format';
 import { storageWritten, phase } from './run/phase';
 import { PG_DATASET, PG_CASE_IDS, dropPgDatabase, pgPhase } from './run/postgres-phase';
+import { writeLatestTable } from './run/readme-table';
 
 process.on('SIGINT', () => {
   for (const c of children) c.kill('SIGTERM');
@@ -404,14 +406,11 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const stem = `${startedAt.toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}${PROFILE ? `-profile-${PROFILE}` : ''}`;
   writeFileSync(join(dir, `${stem}.json`), `${JSON.stringify(out, null, 2)}\n`);
-  const md = [
-    `# svctrail benchmark, ${out.mode} (${mainKey}${flatSet ? ' and 10k' : ''}), ${out.startedAt}`,
-    '',
+  const runLine =
     `${DURATION} s per case on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; load average ${loadBefore[0].toFixed(2)} → ${loadavg()[0].toFixed(2)}` +
-      (busy > 1 ? ' (other processes shared the CPUs: figures are noisy)' : '') +
-      (args.only ? `; only ${args.only}` : '') +
-      '. What each case and each floor does: bench/README.md.',
-    '',
+    (busy > 1 ? ' (other processes shared the CPUs: figures are noisy)' : '') +
+    (args.only ? `; only ${args.only}` : '');
+  const sections = [
     '## Summary',
     '',
     ...summaryLines,
@@ -423,11 +422,19 @@ async function main(): Promise<void> {
     ...(pgLines.length ? [...pgLines, ''] : []),
     ...(mirror ? ['## Mirror (issue 24)', '', ...mirrorRows(mirror), ''] : []),
     ...(profiled ? [...profileLines, ''] : []),
-  ].join('\n');
+  ];
+  const title = `${out.mode} (${mainKey}${flatSet ? ' and 10k' : ''}), ${out.startedAt}`;
+  const md = [`# svctrail benchmark, ${title}`, '', `${runLine}. What each case and each floor does: bench/README.md.`, '', ...sections].join('\n');
   writeFileSync(join(dir, `${stem}.md`), md);
   if (!PROFILE) writeFileSync(join(dir, 'latest.md'), md);
+  // Only the whole benchmark, on the dataset bench/README.md describes, replaces the table there.
+  const fullRun = !QUICK && !args.only && !args.targets && !PROFILE && mainKey === '1m';
+  if (fullRun) {
+    const block = [`Run: ${title}. ${runLine}. Every figure: \`bench/results/${stem}.json\`.`, '', ...sections.map((line) => (line.startsWith('## ') ? `#${line}` : line))];
+    writeLatestTable(join(ROOT, 'bench', 'README.md'), block.join('\n'));
+  }
   if (busy > 1) log(`\nnote: load average was ${loadBefore[0].toFixed(2)} → ${loadavg()[0].toFixed(2)}: other processes shared the CPUs; figures are noisy`);
-  log(`\nresults: ${join(dir, `${stem}.json`)}, ${stem}.md${PROFILE ? '' : ', latest.md'}  (total ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
+  log(`\nresults: ${join(dir, `${stem}.json`)}, ${stem}.md${PROFILE ? '' : ', latest.md'}${fullRun ? ', bench/README.md' : ''}  (total ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
 }
 
 main().catch(async (error: unknown) => {
