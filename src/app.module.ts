@@ -20,7 +20,7 @@ export class AppModule {
         ConfigModule.register(config, clock, ids),
         LoggingModule.register(config),
         ObservabilityModule,
-        StoreModule.register(config.storage),
+        StoreModule.register(config),
         MirrorModule.register(config),
         KubeApiModule,
         HistoryModule,

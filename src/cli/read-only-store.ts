@@ -2,7 +2,7 @@
 // and read store of either engine (history-stores.provider.ts), the ones the API reads through.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../config/app-config';
+import { PROJECT_ROOT } from '../shared/project-root';
 import { openPgStore } from '../maintenance/postgres/pg-store-connection';
 import { openDatabase } from '../store/database';
 import { historyStoresFor } from '../store/history-stores.provider';

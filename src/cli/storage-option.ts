@@ -3,7 +3,7 @@
 // environment; a data directory given together with a PostgreSQL URL is refused rather than
 // silently ignored (the operator meant one of them).
 import { redactedUrl } from '../store/postgres/postgres-database';
-import type { StorageChoice } from '../store/store-engine';
+import type { StorageChoice } from '../store/ports/store-settings';
 import { UsageError } from './usage-error';
 
 export const STORAGE_USAGE = `  --storage postgres://USER:PASSWORD@HOST:PORT/DB (or SVCTRAIL_STORAGE): the PostgreSQL store

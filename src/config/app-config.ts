@@ -1,24 +1,14 @@
 // The typed configuration: flags (`--port 0`) with SVCTRAIL_* environment twins, validated once.
 // Nothing else reads process.env or process.argv.
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
-import type { StorageChoice } from '../store/store-engine';
+import { PROJECT_ROOT } from '../shared/project-root';
+import type { StorageChoice } from '../store/ports/store-settings';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
-
-/** The project root: the nearest folder above this file that holds `migrations/` (src/, dist/ or a test build). */
-export const PROJECT_ROOT = findProjectRoot(__dirname);
-
-function findProjectRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'migrations')) && existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) return resolve(start, '..', '..');
-  }
-}
 
 export class AppConfig {
   @Type(() => Number)

@@ -4,9 +4,6 @@
 import type { DatabaseHandle } from './database';
 import type { PostgresHandle } from './postgres/postgres-database';
 
-/** The engine chosen by `--storage` / SVCTRAIL_STORAGE: embedded SQLite unless a postgres:// URL is given. */
-export type StorageChoice = { engine: 'sqlite' } | { engine: 'postgres'; url: string };
-
 export type StoreEngine = { kind: 'sqlite'; handle: DatabaseHandle } | { kind: 'postgres'; handle: PostgresHandle };
 
 /** DI token of the open StoreEngine. */

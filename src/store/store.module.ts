@@ -1,10 +1,9 @@
 // The store of the chosen engine, the projections that run inside its transactions and the
-// change feed. `--storage` picks the engine (StorageChoice); STORE_ENGINE carries the open
+// change feed. `--storage` picks the engine (StoreSettings.storage); STORE_ENGINE carries the open
 // handle to every provider whose implementation differs per engine. Only the chosen engine's
 // providers exist: nothing SQLite-only (the data directory's database, the WAL checkpointer, the
 // group committer) is instantiated on PostgreSQL.
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
-import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { BacklogBudget } from '../feed/backlog-budget';
 import { ChangeFeed } from '../feed/change-feed';
 import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
@@ -35,7 +34,8 @@ import { PgMirrorLease } from './postgres/pg-mirror-lease';
 import { SERVICE_READ_STORE } from './ports/service-read-store';
 import { SqliteServiceReadStore } from './sqlite-service-read-store';
 import { STORE_ENGINE } from './store-engine';
-import type { StorageChoice, StoreEngine } from './store-engine';
+import type { StoreEngine } from './store-engine';
+import type { StoreSettings } from './ports/store-settings';
 import { PgCommittedWriteReader } from './postgres/pg-committed-write-reader';
 import { PgLogFollower } from './postgres/pg-log-follower';
 import { PgServiceReadStore } from './postgres/pg-service-read-store';
@@ -103,12 +103,11 @@ const COMMON_PROVIDERS: Provider[] = [
   BacklogBudget,
 ];
 
-function sqliteProviders(): Provider[] {
+function sqliteProviders(settings: StoreSettings): Provider[] {
   return [
     {
       provide: DATABASE,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => openDatabase({ path: config.databasePath, migrationsFolder: config.migrationsFolder, synchronous: config.sqliteSynchronous }),
+      useFactory: () => openDatabase({ path: settings.databasePath, migrationsFolder: settings.migrationsFolder, synchronous: settings.sqliteSynchronous }),
     },
     { provide: STORE_ENGINE, inject: [DATABASE], useFactory: (handle: DatabaseHandle): StoreEngine => ({ kind: 'sqlite', handle }) },
     { provide: SqliteEventStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteEventStore(h) },
@@ -134,8 +133,8 @@ function sqliteProviders(): Provider[] {
     { provide: COMMIT_PUBLISHER, inject: [ChangeFeed], useFactory: (feed: ChangeFeed): CommitPublisher => ({ committed: (write) => feed.publish(write) }) },
     {
       provide: WalCheckpointer,
-      inject: [DATABASE, APP_CONFIG, MetricsService],
-      useFactory: (h: DatabaseHandle, config: AppConfig, metrics: MetricsService) => new WalCheckpointer(h, config.databasePath, { observer: metrics }),
+      inject: [DATABASE, MetricsService],
+      useFactory: (h: DatabaseHandle, metrics: MetricsService) => new WalCheckpointer(h, settings.databasePath, { observer: metrics }),
     },
     DatabaseLifecycle,
   ];
@@ -177,7 +176,8 @@ function postgresProviders(url: string): Provider[] {
 @Global()
 @Module({})
 export class StoreModule {
-  static register(choice: StorageChoice): DynamicModule {
+  static register(settings: StoreSettings): DynamicModule {
+    const choice = settings.storage;
     if (choice.engine === 'postgres') {
       return {
         module: StoreModule,
@@ -187,7 +187,7 @@ export class StoreModule {
     }
     return {
       module: StoreModule,
-      providers: [...sqliteProviders(), ...COMMON_PROVIDERS],
+      providers: [...sqliteProviders(settings), ...COMMON_PROVIDERS],
       exports: [...COMMON_EXPORTS, DATABASE, GroupCommitter, WalCheckpointer, SqliteEventStore, ServiceRepository, Projector],
     };
   }

@@ -5,7 +5,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runIntegrityCheck } from '../../src/cli/integrity-check.command';
-import { PROJECT_ROOT } from '../../src/config/app-config';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
 import { checkIntegrity, openDatabase } from '../../src/store/database';
 
 const migrationsFolder = join(PROJECT_ROOT, 'migrations');

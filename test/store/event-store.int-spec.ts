@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/config/app-config';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
 import type { ServiceEvent } from '../../src/domain/service.events';
 import { DamagedDatabaseError, type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { isStreamVersionCollision, SqliteEventStore } from '../../src/store/event-store';

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/config/app-config';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
 import { type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { GroupCommitter } from '../../src/store/group-commit';
 import { WriteNotStoredError } from '../../src/store/ports/write-not-stored-error';

@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/config/app-config';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
 import { type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { type CheckpointFailureStage, WalCheckpointer } from '../../src/store/wal-checkpointer';
 

@@ -6,7 +6,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { join } from 'node:path';
 import { Pool, type PoolClient, types } from 'pg';
-import { PROJECT_ROOT } from '../../config/app-config';
+import { PROJECT_ROOT } from '../../shared/project-root';
 import * as schema from './schema';
 
 export type PgDrizzle = NodePgDatabase<typeof schema>;
