@@ -15,12 +15,12 @@ import type * as ServiceRepositoryModule from '../src/store/service-repository';
 import type * as DataDirModule from '../src/tls/data-dir';
 import type * as KubeEnvelopeModule from '../src/domain/codec/protobuf/kube-envelope';
 import type * as KubeObjectProtobufModule from '../src/domain/codec/protobuf/kube-object-protobuf';
-import type * as ConditionSummaryModule from '../src/history/condition-summary';
+import type * as ConditionSummaryModule from '../src/domain/condition-summary';
 import type * as StatusDiffModule from '../src/domain/status-diff';
 import type * as ConditionAuditModule from '../src/projections/condition-audit.projection';
 import type * as IngressAddressesModule from '../src/projections/ingress-addresses';
 import type * as FieldManagerModule from '../src/domain/field-management/field-manager';
-import type * as JsonPatchDiffModule from '../src/history/json-patch-diff';
+import type * as JsonPatchDiffModule from '../src/domain/json-patch-diff';
 
 /** The project root (bench/dist/ → ../..). */
 export const ROOT = join(__dirname, '..', '..');
@@ -49,16 +49,16 @@ export const real = {
   /** The protobuf codec the server speaks (the floor and the bench client use it as is). */
   protobufObject: () => load<typeof KubeObjectProtobufModule>('domain/codec/protobuf/kube-object-protobuf.js'),
   protobufEnvelope: () => load<typeof KubeEnvelopeModule>('domain/codec/protobuf/kube-envelope.js'),
-  conditionSummary: () => load<typeof ConditionSummaryModule>('history/condition-summary.js'),
+  conditionSummary: () => load<typeof ConditionSummaryModule>('domain/condition-summary.js'),
   /** Pure helpers floor-full uses to write exactly the rows svctrail writes (bench/README.md). */
   statusDiff: () => load<typeof StatusDiffModule>('domain/status-diff.js'),
   conditionAudit: () => load<typeof ConditionAuditModule>('projections/condition-audit.projection.js'),
   ingressAddresses: () => load<typeof IngressAddressesModule>('projections/ingress-addresses.js'),
   fieldManager: () => load<typeof FieldManagerModule>('domain/field-management/field-manager.js'),
-  jsonPatchDiff: () => load<typeof JsonPatchDiffModule>('history/json-patch-diff.js'),
+  jsonPatchDiff: () => load<typeof JsonPatchDiffModule>('domain/json-patch-diff.js'),
 };
 
 export type { DatabaseHandle } from '../src/store/database';
 export type { Service } from '../src/domain/service.types';
 export type { ServiceCommand } from '../src/domain/service.commands';
-export type { CommittedWrite } from '../src/projections/projection';
+export type { CommittedWrite } from '../src/store/ports/committed-write';

@@ -54,7 +54,7 @@ function rawFold(path: string): { events: number; streams: number } {
 }
 
 function rawRebuild(path: string, out: string): { events: number; streams: number } {
-  const { jsonPatchText } = require(join(ROOT, 'dist', 'history', 'json-patch-diff.js')) as typeof import('../src/history/json-patch-diff');
+  const { jsonPatchText } = require(join(ROOT, 'dist', 'domain', 'json-patch-diff.js')) as typeof import('../src/domain/json-patch-diff');
   const { conditionTransitions } = require(join(ROOT, 'dist', 'projections', 'condition-audit.projection.js')) as typeof import('../src/projections/condition-audit.projection');
   const target = real.database().openDatabase({ path: out, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL', truncateWal: false });
   const w = target.sqlite;

@@ -15,7 +15,7 @@ import { evolveAll, initialServiceState, ServiceState } from '../domain/service.
 import { ChangeFeed } from '../feed/change-feed';
 import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
 import type { CommitPublisher } from '../feed/commit-publisher';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { ClusterNetwork } from '../config/cluster-network';

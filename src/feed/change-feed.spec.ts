@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { ChangeFeed } from './change-feed';
 
 const write = (resourceVersion: number) => ({ resourceVersion }) as CommittedWrite;

@@ -6,7 +6,7 @@
 // write; so a reader can never fail an acknowledged write nor crash the process. Plain callbacks,
 // not rxjs: rxjs rethrows a subscriber's error asynchronously, which would bring the process down.
 import { Injectable, Logger } from '@nestjs/common';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export type WriteListener = (write: CommittedWrite) => void;
 

@@ -2,7 +2,7 @@
 // writer, so the write goes straight to the change feed. With PostgreSQL several replicas write
 // one log, and the feed is fed by reading that log in order (PgLogFollower): a local write only
 // asks it to catch up, so local and remote writes reach watchers in one resourceVersion order.
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export interface CommitPublisher {
   committed(write: CommittedWrite): void;

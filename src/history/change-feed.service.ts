@@ -11,7 +11,7 @@ import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { ApiError } from '../kube-api/api-errors';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { CHANGE_HISTORY } from '../store/change-history-repository';
 import type { RecordedWrite, ChangeHistory } from '../store/change-history-repository';
 import { serviceChange, serviceChangeJson } from './history-items';

@@ -8,7 +8,7 @@ import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { CONDITION_HISTORY } from '../store/condition-history-repository';
 import type { ServiceKey, ConditionHistory } from '../store/condition-history-repository';
-import { summarizeConditions } from './condition-summary';
+import { summarizeConditions } from '../domain/condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
 import { WriteSources } from './write-sources';
 import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';

@@ -4,9 +4,9 @@ import type { JoinedActor } from '../store/ports/audit-actor-store';
 import type { ConflictRow, IntervalRow } from '../store/ingress-history-repository';
 import type { RecordedWrite, StoredWrite } from '../store/change-history-repository';
 import type { TransitionRow } from '../store/condition-history-repository';
-import type { ConditionStatusSummary } from './condition-summary';
+import type { ConditionStatusSummary } from '../domain/condition-summary';
 import { HISTORY_API_VERSION } from './history-api';
-import { jsonPatchBetween, type JsonPatch } from './json-patch-diff';
+import { jsonPatchBetween, type JsonPatch } from '../domain/json-patch-diff';
 
 export interface ServiceRef {
   namespace: string;

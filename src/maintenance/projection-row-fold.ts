@@ -10,11 +10,11 @@
 // can go on with more writes (replay's catch-up) until then.
 import { allocatedValues } from '../domain/allocation/service-allocation';
 import { initialServiceState, type ServiceState } from '../domain/service.evolve';
-import { jsonPatchText } from '../history/json-patch-diff';
+import { jsonPatchText } from '../domain/json-patch-diff';
 import { foldWrite } from '../projections/committed-write';
 import { eventTransitions, transitionRow } from '../projections/condition-audit.projection';
 import { foldIngressIntervals, type IngressIntervalRow } from '../projections/ingress-interval-fold';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 
 export type ColumnType = 'bigint' | 'text';

@@ -1,7 +1,8 @@
 // Cluster IPs and node ports held by live Services. The table's primary key makes a double
 // allocation impossible even if a decider bug tried one.
 import type { DatabaseHandle } from '../store/database';
-import type { CommittedWrite, Projection } from './projection';
+import type { Projection } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { allocationChanges } from './projection-rows';
 
 export class AllocationsProjection implements Projection {

@@ -3,7 +3,7 @@
 import { evolveAll, type ServiceState } from '../domain/service.evolve';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import type { Service } from '../domain/service.types';
-import type { CommittedWrite } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 function withResourceVersion(before: ServiceState, count: number, folded: Service, resourceVersion: number): ServiceState {
   folded.metadata.resourceVersion = String(resourceVersion);

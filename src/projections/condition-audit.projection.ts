@@ -2,7 +2,8 @@
 import type { ServiceEvent } from '../domain/service.events';
 import type { Condition } from '../domain/service.types';
 import type { DatabaseHandle } from '../store/database';
-import type { CommittedWrite, Projection } from './projection';
+import type { Projection } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export interface Transition {
   conditionType: string;

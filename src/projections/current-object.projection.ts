@@ -1,6 +1,7 @@
 // The live object per (namespace, name), stored exactly as GET serves it.
 import type { DatabaseHandle } from '../store/database';
-import type { CommittedWrite, Projection } from './projection';
+import type { Projection } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export class CurrentObjectProjection implements Projection {
   readonly name = 'current-object';

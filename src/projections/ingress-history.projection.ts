@@ -2,7 +2,8 @@
 // Service, from which resourceVersion until which. "Who held IP X at T" is an index lookup.
 import type { DatabaseHandle } from '../store/database';
 import { IngressIntervalBulkFold } from './ingress-interval-bulk-fold';
-import type { BulkFold, CommittedWrite, Projection } from './projection';
+import type { BulkFold, Projection } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { ingressSteps } from './projection-rows';
 
 export class IngressHistoryProjection implements Projection {

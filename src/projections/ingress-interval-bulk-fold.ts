@@ -3,7 +3,8 @@
 // them (rowids in the order the intervals opened).
 import type { DatabaseHandle } from '../store/database';
 import { foldIngressIntervals, type IngressIntervalRow } from './ingress-interval-fold';
-import type { BulkFold, CommittedWrite } from './projection';
+import type { BulkFold } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export class IngressIntervalBulkFold implements BulkFold {
   private readonly insert;

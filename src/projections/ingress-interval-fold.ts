@@ -3,7 +3,7 @@
 // whole, when a write clears it, instead of inserted open and updated on close. What is left
 // open at the end is what the live projection leaves open.
 import { ingressChanges } from './ingress-addresses';
-import type { CommittedWrite } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 /** One ingress_intervals row, in the table's column order. */
 export type IngressIntervalRow = [

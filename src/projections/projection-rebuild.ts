@@ -13,7 +13,7 @@ import { createDerived, derivedSchema, dropDerived } from '../store/derived-sche
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import { foldWrite } from './committed-write';
 import { type LogSource, readLog } from './log-reader';
-import type { CommittedWrite } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import type { Projector } from './projector';
 
 export interface RebuildReport {

@@ -6,11 +6,11 @@
 import type { ServiceEvent } from '../domain/service.events';
 import type { Service } from '../domain/service.types';
 import { allocatedValues } from '../domain/allocation/service-allocation';
-import { jsonPatchTextOfObjects } from '../history/json-patch-diff';
+import { jsonPatchTextOfObjects } from '../domain/json-patch-diff';
 import { eventTransitions, transitionCells } from './condition-audit.projection';
 import { ingressChanges } from './ingress-addresses';
 import type { Address } from './ingress-addresses';
-import type { CommittedWrite } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export type AllocationKind = 'cluster-ip' | 'node-port';
 

@@ -1,29 +1,6 @@
 // A projection folds committed writes into its own tables. The live path applies it inside the
 // append transaction; replay applies the same code to the whole log.
-import type { ServiceState } from '../domain/service.evolve';
-import type { WriteObservation } from '../store/ports/mirror-source-store';
-import type { RecordedEvent, WriteMetadata } from '../store/ports/recorded-event';
-
-/** One accepted write: its events and the stream state before and after them. */
-export interface CommittedWrite {
-  resourceVersion: number;
-  streamId: string;
-  namespace: string;
-  name: string;
-  events: readonly RecordedEvent[];
-  metadata: WriteMetadata;
-  before: ServiceState;
-  after: ServiceState;
-  /** `after.object` as stored and served (JSON.stringify), encoded once for every reader; null when deleted. */
-  objectJson: string | null;
-  /**
-   * `before.object` is the object whose JSON the stream's previous revision stored (a bulk fold
-   * that stored it holds it): the revisions projection diffs it instead of reading that revision back.
-   */
-  beforeStored?: boolean;
-  /** Mirror mode: where the observed write came from (stored beside it in observed_writes). */
-  observation?: WriteObservation;
-}
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export interface Projection {
   readonly name: string;

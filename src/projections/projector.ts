@@ -4,7 +4,8 @@ import { AllocationsProjection } from './allocations.projection';
 import { ConditionAuditProjection } from './condition-audit.projection';
 import { CurrentObjectProjection } from './current-object.projection';
 import { IngressHistoryProjection } from './ingress-history.projection';
-import type { CommittedWrite, Projection } from './projection';
+import type { Projection } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { ServiceRevisionsProjection } from './service-revisions.projection';
 
 export class Projector {

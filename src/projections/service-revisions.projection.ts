@@ -3,9 +3,10 @@
 // walks the lifetimes of a namespace. Nothing already written is rewritten: a write that
 // supersedes a revision adds a row and touches no other. Each row also holds the write's JSON
 // patch from the previous revision, computed here once: the change log serves it as stored.
-import { jsonPatchText, jsonPatchTextOfObjects } from '../history/json-patch-diff';
+import { jsonPatchText, jsonPatchTextOfObjects } from '../domain/json-patch-diff';
 import type { DatabaseHandle } from '../store/database';
-import type { CommittedWrite, Projection } from './projection';
+import type { Projection } from './projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 
 export class ServiceRevisionsProjection implements Projection {
   readonly name = 'service-revisions';

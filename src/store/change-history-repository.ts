@@ -4,7 +4,7 @@
 // BY, so the plan does not depend on statistics; PostgreSQL's planner finds the same index); the
 // other filters are checked on the rows of that range. One implementation for both engines.
 import type { Service } from '../domain/service.types';
-import { jsonPatchText } from '../history/json-patch-diff';
+import { jsonPatchText } from '../domain/json-patch-diff';
 import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type EventRow } from './sql/event-columns';

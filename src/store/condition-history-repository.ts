@@ -2,7 +2,7 @@
 // write (the write's last event sits at position = its resourceVersion: a primary-key lookup).
 // Lists are ordered by (resourceVersion, id) and driven by the index of their scope (named on
 // SQLite; PostgreSQL's planner finds the same indexes). One implementation for both engines.
-import type { SummaryTransition } from '../history/condition-summary';
+import type { SummaryTransition } from '../domain/condition-summary';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 
 export interface TransitionRange {

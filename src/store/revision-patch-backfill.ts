@@ -4,7 +4,7 @@
 // diff. The partial index service_revisions_unpatched holds exactly the rows still to do, so
 // every later start finds it empty in one seek.
 import type Database from 'better-sqlite3';
-import { jsonPatchText } from '../history/json-patch-diff';
+import { jsonPatchText } from '../domain/json-patch-diff';
 
 /** Rows per transaction: a running server's writers wait at most one batch. */
 const BATCH = 2000;

@@ -3,8 +3,8 @@
 // what lets a watch resume from any resourceVersion the log still holds.
 import type { ServiceEvent } from '../domain/service.events';
 import type { Service } from '../domain/service.types';
-import { deletedObject, type ServiceChange } from '../watch/service-change';
-import { withStoredJson } from '../watch/stored-object-json';
+import { deletedObject, type ServiceChange } from '../domain/service-change';
+import { withStoredJson } from '../domain/codec/stored-object-json';
 import { type SqlReader } from './sql/sql-reader';
 
 interface EventRow {

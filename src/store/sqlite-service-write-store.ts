@@ -2,7 +2,7 @@
 // commit's shared transaction (its own savepoint), so a batch is one fsync and no other request
 // can observe it half done. Load, append and the inline projections are SQLite statements here.
 import { foldWrite } from '../projections/committed-write';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from './ports/committed-write';
 import { type Projector } from '../projections/projector';
 import type { Clock } from '../shared/clock';
 import type { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';

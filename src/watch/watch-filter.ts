@@ -6,7 +6,7 @@ import { matchesFields, serviceFieldSet } from '../domain/selectors/field-select
 import type { LabelSelector } from '../domain/selectors/label-selector';
 import { matchesLabels } from '../domain/selectors/label-selector';
 import type { Service } from '../domain/service.types';
-import { type ServiceChange, type WatchEventType, withResourceVersion } from './service-change';
+import { type ServiceChange, type WatchEventType, withResourceVersion } from '../domain/service-change';
 
 export interface WatchFilter {
   namespace?: string;

@@ -5,7 +5,7 @@ import { Subject } from 'rxjs';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { BacklogBudget } from '../feed/backlog-budget';
 import { ChangeFeed } from '../feed/change-feed';
-import type { CommittedWrite } from '../projections/projection';
+import type { CommittedWrite } from '../store/ports/committed-write';
 import { WatchRegistry } from './watch-registry';
 import type { WatchChange, WatchObjectEncoder, WatchSources } from './watch-session';
 

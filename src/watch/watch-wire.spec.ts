@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { withStoredJson } from './stored-object-json';
+import { withStoredJson } from '../domain/codec/stored-object-json';
 import { JSON_WATCH_WIRE } from './watch-wire';
 
 describe('JSON_WATCH_WIRE', () => {

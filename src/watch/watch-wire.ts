@@ -4,7 +4,7 @@
 // is a full `k8s\0` envelope: the watched kind, or a Status for ERROR).
 import { encodeWatchFrame } from '../domain/codec/protobuf/kube-envelope';
 import { encodeKubeObject, type ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
-import { storedJsonOf } from './stored-object-json';
+import { storedJsonOf } from '../domain/codec/stored-object-json';
 
 export interface WatchWire {
   readonly contentType: string;

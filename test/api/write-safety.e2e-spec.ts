@@ -8,7 +8,7 @@ import type { WriteRequestContext } from '../../src/commands/write-result';
 import { ChangeFeed } from '../../src/feed/change-feed';
 import { statusForError } from '../../src/kube-api/kube-status';
 import { decodeServiceBody } from '../../src/kube-api/service-body';
-import type { CommittedWrite } from '../../src/projections/projection';
+import type { CommittedWrite } from '../../src/store/ports/committed-write';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
 import { DATABASE } from '../../src/store/ports/store.tokens';

@@ -10,7 +10,7 @@ import { ClusterNetwork } from '../../src/config/cluster-network';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import type { Service } from '../../src/domain/service.types';
 import { ChangeFeed } from '../../src/feed/change-feed';
-import type { CommittedWrite } from '../../src/projections/projection';
+import type { CommittedWrite } from '../../src/store/ports/committed-write';
 import { FixedClock } from '../../src/shared/clock';
 import { PgCommittedWriteReader } from '../../src/store/postgres/pg-committed-write-reader';
 import { PgLogFollower } from '../../src/store/postgres/pg-log-follower';

@@ -19,7 +19,7 @@ import type { WriteRequestContext } from '../../src/commands/write-result';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import type { Service } from '../../src/domain/service.types';
 import { serviceChange, serviceChangeJson } from '../../src/history/history-items';
-import { jsonPatchBetween } from '../../src/history/json-patch-diff';
+import { jsonPatchBetween } from '../../src/domain/json-patch-diff';
 import { rebuildProjections } from '../../src/projections/projection-rebuild';
 import { Projector } from '../../src/projections/projector';
 import { ChangeHistoryRepository } from '../../src/store/change-history-repository';

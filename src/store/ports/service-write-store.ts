@@ -7,7 +7,7 @@
 import type { ServiceEvent } from '../../domain/service.events';
 import type { ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
-import type { CommittedWrite } from '../../projections/projection';
+import type { CommittedWrite } from './committed-write';
 import type { ResumePoint, WriteObservation } from './mirror-source-store';
 import type { WriteMetadata } from './recorded-event';
 

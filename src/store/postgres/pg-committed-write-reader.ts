@@ -8,7 +8,7 @@
 // stores no revision): the same fold the write path did, so a reader cannot tell the two apart.
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
-import type { CommittedWrite } from '../../projections/projection';
+import type { CommittedWrite } from '../ports/committed-write';
 import type { WriteObservation } from '../ports/mirror-source-store';
 import type { RecordedEvent } from '../ports/recorded-event';
 import { EVENT_COLUMNS, type EventRow, toRecorded } from './pg-event-store';

@@ -18,7 +18,7 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { ChangeFeed } from '../../feed/change-feed';
-import type { CommittedWrite } from '../../projections/projection';
+import type { CommittedWrite } from '../ports/committed-write';
 import type { PgCommittedWriteReader } from './pg-committed-write-reader';
 
 /** The channel every append transaction notifies (payload: the log's head after it). */

@@ -22,7 +22,7 @@ import { DatabaseError } from 'pg';
 import { initialServiceState, evolveAll, type ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
-import type { CommittedWrite } from '../../projections/projection';
+import type { CommittedWrite } from '../ports/committed-write';
 import { projectionRows } from '../../projections/projection-rows';
 import type { AllocationKind } from '../../projections/projection-rows';
 import type { Clock } from '../../shared/clock';

@@ -1,10 +1,9 @@
 // One committed write as a watcher sees it: kube-apiserver's watch.Event plus the previous
 // object, which selector filtering needs (an update can move an object in or out of a selector).
-import type { ServiceEvent } from '../domain/service.events';
-import { evolveAll, type ServiceState } from '../domain/service.evolve';
-import type { Service } from '../domain/service.types';
-import type { CommittedWrite } from '../projections/projection';
-import { jsonCopy } from '../domain/json-copy';
+import type { ServiceEvent } from './service.events';
+import { evolveAll, type ServiceState } from './service.evolve';
+import type { Service } from './service.types';
+import { jsonCopy } from './json-copy';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -37,7 +36,15 @@ export function deletedObject(before: ServiceState, events: readonly ServiceEven
   return withResourceVersion(lastState, resourceVersion);
 }
 
-export function changeFromWrite(write: CommittedWrite): ServiceChange {
+/** What a change needs of a committed write (the store's CommittedWrite is one). */
+export interface WriteFold {
+  resourceVersion: number;
+  events: readonly { event: ServiceEvent }[];
+  before: ServiceState;
+  after: ServiceState;
+}
+
+export function changeFromWrite(write: WriteFold): ServiceChange {
   if (!write.after.object) {
     return {
       resourceVersion: write.resourceVersion,

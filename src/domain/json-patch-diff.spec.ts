@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { applyPatch, deepClone } from 'fast-json-patch';
-import { encodeService } from '../domain/codec/service-encoder';
-import type { Service } from '../domain/service.types';
+import { encodeService } from './codec/service-encoder';
+import type { Service } from './service.types';
 import { jsonPatchBetween, jsonPatchText, jsonPatchTextOfObjects } from './json-patch-diff';
 
 const apply = (doc: unknown, patch: ReturnType<typeof jsonPatchBetween>) => applyPatch(deepClone(doc) as object, deepClone(patch), true, false).newDocument as unknown;
