@@ -60,10 +60,6 @@ export function bootstrapBindingFor(user: UserInfo, attributes: RequestAttribute
   );
 }
 
-export function bootstrapRolesAllow(user: UserInfo, attributes: RequestAttributes): boolean {
-  return bootstrapBindingFor(user, attributes) !== undefined;
-}
-
 /** rbac's clusterRoleBindingDescriber: `ClusterRoleBinding "x" of ClusterRole "x" to Group "g"`. */
 export function describeBinding(binding: BootstrapBinding): string {
   return `ClusterRoleBinding ${JSON.stringify(binding.name)} of ClusterRole ${JSON.stringify(binding.name)} to Group ${JSON.stringify(binding.group)}`;

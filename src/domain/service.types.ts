@@ -120,5 +120,3 @@ export interface Service {
   spec: ServiceSpec;
   status: ServiceStatus;
 }
-
-export const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] as const;

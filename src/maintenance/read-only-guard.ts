@@ -11,7 +11,3 @@ export function makeReadOnly(handle: DatabaseHandle): void {
     WHEN NOT (NEW.request_id = 'bootstrap' AND NEW.actor_user = 'system:apiserver')
     BEGIN SELECT RAISE(ABORT, '${READ_ONLY_MESSAGE}'); END`);
 }
-
-export function isReadOnly(handle: DatabaseHandle): boolean {
-  return handle.sqlite.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'point_in_time_read_only'`).pluck().get() === 1;
-}

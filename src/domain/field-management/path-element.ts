@@ -3,7 +3,7 @@
 // value `v:"finalizer"`, or an atomic-list index `i:0`. Order: field < key < value < index.
 import { goJsonString } from '../codec/go-json-string';
 import { compareGoStrings, goJsonMarshal, isJsonMap } from './go-json';
-import { compareValues, valuesEqual, valueToString } from './field-value';
+import { compareValues, valueToString } from './field-value';
 
 export interface KeyField {
   readonly name: string;
@@ -51,22 +51,6 @@ export function comparePathElements(a: PathElement, b: PathElement): number {
       const j = (b as typeof a).index;
       return a.index === j ? 0 : a.index < j ? -1 : 1;
     }
-  }
-}
-
-export function pathElementsEqual(a: PathElement, b: PathElement): boolean {
-  if (a.kind !== b.kind) return false;
-  switch (a.kind) {
-    case 'field':
-      return a.name === (b as typeof a).name;
-    case 'key': {
-      const other = (b as typeof a).fields;
-      return a.fields.length === other.length && a.fields.every((f, i) => f.name === other[i].name && valuesEqual(f.value, other[i].value));
-    }
-    case 'value':
-      return valuesEqual(a.value, (b as typeof a).value);
-    case 'index':
-      return a.index === (b as typeof a).index;
   }
 }
 

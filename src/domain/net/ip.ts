@@ -222,11 +222,6 @@ export function isIPv6(text: string): boolean {
   return parseIP(text)?.family === 6;
 }
 
-/** utilnet.IsIPv4CIDRString / IsIPv6CIDRString helper. */
-export function cidrFamily(text: string): IPFamily | null {
-  return parseCIDR(text)?.family ?? null;
-}
-
 /** The CIDR in canonical text form, as Go's IPNet.String() prints it. */
 export function formatCIDR(cidr: ParsedCIDR): string {
   return `${formatIP(cidr.family, cidr.base)}/${cidr.prefix}`;
