@@ -1,5 +1,6 @@
 import { type Service, type ServiceSpec, type ServiceStatus } from './service.types';
-import { applyServiceDefaults, externallyAccessible } from './service-defaults';
+import { applyServiceDefaults } from './service-defaults';
+import { externallyAccessible } from './service-exposure';
 
 const svc = (spec: ServiceSpec, status: ServiceStatus = { loadBalancer: {} }): Service => ({
   kind: 'Service',

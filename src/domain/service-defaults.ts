@@ -2,16 +2,13 @@
 // (kubernetes/kubernetes pkg/apis/core/v1/defaults.go) with ExternallyAccessible from
 // pkg/api/service/util.go. Runs on every decoded body and on every patched object (§1.1).
 // Pure: returns a new object and never mutates its argument (untouched subtrees are shared).
+import { externallyAccessible } from './service-exposure';
 import { type LoadBalancerIngress, type Service, type ServicePort, type ServiceSpec } from './service.types';
 
 /** DefaultClientIPServiceAffinitySeconds: 3 hours. */
 export const DEFAULT_CLIENT_IP_AFFINITY_SECONDS = 10800;
 
 /** service.ExternallyAccessible: LB, NodePort, or ClusterIP with external IPs. */
-export function externallyAccessible(spec: ServiceSpec): boolean {
-  return spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0);
-}
-
 function defaultPort(port: ServicePort): ServicePort {
   const out: ServicePort = { ...port };
   if (!out.protocol) out.protocol = 'TCP';

@@ -3,15 +3,13 @@
 // serviceStatusStrategy.PrepareForUpdate) and rest.BeforeUpdate's system-field copying.
 import type { Service, ServiceSpec } from './service.types';
 import { jsonCopy } from './json-copy';
+import { externallyAccessible, needsHealthCheck } from './service-exposure';
 import { sameJson } from './json-equality';
 
 const same = (a: unknown, b: unknown): boolean => sameJson(a ?? null, b ?? null);
 
 const needsClusterIP = (s: ServiceSpec): boolean => s.type !== 'ExternalName';
 const needsNodePort = (s: ServiceSpec): boolean => s.type === 'NodePort' || s.type === 'LoadBalancer';
-const needsHealthCheck = (s: ServiceSpec): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
-/** pkg/api/service/util.go ExternallyAccessible */
-export const externallyAccessible = (s: ServiceSpec): boolean => s.type === 'LoadBalancer' || s.type === 'NodePort' || (s.type === 'ClusterIP' && (s.externalIPs?.length ?? 0) > 0);
 
 /** Main resource PUT/PATCH: status is not writable here, and fields the new type cannot have go. */
 export function prepareServiceForUpdate(next: Service, old: Service): Service {

@@ -1,8 +1,9 @@
 // patchAllocatedValues of kubernetes pkg/registry/core/service/storage/storage.go: lets a
 // client re-submit its original manifest (without the server-allocated values) and keep the
 // cluster IPs, node ports and health-check port it was given. Mutates `svc`.
+import { needsHealthCheck } from '../service-exposure';
 import { type Service } from '../service.types';
-import { needsClusterIP, needsHealthCheck, needsNodePort } from './service-needs';
+import { needsClusterIP, needsNodePort } from './service-needs';
 
 function nodePortsUsed(svc: Service): Set<number> {
   const used = new Set<number>();
@@ -35,7 +36,7 @@ export function patchAllocatedValues(svc: Service, oldSvc: Service): void {
     }
   }
 
-  if (needsHealthCheck(oldSvc) && needsHealthCheck(svc)) {
+  if (needsHealthCheck(oldSvc.spec) && needsHealthCheck(svc.spec)) {
     if (!spec.healthCheckNodePort && oldSpec.healthCheckNodePort) spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
   }
 }

@@ -8,6 +8,7 @@
 // is also how releases (type changes, dual-stack downgrades, deletes) happen.
 import { InternalServerError, InvalidError, RawServerError } from '../errors/domain-errors';
 import { fieldErrors } from '../errors/field-error';
+import { needsHealthCheck } from '../service-exposure';
 import { type Service } from '../service.types';
 import { goStringSlice } from '../validation/bad-values';
 import { type AllocationContext, AllocationOperation, tableIP } from './allocation-context';
@@ -15,7 +16,7 @@ import { rangeForFamily, type IPFamilyName } from './cluster-ip-range';
 import { initIPFamilyFields, isMatchingPreferDualStackClusterIPFields } from './init-ip-family-fields';
 import { normalizeClusterIPs } from './normalize-cluster-ips';
 import { patchAllocatedValues } from './patch-allocated-values';
-import { isHeadless, needsClusterIP, needsHealthCheck, needsNodePort, shouldAllocateNodePorts } from './service-needs';
+import { isHeadless, needsClusterIP, needsNodePort, shouldAllocateNodePorts } from './service-needs';
 import { jsonCopy } from '../json-copy';
 
 export type { AllocationContext } from './allocation-context';
@@ -159,7 +160,7 @@ export function prepareServiceCreate(input: Service, ctx: AllocationContext): Se
   const op = new AllocationOperation(ctx);
   allocClusterIPs(svc, op);
   if (needsNodePort(svc)) initNodePorts(svc, op);
-  if (needsHealthCheck(svc)) allocHealthCheckNodePort(svc, op);
+  if (needsHealthCheck(svc.spec)) allocHealthCheckNodePort(svc, op);
   return svc;
 }
 
@@ -241,7 +242,7 @@ export function prepareServiceUpdate(oldInput: Service, newInput: Service, ctx: 
   const op = new AllocationOperation(ctx);
   updateClusterIPs(svc, oldSvc, op);
   if (needsNodePort(svc)) updateNodePorts(svc, oldSvc, op);
-  if (!needsHealthCheck(oldSvc) && needsHealthCheck(svc)) allocHealthCheckNodePort(svc, op);
+  if (!needsHealthCheck(oldSvc.spec) && needsHealthCheck(svc.spec)) allocHealthCheckNodePort(svc, op);
   return svc;
 }
 
@@ -252,7 +253,7 @@ export function prepareServiceUpdate(oldInput: Service, newInput: Service, ctx: 
 export function allocatedValues(svc: Service): AllocatedValues {
   const clusterIPs = needsClusterIP(svc) && !isHeadless(svc) ? [...new Set((svc.spec.clusterIPs ?? []).filter((ip) => ip !== '' && ip !== 'None').map(tableIP))] : [];
   const nodePorts = new Set(heldNodePorts(svc));
-  if (needsHealthCheck(svc) && svc.spec.healthCheckNodePort) nodePorts.add(svc.spec.healthCheckNodePort);
+  if (needsHealthCheck(svc.spec) && svc.spec.healthCheckNodePort) nodePorts.add(svc.spec.healthCheckNodePort);
   return { clusterIPs, nodePorts: [...nodePorts] };
 }
 

@@ -13,11 +13,6 @@ export function needsNodePort(svc: Service): boolean {
   return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
 }
 
-/** NeedsHealthCheck: LoadBalancer with externalTrafficPolicy Local. */
-export function needsHealthCheck(svc: Service): boolean {
-  return svc.spec.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
-}
-
 /**
  * shouldAllocateNodePorts: NodePort always; LoadBalancer unless allocateLoadBalancerNodePorts is
  * false (defaulting sets it to true, so a missing value counts as true).

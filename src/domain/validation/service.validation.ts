@@ -3,6 +3,7 @@
 // (apiserver pkg/registry/rest create.go BeforeCreate, update.go validateCommonFields) so that
 // the returned list is exactly the `details.causes` kube-apiserver returns.
 import { type FieldError, fieldErrors } from '../errors/field-error';
+import { externallyAccessible, needsHealthCheck } from '../service-exposure';
 import { type Service } from '../service.types';
 import { goOptionalString, goServicePortKey } from './bad-values';
 import { isHeadlessService, validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from './cluster-ips.validation';
@@ -20,17 +21,6 @@ const MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
 const TOPOLOGY_MODE = 'service.kubernetes.io/topology-mode';
 const TOPOLOGY_AWARE_HINTS = 'service.kubernetes.io/topology-aware-hints';
 const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
-
-/** apiservice.ExternallyAccessible: LB, NodePort, or ClusterIP with external IPs. */
-export function externallyAccessible(svc: Service): boolean {
-  const type = svc.spec.type;
-  return type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && (svc.spec.externalIPs ?? []).length > 0);
-}
-
-/** apiservice.NeedsHealthCheck: LoadBalancer with externalTrafficPolicy Local. */
-export function needsHealthCheck(svc: Service): boolean {
-  return svc.spec.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
-}
 
 /** validateClientIPAffinityConfig + validateAffinityTimeout */
 function validateClientIPAffinityConfig(svc: Service): FieldError[] {
@@ -68,7 +58,7 @@ function validateLoadBalancerClassField(oldSvc: Service | undefined, svc: Servic
 function validateServiceExternalTrafficPolicy(svc: Service): FieldError[] {
   const errs: FieldError[] = [];
   const policy = svc.spec.externalTrafficPolicy ?? '';
-  if (!externallyAccessible(svc)) {
+  if (!externallyAccessible(svc.spec)) {
     if (policy !== '') {
       errs.push(fieldErrors.invalid('spec.externalTrafficPolicy', policy, 'may only be set for externally-accessible services'));
     }
@@ -79,7 +69,7 @@ function validateServiceExternalTrafficPolicy(svc: Service): FieldError[] {
   }
 
   const hcnp = svc.spec.healthCheckNodePort ?? 0;
-  if (!needsHealthCheck(svc)) {
+  if (!needsHealthCheck(svc.spec)) {
     if (hcnp !== 0) {
       errs.push(fieldErrors.invalid('spec.healthCheckNodePort', hcnp, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
     }
@@ -255,7 +245,7 @@ export function validateServiceUpdateStrategy(svc: Service, oldSvc: Service): Fi
     ...validateUpgradeDowngradeClusterIPs(oldSvc, svc),
     ...validateUpgradeDowngradeIPFamilies(oldSvc, svc),
     ...validateLoadBalancerClassField(oldSvc, svc),
-    ...(needsHealthCheck(oldSvc) && needsHealthCheck(svc) && (svc.spec.healthCheckNodePort ?? 0) !== (oldSvc.spec.healthCheckNodePort ?? 0)
+    ...(needsHealthCheck(oldSvc.spec) && needsHealthCheck(svc.spec) && (svc.spec.healthCheckNodePort ?? 0) !== (oldSvc.spec.healthCheckNodePort ?? 0)
       ? [fieldErrors.forbidden('spec.healthCheckNodePort', 'field is immutable')]
       : []),
     ...validateService(svc),
