@@ -54,7 +54,7 @@ export function goTypeOf(value: JsonTree): GoDynamicType {
 }
 
 /** reflect.Type.String() for the dynamic types above. */
-export function goTypeName(type: GoDynamicType): string {
+export function dynamicTypeName(type: GoDynamicType): string {
   switch (type) {
     case 'map':
       return 'map[string]interface {}';

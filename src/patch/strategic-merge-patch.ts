@@ -9,7 +9,7 @@ import { strconvQuote } from '../domain/codec/go-quote';
 import { BadRequestError, type DomainError, RawServerError } from '../domain/errors/domain-errors';
 import { goSprintS, goSprintV } from './go-format';
 import { goSliceStable } from './go-stable-sort';
-import { cloneTree, type GoDynamicType, goScalarEqual, goTypeName, goTypeOf, hasKey, isMap, type JsonMap, type JsonTree, newMap } from './json-tree';
+import { cloneTree, type GoDynamicType, goScalarEqual, dynamicTypeName, goTypeOf, hasKey, isMap, type JsonMap, type JsonTree, newMap } from './json-tree';
 import { PatchRejectedError } from './patch-rejected-error';
 import { servicePatchSchema, type SmpType } from './patch-schema';
 
@@ -64,8 +64,8 @@ function errNoMergeKey(m: JsonMap, key: string): SmpError {
 
 /** mergepatch.ErrBadArgType(expected, actual): `%s` of two reflect.Types (nil prints `%!s(<nil>)`). */
 function errBadArgType(expected: GoDynamicType, actual: JsonTree | undefined): SmpError {
-  const actualName = actual === undefined || actual === null ? '%!s(<nil>)' : goTypeName(goTypeOf(actual));
-  return raw(`expected a ${goTypeName(expected)}, but received a ${actualName}`);
+  const actualName = actual === undefined || actual === null ? '%!s(<nil>)' : dynamicTypeName(goTypeOf(actual));
+  return raw(`expected a ${dynamicTypeName(expected)}, but received a ${actualName}`);
 }
 
 /** mergepatch.ErrBadPatchType */

@@ -1,5 +1,5 @@
 import { renderBadValue } from '../errors/field-error';
-import { GO_NULL, goOptionalString, goServicePortKey, goStringSlice, goTime } from './bad-values';
+import { GO_NULL, goOptionalString, goServicePortKey, goStringSlice, goTimeLiteral } from './bad-values';
 
 describe('Go BadValue literals', () => {
   it.each<[string, unknown, string]>([
@@ -15,9 +15,9 @@ describe('Go BadValue literals', () => {
       goServicePortKey('UDP', 53),
       'core.ServicePort{Name:"", Protocol:"UDP", AppProtocol:(*string)(nil), Port:53, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
     ],
-    ['time', goTime('2025-01-02T03:04:05Z'), '2025-01-02 03:04:05 +0000 UTC'],
-    ['time with offset', goTime('2025-01-02T05:04:05+02:00'), '2025-01-02 03:04:05 +0000 UTC'],
-    ['zero time', goTime(undefined), '0001-01-01 00:00:00 +0000 UTC'],
+    ['time', goTimeLiteral('2025-01-02T03:04:05Z'), '2025-01-02 03:04:05 +0000 UTC'],
+    ['time with offset', goTimeLiteral('2025-01-02T05:04:05+02:00'), '2025-01-02 03:04:05 +0000 UTC'],
+    ['zero time', goTimeLiteral(undefined), '0001-01-01 00:00:00 +0000 UTC'],
   ])('%s', (_name, value, expected) => {
     expect(renderBadValue(value)).toBe(expected);
   });

@@ -34,7 +34,7 @@ const GO_MONTHS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '
  * t.String() unquoted: `2006-01-02 15:04:05 +0000 UTC` (apiserver runs in UTC); the zero time
  * for an absent value.
  */
-export function goTime(value: string | null | undefined): GoLiteral {
+export function goTimeLiteral(value: string | null | undefined): GoLiteral {
   const ms = value ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) return new GoLiteral('0001-01-01 00:00:00 +0000 UTC');
   const d = new Date(ms);

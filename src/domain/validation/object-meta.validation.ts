@@ -3,7 +3,7 @@
 // (ValidateObjectMeta / ValidateObjectMetaUpdate add validateKubeFinalizerName).
 import { type FieldError, fieldErrors, GoLiteral, goQuote } from '../errors/field-error';
 import { type ManagedFieldsEntry, type ObjectMeta, type OwnerReference } from '../service.types';
-import { GO_NULL, goStringSlice, goTime } from './bad-values';
+import { GO_NULL, goStringSlice, goTimeLiteral } from './bad-values';
 import { validateAnnotations, validateLabels, validateQualifiedName } from './labels.validation';
 import { nameIsDNS1035Label, nameIsDNSLabel, type NameValidator } from './name-validation';
 import { validateFieldManager } from './options.validation';
@@ -182,10 +182,10 @@ export function validateGenericObjectMetaUpdate(newMeta: ObjectMeta, oldMeta: Ob
   }
   if ((newMeta.uid ?? '') !== (oldMeta.uid ?? '')) errs.push(fieldErrors.invalid('metadata.uid', newMeta.uid ?? '', immutable));
   if (timeMs(newMeta.creationTimestamp) !== timeMs(oldMeta.creationTimestamp)) {
-    errs.push(fieldErrors.invalid('metadata.creationTimestamp', goTime(newMeta.creationTimestamp), immutable));
+    errs.push(fieldErrors.invalid('metadata.creationTimestamp', goTimeLiteral(newMeta.creationTimestamp), immutable));
   }
   if (timeMs(newMeta.deletionTimestamp) !== timeMs(oldMeta.deletionTimestamp)) {
-    const value = newMeta.deletionTimestamp ? goTime(newMeta.deletionTimestamp) : GO_NULL;
+    const value = newMeta.deletionTimestamp ? goTimeLiteral(newMeta.deletionTimestamp) : GO_NULL;
     errs.push(fieldErrors.invalid('metadata.deletionTimestamp', value, immutable));
   }
   if (newMeta.deletionGracePeriodSeconds !== oldMeta.deletionGracePeriodSeconds) {
