@@ -172,7 +172,7 @@ export async function runLoadCase(server: Running, f: Fixture, def: LoadCase, se
 /** A write case, measured with the disk bytes written per write and the WAL left behind. */
 export async function runWriteCase(server: Running, f: Fixture, def: LoadCase, seed: number, variant: 'settled' | 'burst'): Promise<Result> {
   const pid = server.child.pid!;
-  let pre: Result = {};
+  let pre: Result;
   if (variant === 'settled') {
     const s = await settle(server);
     pre = { settleMs: s.settleMs, settled: s.settled, walBeforeBytes: walSize(server.dataDir) };

@@ -95,7 +95,7 @@ export function sendKubeObject(request: FastifyRequest, reply: FastifyReply, cod
 
 /** Errors fall back to JSON when the Accept header itself is what failed (as kube-apiserver does). */
 export function sendStatus(request: FastifyRequest, reply: FastifyReply, status: KubeStatus): void {
-  let format: ResponseFormat = 'json';
+  let format: ResponseFormat;
   try {
     format = formatFor(request, { protobuf: servesProtobuf(request) });
   } catch {

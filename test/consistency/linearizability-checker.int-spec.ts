@@ -299,7 +299,7 @@ describe('linearizability checker (Wing–Gong–Lowe, register with compare-and
           // Every operation left that returned before this one was invoked must come first.
           if (ops.some((other, j) => !used[j] && j !== i && other.outcome === 'ok' && end(other) < ops[i].invokedAt)) continue;
           const op = ops[i];
-          let next: RegisterValue | undefined | null = null;
+          let next: RegisterValue | undefined | null;
           if (op.type === 'read') next = state === op.value ? state : null;
           else if (op.type === 'write') next = op.value;
           else if (op.outcome === 'ok' && !op.succeeded) next = state !== op.expected ? state : null;

@@ -87,7 +87,7 @@ describe('history CLI commands', () => {
     writer.pragma('busy_timeout = 0');
     writer.exec('BEGIN IMMEDIATE');
     const pragma = jest.spyOn(Database.prototype, 'pragma');
-    let pragmas: string[] = [];
+    let pragmas: string[];
     try {
       expect((await run(runGet, ['cli/busy', '-o', 'json'])).code).toBe(0);
       expect((await run(runHistory, ['cli/busy'])).code).toBe(0);

@@ -313,7 +313,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     const count = append.events.length;
     const folded: ServiceState = append.folded ? { object: append.folded, streamVersion: before.streamVersion + count, deleted: false } : evolveAll(before, append.events, 0);
     const object = folded.object;
-    let token = '';
+    let token: string;
     let objectJson: string | null = null;
     let rows: ReturnType<typeof projectionRows>;
     for (;;) {
