@@ -34,7 +34,7 @@ export class EventsController {
   @Get('namespaces/:namespace/events/:name')
   async get(@Param('namespace') namespace: string, @Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const event = await this.events.get(namespace, name);
-    this.send(request, reply, [event], event.metadata.resourceVersion) ?? sendKubeObject(request, reply, 200, 'Event', event);
+    if (!this.send(request, reply, [event], event.metadata.resourceVersion)) sendKubeObject(request, reply, 200, 'Event', event);
   }
 
   private async listOrWatch(request: FastifyRequest, reply: FastifyReply, namespace: string | undefined): Promise<void> {
@@ -42,7 +42,7 @@ export class EventsController {
     const selection = { namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
     if (!isWatchRequest(request)) {
       const list = await this.events.list(selection, options.limit, options.continue);
-      this.send(request, reply, list.items, list.metadata.resourceVersion, list.metadata.continue) ?? sendKubeObject(request, reply, 200, 'EventList', list);
+      if (!this.send(request, reply, list.items, list.metadata.resourceVersion, list.metadata.continue)) sendKubeObject(request, reply, 200, 'EventList', list);
       return;
     }
     const table = this.tableOptions(request);

@@ -43,6 +43,7 @@ export class FieldSet {
 
   has(path: FieldPath): boolean {
     if (path.length === 0) return false;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a cursor that walks down the tree from this node, not a captured `this`
     let set: FieldSet | undefined = this;
     for (let i = 0; i < path.length - 1; i++) {
       set = set.childAt(path[i]);
@@ -159,6 +160,7 @@ export class FieldSetBuilder {
 
   insert(path: FieldPath): void {
     if (path.length === 0) return;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a cursor that walks down the tree from this node, not a captured `this`
     let node: FieldSetBuilder = this;
     for (let i = 0; i < path.length - 1; i++) {
       const key = serializePathElement(path[i]);
@@ -229,9 +231,17 @@ function walk(
   while (i < a.length && j < b.length) {
     const c = comparePathElements(a[i].element, b[j].element);
     // Indices move outside the optional calls: `f?.(x[i++])` skips the increment when f is absent.
-    if (c < 0) (on.left?.(a[i]), i++);
-    else if (c > 0) (on.right?.(b[j]), j++);
-    else (on.both?.(a[i], b[j]), i++, j++);
+    if (c < 0) {
+      on.left?.(a[i]);
+      i++;
+    } else if (c > 0) {
+      on.right?.(b[j]);
+      j++;
+    } else {
+      on.both?.(a[i], b[j]);
+      i++;
+      j++;
+    }
   }
   for (; i < a.length; i++) on.left?.(a[i]);
   for (; j < b.length; j++) on.right?.(b[j]);
