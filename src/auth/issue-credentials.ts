@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically } from '../tls/atomic-file-writer';
 import { issueClientCertificate, loadCertificateAuthority } from '../tls/certificates';
-import { ensureDataDir } from '../tls/data-dir';
+import { DEFAULT_DATA_DIR, ensureDataDir } from '../tls/data-dir';
 import { renderKubeconfig } from '../kubeconfig/kubeconfig';
 import type { PolicySpec } from '../authz/abac-policy';
 import { appendPolicyLines, ensureSelfReviewLines, policyFilePath } from '../authz/policy-file';
@@ -15,7 +15,6 @@ import { AUDIT_WEBHOOK_PATH, policyFor, type PolicyPreset } from '../authz/polic
 import { appendTokenRecord, generateToken, type TokenRecord } from './token-file';
 
 export const DEFAULT_SERVER_URL = 'https://127.0.0.1:6443';
-export const DEFAULT_DATA_DIR = './data';
 
 export interface IssueCredentialsOptions {
   user: string;

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { existingDataDirectory } from '../maintenance/data-directory';
 import { checkIntegrity, openDatabase } from '../store/database';
+import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import { parseOutputFormat, structured } from './output-format';
 
 export const INTEGRITY_CHECK_USAGE = `usage: svctrail integrity-check [--data-dir DIR] [--quick] [-o json|yaml]
@@ -23,7 +24,7 @@ export async function runIntegrityCheck(argv: string[], out: (line: string) => v
   const { values } = parseArgs({
     args: argv,
     options: {
-      'data-dir': { type: 'string', default: './data' },
+      'data-dir': { type: 'string', default: DEFAULT_DATA_DIR },
       quick: { type: 'boolean', default: false },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h' },

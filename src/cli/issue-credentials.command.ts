@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL, issueCredentials } from '../auth/issue-credentials';
+import { DEFAULT_SERVER_URL, issueCredentials } from '../auth/issue-credentials';
+import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import { isPolicyPreset, POLICY_PRESETS } from '../authz/policy-presets';
 
 export const ISSUE_CREDENTIALS_USAGE = `usage: svctrail issue-credentials --user NAME [--group GROUP]... [--token]

@@ -4,12 +4,11 @@
 // silently ignored (the operator meant one of them).
 import { redactedUrl } from '../store/postgres/postgres-database';
 import type { StorageChoice } from '../store/ports/store-settings';
+import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import { UsageError } from './usage-error';
 
 export const STORAGE_USAGE = `  --storage postgres://USER:PASSWORD@HOST:PORT/DB (or SVCTRAIL_STORAGE): the PostgreSQL store
   instead of SQLite in --data-dir; "sqlite" (the default) names the data directory's store.`;
-
-export const DEFAULT_DATA_DIR = './data';
 
 /** The store a command runs on: SQLite with its data directory (none given: the command refuses), or a PostgreSQL URL. */
 export type CommandStore = { engine: 'sqlite'; dataDir: string } | Extract<StorageChoice, { engine: 'postgres' }>;

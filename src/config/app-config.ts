@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { PROJECT_ROOT } from '../shared/project-root';
+import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -23,7 +24,7 @@ export class AppConfig {
 
   @IsString()
   @MinLength(1)
-  dataDir = './data';
+  dataDir = DEFAULT_DATA_DIR;
 
   @Matches(/^[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)?$/, { message: 'service-cluster-ip-range must be one CIDR or two comma-separated CIDRs' })
   serviceClusterIpRange = '10.96.0.0/12';

@@ -6,7 +6,7 @@ import { applyServiceDefaults } from '../domain/service-defaults';
 import type { Service } from '../domain/service.types';
 import { apiErrors } from './api-errors';
 import { OBJECT_BODY_MEDIA_TYPES } from './content-type-parsers';
-import type { FieldValidation } from './write-options';
+import type { FieldValidation } from '../domain/codec/service-decoder';
 
 export interface DecodedBody {
   object: Service;

@@ -14,8 +14,7 @@ import { pointInTimeForGet } from './point-in-time';
 import { decodeServiceRequest } from './service-body';
 import { sendService } from './service-representation';
 import { parseWriteOptions } from './write-options';
-
-export type Subresource = '' | 'status';
+import type { Subresource } from '../domain/field-management';
 
 /** A write's answer, with the JSON the commit already encoded for the projections when it has it. */
 export function storedResult(result: WriteResult): StoredService {

@@ -5,8 +5,7 @@ import type { WriteRequestContext } from '../commands/write-result';
 import { InvalidError } from '../domain/errors/domain-errors';
 import { validateWriteOptions } from '../domain/validation/options.validation';
 import { identityOf } from './request-identity';
-
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+import type { FieldValidation } from '../domain/codec/service-decoder';
 
 export interface WriteOptions {
   dryRun: boolean;

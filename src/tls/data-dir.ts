@@ -64,6 +64,8 @@ export interface DataDirContents {
   warnings: string[];
 }
 
+/** Where the server, the CLI and issue-credentials keep their data when no --data-dir is given. */
+export const DEFAULT_DATA_DIR = './data';
 export const ADMIN_USER = 'admin';
 export const CA_COMMON_NAME = 'svctrail-ca';
 
