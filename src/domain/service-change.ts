@@ -7,7 +7,7 @@ import { jsonCopy } from './json-copy';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-export interface ServiceChange {
+export interface ServiceWatchChange {
   resourceVersion: number;
   type: WatchEventType;
   /** The object after the write; for DELETED the last state, carrying the deletion's resourceVersion. */
@@ -44,7 +44,7 @@ export interface WriteFold {
   after: ServiceState;
 }
 
-export function changeFromWrite(write: WriteFold): ServiceChange {
+export function changeFromWrite(write: WriteFold): ServiceWatchChange {
   if (!write.after.object) {
     return {
       resourceVersion: write.resourceVersion,

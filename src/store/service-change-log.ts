@@ -3,7 +3,7 @@
 // what lets a watch resume from any resourceVersion the log still holds.
 import type { ServiceEvent } from '../domain/service.events';
 import type { Service } from '../domain/service.types';
-import { deletedObject, type ServiceChange } from '../domain/service-change';
+import { deletedObject, type ServiceWatchChange } from '../domain/service-change';
 import { withStoredJson } from '../domain/codec/stored-object-json';
 import { type SqlReader } from './sql/sql-reader';
 
@@ -45,7 +45,7 @@ export interface ServiceChanges {
   /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
   oldestResumable(): Promise<number>;
   /** Up to `limit` writes after `resourceVersion`, oldest first. */
-  changesAfter(resourceVersion: number, limit: number): Promise<ServiceChange[]>;
+  changesAfter(resourceVersion: number, limit: number): Promise<ServiceWatchChange[]>;
 }
 
 /** DI token of the engine's ServiceChanges. */
@@ -65,7 +65,7 @@ export class ServiceChangeLog implements ServiceChanges {
   }
 
   /** Up to `limit` writes after `resourceVersion`, oldest first. */
-  async changesAfter(resourceVersion: number, limit: number): Promise<ServiceChange[]> {
+  async changesAfter(resourceVersion: number, limit: number): Promise<ServiceWatchChange[]> {
     // The log's rows grouped into writes (consecutive rows sharing a resourceVersion), a batch at
     // a time: each about what the writes still wanted take, at the events per write seen so far.
     const writes: EventRow[][] = [];
@@ -91,7 +91,7 @@ export class ServiceChangeLog implements ServiceChanges {
     return writes.map((rows) => this.change(rows));
   }
 
-  private change(rows: EventRow[]): ServiceChange {
+  private change(rows: EventRow[]): ServiceWatchChange {
     const last = rows[rows.length - 1];
     const { rv, uid } = last;
     const created = rows.some((r) => r.type === 'ServiceCreated');
@@ -120,7 +120,7 @@ export class ServiceChangeLog implements ServiceChanges {
  * not a literal with a getter, whose accessor pair V8 would allocate in old space per change
  * (see JsonPieces).
  */
-class ResumedModification implements ServiceChange {
+class ResumedModification implements ServiceWatchChange {
   readonly type = 'MODIFIED' as const;
   private read?: Service | null;
 
@@ -135,7 +135,7 @@ class ResumedModification implements ServiceChange {
   }
 
   /** Serialized as the plain change it stands for (the PostgreSQL engine's), previous included. */
-  toJSON(): ServiceChange {
+  toJSON(): ServiceWatchChange {
     return { resourceVersion: this.resourceVersion, type: this.type, object: this.object, previous: this.previous };
   }
 }

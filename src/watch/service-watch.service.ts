@@ -9,7 +9,7 @@ import type { ServiceChanges } from '../store/service-change-log';
 import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
 import type { ServiceReads, ServiceReadStore } from '../store/ports/service-read-store';
 import type { CommittedWrite } from '../store/ports/committed-write';
-import { changeFromWrite, ServiceChange } from '../domain/service-change';
+import { changeFromWrite, ServiceWatchChange } from '../domain/service-change';
 import { eventFor, matchesFilter, WatchFilter } from './watch-filter';
 import { WatchRegistry, WatchRequest } from './watch-registry';
 import type { WatchChange, WatchSources } from './watch-session';
@@ -20,8 +20,8 @@ export interface ServiceWatchRequest extends WatchRequest<Service> {
 
 @Injectable()
 export class ServiceWatchService {
-  /** One ServiceChange per write, shared by every watcher (whose encoded lines it then keys). */
-  private readonly changes = new WeakMap<CommittedWrite, ServiceChange>();
+  /** One watch change per write, shared by every watcher (whose encoded lines it then keys). */
+  private readonly changes = new WeakMap<CommittedWrite, ServiceWatchChange>();
   constructor(
     private readonly registry: WatchRegistry,
     @Inject(SERVICE_READ_STORE) private readonly store: ServiceReadStore,
@@ -31,7 +31,7 @@ export class ServiceWatchService {
 
   async prepare(request: ServiceWatchRequest): Promise<(res: ServerResponse) => Promise<void>> {
     const filter = request.filter;
-    const toWatchChange = (change: ServiceChange): WatchChange<Service> => ({
+    const toWatchChange = (change: ServiceWatchChange): WatchChange<Service> => ({
       resourceVersion: change.resourceVersion,
       event: eventFor(filter, change),
     });
@@ -48,7 +48,7 @@ export class ServiceWatchService {
     return this.registry.prepare(request, sources, await this.changeLog.oldestResumable());
   }
 
-  private changeOf(write: CommittedWrite): ServiceChange {
+  private changeOf(write: CommittedWrite): ServiceWatchChange {
     let change = this.changes.get(write);
     if (!change) this.changes.set(write, (change = changeFromWrite(write)));
     return change;

@@ -6,7 +6,7 @@ import { matchesFields, serviceFieldSet } from '../domain/selectors/field-select
 import type { LabelSelector } from '../domain/selectors/label-selector';
 import { matchesLabels } from '../domain/selectors/label-selector';
 import type { Service } from '../domain/service.types';
-import { type ServiceChange, type WatchEventType, withResourceVersion } from '../domain/service-change';
+import { type ServiceWatchChange, type WatchEventType, withResourceVersion } from '../domain/service-change';
 
 export interface WatchFilter {
   namespace?: string;
@@ -22,9 +22,9 @@ export function matchesFilter(filter: WatchFilter, object: Service): boolean {
 }
 
 /** The object of the DELETED that watchers a write moved out of their selector get: one per change. */
-const leftObjects = new WeakMap<ServiceChange, Service>();
+const leftObjects = new WeakMap<ServiceWatchChange, Service>();
 
-function leftObject(change: ServiceChange): Service {
+function leftObject(change: ServiceWatchChange): Service {
   let object = leftObjects.get(change);
   if (!object) leftObjects.set(change, (object = withResourceVersion(change.previous!, change.resourceVersion)));
   return object;
@@ -35,14 +35,14 @@ function leftObject(change: ServiceChange): Service {
  * namespace matters, which a write never changes: an update's previous object matched when the
  * new one does, and is not read (a resumed watch reads it from the log only when needed).
  */
-function previousMatches(filter: WatchFilter, change: ServiceChange): boolean {
+function previousMatches(filter: WatchFilter, change: ServiceWatchChange): boolean {
   if (change.type === 'ADDED') return false;
   if (change.type === 'MODIFIED' && !filter.labels && !filter.fields) return filter.namespace === undefined || change.object.metadata.namespace === filter.namespace;
   return change.previous !== null && matchesFilter(filter, change.previous);
 }
 
 /** The event this watcher receives for a change, or undefined when it sees none. */
-export function eventFor(filter: WatchFilter, change: ServiceChange): { type: WatchEventType; object: Service } | undefined {
+export function eventFor(filter: WatchFilter, change: ServiceWatchChange): { type: WatchEventType; object: Service } | undefined {
   const before = previousMatches(filter, change);
   if (change.type === 'DELETED') return before ? { type: 'DELETED', object: change.object } : undefined;
   const after = matchesFilter(filter, change.object);

@@ -22,7 +22,7 @@ export interface GetOptions {
   timeoutMs?: number;
 }
 
-export interface WatchOptions {
+export interface SourceWatchOptions {
   signal: AbortSignal;
   /** The answer's headers, and then each next byte, must arrive within this. */
   idleTimeoutMs: number;
@@ -68,7 +68,7 @@ export class SourceClient {
    * SourceHttpError for a non-2xx answer, SourceTimeoutError when nothing arrives for
    * `idleTimeoutMs`, and an AbortError when the signal aborts (the socket is destroyed at once).
    */
-  async *watch(path: string, options: WatchOptions): AsyncGenerator<unknown, void, undefined> {
+  async *watch(path: string, options: SourceWatchOptions): AsyncGenerator<unknown, void, undefined> {
     const idle = options.idleTimeoutMs;
     const cutoff = new RequestCutoff(options.signal);
     let response: IncomingMessage | undefined;
