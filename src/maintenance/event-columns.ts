@@ -2,8 +2,9 @@
 // the SQL names, in schema order. Every copy of the log moves all of them.
 import { getTableColumns } from 'drizzle-orm';
 import { events } from '../store/schema';
+import type { EventRow } from '../store/sql/event-columns';
 
-export type EventRow = typeof events.$inferSelect;
+export type { EventRow };
 export type EventKey = keyof EventRow;
 
 export const EVENT_COLUMNS: readonly { key: EventKey; column: string }[] = Object.entries(getTableColumns(events)).map(([key, column]) => ({

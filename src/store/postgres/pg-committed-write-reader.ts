@@ -11,7 +11,8 @@ import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../ports/committed-write';
 import type { WriteObservation } from '../ports/mirror-source-store';
 import type { RecordedEvent } from '../ports/recorded-event';
-import { EVENT_COLUMNS, type EventRow, toRecorded } from './pg-event-store';
+import { toRecorded } from '../event-store';
+import { eventColumns, type EventRow } from '../sql/event-columns';
 import type { Queryable } from './postgres-database';
 
 interface WriteRow extends EventRow {
@@ -25,14 +26,9 @@ interface WriteRow extends EventRow {
   observed_at: string | null;
 }
 
-/** Event columns qualified by the alias `e` (the revision subqueries name their own table). */
-const QUALIFIED_COLUMNS = EVENT_COLUMNS.split(',')
-  .map((column) => `e.${column.trim()}`)
-  .join(', ');
-
 // Two primary-key seeks per event on service_revisions (uid, resource_version).
 const WRITES_AFTER = `
-SELECT ${QUALIFIED_COLUMNS},
+SELECT ${eventColumns('e')},
   (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version < e.resource_version
     ORDER BY r.resource_version DESC LIMIT 1) AS previous,
   (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version = e.resource_version) AS current,
@@ -81,7 +77,7 @@ function groupByWrite(rows: WriteRow[]): WriteRow[][] {
   const groups: WriteRow[][] = [];
   for (const row of rows) {
     const last = groups[groups.length - 1];
-    if (last && last[0].resource_version === row.resource_version) last.push(row);
+    if (last && last[0].resourceVersion === row.resourceVersion) last.push(row);
     else groups.push([row]);
   }
   return groups;

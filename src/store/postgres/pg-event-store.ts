@@ -17,35 +17,10 @@
 // The write must run in READ COMMITTED (PostgreSQL's default): every statement after the lock
 // sees every append committed before it. Under REPEATABLE READ the snapshot would be the one
 // taken when the transaction's first statement began, possibly before the previous holder's commit.
-import type { ServiceEvent } from '../../domain/service.events';
-import type { RecordedEvent } from '../ports/recorded-event';
 import type { Queryable } from './postgres-database';
 
 /** Key of the transaction advisory lock every append takes (a constant of svctrail's own; svctrail_append takes it too). */
 export const APPEND_LOCK = '8319395769340735588';
-
-/** Every column of an event row, in the order toRecorded reads them. */
-export const EVENT_COLUMNS = `position, resource_version, stream_id, stream_version, namespace, name, type, data,
-  recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource`;
-
-export interface EventRow {
-  position: number;
-  resource_version: number;
-  stream_id: string;
-  stream_version: number;
-  namespace: string;
-  name: string;
-  type: string;
-  data: string;
-  recorded_at: string;
-  actor_user: string;
-  actor_groups: string;
-  user_agent: string;
-  field_manager: string;
-  request_id: string;
-  verb: string;
-  subresource: string;
-}
 
 /**
  * The time to record a write at: the clock's, but never before the newest write's (svctrail_append
@@ -69,26 +44,4 @@ export function recordingTime(clockNow: Date, newest: string | undefined): Date 
  */
 export async function lockAppends(client: Queryable): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-}
-
-export function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    position: row.position,
-    resourceVersion: row.resource_version,
-    streamId: row.stream_id,
-    streamVersion: row.stream_version,
-    namespace: row.namespace,
-    name: row.name,
-    event: { type: row.type, data: JSON.parse(row.data) } as ServiceEvent,
-    metadata: {
-      user: row.actor_user,
-      groups: JSON.parse(row.actor_groups) as string[],
-      userAgent: row.user_agent,
-      fieldManager: row.field_manager,
-      requestId: row.request_id,
-      verb: row.verb,
-      subresource: row.subresource,
-      recordedAt: row.recorded_at,
-    },
-  };
 }
