@@ -13,4 +13,5 @@ process.on('exit', () => {
 });
 const cli = join(ROOT, 'dist', 'cli.js');
 process.argv = [process.argv[0], cli, ...process.argv.slice(2)];
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- runs the compiled CLI in this process, after setting its argv
 require(cli);

@@ -84,6 +84,7 @@ const encodeContinue = (rv: number, start: string) => Buffer.from(JSON.stringify
 function decodeContinue(token: string): { rv: number; after: string } | undefined {
   try {
     const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv: number; start: string };
+    // eslint-disable-next-line no-control-regex -- the continue token's key ends in NUL, as svctrail's does
     return { rv: t.rv, after: t.start.replace(/\u0000$/, '') };
   } catch {
     return undefined;
@@ -725,6 +726,7 @@ function main(): void {
   const label = `${values.stack === 'nest' ? 'framework-' : ''}${full ? 'floor-full' : 'floor'}`;
   if (values.stack === 'nest') {
     // Loaded only here: the plain floor (and its checkpoint worker) never carries NestJS.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, so the plain floor never loads NestJS
     const { serveOnNestStack } = require('./nest-stack') as typeof import('./nest-stack');
     void serveOnNestStack(dataDir, Number(values.port), values.host, handle).then(({ port, close }) => {
       process.stdout.write(`${label} serving https://${values.host}:${port}\n`);

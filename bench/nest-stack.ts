@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROOT } from './real';
 
 function load<T>(relative: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
   return require(join(ROOT, 'dist', relative)) as T;
 }
 

@@ -28,9 +28,10 @@ export const MIGRATIONS = join(ROOT, 'migrations');
 
 function load<T>(relative: string): T {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
     return require(join(ROOT, 'dist', relative)) as T;
   } catch (error) {
-    throw new Error(`cannot load dist/${relative} (run \`npx nest build\` first): ${(error as Error).message}`);
+    throw new Error(`cannot load dist/${relative} (run \`npx nest build\` first): ${(error as Error).message}`, { cause: error });
   }
 }
 

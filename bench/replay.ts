@@ -54,7 +54,9 @@ function rawFold(path: string): { events: number; streams: number } {
 }
 
 function rawRebuild(path: string, out: string): { events: number; streams: number } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
   const { jsonPatchText } = require(join(ROOT, 'dist', 'domain', 'json-patch-diff.js')) as typeof import('../src/domain/json-patch-diff');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
   const { conditionTransitions } = require(join(ROOT, 'dist', 'projections', 'condition-audit.projection.js')) as typeof import('../src/projections/condition-audit.projection');
   const target = real.database().openDatabase({ path: out, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL', truncateWal: false });
   const w = target.sqlite;

@@ -1,5 +1,6 @@
 // Authentication over real HTTPS: bearer tokens, client certificates from the data directory's
 // CA, 401 Status for anything else, and the endpoints that need no credentials.
+import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueCredentials } from '../../src/auth/issue-credentials';
@@ -55,7 +56,6 @@ describe('authentication', () => {
     });
     const created = await client.post('/api/v1/namespaces/certs/services', { metadata: { name: 'by-alice' }, spec: { ports: [{ port: 80 }] } });
     expect(created.status).toBe(201);
-    const Database = require('better-sqlite3');
     const db = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
     const row = db.prepare(`SELECT actor_user, actor_groups, verb FROM events WHERE name = 'by-alice'`).get();
     db.close();

@@ -1,7 +1,7 @@
 // kubectl (the one on the PATH) against the real server with the generated admin kubeconfig:
 // get, list, create, replace, replace --subresource=status, delete. Until OpenAPI is served,
 // writes use --validate=false.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findKubectl, kubectl, kubectlVersion } from '../helpers/kubectl';
@@ -71,9 +71,7 @@ describeIfKubectl('kubectl with the generated kubeconfig', (backend) => {
 
   it('without credentials kubectl is told to log in', async () => {
     const anonymous = join(work, 'anonymous.kubeconfig');
-    const config = require('node:fs')
-      .readFileSync(t.server.kubeconfigPath, 'utf8')
-      .replace(/token: .*/, 'token: wrong');
+    const config = readFileSync(t.server.kubeconfigPath, 'utf8').replace(/token: .*/, 'token: wrong');
     writeFileSync(anonymous, config);
     const res = await kubectl(binary!, anonymous, [`--cache-dir=${join(work, 'cache2')}`, 'get', 'svc']);
     expect(res.status).toBe(1);
