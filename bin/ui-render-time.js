@@ -10,6 +10,7 @@
 // whole history.
 //
 // usage: node bin/ui-render-time.js [--changes N] [--runs N] [--data-dir DIR] [--fresh | --existing]
+/* global document -- the page.waitForFunction/evaluate callbacks run in the browser page, not in node */
 const { spawn } = require('node:child_process');
 const { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
 const https = require('node:https');

@@ -104,6 +104,7 @@ export async function issueCredentials(options: IssueCredentialsOptions): Promis
 function validateName(value: string, what: string): void {
   if (value.trim() === '') throw new Error(`${what} name must not be empty`);
   // Control characters would corrupt the token file line and are never meaningful in a name.
+  // eslint-disable-next-line no-control-regex -- control characters are what this check looks for
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new Error(`${what} name "${value}" contains control characters`);
 }
 

@@ -147,6 +147,7 @@ describe('Reflector', () => {
     let watches = 0;
     const quiet: SourceApi = {
       getJson: (path) => Promise.resolve(path.includes('/kubernetes') ? kubernetes : { metadata: { resourceVersion: '1' }, items: [] }),
+      // eslint-disable-next-line require-yield -- a watch that ends without an event: the reflector must start another
       async *watch() {
         watches++;
       },

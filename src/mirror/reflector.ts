@@ -181,6 +181,7 @@ export class Reflector {
       if (pipeline.failure) break;
     }
     await pipeline.drain();
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- re-throws what the store threw, as it threw it
     if (pipeline.failure) throw pipeline.failure;
     await this.recorder.record({ kind: 'position', resume: { resourceVersion: listResourceVersion, after: storedPosition } });
     this.logger.log(`${via === 'list' ? 'listed' : 'relisted'} ${items.length} Services at source resourceVersion ${listResourceVersion} (${gone.length} gone)`);
@@ -235,6 +236,7 @@ export class Reflector {
       stop.abort();
       await pipeline.drain();
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- re-throws what the store threw, as it threw it
     if (pipeline.failure) throw pipeline.failure;
     return progressed;
   }

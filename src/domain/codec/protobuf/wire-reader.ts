@@ -1,6 +1,7 @@
 // Reading protobuf fields with the checks and error texts of gogo-protobuf's generated Unmarshal
 // (ErrIntOverflowGenerated, ErrInvalidLengthGenerated, io.ErrUnexpectedEOF, wrong wire types),
 // on top of @bufbuild/protobuf's varint decoding.
+/* eslint-disable @typescript-eslint/no-unsafe-enum-comparison -- wire types come off the stream as plain numbers (0-7, some of them invalid) and are compared with WireType's values on purpose */
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { ProtobufDecodeError } from './protobuf-decode-error';
 
