@@ -150,7 +150,7 @@ export function floorHistory(deps: FloorHistoryDeps): (res: ServerResponse, path
         const b = pick(row, 'b_');
         const first = span(a, head());
         const second = span(b, head());
-        const end = [first.to, second.to].filter((e) => e !== null).sort((x, y) => Number(x!.resourceVersion) - Number(y!.resourceVersion))[0];
+        const end = [first.to, second.to].filter((e) => e !== null).sort((x, y) => Number(x.resourceVersion) - Number(y.resourceVersion))[0];
         return JSON.stringify({
           kind: 'IngressConflict',
           apiVersion: HISTORY_API_VERSION,

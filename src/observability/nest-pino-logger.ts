@@ -32,7 +32,7 @@ export class NestPinoLogger implements LoggerService {
   }
 
   private write(level: Level, message: unknown, params: unknown[]): void {
-    const log = this.logger[level].bind(this.logger) as (...args: unknown[]) => void;
+    const log: (...args: unknown[]) => void = this.logger[level].bind(this.logger);
     const fields: Record<string, unknown> = {};
     let rest: unknown[] = [];
     if (params.length > 0) {

@@ -56,7 +56,7 @@ describe('ListServicesHandler pages', () => {
 
   it('given a limit past any count (99999999999999999999), when listed, then it reads batches of 500 and returns everything', async () => {
     const { store, asked } = storeOf(1100);
-    const page = await list(store, { limit: 99999999999999999999 });
+    const page = await list(store, { limit: Number('99999999999999999999') });
     expect(page.items).toHaveLength(1100);
     expect(page.metadata.continue).toBeUndefined();
     expect(asked.map((r) => r.limit)).toEqual([500, 500, 500]);

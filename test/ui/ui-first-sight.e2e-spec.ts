@@ -30,8 +30,6 @@ const GONE = START + 2 * DAY + HOUR;
 const BROWSER_NOW = OLD.last + 3 * DAY;
 const LONG_NOTE = `<img src=x onerror="window.__pwned=1">${'a long annotation value '.repeat(20)}`;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 describeInBrowser('the timeline at first sight', () => {
   let t: HistoryTestServer;
   let browser: Browser;

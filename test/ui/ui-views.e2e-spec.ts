@@ -17,8 +17,6 @@ const HOSTILE_NOTE = '<img src=x onerror="window.__pwned=3"><script>window.__pwn
 
 // Predicates for waitForFunction are passed as functions (the page's CSP forbids the eval that
 // string predicates need) and reach the DOM through globalThis (the test project has no DOM types).
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 describeInBrowser('browser views', () => {
   let t: HistoryTestServer;
   let browser: Browser;
