@@ -3,7 +3,7 @@
 import type { DatabaseHandle } from '../store/database';
 import type { Projection } from './projection';
 import type { CommittedWrite } from '../store/ports/committed-write';
-import { allocationChanges } from './projection-rows';
+import { allocationRowChanges } from './projection-rows';
 
 export class AllocationsProjection implements Projection {
   readonly name = 'allocations';
@@ -18,7 +18,7 @@ export class AllocationsProjection implements Projection {
   }
 
   apply(write: CommittedWrite): void {
-    const { release, take } = allocationChanges(write);
+    const { release, take } = allocationRowChanges(write);
     for (const cell of release) this.remove.run(cell.kind, cell.value, write.streamId);
     for (const cell of take) this.insert.run(cell.kind, cell.value, write.streamId);
   }

@@ -4,8 +4,7 @@
 // every row before it takes the append lock and send them all in one statement, and a change to
 // a projection's rule is made here, for every engine.
 import type { ServiceEvent } from '../domain/service.events';
-import type { Service } from '../domain/service.types';
-import { allocatedValues } from '../domain/allocation/service-allocation';
+import { type AllocatedValues, allocationChanges } from '../domain/allocation/service-allocation';
 import { jsonPatchTextOfObjects } from '../domain/json-patch-diff';
 import { eventTransitions, transitionCells } from './condition-audit.projection';
 import { ingressChanges } from './ingress-addresses';
@@ -43,24 +42,23 @@ export interface ProjectionRows {
 /** What the rule reads of a write: its events, the states around them and the object's stored text. */
 export type RowsInput = Pick<CommittedWrite, 'before' | 'after' | 'objectJson'> & { events: readonly { event: ServiceEvent }[] };
 
-function allocationCells(object: Service | null): Map<string, AllocationCell> {
+/** Cells of the values, once each (a port number served over TCP and UDP holds one node port). */
+function cells(values: AllocatedValues): AllocationCell[] {
   const out = new Map<string, AllocationCell>();
-  if (!object) return out;
-  const held = allocatedValues(object);
-  for (const ip of held.clusterIPs) out.set(`cluster-ip\u0000${ip}`, { kind: 'cluster-ip', value: ip });
-  for (const port of held.nodePorts) out.set(`node-port\u0000${port}`, { kind: 'node-port', value: String(port) });
-  return out;
+  for (const ip of values.clusterIPs) out.set(`cluster-ip\u0000${ip}`, { kind: 'cluster-ip', value: ip });
+  for (const port of values.nodePorts) out.set(`node-port\u0000${port}`, { kind: 'node-port', value: String(port) });
+  return [...out.values()];
 }
 
-/** Values released and taken; a write that leaves the spec and the object's existence alone changes none. */
-export function allocationChanges(write: RowsInput): { release: AllocationCell[]; take: AllocationCell[] } {
+/**
+ * The allocation rows a write releases and takes: the domain's allocationChanges (which values the
+ * Service holds before and after) as table cells; a write that leaves the spec and the object's
+ * existence alone changes none.
+ */
+export function allocationRowChanges(write: RowsInput): { release: AllocationCell[]; take: AllocationCell[] } {
   if (write.before.object && write.after.object && !write.events.some((e) => e.event.type === 'ServiceSpecChanged')) return { release: [], take: [] };
-  const before = allocationCells(write.before.object);
-  const after = allocationCells(write.after.object);
-  return {
-    release: [...before].filter(([key]) => !after.has(key)).map(([, cell]) => cell),
-    take: [...after].filter(([key]) => !before.has(key)).map(([, cell]) => cell),
-  };
+  const { allocate, release } = allocationChanges(write.before.object ?? undefined, write.after.object ?? undefined);
+  return { release: cells(release), take: cells(allocate) };
 }
 
 export function ingressSteps(events: readonly { event: ServiceEvent }[]): IngressStep[] {
@@ -94,6 +92,6 @@ export function projectionRows(write: RowsInput): ProjectionRows {
     revision: object ? { object: json!, patch: jsonPatchTextOfObjects(write.before.object, object, json) } : undefined,
     transitions: writeTransitions(write.events),
     ingress: ingressSteps(write.events),
-    ...allocationChanges(write),
+    ...allocationRowChanges(write),
   };
 }
