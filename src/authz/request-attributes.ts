@@ -3,6 +3,7 @@
 // (and /api/<v>, /apis/<g>, /apis/<g>/<v> themselves) are non-resource requests whose verb is
 // the lowercase HTTP method.
 import { parseLabelSelector } from '../domain/selectors/label-selector';
+import { compareGoStrings } from '../domain/go-string-order';
 
 export interface RequestAttributes {
   isResourceRequest: boolean;
@@ -144,7 +145,7 @@ function listOptionsOf(query: URLSearchParams): { watch: boolean; exactName?: st
 function exactMatch(selector: string, field: string): string | undefined {
   let found: string | undefined;
   // ParseSelector sorts the terms, so of two `field=` terms the one sorting first wins.
-  for (const term of splitTerms(selector).sort(compareBytes)) {
+  for (const term of splitTerms(selector).sort(compareGoStrings)) {
     if (term === '') continue;
     const op = /!=|==|=/.exec(term);
     if (!op) throw new Error(`invalid selector term ${term}`);
@@ -152,11 +153,6 @@ function exactMatch(selector: string, field: string): string | undefined {
     if (found === undefined && op[0] !== '!=' && term.slice(0, op.index) === field) found = value;
   }
   return found;
-}
-
-/** Go's sort.Strings order: byte-wise on UTF-8. */
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** splitTerms: commas not preceded by an escaping backslash. */

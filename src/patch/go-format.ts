@@ -3,10 +3,7 @@
 // `map: map[status:True] does not contain declared merge key: type`, and `%s` as in
 // `unknown patch type: %s in map: %v`. Maps print with keys sorted (fmt sorts map keys since Go 1.12).
 import { goTypeOf, isMap, type JsonTree } from './json-tree';
-
-function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
+import { compareGoStrings } from '../domain/go-string-order';
 
 /** strconv.FormatFloat(f, 'g', -1, 64), what `%v` prints: shortest digits, exponent when exp < -4 || exp >= 6. */
 function formatFloatG(value: number): string {
@@ -30,7 +27,7 @@ function format(value: JsonTree, verb: 'v' | 's'): string {
   if (typeof value === 'number') return formatNumber(value, verb);
   if (Array.isArray(value)) return `[${value.map((item) => format(item, verb)).join(' ')}]`;
   if (isMap(value)) {
-    const keys = Object.keys(value).sort(byteOrder);
+    const keys = Object.keys(value).sort(compareGoStrings);
     return `map[${keys.map((k) => `${k}:${format(value[k], verb)}`).join(' ')}]`;
   }
   return '';

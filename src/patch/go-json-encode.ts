@@ -4,10 +4,7 @@
 // Go map (partialDoc), whose keys then come out sorted. Callers pass the set of such maps.
 import { goJsonString } from '../domain/codec/go-json-string';
 import { isMap, type JsonTree } from './json-tree';
-
-function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
+import { compareGoStrings } from '../domain/go-string-order';
 
 function goNumber(value: number): string {
   if (Number.isInteger(value) && Math.abs(value) >= 1e21) return BigInt(value).toString();
@@ -24,7 +21,7 @@ export function encodeGoJson(value: JsonTree, sortedMaps: { has(value: object): 
   if (Array.isArray(value)) return `[${value.map((item) => encodeGoJson(item, sortedMaps)).join(',')}]`;
   if (isMap(value)) {
     const keys = Object.keys(value);
-    if (sortedMaps.has(value)) keys.sort(byteOrder);
+    if (sortedMaps.has(value)) keys.sort(compareGoStrings);
     return `{${keys.map((k) => `${goJsonString(k)}:${encodeGoJson(value[k], sortedMaps)}`).join(',')}}`;
   }
   return 'null';

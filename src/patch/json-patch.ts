@@ -17,6 +17,7 @@ import { duplicateFieldErrors, readPatchBody, unmarshalTypeError } from './patch
 import { type PatchOptions, type PatchOutcome } from './patch-outcome';
 import { PatchRejectedError } from './patch-rejected-error';
 import { MAX_JSON_PATCH_OPERATIONS, PatchTooLargeError } from './patch-too-large-error';
+import { compareGoStrings } from '../domain/go-string-order';
 
 /** jsonpatch.Operation: map[string]*json.RawMessage (a JSON null member is a nil pointer). */
 type Operation = ReadonlyMap<string, JsonValue>;
@@ -303,7 +304,7 @@ class Patcher {
     if (Array.isArray(node)) return node.map((item) => this.copyNode(item));
     if (isMap(node)) {
       const keys = Object.keys(node);
-      if (this.sorted.has(node)) keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      if (this.sorted.has(node)) keys.sort(compareGoStrings);
       const out = Object.create(null) as JsonMap;
       for (const key of keys) out[key] = this.copyNode(node[key]);
       return out;

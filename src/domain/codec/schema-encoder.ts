@@ -4,20 +4,10 @@
 // (zero → null), IntOrString never omitted (zero → 0), FieldsV1 copied verbatim.
 import { type FieldSchema, type GoType, type StructSchema } from './go-schema';
 import { canonicalTime } from './go-time';
+import { compareGoStrings } from '../go-string-order';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Go sorts map keys as byte strings; for UTF-8 that is code point order. */
-function compareCodePoints(a: string, b: string): number {
-  const ca = Array.from(a);
-  const cb = Array.from(b);
-  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
-    const d = ca[i].codePointAt(0)! - cb[i].codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return ca.length - cb.length;
 }
 
 /** A deep copy of free-form JSON data (FieldsV1) with null-prototype objects. */
@@ -62,14 +52,14 @@ function encodeValue(type: GoType, v: unknown): unknown {
     case 'stringMap': {
       if (!isPlainObject(v)) return null;
       const out: Record<string, string> = Object.create(null);
-      for (const key of Object.keys(v).sort(compareCodePoints)) out[key] = (v[key] ?? '') as string;
+      for (const key of Object.keys(v).sort(compareGoStrings)) out[key] = (v[key] ?? '') as string;
       return out;
     }
     case 'stringListMap': {
       if (!isPlainObject(v)) return null;
       // A nil value slice is `null`, an empty one `[]`.
       const out: Record<string, string[] | null> = Object.create(null);
-      for (const key of Object.keys(v).sort(compareCodePoints)) {
+      for (const key of Object.keys(v).sort(compareGoStrings)) {
         const list = v[key];
         out[key] = Array.isArray(list) ? list.map((item) => (typeof item === 'string' ? item : '')) : null;
       }

@@ -4,7 +4,7 @@
 import { DomainError } from '../errors/domain-errors';
 import { strconvQuote } from '../codec/go-quote';
 import { type FieldPath, fieldPathToString } from './field-path';
-import { compareGoStrings } from './go-json';
+import { compareGoStrings } from '../go-string-order';
 
 export interface FieldConflict {
   /** The manager identifier (JSON), as in managedfields' Conflict.Manager. */

@@ -10,7 +10,7 @@ import { mergeObjects } from './object-merge';
 import { removeItems } from './remove-items';
 import { toFieldSet } from './to-field-set';
 import { valuesEqual } from './field-value';
-import { compareGoStrings } from './go-json';
+import { compareGoStrings } from '../go-string-order';
 
 export type ManagerSets = Map<string, ManagerSet>;
 

@@ -3,7 +3,8 @@
 // value.Equals, value.ToString). Numbers are one class here: JS cannot tell 80 from 80.0, and
 // SMD compares ints and floats numerically anyway.
 import { strconvQuote } from '../codec/go-quote';
-import { compareGoStrings, isJsonMap } from './go-json';
+import { compareGoStrings } from '../go-string-order';
+import { isJsonMap } from './go-json';
 
 /** SMD's type rank: numbers < strings < bools < lists < maps < null. */
 function rank(v: unknown): number {

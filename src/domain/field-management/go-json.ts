@@ -2,21 +2,7 @@
 // set values inside FieldsV1 keys, manager identifiers, the last-applied annotation. Map keys
 // are sorted (Go sorts map[string]interface{}), strings are HTML-escaped like json.Marshal.
 import { goJsonString } from '../codec/go-json-string';
-
-/** Go sorts map keys as UTF-8 byte strings, which is code point order. */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    // UTF-16 order differs from code point order only between surrogates and U+E000..U+FFFF.
-    if (x >= 0xd800) x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
-    if (y >= 0xd800) y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
-    return x < y ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
+import { compareGoStrings } from '../go-string-order';
 
 export function isJsonMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

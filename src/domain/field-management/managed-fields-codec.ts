@@ -7,7 +7,7 @@ import { type ManagedFieldsEntry } from '../service.types';
 import { type FieldSet } from './field-set';
 import { fieldSetToFieldsV1, fieldsV1ToFieldSet } from './fields-v1';
 import { goJsonString } from '../codec/go-json-string';
-import { compareGoStrings } from './go-json';
+import { compareGoStrings } from '../go-string-order';
 
 export type Operation = 'Apply' | 'Update';
 

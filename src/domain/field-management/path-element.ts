@@ -2,7 +2,8 @@
 // `f:name`, a list-map item by its key fields `k:{"port":80,"protocol":"TCP"}`, a set item by its
 // value `v:"finalizer"`, or an atomic-list index `i:0`. Order: field < key < value < index.
 import { goJsonString } from '../codec/go-json-string';
-import { compareGoStrings, goJsonMarshal, isJsonMap } from './go-json';
+import { compareGoStrings } from '../go-string-order';
+import { goJsonMarshal, isJsonMap } from './go-json';
 import { compareValues, valueToString } from './field-value';
 
 export interface KeyField {

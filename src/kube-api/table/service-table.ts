@@ -5,6 +5,7 @@
 import type { Service } from '../../domain/service.types';
 import { translateTimestampSince } from './human-duration';
 import type { TableColumnDefinition } from './table.types';
+import { compareGoStrings } from '../../domain/go-string-order';
 
 // Descriptions are the SwaggerDoc() texts (types_swagger_doc_generated.go, Kubernetes v1.32) of the
 // field each column shows. They keep the Go comments' double spaces and paragraph breaks ("\n\n"),
@@ -42,9 +43,6 @@ export const SERVICE_COLUMN_DEFINITIONS: readonly TableColumnDefinition[] = Obje
   column('Selector', SERVICE_SPEC_SELECTOR, { priority: 1 }),
 ]);
 
-/** Go's sort.Strings order; every string sorted here is ASCII, where UTF-16 order is the same. */
-const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** loadBalancerStatusStringer (wide): each ingress IP, else hostname, as a sorted set. */
 function loadBalancerIngress(svc: Service): string[] {
   const seen = new Set<string>();
@@ -52,7 +50,7 @@ function loadBalancerIngress(svc: Service): string[] {
     if (ingress.ip) seen.add(ingress.ip);
     else if (ingress.hostname) seen.add(ingress.hostname);
   }
-  return [...seen].sort(byteOrder);
+  return [...seen].sort(compareGoStrings);
 }
 
 /** getServiceExternalIP. */
@@ -81,7 +79,7 @@ function ports(svc: Service): string {
 /** labels.FormatLabels: Set.String() sorts the `k=v` strings themselves (not the keys). */
 function formatLabels(labels: Record<string, string> | undefined): string {
   const pairs = Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`);
-  return pairs.length > 0 ? pairs.sort(byteOrder).join(',') : '<none>';
+  return pairs.length > 0 ? pairs.sort(compareGoStrings).join(',') : '<none>';
 }
 
 /** printService with `Wide: true`: one cell per SERVICE_COLUMN_DEFINITIONS entry. */

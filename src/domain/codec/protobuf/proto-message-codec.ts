@@ -17,6 +17,7 @@ import { encodeStruct } from '../schema-encoder';
 import { wireFields } from './kube-proto-layout';
 import { ProtobufDecodeError } from './protobuf-decode-error';
 import { WireReader } from './wire-reader';
+import { compareGoStrings } from '../../go-string-order';
 
 type Plain = Record<string, unknown>;
 
@@ -81,7 +82,7 @@ function writeValue(w: BinaryWriter, no: number, type: GoType, value: unknown): 
     case 'stringMap': {
       const map = (value ?? {}) as Record<string, string>;
       // sort.Strings: byte order, which for UTF-8 is code point order.
-      for (const key of Object.keys(map).sort(compareBytes)) {
+      for (const key of Object.keys(map).sort(compareGoStrings)) {
         w.tag(no, WireType.LengthDelimited).fork();
         w.tag(1, WireType.LengthDelimited).string(key);
         w.tag(2, WireType.LengthDelimited).string(map[key] ?? '');
@@ -93,7 +94,7 @@ function writeValue(w: BinaryWriter, no: number, type: GoType, value: unknown): 
       // map<string, ExtraValue>: each entry is {1: key, 2: ExtraValue{1: repeated items}}, the
       // value message always written, even when empty.
       const map = (value ?? {}) as Record<string, unknown>;
-      for (const key of Object.keys(map).sort(compareBytes)) {
+      for (const key of Object.keys(map).sort(compareGoStrings)) {
         const list = map[key];
         w.tag(no, WireType.LengthDelimited).fork();
         w.tag(1, WireType.LengthDelimited).string(key);
@@ -108,12 +109,6 @@ function writeValue(w: BinaryWriter, no: number, type: GoType, value: unknown): 
       if (Array.isArray(value)) for (const item of value) writeValue(w, no, type.elem, item);
       return;
   }
-}
-
-function compareBytes(a: string, b: string): number {
-  const ba = Buffer.from(a, 'utf8');
-  const bb = Buffer.from(b, 'utf8');
-  return Buffer.compare(ba, bb);
 }
 
 function writeMessage(w: BinaryWriter, schema: StructSchema, value: Plain): void {
