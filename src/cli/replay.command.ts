@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
-import { buildPointInTime } from '../maintenance/point-in-time';
+import { buildPointInTime } from '../maintenance/point-in-time-copy';
 import { replayPgProjections } from '../maintenance/postgres/pg-projection-replayer';
 import { replayDataDirectory, type ReplayReport } from '../maintenance/projection-replayer';
 import { parseOutputFormat, structured, table } from './output-format';

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from '../kube-api/api-errors';
 import { formatFor, sendObject } from '../kube-api/kube-response';
 import { ActivitySummaryService } from './activity-summary.service';
-import { ChangeFeedService } from './change-feed.service';
+import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { ConditionAuditService } from './condition-audit.service';
 import { FieldOwnershipService } from './field-ownership.service';
@@ -24,7 +24,7 @@ export class HistoryController {
     changes: ChangeLogService,
     conditions: ConditionAuditService,
     private readonly ingress: IngressHistoryService,
-    private readonly feed: ChangeFeedService,
+    private readonly feed: HistoryFeedService,
     ownership: FieldOwnershipService,
     activity: ActivitySummaryService,
   ) {

@@ -13,7 +13,7 @@ import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { STORE_ENGINE } from '../store/store-engine';
 import type { StoreEngine } from '../store/store-engine';
 import { ActivitySummaryService } from './activity-summary.service';
-import { ChangeFeedService } from './change-feed.service';
+import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { ConditionAuditService } from './condition-audit.service';
 import { FieldOwnershipService } from './field-ownership.service';
@@ -37,7 +37,7 @@ import { IngressHistoryService } from './ingress-history.service';
     ChangeLogService,
     ConditionAuditService,
     IngressHistoryService,
-    ChangeFeedService,
+    HistoryFeedService,
     FieldOwnershipService,
   ],
 })

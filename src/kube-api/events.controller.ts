@@ -2,8 +2,8 @@
 // /api/v1/events, list and watch. Read-only: the log is their only source.
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { KubeEventsService } from '../events/kube-events.service';
-import type { KubeEvent } from '../events/kube-event.types';
+import { KubeEventsService } from '../kube-events/kube-events.service';
+import type { KubeEvent } from '../kube-events/kube-event.types';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { buildEventTable } from './table/event-table';

@@ -8,7 +8,7 @@ import { ServiceCommandExecutor } from '../commands/service-command-executor';
 import { QueryHandlers } from '../queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { WatchRegistry } from '../watch/watch-registry';
-import { KubeEventsService } from '../events/kube-events.service';
+import { KubeEventsService } from '../kube-events/kube-events.service';
 import { DiscoveryController } from './discovery.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';

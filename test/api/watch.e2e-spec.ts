@@ -5,7 +5,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateServiceCommand } from '../../src/commands/service.commands';
 import { BacklogBudget } from '../../src/feed/backlog-budget';
 import { decodeServiceBody } from '../../src/kube-api/service-body';
-import { ChangeFeedService } from '../../src/history/change-feed.service';
+import { HistoryFeedService } from '../../src/history/history-feed.service';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { describeEachBackend } from '../helpers/storage-backends';
 import type { TestServer } from '../helpers/test-server';
@@ -213,7 +213,7 @@ describeEachBackend('watch', (backend) => {
   });
 
   it('caps feed followers with 429 and a Retry-After; a feed without follow is still served', async () => {
-    const feeds = t.server.app.get(ChangeFeedService);
+    const feeds = t.server.app.get(HistoryFeedService);
     const previous = feeds.maxFollowers;
     feeds.maxFollowers = 1;
     const follower = await t.client.stream('/apis/history.svctrail.io/v1alpha1/feed?follow=true');
@@ -234,7 +234,7 @@ describeEachBackend('watch', (backend) => {
   it('one backlog budget for every watch and feed stream: over it, the fullest is closed before any reaches its own limit', async () => {
     const budget = t.server.app.get(BacklogBudget);
     const registry = t.server.app.get(WatchRegistry);
-    const feeds = t.server.app.get(ChangeFeedService);
+    const feeds = t.server.app.get(HistoryFeedService);
     const previous = budget.maxTotalBytes;
     budget.maxTotalBytes = 1024 * 1024; // each stream's own limit stays at 16 MiB
     const evictionsBefore = budget.evictions;

@@ -13,7 +13,7 @@ import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/dat
 import { parseLogPoint } from '../../src/maintenance/log-point';
 import { projectionTables } from '../../src/maintenance/projection-tables';
 import { InvalidArgumentError, MaintenanceError } from '../../src/maintenance/maintenance-error';
-import { buildPointInTime } from '../../src/maintenance/point-in-time';
+import { buildPointInTime } from '../../src/maintenance/point-in-time-copy';
 import { replayDataDirectory, replayProjections } from '../../src/maintenance/projection-replayer';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
 import { silentProgress, type Progress } from '../../src/maintenance/progress';

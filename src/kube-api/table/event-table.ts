@@ -1,6 +1,6 @@
 // The Table kube-apiserver returns for core/v1 Events (printers.go printEvent and its column
 // definitions), so `kubectl get events` prints LAST SEEN, TYPE, REASON, OBJECT, MESSAGE.
-import type { KubeEvent } from '../../events/kube-event.types';
+import type { KubeEvent } from '../../kube-events/kube-event.types';
 import { translateTimestampSince } from './human-duration';
 import { buildListMeta, type ListMetaOptions } from './list-meta';
 import type { IncludeObject, MetaApiVersion, TableColumnDefinition } from './table.types';

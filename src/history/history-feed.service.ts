@@ -40,7 +40,7 @@ export interface FeedRequest {
 }
 
 @Injectable()
-export class ChangeFeedService implements BeforeApplicationShutdown {
+export class HistoryFeedService implements BeforeApplicationShutdown {
   private readonly open = new Set<() => void>();
   private followers = 0;
   /** Beyond this many open follow=true streams a new one is refused with 429 (clients retry). */
