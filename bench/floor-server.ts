@@ -176,7 +176,7 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
        WHERE uid = @uid AND +address = @address AND +address_type = @addressType AND to_resource_version IS NULL`,
     ),
     diffConditions: real.statusDiff().diffConditions,
-    conditionTransitions: real.conditionAudit().conditionTransitions,
+    conditionTransitions: real.conditionAudit().transitionsBetween,
     ingressAddresses: real.ingressAddresses().ingressAddresses,
     jsonPatchText: real.jsonPatchDiff().jsonPatchText,
   };

@@ -57,7 +57,7 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
   const { jsonPatchText } = require(join(ROOT, 'dist', 'domain', 'json-patch-diff.js')) as typeof import('../src/domain/json-patch-diff');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
-  const { conditionTransitions } = require(join(ROOT, 'dist', 'projections', 'condition-audit.projection.js')) as typeof import('../src/projections/condition-audit.projection');
+  const { transitionsBetween } = require(join(ROOT, 'dist', 'projections', 'condition-audit.projection.js')) as typeof import('../src/projections/condition-audit.projection');
   const target = real.database().openDatabase({ path: out, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL', truncateWal: false });
   const w = target.sqlite;
   // Not live data until it is whole, as svctrail's rebuild scratch.
@@ -144,7 +144,7 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
         : type === 'ServiceConditionRemoved'
           ? [{ conditionType: data.conditionType, from: data.previous, to: null }]
           : type === 'ServiceConditionsReplaced'
-            ? conditionTransitions(data.previous, data.conditions)
+            ? transitionsBetween(data.previous, data.conditions)
             : [];
     for (const t of changes) {
       const current = (t.to ?? t.from) as Obj;

@@ -12,7 +12,7 @@ export interface Transition {
 }
 
 /** Keyed transitions between two condition lists (first occurrence of a type wins). */
-export function conditionTransitions(previous: readonly Condition[], next: readonly Condition[]): Transition[] {
+export function transitionsBetween(previous: readonly Condition[], next: readonly Condition[]): Transition[] {
   const byType = (list: readonly Condition[]) => {
     const map = new Map<string, Condition>();
     for (const c of list) if (!map.has(c.type)) map.set(c.type, c);
@@ -33,7 +33,7 @@ export function conditionTransitions(previous: readonly Condition[], next: reado
 export function eventTransitions(event: ServiceEvent): Transition[] {
   if (event.type === 'ServiceConditionChanged') return [{ conditionType: event.data.condition.type, from: event.data.previous, to: event.data.condition }];
   if (event.type === 'ServiceConditionRemoved') return [{ conditionType: event.data.conditionType, from: event.data.previous, to: null }];
-  if (event.type === 'ServiceConditionsReplaced') return conditionTransitions(event.data.previous, event.data.conditions);
+  if (event.type === 'ServiceConditionsReplaced') return transitionsBetween(event.data.previous, event.data.conditions);
   return [];
 }
 

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './database';
 import type { RecordedEvent } from './ports/recorded-event';
 import { numberedEvents } from './ports/recorded-event';
 import { events } from './schema';
+import { recordingTime } from './recording-time';
 
 /** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
 export function isStreamVersionCollision(error: unknown): boolean {
@@ -35,17 +36,9 @@ export class SqliteEventStore {
     this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events WHERE position = (SELECT max(position) FROM events)').pluck();
   }
 
-  /**
-   * The time to record a write at: the clock's, but never before the newest write's, so time
-   * only moves forward in the log even when the system clock steps back (NTP, a VM restore).
-   * Every time → resourceVersion lookup (asOf, since, until) relies on recorded_at growing with
-   * position. Read from the log inside the write transaction, so every writer agrees.
-   */
+  /** The time to record a write at (recording-time.ts), the newest read inside the write transaction. */
   recordingTime(clockNow: Date): Date {
-    const last = this.lastRecordedAt.get() as string | undefined;
-    if (last === undefined) return clockNow;
-    const lastMs = Date.parse(last);
-    return clockNow.getTime() < lastMs ? new Date(lastMs) : clockNow;
+    return recordingTime(clockNow, this.lastRecordedAt.get() as string | undefined);
   }
 
   /** The newest position in the log (the current global resourceVersion). */

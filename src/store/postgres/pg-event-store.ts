@@ -23,17 +23,6 @@ import type { Queryable } from './postgres-database';
 export const APPEND_LOCK = '8319395769340735588';
 
 /**
- * The time to record a write at: the clock's, but never before the newest write's (svctrail_append
- * clamps it again under the append lock), so recorded_at grows with position even when a replica's clock is behind
- * another's or steps back. Time → resourceVersion lookups rely on it.
- */
-export function recordingTime(clockNow: Date, newest: string | undefined): Date {
-  if (newest === undefined) return clockNow;
-  const newestMs = Date.parse(newest);
-  return clockNow.getTime() < newestMs ? new Date(newestMs) : clockNow;
-}
-
-/**
  * Takes the append lock for the rest of the caller's transaction (waiting for whichever
  * transaction holds it to end): no write is appended until it ends. Taking it again in the same
  * transaction is harmless.

@@ -33,7 +33,7 @@ import type { ServiceWriteStore, StepAppend, StepOutcome, StoredFacts, WriteStep
 import type { CommitObserver } from '../ports/commit-observer';
 import { WriteNotStoredError } from '../ports/write-not-stored-error';
 import { WriteOutcomeUnknownError } from '../ports/write-outcome-unknown-error';
-import { recordingTime } from './pg-event-store';
+import { recordingTime } from '../recording-time';
 import { randomBytes } from 'node:crypto';
 
 interface PendingWrite {
