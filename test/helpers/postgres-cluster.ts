@@ -11,7 +11,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PostgresTestDatabase } from './postgres';
+import { describeWithoutPostgres, type PostgresTestDatabase } from './postgres';
 
 export interface PrivateCluster {
   /** Connection URL of the cluster's `postgres` database (trust authentication on 127.0.0.1). */
@@ -113,17 +113,7 @@ async function startPrivateCluster(): Promise<Started> {
 export function describePrivatePostgres(title: string, body: (database: () => PostgresTestDatabase, cluster: () => PrivateCluster) => void): void {
   const bin = serverBinaries();
   if (!bin) {
-    const reason = 'no PostgreSQL server binaries under /usr/lib/postgresql/*/bin; install Debian’s postgresql';
-    if (process.env.CI) {
-      describe(title, () => {
-        it('needs PostgreSQL', () => {
-          throw new Error(reason);
-        });
-      });
-    } else {
-      console.warn(`skipping "${title}": ${reason}`);
-      describe.skip(title, () => body(unavailable, unavailable));
-    }
+    describeWithoutPostgres(title, 'no PostgreSQL server binaries under /usr/lib/postgresql/*/bin; install Debian’s postgresql', () => body(unavailable, unavailable));
     return;
   }
   describe(title, () => {

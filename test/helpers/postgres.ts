@@ -46,16 +46,7 @@ export interface PostgresTestDatabase {
 export function describePostgres(title: string, body: (database: () => PostgresTestDatabase) => void): void {
   if (unreachable !== undefined) {
     const reason = `PostgreSQL at ${redacted(POSTGRES_SERVER_URL)} is unreachable (${unreachable}); start it with .ci/start-postgres`;
-    if (process.env.CI) {
-      describe(title, () => {
-        it('needs PostgreSQL', () => {
-          throw new Error(reason);
-        });
-      });
-    } else {
-      console.warn(`skipping "${title}": ${reason}`);
-      describe.skip(title, () => body(() => unavailable(reason)));
-    }
+    describeWithoutPostgres(title, reason, () => body(() => unavailable(reason)));
     return;
   }
   describe(title, () => {
@@ -70,6 +61,23 @@ export function describePostgres(title: string, body: (database: () => PostgresT
       if (current) await dropTestDatabase(current.name);
     });
   });
+}
+
+/**
+ * A suite whose PostgreSQL is missing: under CI (CI is set) it fails with the reason; elsewhere it
+ * is skipped, with the reason printed (`body` only declares its tests, none runs).
+ */
+export function describeWithoutPostgres(title: string, reason: string, body: () => void): void {
+  if (process.env.CI) {
+    describe(title, () => {
+      it('needs PostgreSQL', () => {
+        throw new Error(reason);
+      });
+    });
+  } else {
+    console.warn(`skipping "${title}": ${reason}`);
+    describe.skip(title, body);
+  }
 }
 
 function unavailable(reason: string): never {
