@@ -49,6 +49,7 @@ const KIND = 'Service';
 /** metav1.Time: RFC 3339, second precision, UTC. */
 export const formatTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** Any command, to its own decision below (each write's handler calls its own directly). */
 export function decide(command: ServiceCommand, state: ServiceState, ctx: DecisionContext): Decision {
   switch (command.kind) {
     case 'CreateService':
@@ -78,7 +79,8 @@ function checkName(object: Service, name: string): void {
   }
 }
 
-function decideCreate(command: CreateService, state: ServiceState, ctx: DecisionContext): Decision {
+/** POST: a new incarnation, its uid, creation time and allocations; 409 when the name is live. */
+export function decideCreate(command: CreateService, state: ServiceState, ctx: DecisionContext): Decision {
   checkNamespace(command.object, command.namespace);
   const requestedResourceVersion = command.object.metadata.resourceVersion;
   let object = jsonCopy(command.object);
@@ -133,7 +135,8 @@ function checkResourceVersion(object: Service, current: Service, name: string): 
   throw ConflictError.staleResourceVersion(RESOURCE, name);
 }
 
-function decideReplace(command: ReplaceService, state: ServiceState, ctx: DecisionContext): Decision {
+/** PUT: the object replaced (a missing one is created, AllowCreateOnUpdate). */
+export function decideReplace(command: ReplaceService, state: ServiceState, ctx: DecisionContext): Decision {
   checkNamespace(command.object, command.namespace);
   checkName(command.object, command.name);
   checkPreconditions(command.object, state.object, command.namespace, command.name);
@@ -153,7 +156,8 @@ function decideReplace(command: ReplaceService, state: ServiceState, ctx: Decisi
   return updateDecision(old, next, state);
 }
 
-function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState, ctx: DecisionContext): Decision {
+/** PUT /status: only metadata and status are taken from the body; a missing object is 404. */
+export function decideReplaceStatus(command: ReplaceServiceStatus, state: ServiceState, ctx: DecisionContext): Decision {
   checkNamespace(command.object, command.namespace);
   checkName(command.object, command.name);
   checkPreconditions(command.object, state.object, command.namespace, command.name);
@@ -212,7 +216,8 @@ function updateDecision(old: Service, next: Service, state: ServiceState): Decis
   return { events, created: false, ...(folded && !deleting ? { folded } : {}) };
 }
 
-function decideDelete(command: DeleteService, state: ServiceState, ctx: DecisionContext): Decision {
+/** DELETE: preconditions, then gone at once, or pending (deletionTimestamp) while finalizers remain. */
+export function decideDelete(command: DeleteService, state: ServiceState, ctx: DecisionContext): Decision {
   const current = state.object;
   if (!current) throw new NotFoundError(RESOURCE, command.name);
   const pre = command.preconditions;
