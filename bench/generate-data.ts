@@ -4,7 +4,7 @@
 //
 // It is a REAL svctrail database: the migrations in migrations/, and every write runs the
 // server's own pipeline in-process (decode the body as the API does → decide → append through
-// SqliteEventStore → evolve → Projector), exactly as ServiceCommandExecutor does, except that
+// SqliteEventStore → evolve → Projector), exactly as a command handler's write does, except that
 // thousands of writes share one transaction and synchronous=OFF while generating (the file is
 // checkpointed and closed cleanly at the end). The CA, serving certificate and tokens come from
 // the server's own ensureDataDir, so `node dist/main.js --data-dir bench/data/1m` serves it.
@@ -136,7 +136,7 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
   let writes = 0;
   const counts: Record<string, number> = {};
 
-  /** ServiceCommandExecutor.execute without its per-write transaction (the caller batches). */
+  /** A command handler's write (ServiceWriteRunner.run) without its per-write transaction (the caller batches). */
   const execute = (command: ServiceCommand, actor: Actor, verb: string): number => {
     const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
     const state = repository.loadLive(command.namespace, name);

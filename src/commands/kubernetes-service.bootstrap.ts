@@ -7,12 +7,13 @@ import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { ClusterNetwork } from '../config/cluster-network';
 import { applyServiceDefaults } from '../domain/service-defaults';
 import { AlreadyExistsError } from '../domain/errors/domain-errors';
-import { ServiceCommandExecutor } from './service-command-executor';
+import { CreateServiceHandler } from './create-service.handler';
+import { CreateServiceCommand } from './service.commands';
 
 @Injectable()
 export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
   constructor(
-    private readonly executor: ServiceCommandExecutor,
+    private readonly create: CreateServiceHandler,
     @Inject(SERVICE_READ_STORE) private readonly reads: ServiceReadStore,
     private readonly network: ClusterNetwork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,9 +35,11 @@ export class KubernetesServiceBootstrap implements OnApplicationBootstrap {
       status: { loadBalancer: {} },
     });
     try {
-      await this.executor.execute(
-        { kind: 'CreateService', namespace: 'default', object },
-        { user: 'system:apiserver', groups: ['system:masters'], userAgent: 'svctrail', fieldManager: 'kube-apiserver', requestId: 'bootstrap', dryRun: false },
+      await this.create.execute(
+        new CreateServiceCommand(
+          { kind: 'CreateService', namespace: 'default', object },
+          { user: 'system:apiserver', groups: ['system:masters'], userAgent: 'svctrail', fieldManager: 'kube-apiserver', requestId: 'bootstrap', dryRun: false },
+        ),
       );
     } catch (error) {
       // Created at an earlier start (or by another replica): the create is refused and stores nothing.

@@ -4,7 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { OpenApiModule } from '../openapi/openapi.module';
 import { CommandHandlers } from '../commands';
 import { KubernetesServiceBootstrap } from '../commands/kubernetes-service.bootstrap';
-import { ServiceCommandExecutor } from '../commands/service-command-executor';
+import { ServiceWriteRunner } from '../commands/service-write-runner';
 import { QueryHandlers } from '../queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { WatchRegistry } from '../watch/watch-registry';
@@ -21,7 +21,7 @@ import { ServicesController } from './services.controller';
   // HistoryModule is imported by AppModule.
   imports: [CqrsModule.forRoot(), OpenApiModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, SelfReviewController],
-  providers: [ServiceEndpoints, ServiceCommandExecutor, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
+  providers: [ServiceEndpoints, ServiceWriteRunner, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

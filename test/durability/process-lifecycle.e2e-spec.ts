@@ -66,7 +66,7 @@ describe('server process', () => {
         time: expect.any(Number),
         pid: server.child.pid,
         hostname: expect.any(String),
-        context: 'ServiceCommandExecutor',
+        context: 'ServiceWriteRunner',
         requestId: auditId,
         user: 'admin',
         verb: 'create',

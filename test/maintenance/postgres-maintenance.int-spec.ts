@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
 import { LOGGER } from '../../src/observability/logging.module';
 import { ClusterNetwork } from '../../src/config/cluster-network';
 import type { Service } from '../../src/domain/service.types';
@@ -31,6 +31,7 @@ import type { ServiceReadStore, ServiceReads } from '../../src/store/ports/servi
 import { DATABASE } from '../../src/store/ports/store.tokens';
 import { type AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { createTestDatabase, describePostgres, dropTestDatabase, type PostgresTestDatabase } from '../helpers/postgres';
+import { handlersOn } from '../helpers/service-handlers';
 import { as, loadBalancer, StoreWriter } from './store-fixture';
 import { readLog } from '../../src/projections/log-reader';
 import { PROJECTION_TABLES, ProjectionRowFold, rowColumns } from '../../src/maintenance/projection-row-fold';
@@ -290,24 +291,19 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
 
     it('replay rebuilds them while writes arrive, keeps every write and the indexes, and verify passes again', async () => {
       const clock = new FixedClock(new Date('2026-06-01T00:00:00.000Z'));
-      const executor = new ServiceCommandExecutor(
-        new PgServiceWriteStore(pg.writePool, clock),
-        new ChangeFeed(),
-        ctx.app.get(ClusterNetwork),
-        {
-          ...deterministicIds(99),
-          newUid: (() => {
-            let n = 0;
-            return () => `during-replay-${++n}`;
-          })(),
-        },
-        ctx.app.get<Logger>(LOGGER),
-      );
+      const ids = {
+        ...deterministicIds(99),
+        newUid: (() => {
+          let n = 0;
+          return () => `during-replay-${++n}`;
+        })(),
+      };
+      const handlers = handlersOn(new ServiceWriteRunner(new PgServiceWriteStore(pg.writePool, clock), new ChangeFeed(), ctx.app.get(ClusterNetwork), ids, ctx.app.get<Logger>(LOGGER)), ids);
       const reads = new PgServiceReadStore(pg.pool);
       const setIngress = async (namespace: string, name: string, ip: string) => {
         const current = JSON.parse((await reads.liveJson(namespace, name))!) as Service;
         clock.advance(1000);
-        return executor.execute({ kind: 'ReplaceServiceStatus', namespace, name, object: { ...current, status: { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } } } }, as('lb-controller'));
+        return handlers.execute({ kind: 'ReplaceServiceStatus', namespace, name, object: { ...current, status: { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } } } }, as('lb-controller'));
       };
       const headBefore = await reads.head();
       const report = await replayPgProjections({
@@ -317,8 +313,8 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
           if (name === 'built') {
             // Folded in a catch-up round: a status change of a Service the build saw, a new one, a deletion.
             await setIngress('default', 'web', '203.0.113.50');
-            await executor.execute({ kind: 'CreateService', namespace: 'team-b', object: loadBalancer('new', 'team-b') }, as('creator'));
-            await executor.execute({ kind: 'DeleteService', namespace: 'default', name: 'api' }, as('operator'));
+            await handlers.execute({ kind: 'CreateService', namespace: 'team-b', object: loadBalancer('new', 'team-b') }, as('creator'));
+            await handlers.execute({ kind: 'DeleteService', namespace: 'default', name: 'api' }, as('operator'));
           } else if (name === 'caught-up') {
             // Folded under the append lock, in the swap's transaction.
             await setIngress('team-a', 'db', '198.51.100.77');
@@ -351,20 +347,15 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
 
     it('replay keeps a write that waits for the append lock during the swap', async () => {
       const clock = new FixedClock(new Date('2026-07-01T00:00:00.000Z'));
-      const executor = new ServiceCommandExecutor(
-        new PgServiceWriteStore(pg.writePool, clock),
-        new ChangeFeed(),
-        ctx.app.get(ClusterNetwork),
-        { ...deterministicIds(98), newUid: () => 'waited-for-the-swap' },
-        ctx.app.get<Logger>(LOGGER),
-      );
+      const ids = { ...deterministicIds(98), newUid: () => 'waited-for-the-swap' };
+      const handlers = handlersOn(new ServiceWriteRunner(new PgServiceWriteStore(pg.writePool, clock), new ChangeFeed(), ctx.app.get(ClusterNetwork), ids, ctx.app.get<Logger>(LOGGER)), ids);
       let write: Promise<unknown> | undefined;
       const report = await replayPgProjections({
         url: database().url,
         progress: silentProgress,
         step: async (name) => {
           if (name !== 'locked') return;
-          write = executor.execute({ kind: 'CreateService', namespace: 'team-c', object: loadBalancer('late', 'team-c') }, as('creator'));
+          write = handlers.execute({ kind: 'CreateService', namespace: 'team-c', object: loadBalancer('late', 'team-c') }, as('creator'));
           write.catch(() => undefined);
           // Until the write waits for the append lock the swap holds.
           for (;;) {

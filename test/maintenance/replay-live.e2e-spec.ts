@@ -8,13 +8,13 @@
 // how long replay held the write lock.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import type { Service } from '../../src/domain/service.types';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
 import { silentProgress } from '../../src/maintenance/progress';
 import type { ReplayReport } from '../../src/maintenance/projection-replayer';
 import { ServiceRepository } from '../../src/store/service-repository';
 import { buildDist, built, removeBuild, ROOT } from '../helpers/server-process';
+import { handlersOf } from '../helpers/service-handlers';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { as, loadBalancer } from './store-fixture';
 
@@ -31,15 +31,15 @@ interface Timed {
 
 const exec = promisify(execFile);
 
-/** Writes through the server's own executor, many at once so group commit batches them: a large log in seconds. */
+/** Writes through the server's own command handlers, many at once so group commit batches them: a large log in seconds. */
 async function seed(server: TestServer): Promise<number> {
-  const executor = server.server.app.get(ServiceCommandExecutor);
+  const handlers = handlersOf(server.server.app);
   const repository = server.server.app.get(ServiceRepository);
   const names = Array.from({ length: SERVICES }, (_, i) => ({ namespace: `ns-${i % 10}`, name: `svc-${i}` }));
   let head = 0;
   const record = (object: Service) => (head = Math.max(head, Number(object.metadata.resourceVersion)));
   for (let i = 0; i < names.length; i += 50) {
-    const created = await Promise.all(names.slice(i, i + 50).map((s) => executor.execute({ kind: 'CreateService', namespace: s.namespace, object: loadBalancer(s.name, s.namespace) }, as('creator'))));
+    const created = await Promise.all(names.slice(i, i + 50).map((s) => handlers.execute({ kind: 'CreateService', namespace: s.namespace, object: loadBalancer(s.name, s.namespace) }, as('creator'))));
     created.forEach((w) => record(w.object));
   }
   for (let round = 0; head < EVENTS; round++) {
@@ -47,7 +47,7 @@ async function seed(server: TestServer): Promise<number> {
       const current = repository.loadLive(s.namespace, s.name).object!;
       const ip = `10.${round % 200}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
       const ready = { type: 'Ready', status: round % 2 ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: `R${round % 3}`, message: `round ${round}` };
-      return executor.execute(
+      return handlers.execute(
         { kind: 'ReplaceServiceStatus', namespace: s.namespace, name: s.name, object: { ...current, status: { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] }, conditions: [ready] } } },
         as('lb-controller'),
       );

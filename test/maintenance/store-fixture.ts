@@ -1,11 +1,11 @@
 // A store with a varied history for maintenance tests: LoadBalancer Services whose ingress and
 // conditions change, a deletion, a re-creation under the same name, several namespaces.
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import type { Condition, Service } from '../../src/domain/service.types';
 import { ServiceRepository } from '../../src/store/service-repository';
 import type { AppContext } from '../helpers/app-context';
+import { handlersOf, type ServiceHandlers } from '../helpers/service-handlers';
 
 export const as = (user: string): WriteRequestContext => ({ user, groups: ['ops'], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
 
@@ -25,21 +25,21 @@ const condition = (type: string, status: string, reason: string): Condition => (
 });
 
 export class StoreWriter {
-  readonly executor: ServiceCommandExecutor;
+  readonly handlers: ServiceHandlers;
   readonly repository: ServiceRepository;
 
   constructor(private readonly ctx: AppContext) {
-    this.executor = ctx.app.get(ServiceCommandExecutor);
+    this.handlers = handlersOf(ctx.app);
     this.repository = ctx.app.get(ServiceRepository);
   }
 
   create(name: string, namespace = 'default') {
-    return this.executor.execute({ kind: 'CreateService', namespace, object: loadBalancer(name, namespace) }, as('creator'));
+    return this.handlers.execute({ kind: 'CreateService', namespace, object: loadBalancer(name, namespace) }, as('creator'));
   }
 
   status(name: string, ips: string[], conditions: Condition[] = [], namespace = 'default') {
     const current = this.repository.loadLive(namespace, name).object!;
-    return this.executor.execute(
+    return this.handlers.execute(
       {
         kind: 'ReplaceServiceStatus',
         namespace,
@@ -51,7 +51,7 @@ export class StoreWriter {
   }
 
   remove(name: string, namespace = 'default') {
-    return this.executor.execute({ kind: 'DeleteService', namespace, name }, as('operator'));
+    return this.handlers.execute({ kind: 'DeleteService', namespace, name }, as('operator'));
   }
 
   /** A history touching every projection; the clock moves one second per write. */

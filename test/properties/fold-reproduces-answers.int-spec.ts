@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { PatchServiceHandler } from '../../src/commands/patch-service.handler';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import { PatchServiceCommand } from '../../src/commands/service.commands';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { DomainError } from '../../src/domain/errors/domain-errors';
@@ -16,6 +15,7 @@ import { ServiceRepository } from '../../src/store/service-repository';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import { createAppContext } from '../helpers/app-context';
 import { foldLogAndCompare } from '../helpers/log-fold';
+import { handlersOf } from '../helpers/service-handlers';
 
 const NAMES = ['a', 'b', 'c'];
 const request: WriteRequestContext = { user: 'prop', groups: [], userAgent: 'prop/1', fieldManager: 'prop', requestId: 'r', dryRun: false };
@@ -81,7 +81,7 @@ describe('folding the log reproduces every answer', () => {
       fc.asyncProperty(fc.array(fc.tuple(stepArb, MANAGER_ARB), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 1000 }), async (managedSteps, seed) => {
         const ctx = await createAppContext(seed);
         try {
-          const executor = ctx.app.get(ServiceCommandExecutor);
+          const handlers = handlersOf(ctx.app);
           const patches = ctx.app.get(PatchServiceHandler);
           const repository = ctx.app.get(ServiceRepository);
           const store = ctx.app.get(SqliteEventStore);
@@ -156,7 +156,7 @@ describe('folding the log reproduces every answer', () => {
                       { ...request, fieldManager: manager, dryRun },
                     ),
                   )
-                : await executor.execute(command!, { ...request, fieldManager: manager, dryRun });
+                : await handlers.execute(command!, { ...request, fieldManager: manager, dryRun });
               if (apply && !dryRun) totals.applied++;
             } catch (error) {
               if (!(error instanceof DomainError)) throw error;

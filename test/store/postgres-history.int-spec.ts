@@ -1,5 +1,5 @@
 // The history reads on PostgreSQL against SQLite: the same writes, through the same command
-// executor with the same clock and ids, applied to both engines; then every history answer (the
+// handlers with the same clock and ids, applied to both engines; then every history answer (the
 // API's JSON, byte for byte, and each repository method) must be the same. A fixed sequence
 // first (the shapes the history tests use: flapping conditions, one address on two Services, a
 // deletion and a re-creation), then many seeded random writes. Last, what only PostgreSQL can
@@ -8,7 +8,7 @@ import { Test } from '@nestjs/testing';
 import { Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { KubernetesServiceBootstrap } from '../../src/commands/kubernetes-service.bootstrap';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
 import { LOGGER } from '../../src/observability/logging.module';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { AppConfig, APP_CONFIG } from '../../src/config/app-config';
@@ -49,6 +49,7 @@ import { DATABASE } from '../../src/store/ports/store.tokens';
 import { AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { seededRandom } from '../helpers/decider-harness';
 import { describePostgres } from '../helpers/postgres';
+import { handlersOf, handlersOn, type ServiceHandlers } from '../helpers/service-handlers';
 
 const SEED = 13;
 const START = '2026-01-02T03:04:05.000Z';
@@ -66,9 +67,9 @@ const service = (name: string, namespace: string, type: 'LoadBalancer' | 'Cluste
 
 const condition = (type: string, status: string, reason: string, at: string): Condition => ({ type, status, lastTransitionTime: at, reason, message: `${type} is ${status}` });
 
-/** One engine: its executor and clock, and every history reader built for it. */
+/** One engine: its command handlers and clock, and every history reader built for it. */
 interface Engine {
-  executor: ServiceCommandExecutor;
+  handlers: ServiceHandlers;
   reads: ServiceReadStore;
   clock: FixedClock;
   stores: HistoryStores;
@@ -83,10 +84,10 @@ interface Engine {
   };
 }
 
-function engineFor(storeEngine: StoreEngine, executor: ServiceCommandExecutor, reads: ServiceReadStore, clock: FixedClock): Engine {
+function engineFor(storeEngine: StoreEngine, handlers: ServiceHandlers, reads: ServiceReadStore, clock: FixedClock): Engine {
   const stores = historyStoresFor(storeEngine, reads);
   return {
-    executor,
+    handlers,
     reads,
     clock,
     stores,
@@ -233,7 +234,7 @@ describePostgres('history on PostgreSQL', (database) => {
       const built = await command(live);
       if (!built) return 'skipped';
       try {
-        return JSON.stringify(await engine.executor.execute(built, as(user)));
+        return JSON.stringify(await engine.handlers.execute(built, as(user)));
       } catch (error) {
         return `${(error as Error).constructor.name}: ${(error as Error).message}`;
       }
@@ -266,17 +267,18 @@ describePostgres('history on PostgreSQL', (database) => {
   beforeAll(async () => {
     sqliteApp = await createAppContext(SEED);
     const sqliteReads = sqliteApp.app.get<ServiceReadStore>(SERVICE_READ_STORE);
-    sqlite = engineFor({ kind: 'sqlite', handle: sqliteApp.app.get<DatabaseHandle>(DATABASE) }, sqliteApp.app.get(ServiceCommandExecutor), sqliteReads, sqliteApp.clock);
+    sqlite = engineFor({ kind: 'sqlite', handle: sqliteApp.app.get<DatabaseHandle>(DATABASE) }, handlersOf(sqliteApp.app), sqliteReads, sqliteApp.clock);
 
     pgHandle = await openPostgres(database().url);
     const clock = new FixedClock(new Date(START));
     const store = new PgServiceWriteStore(pgHandle.writePool, clock);
     const logger = sqliteApp.app.get<Logger>(LOGGER);
-    const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqliteApp.app.get(ClusterNetwork), deterministicIds(SEED), logger);
+    const ids = deterministicIds(SEED);
+    const handlers = handlersOn(new ServiceWriteRunner(store, new ChangeFeed(), sqliteApp.app.get(ClusterNetwork), ids, logger), ids);
     const pgReads = new PgServiceReadStore(pgHandle.pool);
-    pg = engineFor({ kind: 'postgres', handle: pgHandle }, executor, pgReads, clock);
+    pg = engineFor({ kind: 'postgres', handle: pgHandle }, handlers, pgReads, clock);
     // default/kubernetes, created at start-up as the SQLite app did.
-    await new KubernetesServiceBootstrap(executor, pgReads, sqliteApp.app.get(ClusterNetwork), sqliteApp.app.get<AppConfig>(APP_CONFIG)).onApplicationBootstrap();
+    await new KubernetesServiceBootstrap(handlers.create, pgReads, sqliteApp.app.get(ClusterNetwork), sqliteApp.app.get<AppConfig>(APP_CONFIG)).onApplicationBootstrap();
   });
   afterAll(async () => {
     await pgHandle?.close();

@@ -3,7 +3,7 @@
 // CommittedWrites the writing replica held: same events, same state before and after, same JSON.
 // And a follower publishes the writes of another pool (another replica) in order, once each.
 import { pino } from 'pino';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { validateConfig } from '../../src/config/app-config';
 import { ClusterNetwork } from '../../src/config/cluster-network';
@@ -18,6 +18,7 @@ import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-s
 import { openPostgres, type PostgresHandle } from '../../src/store/postgres/postgres-database';
 import { deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
+import { handlersOn } from '../helpers/service-handlers';
 
 const as: WriteRequestContext = { user: 'u', groups: ['ops'], userAgent: 'u/1', fieldManager: 'u', requestId: 'r', dryRun: false };
 
@@ -43,7 +44,7 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
       () =>
         `uid-${seed}-${++n}`
     )();
-    return { handle, live, executor: new ServiceCommandExecutor(store, feed, network, ids, logger) };
+    return { handle, live, handlers: handlersOn(new ServiceWriteRunner(store, feed, network, ids, logger), ids) };
   };
 
   afterAll(async () => {
@@ -52,18 +53,18 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
 
   it('every write reads back as the writer held it (creation, updates, a multi-event deletion), paged without splitting a write', async () => {
     const w = await writer(1);
-    const web = (await w.executor.execute({ kind: 'CreateService', namespace: 'ns', object: service('web') }, as)).object;
+    const web = (await w.handlers.execute({ kind: 'CreateService', namespace: 'ns', object: service('web') }, as)).object;
     const withFinalizer = { ...web, metadata: { ...web.metadata, finalizers: ['example.com/keep'] } };
-    const kept = (await w.executor.execute({ kind: 'ReplaceService', namespace: 'ns', name: 'web', object: withFinalizer }, as)).object;
-    await w.executor.execute({ kind: 'ReplaceServiceStatus', namespace: 'ns', name: 'web', object: { ...kept, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } } }, as);
-    await w.executor.execute({ kind: 'CreateService', namespace: 'ns', object: service('api') }, as);
-    await w.executor.execute({ kind: 'DeleteService', namespace: 'ns', name: 'web' }, as);
-    const current = (await w.executor.execute({ kind: 'CreateService', namespace: 'ns', object: service('gone') }, as)).object;
-    await w.executor.execute({ kind: 'DeleteService', namespace: 'ns', name: 'gone' }, as);
+    const kept = (await w.handlers.execute({ kind: 'ReplaceService', namespace: 'ns', name: 'web', object: withFinalizer }, as)).object;
+    await w.handlers.execute({ kind: 'ReplaceServiceStatus', namespace: 'ns', name: 'web', object: { ...kept, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } } }, as);
+    await w.handlers.execute({ kind: 'CreateService', namespace: 'ns', object: service('api') }, as);
+    await w.handlers.execute({ kind: 'DeleteService', namespace: 'ns', name: 'web' }, as);
+    const current = (await w.handlers.execute({ kind: 'CreateService', namespace: 'ns', object: service('gone') }, as)).object;
+    await w.handlers.execute({ kind: 'DeleteService', namespace: 'ns', name: 'gone' }, as);
     // A deletion pending on a finalizer, then the update that removes it: two events in one write.
     const web2 = await new PgCommittedWriteReader(w.handle.pool).writesAfter(0, 100);
     const pending = web2.writes.filter((write) => write.name === 'web').pop()!.after.object!;
-    await w.executor.execute({ kind: 'ReplaceService', namespace: 'ns', name: 'web', object: { ...pending, metadata: { ...pending.metadata, finalizers: [] } } }, as);
+    await w.handlers.execute({ kind: 'ReplaceService', namespace: 'ns', name: 'web', object: { ...pending, metadata: { ...pending.metadata, finalizers: [] } } }, as);
     await new Promise((resolve) => setImmediate(resolve));
     expect(current.metadata.name).toBe('gone');
 
@@ -106,7 +107,7 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
       await Promise.all(
         Array.from({ length: count }, (_, i) => {
           const w = i % 2 ? one : two;
-          return w.executor.execute({ kind: 'CreateService', namespace: 'follow', object: { ...service(`s${i}`), metadata: { name: `s${i}`, namespace: 'follow' } } }, as).then((result) => {
+          return w.handlers.execute({ kind: 'CreateService', namespace: 'follow', object: { ...service(`s${i}`), metadata: { name: `s${i}`, namespace: 'follow' } } }, as).then((result) => {
             if (w === one) follower.wake(Number(result.object.metadata.resourceVersion));
           });
         }),

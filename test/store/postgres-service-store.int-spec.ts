@@ -1,11 +1,11 @@
 // The PostgreSQL ServiceWriteStore and ServiceReadStore against the SQLite engine: the same
-// commands, through the same ServiceCommandExecutor (the same pure write steps), with the same
+// commands, through the same command handlers (the same pure write steps), with the same
 // clock and ids, must give the same answers, the same reads (live, as of every resourceVersion,
 // paged, in a snapshot) and the same projection rows. Then what only several replicas can
 // break: names, cluster IPs and node ports stay unique across two pools writing at once.
 import type { Logger } from 'pino';
 import { KubernetesServiceBootstrap } from '../../src/commands/kubernetes-service.bootstrap';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
+import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
 import { LOGGER } from '../../src/observability/logging.module';
 import type { WriteRequestContext, WriteResult } from '../../src/commands/write-result';
 import { type AppConfig, APP_CONFIG } from '../../src/config/app-config';
@@ -28,6 +28,7 @@ import { DATABASE } from '../../src/store/ports/store.tokens';
 import { WriteNotStoredError } from '../../src/store/ports/write-not-stored-error';
 import { type AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
+import { handlersOf, handlersOn, type ServiceHandlers } from '../helpers/service-handlers';
 
 const SEED = 7;
 const START = '2026-01-02T03:04:05.000Z';
@@ -49,9 +50,9 @@ const condition = (type: string, status: string, reason: string): Condition => (
   message: `${type} is ${status}`,
 });
 
-/** One engine as the command pipeline sees it: an executor on its store, its reads, its clock. */
+/** One engine as the command pipeline sees it: the command handlers on its store, its reads, its clock. */
 interface Engine {
-  executor: ServiceCommandExecutor;
+  handlers: ServiceHandlers;
   reads: ServiceReadStore;
   clock: FixedClock;
 }
@@ -108,15 +109,15 @@ describePostgres('PostgreSQL service stores', (database) => {
       let uid = 0;
       ids.newUid = () => `${uidPrefix}-${++uid}`;
     }
-    const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, logger);
-    const r: PgReplica = { handle, executor, reads: new PgServiceReadStore(handle.pool), clock };
+    const handlers = handlersOn(new ServiceWriteRunner(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, logger), ids);
+    const r: PgReplica = { handle, handlers, reads: new PgServiceReadStore(handle.pool), clock };
     replicas.push(r);
     return r;
   };
 
   beforeAll(async () => {
     sqlite = await createAppContext(SEED);
-    sqliteEngine = { executor: sqlite.app.get(ServiceCommandExecutor), reads: sqlite.app.get<ServiceReadStore>(SERVICE_READ_STORE), clock: sqlite.clock };
+    sqliteEngine = { handlers: handlersOf(sqlite.app), reads: sqlite.app.get<ServiceReadStore>(SERVICE_READ_STORE), clock: sqlite.clock };
   });
   afterAll(async () => {
     for (const r of replicas) await r.handle.close();
@@ -151,7 +152,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       const run = async (engine: Engine) => {
         const live = async (namespace: string, name: string) => JSON.parse((await engine.reads.liveJson(namespace, name))!) as Service;
         try {
-          return await engine.executor.execute(await command(live), as(user));
+          return await engine.handlers.execute(await command(live), as(user));
         } catch (error) {
           return `${(error as Error).constructor.name}: ${(error as Error).message}`;
         }
@@ -164,7 +165,7 @@ describePostgres('PostgreSQL service stores', (database) => {
     beforeAll(async () => {
       pg = await replica(SEED);
       // default/kubernetes, created at start-up as the SQLite app did.
-      await new KubernetesServiceBootstrap(pg.executor, pg.reads, sqlite.app.get(ClusterNetwork), sqlite.app.get<AppConfig>(APP_CONFIG)).onApplicationBootstrap();
+      await new KubernetesServiceBootstrap(pg.handlers.create, pg.reads, sqlite.app.get(ClusterNetwork), sqlite.app.get<AppConfig>(APP_CONFIG)).onApplicationBootstrap();
 
       await both(() => ({ kind: 'CreateService', namespace: 'default', object: service('web', 'default', 'LoadBalancer') }), 'creator');
       await both(() => ({ kind: 'CreateService', namespace: 'default', object: service('api', 'default', 'ClusterIP') }), 'creator');
@@ -254,7 +255,7 @@ describePostgres('PostgreSQL service stores', (database) => {
     it('allocates distinct cluster IPs and node ports to concurrent creations', async () => {
       const created = await Promise.all(
         [a, b].flatMap((r, i) =>
-          Array.from({ length: 6 }, (_, n) => r.executor.execute({ kind: 'CreateService', namespace: 'alloc', object: service(`lb-${i}-${n}`, 'alloc', 'LoadBalancer') }, as('creator'))),
+          Array.from({ length: 6 }, (_, n) => r.handlers.execute({ kind: 'CreateService', namespace: 'alloc', object: service(`lb-${i}-${n}`, 'alloc', 'LoadBalancer') }, as('creator'))),
         ),
       );
       const ips = created.map((c) => c.object.spec.clusterIP!);
@@ -272,7 +273,7 @@ describePostgres('PostgreSQL service stores', (database) => {
     it('gives a requested cluster IP, a node port and a name to one replica only', async () => {
       const ip = '10.96.200.1';
       const same = (r: PgReplica, name: string) =>
-        r.executor.execute({ kind: 'CreateService', namespace: 'alloc', object: service(name, 'alloc', 'NodePort', { clusterIP: ip, ports: [{ port: 80, nodePort: 31999 }] }) }, as('creator'));
+        r.handlers.execute({ kind: 'CreateService', namespace: 'alloc', object: service(name, 'alloc', 'NodePort', { clusterIP: ip, ports: [{ port: 80, nodePort: 31999 }] }) }, as('creator'));
       const ipRace = await Promise.allSettled([same(a, 'wants-ip-a'), same(b, 'wants-ip-b')]);
       expect(ipRace.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refused = ipRace.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason as DomainError;
@@ -281,8 +282,8 @@ describePostgres('PostgreSQL service stores', (database) => {
 
       const named = () => service('one-name', 'alloc', 'ClusterIP');
       const nameRace = await Promise.allSettled([
-        a.executor.execute({ kind: 'CreateService', namespace: 'alloc', object: named() }, as('creator')),
-        b.executor.execute({ kind: 'CreateService', namespace: 'alloc', object: named() }, as('creator')),
+        a.handlers.execute({ kind: 'CreateService', namespace: 'alloc', object: named() }, as('creator')),
+        b.handlers.execute({ kind: 'CreateService', namespace: 'alloc', object: named() }, as('creator')),
       ]);
       expect(nameRace.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       expect(nameRace.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason).toBeInstanceOf(AlreadyExistsError);
@@ -294,7 +295,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       const toNodePort = async (r: PgReplica, nodePort: number) => {
         const current = JSON.parse((await r.reads.liveJson('alloc', 'one-name'))!) as Service;
         const object: Service = { ...current, spec: { ...current.spec, type: 'NodePort', externalTrafficPolicy: 'Cluster', ports: [{ ...current.spec.ports![0], nodePort }] } };
-        return r.executor.execute({ kind: 'ReplaceService', namespace: 'alloc', name: 'one-name', object }, as('operator'));
+        return r.handlers.execute({ kind: 'ReplaceService', namespace: 'alloc', name: 'one-name', object }, as('operator'));
       };
       await expect(toNodePort(b, 31999)).rejects.toThrow(/already allocated/);
       const updated = await toNodePort(a, 31998);
@@ -333,8 +334,8 @@ describePostgres('PostgreSQL service stores', (database) => {
       const store = new PgServiceWriteStore(a.handle.writePool, a.clock, { committed: (size) => batches.push(size) });
       let uid = 0;
       const ids = { ...deterministicIds(5), newUid: () => `batch-${++uid}` };
-      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<Logger>(LOGGER));
-      const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'batch', object: service(name, 'batch', 'ClusterIP') }, as('creator'));
+      const handlers = handlersOn(new ServiceWriteRunner(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<Logger>(LOGGER)), ids);
+      const create = (name: string) => handlers.execute({ kind: 'CreateService', namespace: 'batch', object: service(name, 'batch', 'ClusterIP') }, as('creator'));
       const taken = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
       // A step that takes a cluster IP held by one-name without asking: the append statement's
       // check refuses it alone.
@@ -370,8 +371,8 @@ describePostgres('PostgreSQL service stores', (database) => {
       const store = new PgServiceWriteStore(a.handle.writePool, a.clock);
       let uid = 0;
       const ids = { ...deterministicIds(7), newUid: () => `alone-${++uid}` };
-      const executor = new ServiceCommandExecutor(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<Logger>(LOGGER));
-      const create = (name: string) => executor.execute({ kind: 'CreateService', namespace: 'alone', object: service(name, 'alone', 'ClusterIP') }, as('creator'));
+      const handlers = handlersOn(new ServiceWriteRunner(store, new ChangeFeed(), sqlite.app.get(ClusterNetwork), ids, sqlite.app.get<Logger>(LOGGER)), ids);
+      const create = (name: string) => handlers.execute({ kind: 'CreateService', namespace: 'alone', object: service(name, 'alone', 'ClusterIP') }, as('creator'));
       // A creation under the uid of a Service that exists elsewhere: the log's unique index (23505)
       // refuses the whole statement, whichever write of it was the cause.
       const existing = JSON.parse((await a.reads.liveJson('alloc', 'one-name'))!) as Service;
@@ -407,7 +408,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       // Replica a holds the append lock, so b's write waits for it inside its transaction.
       const holder = await a.handle.pool.connect();
       await holder.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
-      const waiting = b.executor.execute({ kind: 'CreateService', namespace: 'faults', object: service('cut-off', 'faults', 'ClusterIP') }, as('creator'));
+      const waiting = b.handlers.execute({ kind: 'CreateService', namespace: 'faults', object: service('cut-off', 'faults', 'ClusterIP') }, as('creator'));
       const outcome = waiting.then(
         () => 'stored',
         (error: unknown) => error,
@@ -424,7 +425,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       expect(await a.reads.head()).toBe(head);
       expect(await a.reads.liveJson('faults', 'cut-off')).toBeUndefined();
       // The dead connection left b's pool: its next write is stored.
-      await b.executor.execute({ kind: 'CreateService', namespace: 'faults', object: service('cut-off', 'faults', 'ClusterIP') }, as('creator'));
+      await b.handlers.execute({ kind: 'CreateService', namespace: 'faults', object: service('cut-off', 'faults', 'ClusterIP') }, as('creator'));
       expect(await a.reads.liveJson('faults', 'cut-off')).toBeDefined();
     });
 
@@ -437,8 +438,8 @@ describePostgres('PostgreSQL service stores', (database) => {
 
     it('records a write from a replica whose clock is behind no earlier than the newest', async () => {
       a.clock.advance(60_000);
-      const ahead = await a.executor.execute({ kind: 'CreateService', namespace: 'clock', object: service('ahead', 'clock', 'ClusterIP') }, as('creator'));
-      const behind = await b.executor.execute({ kind: 'CreateService', namespace: 'clock', object: service('behind', 'clock', 'ClusterIP') }, as('creator'));
+      const ahead = await a.handlers.execute({ kind: 'CreateService', namespace: 'clock', object: service('ahead', 'clock', 'ClusterIP') }, as('creator'));
+      const behind = await b.handlers.execute({ kind: 'CreateService', namespace: 'clock', object: service('behind', 'clock', 'ClusterIP') }, as('creator'));
       expect(behind.object.metadata.creationTimestamp).toBe(ahead.object.metadata.creationTimestamp);
       const times = await a.handle.pool.query<{ recorded_at: string }>(`SELECT recorded_at FROM events WHERE namespace = 'clock' ORDER BY position`);
       expect(times.rows.map((r) => r.recorded_at)).toEqual([a.clock.now().toISOString(), a.clock.now().toISOString()]);

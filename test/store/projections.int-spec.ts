@@ -1,6 +1,5 @@
 // The inline projections on a real database: condition audit rows, ingress intervals, the
 // allocation table, revisions, and a rebuild from the log that reproduces all of them.
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import type { Condition, Service } from '../../src/domain/service.types';
@@ -12,6 +11,7 @@ import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
 import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
 import { DATABASE } from '../../src/store/ports/store.tokens';
 import { type AppContext, createAppContext } from '../helpers/app-context';
+import { handlersOf, type ServiceHandlers } from '../helpers/service-handlers';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: [], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
 const lb = (name: string): Service => applyServiceDefaults({ metadata: { name }, spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ port: 80 }] }, status: { loadBalancer: {} } });
@@ -19,13 +19,13 @@ const condition = (type: string, status: string, reason: string): Condition => (
 
 describe('projections', () => {
   let ctx: AppContext;
-  let executor: ServiceCommandExecutor;
+  let handlers: ServiceHandlers;
   let repository: ServiceRepository;
   let handle: DatabaseHandle;
 
   const status = async (name: string, user: string, ips: string[], conditions: Condition[] = []) => {
     const current = repository.loadLive('default', name).object!;
-    return executor.execute(
+    return handlers.execute(
       {
         kind: 'ReplaceServiceStatus',
         namespace: 'default',
@@ -39,11 +39,11 @@ describe('projections', () => {
 
   beforeAll(async () => {
     ctx = await createAppContext();
-    executor = ctx.app.get(ServiceCommandExecutor);
+    handlers = handlersOf(ctx.app);
     repository = ctx.app.get(ServiceRepository);
     handle = ctx.app.get<DatabaseHandle>(DATABASE);
 
-    await executor.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
+    await handlers.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
     ctx.clock.advance(1000);
     await status('web', 'lb-controller', ['203.0.113.7'], [condition('Ready', 'False', 'Provisioning')]);
     ctx.clock.advance(1000);
@@ -51,9 +51,9 @@ describe('projections', () => {
     ctx.clock.advance(1000);
     await status('web', 'operator', ['203.0.113.8'], []);
     ctx.clock.advance(1000);
-    await executor.execute({ kind: 'DeleteService', namespace: 'default', name: 'web' }, as('operator'));
+    await handlers.execute({ kind: 'DeleteService', namespace: 'default', name: 'web' }, as('operator'));
     ctx.clock.advance(1000);
-    await executor.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
+    await handlers.execute({ kind: 'CreateService', namespace: 'default', object: lb('web') }, as('creator'));
     await status('web', 'lb-controller', ['203.0.113.7']);
   });
   afterAll(async () => ctx.close());
@@ -138,14 +138,14 @@ describe('projections', () => {
     const replaceSpec = async (change: (spec: Service['spec']) => void) => {
       const next = structuredClone(repository.loadLive('default', 'moves').object!);
       change(next.spec);
-      await executor.execute({ kind: 'ReplaceService', namespace: 'default', name: 'moves', object: next }, as('editor'));
+      await handlers.execute({ kind: 'ReplaceService', namespace: 'default', name: 'moves', object: next }, as('editor'));
     };
     const nodePortService = applyServiceDefaults({
       metadata: { name: 'moves' },
       spec: { type: 'NodePort', selector: { app: 'moves' }, ports: [{ port: 80, nodePort: 30100 }] },
       status: { loadBalancer: {} },
     });
-    await executor.execute({ kind: 'CreateService', namespace: 'default', object: nodePortService }, as('creator'));
+    await handlers.execute({ kind: 'CreateService', namespace: 'default', object: nodePortService }, as('creator'));
     expect(held()).toEqual([{ kind: 'node-port', value: '30100' }]);
     await replaceSpec((spec) => (spec.ports![0].nodePort = 30101));
     expect(held()).toEqual([{ kind: 'node-port', value: '30101' }]);

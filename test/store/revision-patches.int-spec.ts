@@ -13,7 +13,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PatchServiceHandler } from '../../src/commands/patch-service.handler';
-import { ServiceCommandExecutor } from '../../src/commands/service-command-executor';
 import { type PatchRequest, PatchServiceCommand } from '../../src/commands/service.commands';
 import type { WriteRequestContext } from '../../src/commands/write-result';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
@@ -28,6 +27,7 @@ import { backfillRevisionPatches } from '../../src/store/revision-patch-backfill
 import { ServiceRepository } from '../../src/store/service-repository';
 import { DATABASE } from '../../src/store/ports/store.tokens';
 import { type AppContext, createAppContext } from '../helpers/app-context';
+import { handlersOf } from '../helpers/service-handlers';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: ['system:authenticated'], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
@@ -81,7 +81,7 @@ describe('stored revision patches', () => {
     ctx = await createAppContext();
     handle = ctx.app.get<DatabaseHandle>(DATABASE);
     changes = new ChangeHistoryRepository(new SqliteSqlReader(handle));
-    const executor = ctx.app.get(ServiceCommandExecutor);
+    const handlers = handlersOf(ctx.app);
     const repository = ctx.app.get(ServiceRepository);
     const patcher = ctx.app.get(PatchServiceHandler);
     const ops = fc.sample(fc.array(op, { minLength: 150, maxLength: 150 }), { seed: 11, numRuns: 1 })[0];
@@ -93,15 +93,15 @@ describe('stored revision patches', () => {
       if (o.kind === 'patch' && live) {
         await patcher.execute(new PatchServiceCommand('default', o.name, '', patchBody(o), { ...as('patcher'), fieldManager: `patcher-${o.type}` }));
       } else if (o.kind === 'create' || !live) {
-        if (!live) await executor.execute({ kind: 'CreateService', namespace: 'default', object: lb(o.name) }, as('creator'));
+        if (!live) await handlers.execute({ kind: 'CreateService', namespace: 'default', object: lb(o.name) }, as('creator'));
       } else if (o.kind === 'delete') {
-        await executor.execute({ kind: 'DeleteService', namespace: 'default', name: o.name }, as('operator'));
+        await handlers.execute({ kind: 'DeleteService', namespace: 'default', name: o.name }, as('operator'));
       } else if (o.kind === 'label' || o.kind === 'port') {
         const next = structuredClone(live);
         if (o.kind === 'port') next.spec.ports = [{ ...next.spec.ports![0], port: o.port }];
         else if (o.value === null) delete next.metadata.labels?.[o.key];
         else next.metadata.labels = { ...next.metadata.labels, [o.key]: o.value };
-        await executor.execute({ kind: 'ReplaceService', namespace: 'default', name: o.name, object: next }, as('editor'));
+        await handlers.execute({ kind: 'ReplaceService', namespace: 'default', name: o.name, object: next }, as('editor'));
       } else {
         const next = structuredClone(live);
         if (o.kind === 'ingress') next.status.loadBalancer = o.ips.length ? { ingress: o.ips.map((ip) => ({ ip, ipMode: 'VIP' as const })) } : {};
@@ -111,7 +111,7 @@ describe('stored revision patches', () => {
           next.status.conditions = [...others, ...added];
           if (!next.status.conditions.length) delete next.status.conditions;
         }
-        await executor.execute({ kind: 'ReplaceServiceStatus', namespace: 'default', name: o.name, object: next }, as('controller'));
+        await handlers.execute({ kind: 'ReplaceServiceStatus', namespace: 'default', name: o.name, object: next }, as('controller'));
       }
     }
     writes = [...new Set(handle.sqlite.prepare('SELECT resource_version FROM events ORDER BY position').pluck().all() as number[])];

@@ -1,16 +1,14 @@
-// The shared write pipeline of every Service command: the pure step of a write (the command
-// built from the live state when it depends on it, the decider, the answer) handed to the
-// store's write port, which runs it inside its transaction, appends and projects; the caller and
-// the change feed hear of it only after the commit that holds it.
+// What every Service write shares, whatever its command: the handler's decision run as a step
+// through the store's write port (which runs it inside its transaction, appends and projects),
+// the events recorded with who wrote them, the answer, and the change feed told only after the
+// commit that holds the write. What a write decides is its handler's (src/commands/*.handler.ts).
 import { ReplayedDraws } from './replayed-draws';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AllocationContext } from '../domain/allocation/allocation-context';
-import { Decision, decide, DecisionContext } from '../domain/service.decider';
+import type { Decision, DecisionContext } from '../domain/service.decider';
 import { managerName } from '../domain/field-management';
-import { InternalServerError, NotFoundError } from '../domain/errors/domain-errors';
-import type { ServiceCommand } from '../domain/service.commands';
-import type { Service } from '../domain/service.types';
+import { InternalServerError } from '../domain/errors/domain-errors';
 import { evolveAll, initialServiceState, ServiceState } from '../domain/service.evolve';
 import { ChangeFeed } from '../feed/change-feed';
 import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
@@ -24,6 +22,23 @@ import { SERVICE_WRITE_STORE } from '../store/ports/service-write-store';
 import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/ports/service-write-store';
 import type { WriteRequestContext, WriteResult } from './write-result';
 
+/** What a write's decision is given: the decider's context, with the writer's field manager always known. */
+export type WriteContext = DecisionContext & { manager: string };
+
+/** One write as its handler defines it: which Service, how it is recorded, and what it decides. */
+export interface ServiceWrite {
+  namespace: string;
+  name: string;
+  /** Recorded with the events: "create", "update", "patch" or "delete". */
+  verb: string;
+  subresource: '' | 'status';
+  /**
+   * The decision on the live state, pure: it may throw a domain error (nothing is stored), and
+   * may run more than once in one write (an engine that fetched facts it asked for runs it again).
+   */
+  decide(state: ServiceState, context: WriteContext): Decision;
+}
+
 /** The new object's uid names its stream; a creation without one is a bug, never an empty stream id. */
 function createdUid(decision: Decision): string {
   const first = decision.events[0];
@@ -32,21 +47,8 @@ function createdUid(decision: Decision): string {
   return uid;
 }
 
-/** When a computed write happens and who makes it (the time and manager of its managedFields). */
-export interface WriteMoment {
-  now: Date;
-  manager: string;
-}
-
-const VERBS: Record<ServiceCommand['kind'], string> = {
-  CreateService: 'create',
-  ReplaceService: 'update',
-  ReplaceServiceStatus: 'update',
-  DeleteService: 'delete',
-};
-
 @Injectable()
-export class ServiceCommandExecutor {
+export class ServiceWriteRunner {
   private readonly logger: Logger;
 
   constructor(
@@ -58,53 +60,25 @@ export class ServiceCommandExecutor {
     /** The engine's way to the feed; straight to `feed` when none is given (a single writer). */
     @Optional() @Inject(COMMIT_PUBLISHER) private readonly publisher?: CommitPublisher,
   ) {
-    this.logger = logger.child({ context: 'ServiceCommandExecutor' });
+    this.logger = logger.child({ context: 'ServiceWriteRunner' });
   }
 
   /**
-   * Runs one command. `verb`/`subresource` override the recorded verb (a PATCH records "patch").
+   * Runs one write: its decision is made on the live state inside the store's write, so nothing
+   * can change between the read, the decision and the append; answers once the write is durable.
    */
-  execute(command: ServiceCommand, request: WriteRequestContext, verb = VERBS[command.kind]): Promise<WriteResult> {
-    const name = command.kind === 'CreateService' ? (command.object.metadata.name ?? '') : command.name;
+  async run(write: ServiceWrite, request: WriteRequestContext): Promise<WriteResult> {
     const draws = new ReplayedDraws(this.ids);
-    return this.written(this.store.write(command.namespace, name, (facts) => this.step(command, request, verb, facts, draws.rewind())));
-  }
-
-  /**
-   * A write whose object is computed from the current one (PATCH, apply): the read, the
-   * computation and the write happen in one transaction, so nothing can change in between. A
-   * missing object is 404, unless `allowMissing` (apply creates): then `build` gets null.
-   */
-  executeOn(
-    namespace: string,
-    name: string,
-    build: (current: Service | null, write: WriteMoment) => ServiceCommand,
-    request: WriteRequestContext,
-    verb: string,
-    options: { allowMissing?: boolean } = {},
-  ): Promise<WriteResult> {
-    const draws = new ReplayedDraws(this.ids);
-    return this.written(
-      this.store.write(namespace, name, (facts) => {
-        if (!facts.state.object && !options.allowMissing) throw new NotFoundError('services', name);
-        const command = build(facts.state.object, { now: facts.now, manager: managerName(request.fieldManager, request.userAgent) });
-        return this.step(command, request, verb, facts, draws.rewind());
-      }),
-    );
-  }
-
-  private written(write: Promise<{ result: WriteResult; committed?: CommittedWrite }>): Promise<WriteResult> {
-    return write.then(({ result, committed }) => {
-      // Only now is the write durable; only now may watchers hear of it.
-      if (committed) this.published(committed);
-      return result;
-    });
+    const { result, committed } = await this.store.write(write.namespace, write.name, (facts) => this.step(write, request, facts, draws.rewind()));
+    // Only now is the write durable; only now may watchers hear of it.
+    if (committed) this.published(committed);
+    return result;
   }
 
   /** The pure part of a write, run by the store inside its transaction: decide, then answer. */
-  private step(command: ServiceCommand, request: WriteRequestContext, verb: string, facts: StoredFacts, draws: ReplayedDraws): StepOutcome<WriteResult> {
+  private step(write: ServiceWrite, request: WriteRequestContext, facts: StoredFacts, draws: ReplayedDraws): StepOutcome<WriteResult> {
     const { state, now } = facts;
-    const decision = decide(command, state, { ...this.decisionContext(now, facts, draws), manager: managerName(request.fieldManager, request.userAgent) });
+    const decision = write.decide(state, { ...this.decisionContext(now, facts, draws), manager: managerName(request.fieldManager, request.userAgent) });
     if (decision.events.length === 0 || request.dryRun) return { finish: () => this.answer(decision, state, 0) };
     const before: ServiceState = decision.created ? initialServiceState : state;
     return {
@@ -120,8 +94,8 @@ export class ServiceCommandExecutor {
           userAgent: request.userAgent,
           fieldManager: request.fieldManager,
           requestId: request.requestId,
-          verb,
-          subresource: command.kind === 'ReplaceServiceStatus' ? 'status' : '',
+          verb: write.verb,
+          subresource: write.subresource,
           recordedAt: now.toISOString(),
         },
       },
