@@ -7,6 +7,7 @@ import { KubeApiModule } from './kube-api/kube-api.module';
 import { LoggingModule } from './observability/logging.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { RetentionModule } from './retention/retention.module';
 import type { Clock } from './shared/clock';
 import type { IdFactory } from './shared/ids';
 import { StoreModule } from './store/store.module';
@@ -24,6 +25,7 @@ export class AppModule {
         MirrorModule.register(config),
         KubeApiModule,
         HistoryModule,
+        RetentionModule.register(config),
       ],
     };
   }

@@ -1,6 +1,7 @@
 // `svctrail <command>`: the operator's command line (npx svctrail …, npm run svctrail -- …).
 // Exit codes: 0 success, 1 failure or refusal (and verify differences), 2 bad usage.
 import { BadRequestError } from './domain/errors/domain-errors';
+import { COMPACT_USAGE, runCompact } from './cli/compact.command';
 import { CONDITIONS_USAGE, runConditions } from './cli/conditions.command';
 import { GET_USAGE, runGet } from './cli/get.command';
 import { HISTORY_USAGE, runHistory } from './cli/history.command';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   'issue-credentials': runIssueCredentials,
   replay: runReplay,
   verify: runVerify,
+  compact: runCompact,
   'integrity-check': runIntegrityCheck,
   export: runExport,
   import: runImport,
@@ -41,6 +43,7 @@ commands:
   replay              rebuild every projection from the event log and swap it in;
                       --until: the whole store at a point in time, as a new data directory
   verify              refold the log and compare every projection row with the live one
+  compact             remove the full objects below a horizon, keep the facts (retention)
   integrity-check     SQLite's full integrity check of the database file (read-only)
   export              write the events (all, or a window) as NDJSON, from SQLite or PostgreSQL
   import              create a store in an empty data directory or PostgreSQL database from exported NDJSON
@@ -61,6 +64,8 @@ ${ISSUE_CREDENTIALS_USAGE}
 ${REPLAY_USAGE}
 
 ${VERIFY_USAGE}
+
+${COMPACT_USAGE}
 
 ${INTEGRITY_CHECK_USAGE}
 

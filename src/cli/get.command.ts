@@ -31,8 +31,15 @@ export async function runGet(argv: string[], out: (line: string) => void): Promi
       const head = await reads.head();
       const rv = rvText !== undefined ? Number(rvText) : asOf !== undefined ? await reads.resourceVersionAt(asOf) : head;
       if (rv > head) throw new UsageError(`resourceVersion ${rv} is newer than the log (head ${head})`);
+      const horizon = await reads.horizon();
+      if (rv < horizon) return { rv, horizon };
       return { rv, json: await reads.jsonAsOf(namespace, name, rv) };
     });
+    if ('horizon' in answer) {
+      // As the API answers it (410 Expired): the objects below the horizon are gone, the facts stay.
+      out(`too old resource version: ${answer.rv} (${answer.horizon}): the history is compacted up to resourceVersion ${answer.horizon}; svctrail history still shows what changed`);
+      return 1;
+    }
     const service: unknown = answer.json === undefined ? undefined : JSON.parse(answer.json);
     if (!service) {
       out(`services "${name}" not found in namespace ${namespace} at resourceVersion ${answer.rv}`);

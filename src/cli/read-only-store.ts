@@ -1,6 +1,7 @@
 // The store a query command reads, opened so that it stays as it was: the history repositories
 // and read store of either engine (history-stores.provider.ts), the ones the API reads through.
 import { existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../shared/project-root';
 import { openPgStore } from '../maintenance/postgres/pg-store-connection';
@@ -53,6 +54,7 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${store.dataDir} (use --data-dir, or --storage postgres://…)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   const engine = { kind: 'sqlite', handle } as const;
+  standInForCompaction(handle.sqlite);
   // A store written before the audit join (migration 0009) is read as one: this reader needs its tables.
   const mirrored = handle.sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'audit_actors'").get() !== undefined && handle.sqlite.prepare('SELECT 1 FROM mirror_source').get() !== undefined;
   return {
@@ -60,4 +62,17 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
     ...(mirrored ? { observations: new SqliteMirrorSourceStore(handle), actors: new SqliteAuditActorStore(handle) } : {}),
     close: async () => handle.close(),
   };
+}
+
+/**
+ * A store written before compaction (migration 0010), read unmigrated, was never compacted: empty
+ * stand-ins on this connection only (its temp schema, which unqualified names search first) let
+ * every read run as on a migrated store.
+ */
+function standInForCompaction(sqlite: Database.Database): void {
+  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'compactions'").get() !== undefined) return;
+  sqlite.exec(`CREATE TEMP TABLE compactions (id INTEGER PRIMARY KEY, horizon_resource_version INTEGER NOT NULL, horizon_time TEXT NOT NULL, actor_user TEXT NOT NULL,
+    started_at TEXT NOT NULL, finished_at TEXT, removed_writes INTEGER NOT NULL, removed_objects INTEGER NOT NULL, removed_bytes INTEGER NOT NULL)`);
+  sqlite.exec(`CREATE TEMP TABLE revision_facts (uid TEXT NOT NULL, resource_version INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, recorded_at TEXT NOT NULL,
+    managed_fields TEXT, patch TEXT NOT NULL, PRIMARY KEY (uid, resource_version))`);
 }

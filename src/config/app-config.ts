@@ -8,6 +8,7 @@ import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } fro
 import { PROJECT_ROOT } from '../shared/project-root';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
+import { retentionMs } from '../retention/retention-duration';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -83,6 +84,13 @@ export class AppConfig {
   @Min(0)
   mirrorWatchTimeoutSeconds = 0;
 
+  /**
+   * `--history-retention DURATION` / SVCTRAIL_HISTORY_RETENTION (e.g. 30d, 12h, 3s): compact
+   * the history older than this by itself, every tenth of it (at least hourly); empty: never.
+   */
+  @IsString()
+  historyRetention = '';
+
   /** The engine the store runs on. */
   get storage(): StorageChoice {
     return this.storageUrl ? { engine: 'postgres', url: this.storageUrl } : { engine: 'sqlite' };
@@ -108,6 +116,7 @@ const FLAGS = {
   mirror: 'mirror',
   'mirror-context': 'mirrorContext',
   'mirror-watch-timeout-seconds': 'mirrorWatchTimeoutSeconds',
+  'history-retention': 'historyRetention',
 } as const;
 
 export class ConfigError extends Error {}
@@ -137,6 +146,9 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   config.dataDir = resolve(config.dataDir);
   if (config.storageUrl) checkStorageUrl(config.storageUrl);
   if (config.mirror) config.mirror = resolve(config.mirror);
+  if (config.historyRetention && retentionMs(config.historyRetention) === undefined) {
+    throw new ConfigError('history-retention must be a duration longer than zero such as 30d, 12h, 1h30m or 3s');
+  }
   if (config.mirrorContext && !config.mirror) throw new ConfigError('mirror-context needs mirror (the kubeconfig of the cluster to mirror)');
   return config;
 }

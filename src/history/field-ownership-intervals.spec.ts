@@ -1,5 +1,6 @@
 import type { ManagedFieldsEntry } from '../domain/service.types';
-import { ownershipIntervals, type OwnershipWrite } from './field-ownership-intervals';
+import type { OwnershipWrite } from '../domain/field-management';
+import { ownershipIntervals } from './field-ownership-intervals';
 
 const entry = (manager: string, operation: 'Apply' | 'Update', fieldsV1: Record<string, unknown>, subresource?: string): ManagedFieldsEntry => ({
   manager,

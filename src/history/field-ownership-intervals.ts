@@ -4,19 +4,7 @@
 // field from another manager can only do so forced), released (nobody took it), or deleted with
 // the Service. Pure: the caller hands in the writes of one or more Services in log order.
 import { ownershipChanges } from '../domain/field-management';
-import type { FieldOwner } from '../domain/field-management';
-import type { ManagedFieldsEntry } from '../domain/service.types';
-
-export interface OwnershipWrite {
-  resourceVersion: number;
-  time: string;
-  uid: string;
-  namespace: string;
-  name: string;
-  before: readonly ManagedFieldsEntry[] | undefined;
-  /** null: the write deleted the Service. */
-  after: readonly ManagedFieldsEntry[] | undefined | null;
-}
+import type { FieldOwner, OwnershipWrite } from '../domain/field-management';
 
 export interface OwnershipEnd {
   time: string;

@@ -14,7 +14,8 @@ import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
-import { OwnershipInterval, ownershipIntervals, OwnershipWrite } from './field-ownership-intervals';
+import type { OwnershipWrite } from '../domain/field-management';
+import { OwnershipInterval, ownershipIntervals } from './field-ownership-intervals';
 
 const PARAMS = ['field', 'manager', 'at', 'since', 'until', 'limit', 'continue'];
 
@@ -86,19 +87,8 @@ export class FieldOwnershipService {
   private async intervals(scope: HistoryScope, snapshot: number): Promise<OwnershipInterval[]> {
     const rvs = await this.changes.matchingWrites({ ...scope, fromRv: 1, toRv: snapshot, fromPosition: 1 }, Number.MAX_SAFE_INTEGER);
     const writes: OwnershipWrite[] = [];
-    for (const rv of rvs) {
-      const w = await this.changes.write(rv);
-      // Only the managedFields are kept of each object.
-      writes.push({
-        resourceVersion: rv,
-        time: w.events[w.events.length - 1].metadata.recordedAt,
-        uid: w.uid,
-        namespace: w.namespace,
-        name: w.name,
-        before: w.previous?.metadata.managedFields,
-        after: w.object === null ? null : w.object.metadata.managedFields,
-      });
-    }
+    // Only the managedFields of each revision: below a compaction's horizon they are all it keeps.
+    for (const rv of rvs) writes.push(await this.changes.managedFieldsWrite(rv));
     return ownershipIntervals(writes);
   }
 }

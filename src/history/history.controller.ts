@@ -8,6 +8,7 @@ import { formatFor, sendObject } from '../kube-api/kube-response';
 import { ActivitySummaryService } from './activity-summary.service';
 import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
+import { CompactionsService } from './compactions.service';
 import { ConditionAuditService } from './condition-audit.service';
 import { FieldOwnershipService } from './field-ownership.service';
 import { historyApiGroup, historyResourceList } from './history-api';
@@ -27,6 +28,7 @@ export class HistoryController {
     private readonly feed: HistoryFeedService,
     ownership: FieldOwnershipService,
     activity: ActivitySummaryService,
+    private readonly compactions: CompactionsService,
   ) {
     this.scoped = {
       changes: (s, q) => changes.list(s, q),
@@ -61,6 +63,12 @@ export class HistoryController {
   @Get('v1alpha1/ingressowners')
   async owners(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     sendObject(request, reply, 200, await this.ingress.owners(request.query));
+  }
+
+  @Get('v1alpha1/compactions')
+  async compactionList(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    formatFor(request);
+    sendObject(request, reply, 200, await this.compactions.list(request.query));
   }
 
   @Get('v1alpha1/:resource')

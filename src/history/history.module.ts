@@ -15,6 +15,7 @@ import type { StoreEngine } from '../store/store-engine';
 import { ActivitySummaryService } from './activity-summary.service';
 import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
+import { CompactionsService } from './compactions.service';
 import { ConditionAuditService } from './condition-audit.service';
 import { FieldOwnershipService } from './field-ownership.service';
 import { HistoryController } from './history.controller';
@@ -35,6 +36,7 @@ import { IngressHistoryService } from './ingress-history.service';
     { provide: ACTIVITY_SUMMARY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.activity },
     ActivitySummaryService,
     ChangeLogService,
+    CompactionsService,
     ConditionAuditService,
     IngressHistoryService,
     HistoryFeedService,

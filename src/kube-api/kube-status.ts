@@ -21,7 +21,8 @@ import { ApiError } from './api-errors';
 export interface KubeStatus {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  /** ListMeta: only a 410's continue token is ever set. */
+  metadata: { continue?: string };
   status?: string;
   message?: string;
   reason?: string;
@@ -78,7 +79,9 @@ export function statusForError(error: unknown): KubeStatus | undefined {
   if (!(error instanceof DomainError)) return undefined;
   const entry = CODES.find(([type]) => error instanceof type);
   const code = entry ? entry[1] : 500;
-  return failureStatus(code, error.message, error.reason || undefined, error.details);
+  const status = failureStatus(code, error.message, error.reason || undefined, error.details);
+  if (error instanceof ExpiredError && error.continueToken) status.metadata = { continue: error.continueToken };
+  return status;
 }
 
 export function internalErrorStatus(detail: string): KubeStatus {

@@ -7,7 +7,9 @@ import { openDatabase } from '../store/database';
 import type { SqlReader } from '../store/sql/sql-reader';
 import { SqliteSqlReader } from '../store/sqlite-sql-reader';
 import { existingDataDirectory } from './data-directory';
+import { encodeCompactionLine } from './compaction-line';
 import { encodeEventLine } from './event-line';
+import { readCompactions } from '../store/history-compaction';
 import { eventPages, eventsBetween, logHeadOf } from './log-pages';
 import { describeLogPoint, type LogPoint, resolveLogPoint } from './log-point';
 import { MaintenanceError } from './maintenance-error';
@@ -59,6 +61,11 @@ export async function exportSnapshot(snapshot: ExportSnapshot, options: Omit<Exp
     events += page.length;
     options.progress.advance(page.length);
   }
+  // A whole log carries its compactions, so that an import answers as this store does.
+  if (after === 0 && (await compactionsKept(db))) {
+    const lines = (await readCompactions(db)).filter((c) => c.horizon.resourceVersion <= through).map((c) => `${encodeCompactionLine(c)}\n`);
+    if (lines.length) await options.write(lines.join(''));
+  }
   options.progress.done();
   return {
     database: snapshot.database,
@@ -86,4 +93,10 @@ export async function exportEvents(options: ExportOptions): Promise<ExportReport
   } finally {
     live.close();
   }
+}
+
+/** Whether the store has the compactions table (a SQLite store written before migration 0010, read unmigrated, has not). */
+async function compactionsKept(db: SqlReader): Promise<boolean> {
+  const sql = db.dialect.name === 'sqlite' ? "SELECT 1 AS kept FROM sqlite_schema WHERE name = 'compactions'" : "SELECT 1 AS kept WHERE to_regclass('compactions') IS NOT NULL";
+  return (await db.one(sql)) !== undefined;
 }

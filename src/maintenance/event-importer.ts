@@ -10,7 +10,12 @@ import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase }
 import { assertEmptyDirectory, dataDirectory } from './data-directory';
 import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
 import { EVENT_INSERT, type EventRow } from './event-columns';
+import { decodeCompactionLine, importedHorizon, isCompactionLine } from './compaction-line';
 import { decodeEventLine, EventLineError } from './event-line';
+import { compactionInserts } from '../store/history-compaction';
+import type { Compaction } from '../store/ports/history-compaction';
+import { bound } from '../store/sqlite-sql-reader';
+import { foldToHorizon } from './store-horizon';
 import { foldProjections } from './folded-projections';
 import { MaintenanceError } from './maintenance-error';
 import type { Progress } from './progress';
@@ -63,10 +68,16 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     options.progress.start('read events', options.inputBytes, 'bytes');
     let batch: EventRow[] = [];
     let lineNumber = 0;
+    const compactions: Compaction[] = [];
     for await (const text of options.lines) {
       lineNumber++;
       options.progress.advance(Buffer.byteLength(text) + 1);
       if (!text.trim()) continue;
+      if (isCompactionLine(text)) {
+        compactions.push(decodeCompactionLine(text, lineNumber));
+        continue;
+      }
+      if (compactions.length) throw new EventLineError(lineNumber, 'an event after the compaction lines (they end an export)');
       const row = decodeEventLine(text, lineNumber);
       checker.accept(row, lineNumber);
       batch.push(row);
@@ -85,6 +96,9 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     } catch (error) {
       throw new MaintenanceError(`the events do not fold into Services: ${(error as Error).message}`);
     }
+    const horizon = importedHorizon(compactions, checker.position);
+    for (const { sql, params } of compactionInserts(compactions)) scratch.sqlite.prepare(sql).run(bound(params ?? []));
+    foldToHorizon(scratch, horizon);
     sealDatabase(scratch, path);
     scratch = undefined;
     publishFile(path, dir.databasePath);

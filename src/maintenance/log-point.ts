@@ -6,7 +6,9 @@ import { InvalidArgumentError, MaintenanceError } from './maintenance-error';
 import { lastPositionRecorded } from '../store/service-read-repository';
 import { ImmediateSqliteReader } from '../store/sqlite-sql-reader';
 
-export type LogPoint = { kind: 'resourceVersion'; resourceVersion: number } | { kind: 'time'; time: string };
+import type { LogPoint } from '../store/ports/log-point';
+
+export type { LogPoint } from '../store/ports/log-point';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 

@@ -5,6 +5,7 @@
 // half-built copy is never mistaken for a finished one. `npm start -- --data-dir DIR` serves it
 // with the ordinary start-up path (it creates its own CA, certificates and admin token in DIR).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { join, resolve } from 'node:path';
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
@@ -17,6 +18,7 @@ import { MaintenanceError } from './maintenance-error';
 import type { Progress } from './progress';
 import { makeReadOnly } from './read-only-guard';
 import { scratchPath } from './scratch-path';
+import { foldToHorizon, sqliteHorizon } from './store-horizon';
 
 export interface PointInTimeOptions {
   dataDir: string;
@@ -51,10 +53,18 @@ export function buildPointInTime(options: PointInTimeOptions): PointInTimeReport
     scratch = createScratchDatabase(path, source.migrationsFolder);
     live = openDatabase({ path: source.databasePath, migrationsFolder: source.migrationsFolder, synchronous: 'NORMAL', readonly: true });
     const sqlite = live.sqlite;
-    const events = sqlite.transaction(() => copyEvents(sqlite, scratch!, resolveLogPoint(sqlite, options.until, '--until'), options.progress))();
+    const { events, horizon } = sqlite.transaction(() => {
+      const until = resolveLogPoint(sqlite, options.until, '--until');
+      // Below the horizon the objects are gone: the copy would have to make them up from the log.
+      const atHorizon = sqliteHorizon(sqlite);
+      if (until < atHorizon) throw new MaintenanceError(`the history is compacted up to resourceVersion ${atHorizon}: a point-in-time copy can be made at it or later, not at ${until}`);
+      if (atHorizon > 0) copyCompactions(sqlite, scratch!);
+      return { events: copyEvents(sqlite, scratch!, until, options.progress), horizon: atHorizon };
+    })();
     live.close();
     live = undefined;
     const { writes } = foldProjections(scratch, options.progress);
+    foldToHorizon(scratch, horizon);
     const head = logHead(scratch.sqlite);
     const recordedAt = (scratch.sqlite.prepare('SELECT recorded_at FROM events WHERE position = ?').pluck().get(head) as string | undefined) ?? null;
     makeReadOnly(scratch);
@@ -80,4 +90,12 @@ export function buildPointInTime(options: PointInTimeOptions): PointInTimeReport
     removeDatabaseFiles(path);
     if (!finished && created) rmSync(target.dataDir, { recursive: true, force: true });
   }
+}
+
+/** The compaction records, as they are: the copy is compacted as its source was. */
+function copyCompactions(source: Database.Database, scratch: DatabaseHandle): void {
+  const insert = scratch.sqlite.prepare(
+    'INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at, finished_at, removed_writes, removed_objects, removed_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  for (const row of source.prepare('SELECT * FROM compactions ORDER BY id').raw().all() as unknown[][]) insert.run(...row);
 }

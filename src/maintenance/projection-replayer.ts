@@ -28,6 +28,8 @@ import { REPLAY_LOCK_FILE, tryLockDataDirectory, withDataDirectoryLock } from '.
 import { allowConcurrentReaders, createScratchDatabase, removeDatabaseFiles } from './database-files';
 import { existingDataDirectory } from './data-directory';
 import { foldProjections } from './folded-projections';
+import { foldToHorizon, sqliteHorizon } from './store-horizon';
+import { MaintenanceError } from './maintenance-error';
 import { catchUpWithLive, liveHead, LIVE_SCHEMA } from './live-catch-up';
 import { LockClock, type LockReport } from './lock-clock';
 import type { StreamStates } from './catch-up-fold';
@@ -127,9 +129,12 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
 
     // The fold reads the live log in one read snapshot on the live connection (no copy of it):
     // the scratch log holds only the writes caught up later, which is all the catch-up reads.
-    const { builtAt, events, writes } = liveSqlite.transaction(() => {
+    const { builtAt, horizon, events, writes } = liveSqlite.transaction(() => {
       const head = logHead(liveSqlite);
-      return { builtAt: head, ...foldProjections(scratch!, progress, { sqlite: liveSqlite, untilResourceVersion: head }) };
+      const folded = foldProjections(scratch!, progress, { sqlite: liveSqlite, untilResourceVersion: head });
+      const atHorizon = sqliteHorizon(liveSqlite);
+      foldToHorizon(scratch!, atHorizon);
+      return { builtAt: head, horizon: atHorizon, ...folded };
     })();
     const schema = projectionSchema(sqlite, projectionTables(scratch));
     const owners = schema.owners.map((t) => tableShape(sqlite, 'main', t));
@@ -214,6 +219,8 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         progress.start('swap', schema.owners.length, 'tables');
         synchronous('FULL');
         swapped = clock.hold(sqlite, 'swap', () => {
+          // A compaction meanwhile removed objects the shadow tables still hold: nothing is swapped.
+          if (sqliteHorizon(liveSqlite) !== horizon) throw new MaintenanceError('the history was compacted during the replay; run replay again');
           const step = catchUpWithLive(scratch!, at, states);
           resyncStreams(sqlite, owners, step.streams);
           swapShadowTables(sqlite, schema);

@@ -23,6 +23,8 @@ export type ColumnType = 'bigint' | 'text';
 export const PROJECTION_COLUMNS = {
   services: { namespace: 'text', name: 'text', uid: 'text', resource_version: 'bigint', stream_version: 'bigint', object: 'text' },
   service_revisions: { uid: 'text', resource_version: 'bigint', namespace: 'text', name: 'text', recorded_at: 'text', object: 'text' },
+  // Filled by bringing the fold to the store's compaction horizon, never by the fold itself.
+  revision_facts: { uid: 'text', resource_version: 'bigint', namespace: 'text', name: 'text', recorded_at: 'text', managed_fields: 'text', patch: 'text' },
   service_lifetimes: { uid: 'text', namespace: 'text', name: 'text', created_resource_version: 'bigint', deleted_resource_version: 'bigint' },
   condition_transitions: {
     id: 'bigint',

@@ -12,6 +12,7 @@ import { compareProjections, type ProjectionComparison } from './projection-comp
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';
+import { foldToHorizon, sqliteHorizon } from './store-horizon';
 
 export interface VerifyOptions {
   dataDir: string;
@@ -43,6 +44,7 @@ export function verifyProjections(options: VerifyOptions): VerifyReport {
     try {
       const head = logHead(sqlite); // the first read pins the snapshot
       const { events, writes } = foldProjections(scratch, options.progress, { sqlite, untilResourceVersion: head });
+      foldToHorizon(scratch, sqliteHorizon(sqlite));
       const tables = projectionTables(scratch);
       options.progress.start('compare', tables.length, 'tables');
       const comparison = compareProjections(sqlite, 'main', 'fold', tables, options.maxDifferences);

@@ -10,7 +10,8 @@ import type { CommittedWrite } from '../store/ports/committed-write';
 
 export class ServiceRevisionsProjection implements Projection {
   readonly name = 'service-revisions';
-  readonly tables = ['service_revisions', 'service_lifetimes'];
+  // revision_facts: written by compaction only (history-compaction.ts), rebuilt with these.
+  readonly tables = ['service_revisions', 'revision_facts', 'service_lifetimes'];
   private readonly insert;
   private readonly born;
   private readonly died;

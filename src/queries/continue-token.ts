@@ -4,6 +4,7 @@
 import { BadRequestError } from '../domain/errors/domain-errors';
 
 export interface ContinuePoint {
+  /** The snapshot every page reads, or -1: the newest state (an inconsistent continuation). */
   resourceVersion: number;
   after: { namespace: string; name: string };
 }
@@ -24,7 +25,8 @@ export function decodeContinue(value: string): ContinuePoint {
   }
   const t = token as { v?: unknown; rv?: unknown; start?: unknown };
   if (typeof t !== 'object' || t === null || t.v !== 'meta.k8s.io/v1') throw invalid('server does not recognize this encoded version');
-  if (typeof t.rv !== 'number' || !Number.isSafeInteger(t.rv) || t.rv <= 0) {
+  // -1 (kube-apiserver's "continue at the newest state", handed out with a 410) or a snapshot.
+  if (typeof t.rv !== 'number' || !Number.isSafeInteger(t.rv) || t.rv === 0 || t.rv < -1) {
     throw invalid('incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   if (typeof t.start !== 'string' || t.start.length === 0) throw invalid('encoded start key empty (version meta.k8s.io/v1)');

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { NotFoundError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { NotFoundError, TooLargeResourceVersionError, tooOldResourceVersion } from '../domain/errors/domain-errors';
 import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { GetServiceQuery } from './service.queries';
@@ -16,6 +16,9 @@ export class GetServiceHandler implements IQueryHandler<GetServiceQuery> {
         const head = await reads.head();
         const rv = 'resourceVersion' in asOf ? asOf.resourceVersion : await reads.resourceVersionAt(asOf.time);
         if (rv > head) throw new TooLargeResourceVersionError(rv, head);
+        // Below the horizon only the facts remain: no object to serve.
+        const horizon = await reads.horizon();
+        if (rv < horizon) throw tooOldResourceVersion(rv, horizon);
         // The revision current at rv is byte for byte what the API answered for it then.
         const past = await reads.jsonAsOf(namespace, name, rv);
         if (past === undefined) throw new NotFoundError('services', name);

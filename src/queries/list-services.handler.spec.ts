@@ -1,9 +1,11 @@
 import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from '../store/ports/service-read-store';
+import { ExpiredError } from '../domain/errors/domain-errors';
+import { decodeContinue, encodeContinue } from './continue-token';
 import { ListServicesHandler } from './list-services.handler';
 import { type ListServicesOptions, ListServicesQuery } from './service.queries';
 
 /** An in-memory store of `count` Services in namespace `ns`, recording every page it is asked for. */
-function storeOf(count: number, labelled: (i: number) => boolean = () => true) {
+function storeOf(count: number, labelled: (i: number) => boolean = () => true, horizon = 0) {
   const rows: ServiceRow[] = Array.from({ length: count }, (_, i) => {
     const name = `svc-${String(i).padStart(4, '0')}`;
     const labels = labelled(i) ? { app: 'web' } : {};
@@ -12,6 +14,7 @@ function storeOf(count: number, labelled: (i: number) => boolean = () => true) {
   const asked: ListPageRequest[] = [];
   const reads: ServiceReads = {
     head: async () => 100,
+    horizon: async () => horizon,
     resourceVersionAt: async () => 100,
     firstPositionAtOrAfter: async () => 101,
     writeStartAtOrAfter: async () => 1,
@@ -85,5 +88,36 @@ describe('ListServicesHandler pages', () => {
     const page = await list(store, {});
     expect(page.items).toHaveLength(1100);
     expect(page.metadata.continue).toBeUndefined();
+  });
+});
+
+describe('ListServicesHandler below the compaction horizon', () => {
+  const token = (rv: number) => encodeContinue({ resourceVersion: rv, after: { namespace: 'ns', name: 'svc-0004' } });
+
+  it('given a horizon at 50, when a LIST is Exact at 40, then it is 410 Expired in etcd3 words', async () => {
+    const { store } = storeOf(10, undefined, 50);
+    await expect(list(store, { resourceVersion: '40', resourceVersionMatch: 'Exact' })).rejects.toEqual(new ExpiredError('The resourceVersion for the provided list is too old.'));
+  });
+
+  it('given a horizon at 50, when a continue token holds snapshot 40, then it is 410 with a token to go on at the newest state from the same key', async () => {
+    const { store } = storeOf(10, undefined, 50);
+    const error = (await list(store, { continue: token(40) }).catch((e: unknown) => e)) as ExpiredError;
+    expect(error).toBeInstanceOf(ExpiredError);
+    expect(error.message).toMatch(/^The provided continue parameter is too old to display a consistent list result\./);
+    expect(decodeContinue(error.continueToken!)).toEqual({ resourceVersion: -1, after: { namespace: 'ns', name: 'svc-0004' } });
+  });
+
+  it('given that token, when it is followed, then the newest state is read after the key', async () => {
+    const { store, asked } = storeOf(10, undefined, 50);
+    const page = await list(store, { continue: token(-1), limit: 2 });
+    expect(page.items.map((i) => i.object.metadata.name)).toEqual(['svc-0005', 'svc-0006']);
+    expect(page.metadata.resourceVersion).toBe('100');
+    expect(asked[0]).toMatchObject({ asOf: undefined, after: { namespace: 'ns', name: 'svc-0004' } });
+  });
+
+  it('given a horizon at 50, when a LIST is Exact at the horizon, then it reads that snapshot', async () => {
+    const { store, asked } = storeOf(10, undefined, 50);
+    await list(store, { resourceVersion: '50', resourceVersionMatch: 'Exact', limit: 1 });
+    expect(asked[0].asOf).toBe(50);
   });
 });

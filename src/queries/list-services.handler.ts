@@ -1,7 +1,7 @@
 // LIST with label and field selectors and limit/continue over one snapshot of the log.
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { BadRequestError, InvalidError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { BadRequestError, EXPIRED_LIST, ExpiredError, INCONSISTENT_CONTINUE, InvalidError, TooLargeResourceVersionError, tooOldResourceVersion } from '../domain/errors/domain-errors';
 import { fieldErrors, FieldError } from '../domain/errors/field-error';
 import { matchesFields, parseFieldSelector, SERVICE_SELECTABLE_FIELDS, serviceFieldSet } from '../domain/selectors/field-selector';
 import { matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
@@ -11,6 +11,13 @@ import type { ServiceReads, ServiceReadStore } from '../store/ports/service-read
 import { decodeContinue, encodeContinue } from './continue-token';
 import { ListServicesOptions, ListServicesQuery, ServiceList } from './service.queries';
 import { StoredService } from './stored-service';
+
+/** Where a LIST starts: the snapshot it reads (none: the newest), the least resourceVersion it needs, the key it goes on after. */
+interface StartingPoint {
+  asOf?: number;
+  minimum?: number;
+  after?: { namespace: string; name: string };
+}
 
 /** Rows read per round while filling a page whose items a selector may reject. */
 const SCAN_BATCH = 500;
@@ -28,6 +35,7 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       const point = await this.startingPoint(options, reads);
       const head = await reads.head();
       if (point.minimum !== undefined && point.minimum > head) throw new TooLargeResourceVersionError(point.minimum, head);
+      if (point.asOf !== undefined) await this.refuseBelowHorizon(point, options, reads);
       // The first page of a live LIST reads the current table; later pages read the same snapshot,
       // which is the current table as long as nothing was written since (the head is read in this
       // same snapshot): only a snapshot older than the head is read from the revisions.
@@ -61,7 +69,17 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     });
   }
 
-  private async startingPoint(options: ListServicesOptions, reads: ServiceReads): Promise<{ asOf?: number; minimum?: number; after?: { namespace: string; name: string } }> {
+  /** A snapshot below the compaction horizon holds no objects any more: 410, as etcd answers a compacted revision. */
+  private async refuseBelowHorizon(point: StartingPoint, options: ListServicesOptions, reads: ServiceReads): Promise<void> {
+    const horizon = await reads.horizon();
+    if (point.asOf === undefined || point.asOf >= horizon) return;
+    if (options.asOfTime !== undefined) throw tooOldResourceVersion(point.asOf, horizon);
+    // kube-apiserver hands out a token that goes on from the same key at the newest state (rv -1).
+    if (point.after) throw new ExpiredError(INCONSISTENT_CONTINUE, encodeContinue({ resourceVersion: -1, after: point.after }));
+    throw new ExpiredError(EXPIRED_LIST);
+  }
+
+  private async startingPoint(options: ListServicesOptions, reads: ServiceReads): Promise<StartingPoint> {
     const errors: FieldError[] = [];
     const rv = options.resourceVersion ?? '';
     const match = options.resourceVersionMatch ?? '';
@@ -83,7 +101,8 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
     }
     if (options.continue) {
       const point = decodeContinue(options.continue);
-      return { asOf: point.resourceVersion, after: point.after };
+      // -1: a token handed out with a 410, which goes on at the newest state.
+      return point.resourceVersion === -1 ? { after: point.after } : { asOf: point.resourceVersion, after: point.after };
     }
     // Exact reads that snapshot; NotOlderThan (or no match) is served from the newest state.
     if (match === 'Exact') return { asOf: Number(rv), minimum: Number(rv) };

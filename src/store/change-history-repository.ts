@@ -4,7 +4,9 @@
 // BY, so the plan does not depend on statistics; PostgreSQL's planner finds the same index); the
 // other filters are checked on the rows of that range. One implementation for both engines.
 import type { Service } from '../domain/service.types';
-import { jsonPatchText } from '../domain/json-patch-diff';
+import { DELETED_PATCH, jsonPatchText } from '../domain/json-patch-diff';
+import type { ManagedFieldsEntry } from '../domain/service.types';
+import type { OwnershipWrite } from '../domain/field-management';
 import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type EventRow } from './sql/event-columns';
@@ -54,12 +56,22 @@ const EVENTS_OF_WRITE = `SELECT ${eventColumns()} FROM events
   ORDER BY position`;
 const REVISION_AT = 'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version = $2';
 const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1';
-const STORED_PATCH = 'SELECT patch FROM service_revisions WHERE uid = $1 AND resource_version = $2';
+/** A write's stored patch: on its revision, or (below a compaction's horizon) on the facts kept of it. */
+const STORED_PATCH = `SELECT coalesce((SELECT patch FROM service_revisions WHERE uid = $1 AND resource_version = $2),
+  (SELECT patch FROM revision_facts WHERE uid = $1 AND resource_version = $2)) AS patch`;
+/**
+ * A revision's managedFields: in its object (REVISION_AT, REVISION_BEFORE), or (below a
+ * compaction's horizon) kept on their own. A Service's revisions left in service_revisions are
+ * all newer than those moved to revision_facts, so the facts are read only when those hold none.
+ */
+const FACTS_AT = 'SELECT managed_fields AS "managedFields" FROM revision_facts WHERE uid = $1 AND resource_version = $2';
+const FACTS_BEFORE = 'SELECT managed_fields AS "managedFields" FROM revision_facts WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1';
 /** Events read per round by the feed. */
 const FEED_EVENTS = 400;
 /** The log after $1 up to $2, with each write's stored patch read on its last event (the one at the write's resourceVersion). */
-const FEED = `SELECT ${eventColumns('e')}, r.patch AS patch FROM events e
+const FEED = `SELECT ${eventColumns('e')}, coalesce(r.patch, f.patch) AS patch FROM events e
   LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
+  LEFT JOIN revision_facts f ON e.position = e.resource_version AND f.uid = e.stream_id AND f.resource_version = e.resource_version
   WHERE e.position > $1 AND e.position <= $2 ORDER BY e.position LIMIT ${FEED_EVENTS}`;
 
 /** Rows read per round while collecting distinct writes, at most. */
@@ -74,6 +86,8 @@ export interface ChangeHistory {
   matchingWrites(range: ChangeRange, limit: number): Promise<number[]>;
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   write(resourceVersion: number): Promise<RecordedWrite>;
+  /** One write's managedFields before and after it, below a compaction's horizon as above it. */
+  managedFieldsWrite(resourceVersion: number): Promise<OwnershipWrite>;
   /** One write as the change log serves it: its event rows and its patch's JSON text. */
   storedWrite(resourceVersion: number): Promise<StoredWrite>;
   /**
@@ -129,7 +143,9 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * (the one at its resourceVersion), the patch its revision stores.
    */
   storedWritesSql(range: RangeFilters, params: SqlParams): string {
-    const patch = `CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
+    const patch = `CASE WHEN position = resource_version THEN coalesce(
+      (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version),
+      (SELECT f.patch FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version = events.resource_version)) END AS patch`;
     return this.rangeSql(range, params, `${eventColumns()}, ${patch}`);
   }
 
@@ -203,6 +219,30 @@ export class ChangeHistoryRepository implements ChangeHistory {
     };
   }
 
+  async managedFieldsWrite(resourceVersion: number): Promise<OwnershipWrite> {
+    const rows = await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion]);
+    const first = rows[0];
+    const key = [first.streamId, resourceVersion];
+    /** null: no revision (before a create, after a delete); undefined: one without managedFields. */
+    const managed = async (objectSql: string, factsSql: string): Promise<readonly ManagedFieldsEntry[] | undefined | null> => {
+      const revision = await this.db.one<{ object: string }>(objectSql, key);
+      if (revision) return (JSON.parse(revision.object) as Service).metadata.managedFields;
+      const facts = await this.db.one<{ managedFields: string | null }>(factsSql, key);
+      if (!facts) return null;
+      return facts.managedFields === null ? undefined : (JSON.parse(facts.managedFields) as ManagedFieldsEntry[]);
+    };
+    return {
+      resourceVersion,
+      time: rows[rows.length - 1].recordedAt,
+      uid: first.streamId,
+      namespace: first.namespace,
+      name: first.name,
+      before: first.streamVersion === 1 ? undefined : ((await managed(REVISION_BEFORE, FACTS_BEFORE)) ?? undefined),
+      // No revision: the write deleted the Service.
+      after: await managed(REVISION_AT, FACTS_AT),
+    };
+  }
+
   /**
    * One write as the change log serves it, nothing parsed: its event rows and the patch its
    * revision row stores (computed once, when it was written). A delete writes no revision: its
@@ -222,6 +262,8 @@ export class ChangeHistoryRepository implements ChangeHistory {
     const first = rows[0];
     const resourceVersion = first.resourceVersion;
     let patchJson = stored !== undefined ? stored : (await this.db.one<{ patch: string | null }>(STORED_PATCH, [first.streamId, resourceVersion]))?.patch;
+    // A delete writes no revision; its patch is always the same (the previous object, compacted or not, is not read).
+    if ((patchJson === undefined || patchJson === null) && rows.some((row) => row.type === 'ServiceDeleted')) patchJson = DELETED_PATCH;
     if (patchJson === undefined || patchJson === null) {
       const previous = first.streamVersion === 1 ? null : ((await this.revision(REVISION_BEFORE, first.streamId, resourceVersion)) ?? null);
       patchJson = jsonPatchText(previous, (await this.revision(REVISION_AT, first.streamId, resourceVersion)) ?? null);

@@ -68,6 +68,9 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (!readonly) createPrivately(options.path, DATABASE_FILE_MODE);
   const sqlite = new Database(options.path, { readonly, fileMustExist: true });
   try {
+    // Before any table exists (a new file) this is all it takes; an older store is converted
+    // once, below. Pages a compaction frees then go back to the file system (history-compaction.ts).
+    if (!readonly) sqlite.pragma('auto_vacuum = INCREMENTAL');
     if (!readonly) sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous}`);
     sqlite.pragma('busy_timeout = 5000');
@@ -80,6 +83,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     if (!readonly) {
       migrate(db, { migrationsFolder: options.migrationsFolder });
       backfillRevisionPatches(sqlite);
+      convertToIncrementalVacuum(sqlite);
       // Start from an empty WAL: a migration (or a crash) can leave hundreds of MB in it, and
       // every read then searches the WAL index before the database file.
       if (options.truncateWal ?? true) sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -89,6 +93,13 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     sqlite.close();
     throw asDamaged(error, options.path);
   }
+}
+
+/** auto_vacuum = INCREMENTAL (2), for a store created before it was the default: one VACUUM rewrites the file. */
+function convertToIncrementalVacuum(sqlite: Database.Database): void {
+  if (sqlite.pragma('auto_vacuum', { simple: true }) === 2) return;
+  sqlite.pragma('auto_vacuum = INCREMENTAL');
+  sqlite.exec('VACUUM');
 }
 
 /**

@@ -90,6 +90,28 @@ export const serviceRevisions = sqliteTable(
 );
 
 /**
+ * Projection: what a compaction keeps of each revision below its horizon (history-compaction.ts):
+ * the patch the change log serves and the managedFields field ownership is folded from. The
+ * revision's row moves here from service_revisions, whose object goes; the anchors (the revision
+ * current at the horizon of each Service alive then) stay there. Replay rebuilds it by folding
+ * the log and bringing the fold to the store's horizon.
+ */
+export const revisionFacts = sqliteTable(
+  'revision_facts',
+  {
+    uid: text('uid').notNull(),
+    resourceVersion: integer('resource_version').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    recordedAt: text('recorded_at').notNull(),
+    /** metadata.managedFields of the revision (JSON), NULL when it had none. */
+    managedFields: text('managed_fields'),
+    patch: text('patch').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
+);
+
+/**
  * Projection: each incarnation of a Service name, from its creation until its deletion (null
  * while it lives). Written on create and delete only. A LIST as of R walks the lifetimes of a
  * namespace in name order, not its revisions, so its cost does not grow with history.
@@ -183,6 +205,30 @@ export const allocations = sqliteTable(
     uid: text('uid').notNull(),
   },
   (t) => [primaryKey({ columns: [t.kind, t.value] }), index('allocations_uid').on(t.uid)],
+);
+
+/**
+ * Each compaction of the history (not a projection: the log cannot rebuild it, and replay keeps
+ * it). The newest horizon is the oldest resourceVersion an object can still be read at; below
+ * it only the facts remain. Recorded before anything is removed, counts filled in when done.
+ */
+export const compactions = sqliteTable(
+  'compactions',
+  {
+    id: integer('id').primaryKey(),
+    horizonResourceVersion: integer('horizon_resource_version').notNull(),
+    /** recorded_at of the horizon's write. */
+    horizonTime: text('horizon_time').notNull(),
+    actorUser: text('actor_user').notNull(),
+    startedAt: text('started_at').notNull(),
+    /** NULL while it runs (or if it was interrupted: the next compaction to the same point finishes it). */
+    finishedAt: text('finished_at'),
+    removedWrites: integer('removed_writes').notNull().default(0),
+    removedObjects: integer('removed_objects').notNull().default(0),
+    removedBytes: integer('removed_bytes').notNull().default(0),
+  },
+  // The horizon in force (the newest) is read by every read below the live state: one seek.
+  (t) => [index('compactions_horizon').on(t.horizonResourceVersion)],
 );
 
 /**

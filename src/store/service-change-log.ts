@@ -22,6 +22,10 @@ interface EventRow {
 /** Events read per round, at most. */
 const BATCH = 500;
 
+const OLDEST_RESUMABLE = `SELECT max(oldest) AS oldest FROM (
+  SELECT coalesce(min(position) - 1, 0) AS oldest FROM events
+  UNION ALL SELECT coalesce(max(horizon_resource_version), 0) FROM compactions) o`;
+
 const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1';
 
 /**
@@ -42,7 +46,10 @@ const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_ve
 
 /** The past as watch changes, for resuming a watch from a resourceVersion (either engine). */
 export interface ServiceChanges {
-  /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
+  /**
+   * The oldest resourceVersion a watch can resume from: the log's first position - 1, or the
+   * compaction horizon (below it the objects a watch sends are gone; at it, its anchors hold them).
+   */
   oldestResumable(): Promise<number>;
   /** Up to `limit` writes after `resourceVersion`, oldest first. */
   changesAfter(resourceVersion: number, limit: number): Promise<ServiceWatchChange[]>;
@@ -58,10 +65,9 @@ export class ServiceChangeLog implements ServiceChanges {
     this.eventsAfter = eventsAfter(db.immediate === undefined);
   }
 
-  /** The oldest resourceVersion a watch can resume from (the log's first position - 1). */
+  /** The oldest resourceVersion a watch can resume from: the log's first position - 1, or the compaction horizon. */
   async oldestResumable(): Promise<number> {
-    const first = (await this.db.one<{ first: number | null }>('SELECT min(position) AS first FROM events'))?.first ?? null;
-    return first === null ? 0 : first - 1;
+    return (await this.db.one<{ oldest: number }>(OLDEST_RESUMABLE))!.oldest;
   }
 
   /** Up to `limit` writes after `resourceVersion`, oldest first. */

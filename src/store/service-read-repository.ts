@@ -17,6 +17,8 @@ const LIVE = 'SELECT object FROM services WHERE namespace = $1 AND name = $2';
 
 const HEAD = 'SELECT coalesce(max(position), 0) AS head FROM events';
 
+const HORIZON = 'SELECT coalesce(max(horizon_resource_version), 0) AS horizon FROM compactions';
+
 /**
  * The incarnations alive at $1 (created at or before it, not deleted by then), in name order.
  * There are as many lifetimes as Services ever created, whatever the number of their writes.
@@ -116,6 +118,10 @@ export class ServiceReadRepository implements ServiceReadStore {
 
   async head(): Promise<number> {
     return (await this.db.one<{ head: number }>(HEAD))!.head;
+  }
+
+  async horizon(): Promise<number> {
+    return (await this.db.one<{ horizon: number }>(HORIZON))!.horizon;
   }
 
   async resourceVersionAt(time: string): Promise<number> {

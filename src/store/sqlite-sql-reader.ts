@@ -6,7 +6,8 @@ import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
 import { type ImmediateSqlReader, SQLITE_DIALECT, type SqlReader } from './sql/sql-reader';
 
-function bound(params: readonly unknown[]): Record<number, unknown> {
+/** $1…$n bound as SQLite named parameters 1…n. */
+export function bound(params: readonly unknown[]): Record<number, unknown> {
   const named: Record<number, unknown> = {};
   for (let i = 0; i < params.length; i++) named[i + 1] = params[i];
   return named;

@@ -16,6 +16,8 @@ import { SqliteEventStore } from './event-store';
 import { GroupCommitter } from './group-commit';
 import { WalCheckpointer } from './wal-checkpointer';
 import { KUBE_EVENTS } from './kube-event-log';
+import { historyCompactorFor } from './history-compactor.provider';
+import { HISTORY_COMPACTOR } from './ports/history-compaction';
 import { kubeEventLogFor } from './kube-events.provider';
 import { SERVICE_CHANGES } from './service-change-log';
 import { serviceChangeLogFor } from './service-changes.provider';
@@ -91,6 +93,7 @@ const COMMON_EXPORTS = [
   COMMIT_PUBLISHER,
   SERVICE_CHANGES,
   KUBE_EVENTS,
+  HISTORY_COMPACTOR,
   ChangeFeed,
   BacklogBudget,
 ];
@@ -129,6 +132,8 @@ function sqliteProviders(settings: StoreSettings): Provider[] {
       useFactory: (committer: GroupCommitter, events: SqliteEventStore, repository: ServiceRepository, projector: Projector, clock: Clock, mirror: SqliteMirrorSourceStore) =>
         new SqliteServiceWriteStore(committer, events, repository, projector, clock, mirror),
     },
+    // Its transactions join the group commit: no write waits for more than one of them.
+    { provide: HISTORY_COMPACTOR, inject: [STORE_ENGINE, GroupCommitter], useFactory: (engine: StoreEngine, committer: GroupCommitter) => historyCompactorFor(engine, committer) },
     // The only writer: a committed write goes straight to the feed.
     { provide: COMMIT_PUBLISHER, inject: [ChangeFeed], useFactory: (feed: ChangeFeed): CommitPublisher => ({ committed: (write) => feed.publish(write) }) },
     {
@@ -167,6 +172,7 @@ function postgresProviders(url: string): Provider[] {
       inject: [STORE_ENGINE, CLOCK, MetricsService],
       useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) => new PgServiceWriteStore(postgresHandle(engine).writePool, clock, metrics),
     },
+    { provide: HISTORY_COMPACTOR, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => historyCompactorFor(engine) },
     // Several writers: the feed is fed from the log; a local commit only hurries the follower.
     { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },
     PostgresLifecycle,

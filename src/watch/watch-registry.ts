@@ -5,7 +5,7 @@ import { BacklogBudget } from '../feed/backlog-budget';
 import { MetricsService } from '../observability/metrics.service';
 import { ChangeFeed } from '../feed/change-feed';
 import type { ServerResponse } from 'node:http';
-import { ExpiredError, TooLargeResourceVersionError } from '../domain/errors/domain-errors';
+import { TooLargeResourceVersionError, tooOldResourceVersion } from '../domain/errors/domain-errors';
 import { ApiError } from '../kube-api/api-errors';
 import { statusForError } from '../kube-api/kube-status';
 import { WatchObjectEncoder, WatchSession, WatchSources } from './watch-session';
@@ -77,7 +77,7 @@ export class WatchRegistry implements BeforeApplicationShutdown {
       this.sessions.add(session as WatchSession<unknown>);
       void session.done.then(() => this.sessions.delete(session as WatchSession<unknown>));
       if (expired) {
-        session.fail(statusForError(new ExpiredError(`too old resource version: ${rv} (${oldestResumable})`))!);
+        session.fail(statusForError(tooOldResourceVersion(rv, oldestResumable))!);
         return;
       }
       await session.start();

@@ -48,7 +48,7 @@ describePostgres('svctrail export/import/verify/replay with --storage', (databas
     expect(verified.stdout).toMatch(/^OK: \d+ events/m);
     const replayed = await cli(['replay', '--storage', database().url, '-o', 'json']);
     expect(replayed.code).toBe(0);
-    expect(JSON.parse(replayed.stdout).tables.map((t: { changed: number }) => t.changed)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(JSON.parse(replayed.stdout).tables.map((t: { changed: number }) => t.changed)).toEqual([0, 0, 0, 0, 0, 0, 0]);
 
     // Refusals: a second import (exit 1), a data directory beside the URL and --until (exit 2).
     const again = await cli(['import', '--storage', database().url, fromPg]);

@@ -35,6 +35,8 @@ import type { HistoryStores } from '../../src/store/history-stores.provider';
 import { INGRESS_HISTORY, IngressHistoryRepository } from '../../src/store/ingress-history-repository';
 import type { KubeEvents } from '../../src/store/kube-event-log';
 import { kubeEventLogFor } from '../../src/store/kube-events.provider';
+import { historyCompactorFor } from '../../src/store/history-compactor.provider';
+import { HISTORY_COMPACTOR } from '../../src/store/ports/history-compaction';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { ServiceReadRepository } from '../../src/store/service-read-repository';
@@ -408,10 +410,11 @@ describePostgres('history on PostgreSQL', (database) => {
           { provide: STORE_ENGINE, useValue: { kind: 'postgres', handle: pgHandle } satisfies StoreEngine },
           { provide: SERVICE_READ_STORE, useValue: pg.reads },
           { provide: CLOCK, useValue: pg.clock },
+          { provide: HISTORY_COMPACTOR, useFactory: () => historyCompactorFor({ kind: 'postgres', handle: pgHandle }) },
           ChangeFeed,
           BacklogBudget,
         ],
-        exports: [STORE_ENGINE, SERVICE_READ_STORE, CLOCK, ChangeFeed, BacklogBudget],
+        exports: [STORE_ENGINE, SERVICE_READ_STORE, CLOCK, HISTORY_COMPACTOR, ChangeFeed, BacklogBudget],
       })
       class PostgresEngine {}
       const moduleRef = await Test.createTestingModule({ imports: [PostgresEngine, HistoryModule] }).compile();

@@ -82,10 +82,32 @@ export class BadRequestError extends DomainError {
 /** 410 Expired: a resourceVersion or continue token older than what is kept. */
 export class ExpiredError extends DomainError {
   readonly reason = 'Expired';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** A LIST's continue token to carry on from, inconsistently (the Status's metadata.continue). */
+    readonly continueToken?: string,
+  ) {
     super(message);
   }
 }
+
+/**
+ * 410 for a read below the history's compaction horizon, in the watch cache's words
+ * (apiserver pkg/storage/cacher/watch_cache.go): `too old resource version: 5 (120)`.
+ */
+export function tooOldResourceVersion(resourceVersion: number, horizon: number): ExpiredError {
+  return new ExpiredError(`too old resource version: ${resourceVersion} (${horizon})`);
+}
+
+/** 410 for LIST resourceVersionMatch=Exact below the horizon, as etcd3's store says it (apiserver pkg/storage/etcd3/errors.go). */
+export const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
+
+/**
+ * 410 for a LIST continue token whose snapshot is below the horizon (etcd3 errors.go's
+ * inconsistentContinue), sent with a token that continues from the same key at the newest state.
+ */
+export const INCONSISTENT_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /** 500 InternalError: `Internal error occurred: <err>`. */
 export class InternalServerError extends DomainError {

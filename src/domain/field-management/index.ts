@@ -8,3 +8,4 @@ export { MergeValidationError } from './object-merge';
 export { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';
 export { ownershipChanges } from './ownership-diff';
 export type { FieldOwner } from './ownership-diff';
+export type { OwnershipWrite } from './ownership-write';

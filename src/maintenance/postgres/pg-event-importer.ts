@@ -10,7 +10,11 @@ import { inTransaction, type Queryable } from '../../store/postgres/postgres-dat
 import { EVENT_COLUMNS, type EventRow } from '../event-columns';
 import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
-import { decodeEventLine } from '../event-line';
+import { decodeCompactionLine, importedHorizon, isCompactionLine } from '../compaction-line';
+import { decodeEventLine, EventLineError } from '../event-line';
+import { compactionInserts } from '../../store/history-compaction';
+import type { Compaction } from '../../store/ports/history-compaction';
+import { pgFoldToHorizon } from './pg-store-horizon';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
@@ -62,6 +66,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
       options.progress.start('import events', options.inputBytes, 'bytes');
       let batch: EventRow[] = [];
       let lineNumber = 0;
+      const compactions: Compaction[] = [];
       const folding = <T>(work: () => T): T => {
         try {
           return work();
@@ -82,6 +87,11 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
         lineNumber++;
         options.progress.advance(Buffer.byteLength(text) + 1);
         if (!text.trim()) continue;
+        if (isCompactionLine(text)) {
+          compactions.push(decodeCompactionLine(text, lineNumber));
+          continue;
+        }
+        if (compactions.length) throw new EventLineError(lineNumber, 'an event after the compaction lines (they end an export)');
         const row = decodeEventLine(text, lineNumber);
         checker.accept(row, lineNumber);
         batch.push(row);
@@ -101,6 +111,9 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
       checker.finish(lineNumber);
       folding(() => writer.fold.present());
       await writer.flush(true);
+      const horizon = importedHorizon(compactions, checker.position);
+      for (const { sql, params } of compactionInserts(compactions)) await client.query(sql, params as unknown[]);
+      await pgFoldToHorizon(client, horizon, (table) => table);
       options.progress.done();
       return { database: redactedUrl(options.url), events: checker.events, writes: writer.fold.writes, resourceVersion: checker.position };
     });

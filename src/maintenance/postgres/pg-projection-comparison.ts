@@ -10,6 +10,7 @@ import type { TableNames } from './pg-projection-fold';
 export const PROJECTION_KEYS: Record<ProjectionTable, string[]> = {
   services: ['namespace', 'name'],
   service_revisions: ['uid', 'resource_version'],
+  revision_facts: ['uid', 'resource_version'],
   service_lifetimes: ['uid'],
   condition_transitions: ['id'],
   ingress_intervals: ['id'],

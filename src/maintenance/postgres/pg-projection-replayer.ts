@@ -21,6 +21,7 @@ import { lockAppends } from '../../store/postgres/pg-event-store';
 import { checkout, type Queryable } from '../../store/postgres/postgres-database';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
+import { pgFoldToHorizon, pgHorizon } from './pg-store-horizon';
 import type { Progress } from '../progress';
 import { PROJECTION_TABLES, ProjectionRowFold, type ProjectionTable } from '../projection-row-fold';
 import type { ReplayReport } from '../projection-replayer';
@@ -91,6 +92,8 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         await writer.foldLog(client, 0, builtAt, progress);
         fold.present();
         await writer.flush(true);
+        const horizon = await pgHorizon(client);
+        await pgFoldToHorizon(client, horizon, shadow);
         await client.query('COMMIT');
         progress.done();
         const buildWrites = fold.writes;
@@ -118,6 +121,8 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         // of the live tables to finish, and writers wait meanwhile: bounded by lock_timeout.
         const writesBeforeSwap = fold.writes;
         await client.query(`BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeout))}`);
+        // A compaction meanwhile removed objects the shadow tables still hold: nothing is swapped.
+        if ((await pgHorizon(client)) !== horizon) throw new MaintenanceError('the history was compacted during the replay; run replay again');
         const lockedAt = Date.now();
         await lockAppends(client);
         await options.step?.('locked');

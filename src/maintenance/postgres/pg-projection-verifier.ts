@@ -6,6 +6,7 @@ import { redactedUrl } from '../../store/postgres/postgres-database';
 import { checkout } from '../../store/postgres/postgres-database';
 import type { Progress } from '../progress';
 import { openPgStore } from './pg-store-connection';
+import { pgFoldToHorizon, pgHorizon } from './pg-store-horizon';
 import { PROJECTION_TABLES, ProjectionRowFold, type ProjectionTable } from '../projection-row-fold';
 import type { VerifyReport } from '../projection-verifier';
 import { logHeadOf } from '../log-pages';
@@ -37,6 +38,7 @@ export async function verifyPgProjections(options: PgVerifyOptions): Promise<Ver
         await writer.foldLog(client, 0, head, options.progress);
         writer.fold.present();
         await writer.flush(true);
+        await pgFoldToHorizon(client, await pgHorizon(client), folded);
         options.progress.done();
         options.progress.start('compare', PROJECTION_TABLES.length, 'tables');
         const comparison = await comparePgProjections(client, PROJECTION_TABLES, foldWith, folded, options.maxDifferences);

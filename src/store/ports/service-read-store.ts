@@ -20,6 +20,11 @@ export interface ServiceRow {
 export interface ServiceReads {
   /** The newest resourceVersion in the log (0 when it is empty). */
   head(): Promise<number>;
+  /**
+   * The newest compaction's horizon: the oldest resourceVersion at which objects can still be
+   * read (0 when the history was never compacted). Below it only the facts remain.
+   */
+  horizon(): Promise<number>;
   /** The newest resourceVersion recorded at or before an RFC 3339 time (0 before the first write). */
   resourceVersionAt(time: string): Promise<number>;
   /** The first log position recorded at or after an RFC 3339 time (head + 1 when there is none). */

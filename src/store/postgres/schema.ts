@@ -89,6 +89,21 @@ export const serviceRevisions = pgTable(
   (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
 );
 
+/** Projection: what a compaction keeps of each revision below its horizon (see the SQLite schema). */
+export const revisionFacts = pgTable(
+  'revision_facts',
+  {
+    uid: text('uid').notNull(),
+    resourceVersion: counter('resource_version').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    recordedAt: text('recorded_at').notNull(),
+    managedFields: text('managed_fields'),
+    patch: text('patch').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
+);
+
 /** Projection: each incarnation of a Service name, from its creation until its deletion. */
 export const serviceLifetimes = pgTable(
   'service_lifetimes',
@@ -226,3 +241,20 @@ export const mirrorSource = pgTable('mirror_source', {
   resourceVersion: text('resource_version'),
   updatedAt: text('updated_at').notNull(),
 });
+
+/** Each compaction of the history (see the SQLite schema). */
+export const compactions = pgTable(
+  'compactions',
+  {
+    id: counter('id').primaryKey(),
+    horizonResourceVersion: counter('horizon_resource_version').notNull(),
+    horizonTime: text('horizon_time').notNull(),
+    actorUser: text('actor_user').notNull(),
+    startedAt: text('started_at').notNull(),
+    finishedAt: text('finished_at'),
+    removedWrites: counter('removed_writes').notNull().default(0),
+    removedObjects: counter('removed_objects').notNull().default(0),
+    removedBytes: counter('removed_bytes').notNull().default(0),
+  },
+  (t) => [index('compactions_horizon').on(t.horizonResourceVersion)],
+);

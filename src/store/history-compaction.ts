@@ -1,0 +1,233 @@
+// Compaction, once for both engines: below the horizon the full objects go and what the past
+// means stays (docs/history.md, "Retention"). Each revision below the horizon moves from
+// service_revisions to revision_facts, keeping its patch (the change log's) and its managedFields
+// (field ownership over time) and leaving its object behind; the anchors stay: the revision
+// current at the horizon of every Service alive then, so reads at the horizon (GET, LIST, a watch
+// from it) answer as before. The events, condition transitions, ingress intervals, lifetimes and
+// every record of who did what are untouched. Moving rows, rather than emptying them in place,
+// frees whole pages of the revisions table (the oldest rows are its oldest pages), which SQLite's
+// incremental vacuum then gives back and PostgreSQL's VACUUM makes reusable.
+//
+// The horizon is recorded first, in a transaction of its own: from then on every read below it
+// is 410 Expired, whether or not its object was removed yet. The revisions then move in short
+// transactions of at most BATCH each (beside a running server no write waits longer than one of
+// them), and the record gets its counts last. An interrupted compaction is finished by the next
+// one asked for the same point; one asked for an older point changes nothing.
+import type { Compaction, CompactionOutcome, CompactionRequest, HistoryCompactor } from './ports/history-compaction';
+import type { ServiceReads } from './ports/service-read-store';
+import type { DialectName, SqlReader } from './sql/sql-reader';
+import type { SqlStatement, SqlWriter } from './sql/sql-writer';
+
+/** Revisions examined per transaction. */
+const BATCH = 1000;
+
+/** How each engine reads a stored object's managedFields and its size in bytes (`column`: the object's). */
+const OBJECT_PARTS: Record<DialectName, { managedFields: (column: string) => string; bytes: (column: string) => string }> = {
+  sqlite: { managedFields: (c) => `json_extract(${c}, '$.metadata.managedFields')`, bytes: (c) => `length(CAST(${c} AS BLOB))` },
+  postgres: { managedFields: (c) => `(${c}::json -> 'metadata' -> 'managedFields')::text`, bytes: (c) => `octet_length(${c})` },
+};
+
+interface CompactionRow {
+  id: number;
+  horizonResourceVersion: number;
+  horizonTime: string;
+  actorUser: string;
+  startedAt: string;
+  finishedAt: string | null;
+  removedWrites: number;
+  removedObjects: number;
+  removedBytes: number;
+}
+
+const COMPACTIONS = `SELECT id, horizon_resource_version AS "horizonResourceVersion", horizon_time AS "horizonTime", actor_user AS "actorUser",
+  started_at AS "startedAt", finished_at AS "finishedAt", removed_writes AS "removedWrites", removed_objects AS "removedObjects", removed_bytes AS "removedBytes"
+  FROM compactions`;
+
+/** The newest write at or before position $1 (a write's resourceVersion is the position of its last event). */
+const WRITE_AT_OR_BEFORE = `SELECT position AS "resourceVersion", recorded_at AS "time" FROM events
+  WHERE position <= $1 AND position = resource_version ORDER BY position DESC LIMIT 1`;
+
+const UNPATCHED_BELOW = 'SELECT 1 AS unpatched FROM service_revisions WHERE patch IS NULL AND resource_version < $1 LIMIT 1';
+
+/** Where the revisions, their kept facts and the lifetimes are: the live tables, or a fold's (replay, verify). */
+export interface RevisionTables {
+  revisions: string;
+  facts: string;
+  lifetimes: string;
+}
+
+const LIVE_TABLES: RevisionTables = { revisions: 'service_revisions', facts: 'revision_facts', lifetimes: 'service_lifetimes' };
+
+/**
+ * The statements that move revisions below the horizon $1 out of `tables.revisions` into
+ * `tables.facts`, keeping their patch and managedFields: `nextKeys` finds the next BATCH
+ * revisions at or below the horizon after the key ($2, $3); `count`, `keep` and `remove` act on the
+ * key range [($2, $3), ($4, $5)] (or, with `whole`, on the whole table: a fold's, which has no
+ * index to walk). Every revision at or below the horizon goes but the anchor of each Service
+ * alive at it (its newest revision at or before the horizon), found for the range's Services at once.
+ */
+export function compactionStatements(dialect: DialectName, tables: RevisionTables = LIVE_TABLES, whole = false): { nextKeys: string; count: string; keep: string; remove: string } {
+  const parts = OBJECT_PARTS[dialect];
+  const { revisions, facts, lifetimes } = tables;
+  const inRange = whole ? '' : 'AND (r.uid, r.resource_version) >= ($2, $3) AND (r.uid, r.resource_version) <= ($4, $5)';
+  const anchorsInRange = whole ? '' : 'AND a.uid >= $2 AND a.uid <= $4';
+  const going = `${revisions} r
+  WHERE r.resource_version <= $1 ${inRange}
+    AND (r.uid, r.resource_version) NOT IN (SELECT a.uid, max(a.resource_version) FROM ${revisions} a JOIN ${lifetimes} l ON l.uid = a.uid
+      WHERE a.resource_version <= $1 ${anchorsInRange} AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > $1) GROUP BY a.uid)`;
+  return {
+    nextKeys: `SELECT uid, resource_version AS rv FROM ${revisions}
+  WHERE (uid, resource_version) > ($2, $3) AND resource_version <= $1
+  ORDER BY uid, resource_version LIMIT ${BATCH}`,
+    count: `SELECT count(*) AS objects, coalesce(sum(${parts.bytes('r.object')}), 0) AS bytes FROM ${going}`,
+    keep: `INSERT INTO ${facts} (uid, resource_version, namespace, name, recorded_at, managed_fields, patch)
+  SELECT r.uid, r.resource_version, r.namespace, r.name, r.recorded_at, ${parts.managedFields('r.object')}, r.patch FROM ${going}`,
+    // Not DELETE … USING (the engines differ): the rows are named by their key.
+    remove: `DELETE FROM ${revisions} WHERE (uid, resource_version) IN (SELECT r.uid, r.resource_version FROM ${going})`,
+  };
+}
+
+/**
+ * Moves every revision at or below the horizon but the anchors into the facts table (its object
+ * gone), BATCH revisions per transaction, as a compaction to it does; `whole`: in one
+ * transaction (a fold's tables, which no server writes: replay and verify bringing a refolded
+ * log to the store's horizon).
+ */
+export async function removeObjectsBelow(
+  db: SqlWriter,
+  horizon: number,
+  options: { tables?: RevisionTables; whole?: boolean; progress?: (examined: number) => void } = {},
+): Promise<{ objects: number; bytes: number }> {
+  const statements = compactionStatements(db.dialect.name, options.tables, options.whole);
+  if (options.whole) {
+    const [counted] = await db.transaction([
+      { sql: statements.count, params: [horizon] },
+      { sql: statements.keep, params: [horizon] },
+      { sql: statements.remove, params: [horizon] },
+    ]);
+    const count = counted.rows[0] as { objects: number; bytes: number };
+    return { objects: Number(count.objects), bytes: Number(count.bytes) };
+  }
+  let objects = 0;
+  let bytes = 0;
+  let examined = 0;
+  for (let after: { uid: string; rv: number } = { uid: '', rv: 0 }; ;) {
+    const keys = await db.all<{ uid: string; rv: number }>(statements.nextKeys, [horizon, after.uid, after.rv]);
+    if (!keys.length) return { objects, bytes };
+    const first = keys[0];
+    const last = keys[keys.length - 1];
+    const range = [horizon, first.uid, first.rv, last.uid, last.rv];
+    const [counted] = await db.transaction([
+      { sql: statements.count, params: range },
+      { sql: statements.keep, params: range },
+      { sql: statements.remove, params: range },
+    ]);
+    const count = counted.rows[0] as { objects: number; bytes: number };
+    objects += Number(count.objects);
+    bytes += Number(count.bytes);
+    examined += keys.length;
+    options.progress?.(examined);
+    after = { uid: last.uid, rv: Number(last.rv) };
+  }
+}
+
+/** Writes in [$1, $2): those that fall below a horizon moved from $1 to $2. */
+const WRITES_BETWEEN = 'SELECT count(*) AS writes FROM events WHERE position >= $1 AND position < $2 AND position = resource_version';
+
+export class HistoryCompaction implements HistoryCompactor {
+  constructor(
+    private readonly db: SqlWriter,
+    private readonly reads: Pick<ServiceReads, 'resourceVersionAt' | 'head'>,
+    /** Gives the freed space back to the file system (after the objects went). */
+    private readonly reclaim: () => Promise<void>,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  list(): Promise<Compaction[]> {
+    return readCompactions(this.db);
+  }
+
+  async compact(request: CompactionRequest): Promise<CompactionOutcome> {
+    const horizon = await this.horizonFor(request);
+    if (!horizon) return { kind: 'empty' };
+    const latest = (await this.db.all<CompactionRow>(`${COMPACTIONS} ORDER BY id DESC LIMIT 1`))[0];
+    if (latest && (horizon.resourceVersion < latest.horizonResourceVersion || (horizon.resourceVersion === latest.horizonResourceVersion && latest.finishedAt !== null))) {
+      return { kind: 'unchanged', compaction: toCompaction(latest) };
+    }
+    if (await this.db.one(UNPATCHED_BELOW, [horizon.resourceVersion])) {
+      throw new Error('some revisions below the horizon still lack their stored patch (written before migration 0007): start the server once, which computes them, then compact');
+    }
+    const row = latest && latest.horizonResourceVersion === horizon.resourceVersion ? latest : await this.record(horizon, request.actor, latest);
+    const removed = await removeObjectsBelow(this.db, horizon.resourceVersion, { progress: request.progress });
+    const previousHorizon = latest && latest.id !== row.id ? latest.horizonResourceVersion : 0;
+    const writes = row === latest ? row.removedWrites : Number((await this.db.one<{ writes: number }>(WRITES_BETWEEN, [previousHorizon, horizon.resourceVersion]))!.writes);
+    const finishedAt = this.now();
+    const objects = row.removedObjects + removed.objects;
+    const bytes = row.removedBytes + removed.bytes;
+    await this.db.transaction([
+      { sql: 'UPDATE compactions SET finished_at = $1, removed_writes = $2, removed_objects = $3, removed_bytes = $4 WHERE id = $5', params: [finishedAt, writes, objects, bytes, row.id] },
+    ]);
+    await this.reclaim();
+    return { kind: 'compacted', compaction: toCompaction({ ...row, finishedAt, removedWrites: writes, removedObjects: objects, removedBytes: bytes }) };
+  }
+
+  /** The newest write at or before the point asked for (none: no write then). */
+  private async horizonFor(request: CompactionRequest): Promise<{ resourceVersion: number; time: string } | undefined> {
+    const { point } = request;
+    const head = await this.reads.head();
+    if (point.kind === 'resourceVersion' && point.resourceVersion > head) {
+      throw new Error(`resourceVersion ${point.resourceVersion} is newer than the log, whose newest resourceVersion is ${head}`);
+    }
+    const position = point.kind === 'resourceVersion' ? point.resourceVersion : await this.reads.resourceVersionAt(point.time);
+    const write = await this.db.one<{ resourceVersion: number; time: string }>(WRITE_AT_OR_BEFORE, [position]);
+    if (!write) return undefined;
+    return { resourceVersion: Number(write.resourceVersion), time: write.time };
+  }
+
+  /** The horizon, recorded (and so in force for every read) before anything is removed. */
+  private async record(horizon: { resourceVersion: number; time: string }, actor: string, latest: CompactionRow | undefined): Promise<CompactionRow> {
+    const row: CompactionRow = {
+      id: (latest?.id ?? 0) + 1,
+      horizonResourceVersion: horizon.resourceVersion,
+      horizonTime: horizon.time,
+      actorUser: actor,
+      startedAt: this.now(),
+      finishedAt: null,
+      removedWrites: 0,
+      removedObjects: 0,
+      removedBytes: 0,
+    };
+    await this.db.transaction([
+      {
+        sql: 'INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at) VALUES ($1, $2, $3, $4, $5)',
+        params: [row.id, row.horizonResourceVersion, row.horizonTime, row.actorUser, row.startedAt],
+      },
+    ]);
+    return row;
+  }
+}
+
+/** Every compaction recorded, oldest first. */
+export async function readCompactions(db: SqlReader): Promise<Compaction[]> {
+  return (await db.all<CompactionRow>(`${COMPACTIONS} ORDER BY id`)).map(toCompaction);
+}
+
+/** Records compactions as they are (an import of a compacted store's export). */
+export function compactionInserts(compactions: readonly Compaction[]): SqlStatement[] {
+  return compactions.map((c) => ({
+    sql: `INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at, finished_at, removed_writes, removed_objects, removed_bytes)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    params: [c.id, c.horizon.resourceVersion, c.horizon.time, c.actor.user, c.startedAt, c.finishedAt ?? null, c.removed.writes, c.removed.objects, c.removed.bytes],
+  }));
+}
+
+function toCompaction(row: CompactionRow): Compaction {
+  return {
+    id: Number(row.id),
+    horizon: { resourceVersion: Number(row.horizonResourceVersion), time: row.horizonTime },
+    actor: { user: row.actorUser },
+    startedAt: row.startedAt,
+    ...(row.finishedAt !== null ? { finishedAt: row.finishedAt } : {}),
+    removed: { writes: Number(row.removedWrites), objects: Number(row.removedObjects), bytes: Number(row.removedBytes) },
+  };
+}

@@ -1,0 +1,423 @@
+// Compaction (issue 26) over the real HTTPS API on both engines: below the horizon the objects go
+// with kube-apiserver's 410 answers (byte for byte), at the horizon reads answer as before, and
+// every fact answer (change records, transitions, intervals, owners, conflicts, field ownership,
+// activity, rankings, core/v1 Events) is the same bytes after a compaction as before it, over
+// random histories and horizons (a property, seeded).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { exportEvents } from '../../src/maintenance/event-exporter';
+import { importEvents } from '../../src/maintenance/event-importer';
+import { silentProgress } from '../../src/maintenance/progress';
+import { verifyProjections } from '../../src/maintenance/projection-verifier';
+import { FixedClock } from '../../src/shared/clock';
+import { runBuiltCli } from '../helpers/built-cli';
+import { buildDist } from '../helpers/server-process';
+import { startTestServer } from '../helpers/test-server';
+import { HISTORY_COMPACTOR } from '../../src/store/ports/history-compaction';
+import type { CompactionOutcome, HistoryCompactor } from '../../src/store/ports/history-compaction';
+import type { HttpsClient } from '../helpers/https-client';
+import { describeEachBackend } from '../helpers/storage-backends';
+import { putStatus, ready, START, startHistoryTestServer, type HistoryTestServer } from './history-test-server';
+
+const SERVICES = '/api/v1/namespaces';
+const HISTORY = '/apis/history.svctrail.io/v1alpha1';
+
+const service = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, labels: { app: name } },
+  spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ port: 80 }] },
+});
+
+const status = (ips: string[], readyStatus?: 'True' | 'False', at = START) => ({
+  loadBalancer: ips.length ? { ingress: ips.map((ip) => ({ ip, ipMode: 'VIP' })) } : {},
+  ...(readyStatus ? { conditions: [ready(readyStatus, readyStatus === 'True' ? 'Provisioned' : 'Pending', at)] } : {}),
+});
+
+/** One step of a random history. */
+type Step =
+  | { kind: 'create'; namespace: string; name: string }
+  | { kind: 'status'; namespace: string; name: string; ips: string[]; ready?: 'True' | 'False' }
+  | { kind: 'apply'; namespace: string; name: string; manager: string; label: string }
+  | { kind: 'delete'; namespace: string; name: string };
+
+const NAMES = ['web', 'api', 'db'];
+/** A window holding every history written here (the clock starts at START and moves seconds per step). */
+const WINDOW = { since: new Date(START).toISOString(), until: new Date(START + 86_400_000).toISOString() };
+const NAMESPACES = ['default', 'team-a'];
+const ADDRESSES = ['203.0.113.7', '203.0.113.8', '198.51.100.9'];
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('create' as const), namespace: fc.constantFrom(...NAMESPACES), name: fc.constantFrom(...NAMES) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('status' as const),
+        namespace: fc.constantFrom(...NAMESPACES),
+        name: fc.constantFrom(...NAMES),
+        ips: fc.subarray(ADDRESSES, { maxLength: 2 }),
+        ready: fc.constantFrom('True' as const, 'False' as const),
+      },
+      { requiredKeys: ['kind', 'namespace', 'name', 'ips'] },
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('apply' as const),
+      namespace: fc.constantFrom(...NAMESPACES),
+      name: fc.constantFrom(...NAMES),
+      manager: fc.constantFrom('helm', 'flux'),
+      label: fc.constantFrom('a', 'b'),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), namespace: fc.constantFrom(...NAMESPACES), name: fc.constantFrom(...NAMES) }) },
+);
+
+/** Runs a step through the API; steps that do not apply (a create of a live name, …) are skipped. */
+async function run(t: HistoryTestServer, step: Step): Promise<void> {
+  t.clock.advance(7_000);
+  const path = `${SERVICES}/${step.namespace}/services`;
+  const exists = (await t.client.get(`${path}/${step.name}`)).status === 200;
+  if (step.kind === 'create') {
+    if (!exists) expect((await t.as('creator').post(path, service(step.name))).status).toBe(201);
+  } else if (!exists) {
+    return;
+  } else if (step.kind === 'status') {
+    await putStatus(t.as('lb-controller'), step.namespace, step.name, status(step.ips, step.ready, t.clock.now().getTime()), 'lb-controller/1.0');
+  } else if (step.kind === 'apply') {
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: step.name, labels: { [`${step.manager}-owned`]: step.label } } });
+    const res = await t.client.request('PATCH', `${path}/${step.name}?fieldManager=${step.manager}&force=true`, { body, contentType: 'application/apply-patch+yaml' });
+    expect(res.status).toBe(200);
+  } else {
+    expect((await t.as('operator').delete(`${path}/${step.name}`)).status).toBe(200);
+  }
+}
+
+/** Every fact answer the history API and core/v1 Events give, as bytes: what a compaction must not change. */
+async function facts(client: HttpsClient): Promise<Record<string, string>> {
+  const paths = [
+    `${HISTORY}/changes`,
+    `${HISTORY}/changes?actor=lb-controller`,
+    `${HISTORY}/changes?eventType=LoadBalancerIngressChanged`,
+    `${HISTORY}/conditiontransitions`,
+    `${HISTORY}/ingressintervals`,
+    `${HISTORY}/ingressconflicts`,
+    `${HISTORY}/transitionrankings`,
+    `${HISTORY}/fieldownerships`,
+    '/api/v1/events',
+    ...ADDRESSES.map((address) => `${HISTORY}/ingressowners?address=${address}`),
+    ...NAMESPACES.flatMap((ns) => [
+      `${HISTORY}/namespaces/${ns}/changes`,
+      ...NAMES.flatMap((name) => [
+        `${HISTORY}/namespaces/${ns}/services/${name}/changes`,
+        `${HISTORY}/namespaces/${ns}/services/${name}/conditionsummaries`,
+        `${HISTORY}/namespaces/${ns}/services/${name}/fieldownerships`,
+        `${HISTORY}/namespaces/${ns}/services/${name}/ingressintervals`,
+        `${HISTORY}/namespaces/${ns}/services/${name}/activitybuckets?since=${WINDOW.since}&until=${WINDOW.until}&buckets=6`,
+      ]),
+    ]),
+  ];
+  const out: Record<string, string> = {};
+  for (const path of paths) {
+    const res = await client.get(path);
+    expect([path, res.status, res.status === 200 ? '' : res.text]).toEqual([path, 200, '']);
+    out[path] = res.text;
+  }
+  return out;
+}
+
+const compactorOf = (t: HistoryTestServer) => t.server.app.get<HistoryCompactor>(HISTORY_COMPACTOR);
+const compactTo = (t: HistoryTestServer, resourceVersion: number): Promise<CompactionOutcome> =>
+  compactorOf(t).compact({ point: { kind: 'resourceVersion', resourceVersion }, actor: 'test:compactor' });
+
+const EXPIRED_LIST = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"The resourceVersion for the provided list is too old.","reason":"Expired","code":410}';
+const tooOld = (rv: number, horizon: number) =>
+  `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: ${rv} (${horizon})","reason":"Expired","code":410}`;
+
+describeEachBackend('compaction', (backend) => {
+  jest.setTimeout(180_000);
+
+  describe('answers below and at the horizon', () => {
+    let t: HistoryTestServer;
+    /** resourceVersions: web created, its first status, its second status (the horizon), api created after. */
+    const rv: Record<string, number> = {};
+    const before: Record<string, string> = {};
+    const atHorizon = [
+      () => `${SERVICES}/default/services/web?resourceVersion=${rv.horizon}&resourceVersionMatch=Exact`,
+      () => `${SERVICES}/default/services?resourceVersion=${rv.horizon}&resourceVersionMatch=Exact`,
+      () => `/api/v1/services?resourceVersion=${rv.horizon}&resourceVersionMatch=Exact&limit=1`,
+    ];
+
+    beforeAll(async () => {
+      t = await startHistoryTestServer([{ name: 'creator' }, { name: 'lb-controller' }, { name: 'operator' }], backend.start);
+      const create = async (ns: string, name: string) => {
+        t.clock.advance(10_000);
+        const res = await t.as('creator').post(`${SERVICES}/${ns}/services`, service(name));
+        expect(res.status).toBe(201);
+        return Number(res.json.metadata.resourceVersion);
+      };
+      rv.web = await create('default', 'web');
+      rv.gone = await create('default', 'gone');
+      await create('team-a', 'db');
+      t.clock.advance(10_000);
+      rv.first = Number((await putStatus(t.as('lb-controller'), 'default', 'web', status(['203.0.113.7']), 'lb/1')).metadata.resourceVersion);
+      t.clock.advance(10_000);
+      expect((await t.as('operator').delete(`${SERVICES}/default/services/gone`)).status).toBe(200);
+      t.clock.advance(10_000);
+      rv.horizon = Number((await putStatus(t.as('lb-controller'), 'default', 'web', status(['203.0.113.8'], 'True'), 'lb/1')).metadata.resourceVersion);
+      rv.api = await create('default', 'api');
+      for (const path of atHorizon) before[path()] = (await t.client.get(path())).text;
+      const outcome = await compactTo(t, rv.horizon);
+      expect(outcome.kind).toBe('compacted');
+    });
+    afterAll(() => t?.stop());
+
+    it('GET below the horizon is 410 Expired, naming the horizon (GET Exact and asOf)', async () => {
+      const res = await t.client.get(`${SERVICES}/default/services/web?resourceVersion=${rv.first}&resourceVersionMatch=Exact`);
+      expect(res.status).toBe(410);
+      expect(res.text).toBe(tooOld(rv.first, rv.horizon));
+      const asOf = new Date(START + 25_000).toISOString();
+      const at = await t.client.get(`${SERVICES}/default/services/web?asOf=${asOf}`);
+      expect(at.status).toBe(410);
+      expect(at.json.message).toMatch(new RegExp(`^too old resource version: \\d+ \\(${rv.horizon}\\)$`));
+    });
+
+    it('LIST Exact below the horizon is etcd3 compacted revision 410, byte for byte', async () => {
+      const res = await t.client.get(`${SERVICES}/default/services?resourceVersion=${rv.first}&resourceVersionMatch=Exact`);
+      expect(res.status).toBe(410);
+      expect(res.text).toBe(EXPIRED_LIST);
+    });
+
+    it('a continue token below the horizon is 410 with a token that goes on at the newest state', async () => {
+      const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: rv.first, start: 'default/api\u0000' })).toString('base64url');
+      const res = await t.client.get(`/api/v1/services?limit=1&continue=${token}`);
+      expect(res.status).toBe(410);
+      expect(res.json.reason).toBe('Expired');
+      expect(res.json.message).toBe(
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+      );
+      const next = JSON.parse(Buffer.from(res.json.metadata.continue, 'base64url').toString()) as { rv: number; start: string };
+      expect(next).toEqual({ v: 'meta.k8s.io/v1', rv: -1, start: 'default/api\u0000' });
+      const rest = await t.client.get(`/api/v1/services?limit=5&continue=${res.json.metadata.continue}`);
+      expect(rest.status).toBe(200);
+      expect(rest.json.items.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual(['kubernetes', 'web', 'db']);
+    });
+
+    it('a watch from below the horizon gets its ERROR in-band (HTTP 200); from the horizon it streams', async () => {
+      const expired = await t.client.stream(`${SERVICES}/default/services?watch=1&resourceVersion=${rv.first}`);
+      expect(expired.response.statusCode).toBe(200);
+      const error = await expired.next();
+      expired.close();
+      expect(error).toEqual({ type: 'ERROR', object: JSON.parse(tooOld(rv.first, rv.horizon)) });
+      const watch = await t.client.stream(`${SERVICES}/default/services?watch=1&resourceVersion=${rv.horizon}`);
+      const added = await watch.next();
+      watch.close();
+      expect(added.type).toBe('ADDED');
+      expect(added.object.metadata).toMatchObject({ name: 'api', resourceVersion: String(rv.api) });
+    });
+
+    it('at the horizon GET and LIST answer exactly as before the compaction', async () => {
+      for (const path of atHorizon) expect((await t.client.get(path())).text).toBe(before[path()]);
+    });
+
+    it('is recorded: the compactions list names its horizon, what it removed and who ran it', async () => {
+      const res = await t.client.get(`${HISTORY}/compactions`);
+      expect(res.status).toBe(200);
+      expect(res.json.kind).toBe('CompactionList');
+      expect(res.json.items).toHaveLength(1);
+      const item = res.json.items[0];
+      expect(item).toMatchObject({
+        kind: 'Compaction',
+        apiVersion: 'history.svctrail.io/v1alpha1',
+        metadata: { name: 'compaction-1' },
+        horizon: { resourceVersion: rv.horizon, time: new Date(START + 60_000).toISOString() },
+        actor: { user: 'test:compactor' },
+      });
+      // Below the horizon: six writes (default/kubernetes, created at start-up, first). Their
+      // objects went but three: web's create and first status, gone's create (a deleted Service
+      // keeps no anchor); kubernetes' and db's creates are their anchors, the delete wrote none.
+      expect(item.removed.writes).toBe(6);
+      expect(item.removed.objects).toBe(3);
+      expect(item.removed.bytes).toBeGreaterThan(1000);
+      expect(typeof item.finishedAt).toBe('string');
+    });
+
+    it('a compaction at or before the horizon changes nothing', async () => {
+      const outcome = await compactTo(t, rv.first);
+      expect(outcome.kind).toBe('unchanged');
+      expect((await t.client.get(`${HISTORY}/compactions`)).json.items).toHaveLength(1);
+    });
+  });
+
+  it('keeps every fact answer byte for byte, over random histories and horizons', async () => {
+    const runs = Number(process.env.SVCTRAIL_COMPACTION_RUNS ?? (backend.engine === 'sqlite' ? 4 : 2));
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 15, maxLength: 30 }), fc.array(fc.integer({ min: 5, max: 100 }), { minLength: 1, maxLength: 2 }), async (steps, horizons) => {
+        const t = await startHistoryTestServer([{ name: 'creator' }, { name: 'lb-controller' }, { name: 'operator' }], backend.start);
+        try {
+          // Every Service first, so that most random steps apply.
+          for (const namespace of NAMESPACES) for (const name of NAMES) await run(t, { kind: 'create', namespace, name });
+          for (const step of steps) await run(t, step);
+          const head = Number((await t.client.get('/api/v1/services?limit=1')).json.metadata.resourceVersion);
+          const expected = await facts(t.client);
+          // Something for every answer to lose, were a compaction to lose it.
+          expect(JSON.parse(expected[`${HISTORY}/fieldownerships`]).items.map((i: { manager: string }) => i.manager)).toContain('lb-controller');
+          expect(JSON.parse(expected[`${HISTORY}/changes`]).items.length).toBeGreaterThan(10);
+          for (const percent of [...horizons].sort((a, b) => a - b)) {
+            expect((await compactTo(t, Math.max(1, Math.round((percent / 100) * head)))).kind).not.toBe('empty');
+            const after = await facts(t.client);
+            // (The paths whose answer changed, not the answers: they are long.)
+            expect(Object.keys(expected).filter((path) => after[path] !== expected[path])).toEqual([]);
+          }
+        } finally {
+          await t.stop();
+        }
+      }),
+      { numRuns: runs, seed: 26, endOnFailure: true },
+    );
+  });
+});
+
+/** A few Services with ingress and condition history, through the API; returns the head. */
+async function someHistory(t: HistoryTestServer, writes: number): Promise<number> {
+  for (const name of NAMES) {
+    t.clock.advance(1000);
+    expect((await t.as('creator').post(`${SERVICES}/default/services`, service(name))).status).toBe(201);
+  }
+  let rv = 0;
+  for (let i = 0; i < writes; i++) {
+    t.clock.advance(1000);
+    const written = await putStatus(t.as('lb-controller'), 'default', NAMES[i % NAMES.length], status([ADDRESSES[i % ADDRESSES.length]], i % 2 ? 'True' : 'False', t.clock.now().getTime()), 'lb/1');
+    rv = Number(written.metadata.resourceVersion);
+  }
+  return rv;
+}
+
+describe('compaction on SQLite', () => {
+  jest.setTimeout(240_000);
+  const users = [{ name: 'creator' }, { name: 'lb-controller' }, { name: 'operator' }];
+
+  it('an export of a compacted store carries its compactions: the import answers as the original, 410s included', async () => {
+    const t = await startHistoryTestServer(users);
+    const target = join(mkdtempSync(join(tmpdir(), 'svctrail-compacted-import-')), 'data');
+    let copy: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    try {
+      const head = await someHistory(t, 20);
+      const horizon = head - 10;
+      expect((await compactTo(t, horizon)).kind).toBe('compacted');
+      let text = '';
+      const exported = await exportEvents({ dataDir: t.dataDir, write: async (chunk) => void (text += chunk), progress: silentProgress });
+      expect(exported.complete).toBe(true);
+      expect(text.trimEnd().split('\n').pop()).toMatch(/^\{"compaction":\{"id":1,"horizon":\{"resourceVersion":\d+/);
+      async function* lines() {
+        yield* text.split('\n');
+      }
+      await importEvents({ dataDir: target, lines: lines(), progress: silentProgress });
+      expect(verifyProjections({ dataDir: target, maxDifferences: 5, progress: silentProgress }).differences).toBe(0);
+      copy = await startTestServer({ dataDir: target, clock: new FixedClock(t.clock.now()) });
+      const answers = async (client: HttpsClient) => {
+        const out = await facts(client);
+        for (const path of [
+          `${SERVICES}/default/services/web?resourceVersion=${horizon - 1}&resourceVersionMatch=Exact`,
+          `${SERVICES}/default/services?resourceVersion=${horizon - 1}&resourceVersionMatch=Exact`,
+          `${SERVICES}/default/services?resourceVersion=${horizon}&resourceVersionMatch=Exact`,
+          `${SERVICES}/default/services/web?resourceVersion=${horizon}&resourceVersionMatch=Exact`,
+          `${HISTORY}/compactions`,
+        ]) {
+          const res = await client.get(path);
+          out[path] = `${res.status} ${res.text}`;
+        }
+        return out;
+      };
+      const original = await answers(t.client);
+      expect(original[`${SERVICES}/default/services?resourceVersion=${horizon - 1}&resourceVersionMatch=Exact`]).toBe(`410 ${EXPIRED_LIST}`);
+      const imported = await answers(copy.client);
+      expect(Object.keys(original).filter((path) => imported[path] !== original[path])).toEqual([]);
+    } finally {
+      await copy?.stop();
+      await t.stop();
+      rmSync(join(target, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('svctrail compact beside a writing server: every write succeeds, the file shrinks, verify and replay stay clean', async () => {
+    buildDist();
+    const t = await startHistoryTestServer(users);
+    try {
+      await someHistory(t, 400);
+      // The database's size as a new reader sees it (pages × page size): the file is cut to it at
+      // the next checkpoint, which the server, not the CLI, runs while the server holds the WAL.
+      const bytes = () => {
+        const db = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
+        try {
+          return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+        } finally {
+          db.close();
+        }
+      };
+      const before = bytes();
+      // A controller keeps writing while the CLI compacts; the slowest of its writes is recorded.
+      let writing = true;
+      let worstMs = 0;
+      let writes = 0;
+      const writer = (async () => {
+        for (let i = 0; writing; i++) {
+          const started = performance.now();
+          await putStatus(t.as('lb-controller'), 'default', 'web', status([ADDRESSES[i % 2]], i % 2 ? 'True' : 'False', START), 'lb/1');
+          worstMs = Math.max(worstMs, performance.now() - started);
+          writes++;
+        }
+      })();
+      const head = Number((await t.client.get('/api/v1/services?limit=1')).json.metadata.resourceVersion);
+      const run = await runBuiltCli(['compact', '--before', String(head - 20), '--data-dir', t.dataDir, '-o', 'json']);
+      writing = false;
+      await writer;
+      expect([run.code, run.stderr.includes('Error') ? run.stderr : '']).toEqual([0, '']);
+      const report = JSON.parse(run.stdout) as { result: string; compaction: { removed: { objects: number } }; databaseBytes: { before: number; after: number } };
+      expect(report.result).toBe('compacted');
+      expect(report.compaction.removed.objects).toBeGreaterThan(350);
+      expect(writes).toBeGreaterThan(0);
+      process.stdout.write(`compaction beside a writing server: ${writes} writes, the slowest ${worstMs.toFixed(1)} ms; database ${before} → ${bytes()} bytes\n`);
+      expect(bytes()).toBeLessThan(before);
+      expect((await runBuiltCli(['verify', '--data-dir', t.dataDir])).code).toBe(0);
+      const replay = await runBuiltCli(['replay', '--data-dir', t.dataDir]);
+      expect([replay.code, replay.stdout]).toEqual([0, expect.stringMatching(/; 0 rows changed;/)]);
+      const old = await t.client.get(`${SERVICES}/default/services/web?resourceVersion=5&resourceVersionMatch=Exact`);
+      expect(old.status).toBe(410);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('--history-retention compacts by itself: the horizon is the newest write older than the retention', async () => {
+    const clock = new FixedClock(new Date(START));
+    const t = await startTestServer({ clock, config: { historyRetention: '3s' } });
+    try {
+      const create = async (name: string) => {
+        const res = await t.client.post(`${SERVICES}/default/services`, service(name));
+        expect(res.status).toBe(201);
+        return Number(res.json.metadata.resourceVersion);
+      };
+      await create('old-1');
+      const old = await create('old-2');
+      clock.advance(10_000);
+      await create('new-1');
+      // Every tenth of 3 s the server compacts up to (now - 3 s): the writes made 10 s ago.
+      let items: { horizon: { resourceVersion: number }; actor: { user: string }; finishedAt?: string }[] = [];
+      for (let tries = 0; tries < 100 && !items.some((i) => i.finishedAt); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        items = (await t.client.get(`${HISTORY}/compactions`)).json.items;
+      }
+      expect(items).toEqual([expect.objectContaining({ horizon: expect.objectContaining({ resourceVersion: old }), actor: { user: 'system:svctrail:history-retention' } })]);
+      expect((await t.client.get(`${SERVICES}/default/services/old-1?resourceVersion=${old - 1}&resourceVersionMatch=Exact`)).status).toBe(410);
+      expect((await t.client.get(`${SERVICES}/default/services/old-2?resourceVersion=${old}&resourceVersionMatch=Exact`)).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+});
