@@ -18,6 +18,8 @@ export interface TimelineChartProps {
   from: number;
   to: number;
   cursor?: number;
+  /** The compaction horizon's time: before it the chart shows facts only (shaded). */
+  horizon?: number;
   zone: Zone;
   /** A new range; `commit` false while a gesture is under way. */
   onRange(from: number, to: number, commit: boolean): void;
@@ -228,6 +230,18 @@ export function TimelineChart(props: TimelineChartProps) {
         })}
       </svg>
       <canvas ref=${canvas} class="lanes" height=${laneCount * LANE_HEIGHT} aria-hidden="true"></canvas>
+      ${
+        props.horizon !== undefined && props.horizon > from
+          ? html`<div
+              class="horizon"
+              data-testid="horizon"
+              style=${`width:${Math.round(Math.min(width, scale(new Date(props.horizon))))}px`}
+              title=${`Compacted before ${formatTime(props.horizon, zone)}: facts only`}
+            >
+              <span class="horizon-label">facts only</span>
+            </div>`
+          : null
+      }
     </div>
     <p id="chart-help" class="chart-help">Keys: ↑/↓ lane, ←/→ interval, Enter sets the “as of” cursor, + / − zoom, Shift+←/→ pan. Mouse: wheel zooms, drag pans, click sets the cursor.</p>
     <p class="chart-selection" aria-live="polite" data-testid="chart-selection">${chosen ? `${lanes[selected!.lane].title}: ${chosen.detail}` : ''}</p>

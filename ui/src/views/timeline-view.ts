@@ -2,17 +2,20 @@
 // the summary endpoint, the change list with actors, events and diffs, and the "as of" cursor
 // showing the Service as the time-travel API answers at that instant.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, getJson, query, serviceHistoryPath, servicePath } from '../api';
+import { ApiError, getJson, HISTORY, query, serviceHistoryPath, servicePath } from '../api';
 import { html } from '../html';
 import { instant, patchRoute, type Route } from '../route';
 import { formatDuration, formatTime, PRESETS, zone } from '../time-format';
 import { type Before, changeDiffs, type DiffLine, folded, type PatchOp } from '../timeline/diff-lines';
 import type { EventItem } from '../timeline/change-summary';
 import { type BucketItem, changeLane, conditionLanes, densityLane, type IngressIntervalItem, ingressLanes, type Lane, type TransitionItem } from '../timeline/lanes';
+import { type CompactionItem, conditionsBefore, type Horizon, horizonOf } from '../timeline/horizon';
 import { fitServiceWindow } from '../timeline/service-window';
 import { TimelineChart } from '../timeline/timeline-chart';
 
 const DETAIL_LIMIT = 2000;
+/** The window's start is below the compaction horizon: the facts there, not the object. */
+const COMPACTED = Symbol('compacted');
 const CHANGE_PAGE = 50;
 const DAY = 24 * 3_600_000;
 
@@ -74,6 +77,16 @@ function Timeline({ route }: { route: Route }) {
   const [data, setData] = useState<TimelineData | null>(null);
   const [error, setError] = useState('');
   const [loadedAt, setLoadedAt] = useState(0);
+  const [horizon, setHorizon] = useState<Horizon | undefined>(undefined);
+  useEffect(() => {
+    const abort = new AbortController();
+    // The newest compaction's horizon (none: the whole history has its objects).
+    getJson<{ items: CompactionItem[] }>(`${HISTORY}/compactions`, abort.signal).then(
+      (list) => setHorizon(horizonOf(list.items)),
+      () => undefined,
+    );
+    return () => abort.abort();
+  }, [ns, name]);
 
   const shown = preview ?? [from, to];
   // Zooming and panning change the window many times a second: wait for a pause before loading,
@@ -100,13 +113,16 @@ function Timeline({ route }: { route: Route }) {
           const manyTransitions = total('conditionTransitions') > DETAIL_LIMIT;
           const none = { metadata: {}, items: [] };
           const [initial, transitions, intervals] = await Promise.all([
-            getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
+            // 410: the window starts below the compaction horizon, where no object is kept.
+            getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) =>
+              e instanceof ApiError && (e.status === 404 || e.status === 410) ? (e.status === 410 ? COMPACTED : null) : Promise.reject(e),
+            ),
             manyTransitions ? none : getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
             manyIntervals ? none : getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
           ]);
-          const initialConditions: Record<string, string> = {};
-          for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
           const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
+          const initialConditions: Record<string, string> = initial === COMPACTED ? conditionsBefore(inWindow) : {};
+          if (initial !== COMPACTED) for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
           // Too many to draw one by one: the lane shows counts per bucket (zoom in for each interval).
           const denseIntervals = manyIntervals || !!intervals.metadata.continue;
           const denseTransitions = manyTransitions || !!transitions.metadata.continue;
@@ -167,10 +183,29 @@ function Timeline({ route }: { route: Route }) {
       >${data ? html` · <span data-testid="load-time">loaded in ${Math.round(loadedAt)} ms</span>` : null}
     </p>
     ${error ? html`<p role="alert" class="error">${error}</p>` : null}
+    ${
+      horizon && horizon.time > shown[0]
+        ? html`<p class="note" data-testid="horizon-note">
+            History before ${formatTime(horizon.time, z)} (resourceVersion ${horizon.resourceVersion}) is compacted: the changes, conditions and ingress shown there are the facts kept; the whole
+            Service can be seen from then on.
+          </p>`
+        : null
+    }
     ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: lanes show counts per time bucket; zoom in to see each interval and its actors.</p>` : null}
     ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}
     ${
-      data && !table ? html`<${TimelineChart} lanes=${data.lanes} from=${shown[0]} to=${shown[1]} cursor=${at ? Date.parse(at) : undefined} zone=${z} onRange=${onRange} onCursor=${onCursor} />` : null
+      data && !table
+        ? html`<${TimelineChart}
+            lanes=${data.lanes}
+            from=${shown[0]}
+            to=${shown[1]}
+            cursor=${at ? Date.parse(at) : undefined}
+            horizon=${horizon?.time}
+            zone=${z}
+            onRange=${onRange}
+            onCursor=${onCursor}
+          />`
+        : null
     }
     ${data && table ? html`<${TimelineTables} data=${data} zone=${z} />` : null}
     <div class="split">
@@ -382,7 +417,7 @@ function AsOf(props: { ns: string; name: string; at?: string }) {
     setError('');
     getJson(`${servicePath(props.ns, props.name)}${query({ asOf: props.at })}`, abort.signal).then(
       (service) => setText(JSON.stringify(service, null, 2)),
-      (e) => abort.signal.aborted || setError(e instanceof ApiError && e.status === 404 ? 'The Service did not exist at that moment.' : e.message),
+      (e) => abort.signal.aborted || setError(asOfFailure(e)),
     );
     return () => abort.abort();
   }, [props.ns, props.name, props.at]);
@@ -391,4 +426,13 @@ function AsOf(props: { ns: string; name: string; at?: string }) {
     ${!props.at ? html`<p class="muted">Click the timeline, or choose an interval and press Enter, to see the whole Service as the API answered at that moment.</p>` : null}
     ${error ? html`<p role="status">${error}</p>` : null} ${text !== null ? html`<pre class="mono" data-testid="as-of-object" tabindex="0">${text}</pre>` : null}
   </section>`;
+}
+
+/** Why there is no object to show at the cursor, in words. */
+function asOfFailure(e: unknown): string {
+  if (e instanceof ApiError && e.status === 404) return 'The Service did not exist at that moment.';
+  if (e instanceof ApiError && e.status === 410) {
+    return `That moment is before the compaction horizon (${e.message}): svctrail keeps the facts there — the changes, condition transitions and ingress addresses beside this — but not the whole Service.`;
+  }
+  return (e as Error).message;
 }
