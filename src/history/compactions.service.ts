@@ -39,16 +39,21 @@ export class CompactionsService {
       head: await this.reads.head(),
       read: async (_snapshot, after, limit) => (await this.compactor.list()).filter((c) => after === undefined || c.id > Number(after[0])).slice(0, limit),
       keyOf: (c) => [c.id],
-      toItem: (c) => ({
-        kind: 'Compaction',
-        apiVersion: HISTORY_API_VERSION,
-        metadata: { name: `compaction-${c.id}`, creationTimestamp: c.startedAt },
-        horizon: c.horizon,
-        removed: c.removed,
-        actor: c.actor,
-        startedAt: c.startedAt,
-        ...(c.finishedAt ? { finishedAt: c.finishedAt } : {}),
-      }),
+      toItem: compactionItem,
     });
   }
+}
+
+/** A compaction as the history API shows it (the compactions list, and the feed). */
+export function compactionItem(c: Compaction): CompactionItem {
+  return {
+    kind: 'Compaction',
+    apiVersion: HISTORY_API_VERSION,
+    metadata: { name: `compaction-${c.id}`, creationTimestamp: c.startedAt },
+    horizon: c.horizon,
+    removed: c.removed,
+    actor: c.actor,
+    startedAt: c.startedAt,
+    ...(c.finishedAt ? { finishedAt: c.finishedAt } : {}),
+  };
 }

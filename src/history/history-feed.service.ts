@@ -1,5 +1,6 @@
 // The change feed: every write after position P as NDJSON, one ServiceChange per line, oldest
-// first. Without follow it ends at the head as of the request; with follow=true it then streams
+// first, and each finished compaction of the history as a Compaction line after the newest write
+// recorded when it began (compaction-placements.ts). Without follow it ends at the head as of the request; with follow=true it then streams
 // new writes as they commit (like tail -f) until timeoutSeconds, the client leaving, or shutdown.
 // A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
 // Followers are capped (429 beyond), and their backlogs count against the budget watches share.
@@ -20,6 +21,10 @@ import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source
 import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import type { AuditActorStore } from '../store/ports/audit-actor-store';
 import { HistoryQuery } from './history-query';
+import { CompactionPlacements, type PlacedCompaction } from './compaction-placements';
+import { compactionItem } from './compactions.service';
+import { HISTORY_COMPACTOR } from '../store/ports/history-compaction';
+import type { HistoryCompactor } from '../store/ports/history-compaction';
 
 const PARAMS = ['after', 'follow', 'timeoutSeconds'];
 /** Writes held for a follower while it reads the log; past this it reads the log again instead. */
@@ -30,6 +35,8 @@ const CHUNK_CHARS = 64 * 1024;
 /** A follower whose socket backlog grows past this is cut off; it resumes from its last line. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const DEFAULT_FOLLOW_MS = 30 * 60 * 1000;
+/** How often live followers look for compactions finished meanwhile (by any process or replica). */
+const COMPACTION_POLL_MS = 2000;
 /** One encoded line per live write, however many followers send it. */
 const encodedLines = new WeakMap<CommittedWrite, string>();
 
@@ -58,9 +65,13 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
     /** Mirror mode only: where each recorded write came from, and who made it. */
     @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
     @Optional() @Inject(MIRROR_ACTORS) actors?: Pick<AuditActorStore, 'actors'>,
+    @Inject(HISTORY_COMPACTOR) compactor?: Pick<HistoryCompactor, 'list'>,
   ) {
     this.sources = new WriteSources(observations, actors);
+    this.compactions = new CompactionPlacements(compactor ?? { list: async () => [] }, reads);
   }
+
+  private readonly compactions: CompactionPlacements;
 
   private readonly sources: WriteSources;
 
@@ -121,6 +132,18 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
       pending += line();
       return pending.length < CHUNK_CHARS || flush();
     };
+    // Compactions sent (or placed before the request's start): each is sent once, after its write.
+    let compactionsSeen = 0;
+    const sendCompactions = (placed: PlacedCompaction[], through: number, catchingUp = true): boolean => {
+      for (const { compaction, after } of placed) {
+        if (compaction.id <= compactionsSeen || after > through) continue;
+        compactionsSeen = compaction.id;
+        // Found while catching up at or before where the request started: the reader is past it.
+        if (catchingUp && after <= request.after) continue;
+        pending += `${JSON.stringify({ ...compactionItem(compaction), metadata: { ...compactionItem(compaction).metadata, resourceVersion: String(last) } })}\n`;
+      }
+      return pending.length < CHUNK_CHARS || flush();
+    };
     // A follower subscribes before it reads the log and holds what the feed brings meanwhile:
     // every write is in the log before the feed hears of it, so nothing falls between the two.
     let held: CommittedWrite[] | undefined;
@@ -145,10 +168,13 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
     for (;;) {
       const page = await this.changes.storedWritesAfter(last, until, PAGE);
       const mirrored = await this.sources.of(page.map((w) => w.resourceVersion));
+      const placed = await this.compactions.finished();
+      if (!sendCompactions(placed, last)) return;
       // Waits for the socket between writes, so a page of large objects is not buffered whole.
       for (const write of page) {
         const m = mirrored.get(write.resourceVersion);
         if (!send(write.resourceVersion, () => `${serviceChangeJson(write, m?.source, m?.actor)}\n`)) return;
+        if (!sendCompactions(placed, write.resourceVersion)) return;
         if (res.writableNeedDrain) {
           await drained(res);
           if (closed) return;
@@ -172,6 +198,16 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
     if (!flush()) return;
     held = undefined;
     timer = setTimeout(close, request.timeoutMs);
+    // Compactions finish outside the write path (another process, another replica): looked for
+    // while the follower is live, and sent after the newest write it has.
+    const poll = setInterval(() => {
+      void this.compactions.finished().then(
+        (placed) => sendCompactions(placed, Number.MAX_SAFE_INTEGER, false) && flush(),
+        () => undefined,
+      );
+    }, COMPACTION_POLL_MS);
+    poll.unref();
+    res.on('close', () => clearInterval(poll));
   }
 
   beforeApplicationShutdown(): void {

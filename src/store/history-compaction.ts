@@ -140,7 +140,7 @@ export class HistoryCompaction implements HistoryCompactor {
     private readonly reads: Pick<ServiceReads, 'resourceVersionAt' | 'head'>,
     /** Gives the freed space back to the file system (after the objects went). */
     private readonly reclaim: () => Promise<void>,
-    private readonly now: () => string = () => new Date().toISOString(),
+    private readonly now: () => string,
   ) {}
 
   list(): Promise<Compaction[]> {

@@ -10,13 +10,16 @@ import { SqliteServiceReadStore } from './sqlite-service-read-store';
 import { sqliteSpaceReclaim } from './sqlite-space-reclaim';
 import { SqliteSqlWriter } from './sqlite-sql-writer';
 import type { StoreEngine } from './store-engine';
+import { type Clock, systemClock } from '../shared/clock';
 
-export function historyCompactorFor(engine: StoreEngine, committer?: GroupCommitter): HistoryCompactor {
+/** `clock`: the server's (the times a compaction records); a command's own: the system clock. */
+export function historyCompactorFor(engine: StoreEngine, committer?: GroupCommitter, clock: Clock = systemClock): HistoryCompactor {
+  const now = () => clock.now().toISOString();
   if (engine.kind === 'sqlite') {
-    return new HistoryCompaction(new SqliteSqlWriter(engine.handle, committer), new SqliteServiceReadStore(engine.handle), sqliteSpaceReclaim(engine.handle, committer));
+    return new HistoryCompaction(new SqliteSqlWriter(engine.handle, committer), new SqliteServiceReadStore(engine.handle), sqliteSpaceReclaim(engine.handle, committer), now);
   }
   const pool = engine.handle.pool;
   // VACUUM runs outside a transaction; the rows a compaction emptied become reusable space.
   const vacuum = async () => void (await pool.query('VACUUM (ANALYZE) service_revisions'));
-  return new HistoryCompaction(new PgSqlWriter(pool), new PgServiceReadStore(pool), vacuum);
+  return new HistoryCompaction(new PgSqlWriter(pool), new PgServiceReadStore(pool), vacuum, now);
 }

@@ -133,7 +133,11 @@ function sqliteProviders(settings: StoreSettings): Provider[] {
         new SqliteServiceWriteStore(committer, events, repository, projector, clock, mirror),
     },
     // Its transactions join the group commit: no write waits for more than one of them.
-    { provide: HISTORY_COMPACTOR, inject: [STORE_ENGINE, GroupCommitter], useFactory: (engine: StoreEngine, committer: GroupCommitter) => historyCompactorFor(engine, committer) },
+    {
+      provide: HISTORY_COMPACTOR,
+      inject: [STORE_ENGINE, GroupCommitter, CLOCK],
+      useFactory: (engine: StoreEngine, committer: GroupCommitter, clock: Clock) => historyCompactorFor(engine, committer, clock),
+    },
     // The only writer: a committed write goes straight to the feed.
     { provide: COMMIT_PUBLISHER, inject: [ChangeFeed], useFactory: (feed: ChangeFeed): CommitPublisher => ({ committed: (write) => feed.publish(write) }) },
     {
@@ -172,7 +176,7 @@ function postgresProviders(url: string): Provider[] {
       inject: [STORE_ENGINE, CLOCK, MetricsService],
       useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) => new PgServiceWriteStore(postgresHandle(engine).writePool, clock, metrics),
     },
-    { provide: HISTORY_COMPACTOR, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => historyCompactorFor(engine) },
+    { provide: HISTORY_COMPACTOR, inject: [STORE_ENGINE, CLOCK], useFactory: (engine: StoreEngine, clock: Clock) => historyCompactorFor(engine, undefined, clock) },
     // Several writers: the feed is fed from the log; a local commit only hurries the follower.
     { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },
     PostgresLifecycle,

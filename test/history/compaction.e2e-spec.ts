@@ -394,6 +394,39 @@ describe('compaction on SQLite', () => {
     }
   });
 
+  it('the feed shows each compaction after the newest write when it began, catching up and live', async () => {
+    const t = await startHistoryTestServer(users);
+    try {
+      const head = await someHistory(t, 6);
+      t.clock.advance(1000);
+      const first = await compactTo(t, head - 3);
+      if (first.kind !== 'compacted') throw new Error(`not compacted: ${first.kind}`);
+      t.clock.advance(1000);
+      const after = Number((await putStatus(t.as('lb-controller'), 'default', 'web', status(['198.51.100.9']), 'lb/1')).metadata.resourceVersion);
+      // Catching up: the compaction between the write that was the head and the next one.
+      const backlog = await t.client.stream(`${HISTORY}/feed?after=${head - 1}`);
+      const lines = await backlog.take(4, 5000);
+      expect(lines.map((l) => [l.kind, l.metadata.resourceVersion])).toEqual([
+        ['ServiceChange', String(head)],
+        ['Compaction', String(head)],
+        ['ServiceChange', String(after)],
+      ]);
+      expect(lines[1]).toMatchObject({ horizon: first.compaction.horizon, actor: { user: 'test:compactor' }, removed: first.compaction.removed });
+      // A reader already past it does not get it again.
+      const later = await t.client.stream(`${HISTORY}/feed?after=${head}`);
+      expect((await later.take(2, 5000)).map((l) => l.kind)).toEqual(['ServiceChange']);
+      // Live: a compaction finished while a follower waits reaches it.
+      const follower = await t.client.stream(`${HISTORY}/feed?after=${after}&follow=true&timeoutSeconds=30`);
+      t.clock.advance(1000);
+      expect((await compactTo(t, after)).kind).toBe('compacted');
+      const [live] = await follower.take(1, 10_000);
+      follower.close();
+      expect(live).toMatchObject({ kind: 'Compaction', metadata: { name: 'compaction-2', resourceVersion: String(after) }, horizon: { resourceVersion: after } });
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('--history-retention compacts by itself: the horizon is the newest write older than the retention', async () => {
     const clock = new FixedClock(new Date(START));
     const t = await startTestServer({ clock, config: { historyRetention: '3s' } });

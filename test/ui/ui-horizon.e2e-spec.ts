@@ -88,4 +88,15 @@ describeInBrowser('the compaction horizon in the timeline', () => {
     await object.waitFor();
     expect(JSON.parse((await object.textContent())!).metadata.resourceVersion).toBe(String(horizon));
   });
+
+  it('the Live view shows the compaction among the changes, after the write that was newest when it began', async () => {
+    await page.goto(`${t.server.url}/ui/?view=live`);
+    const row = page.getByTestId('compaction-row');
+    await row.waitFor();
+    expect((await row.locator('[data-field=what-changed]').textContent())!.trim()).toMatch(new RegExp(`^objects before .* \\(rv ${horizon}\\) removed: \\d+ of \\d+ writes; facts kept$`));
+    expect(await row.locator('td').nth(6).textContent()).toBe('admin');
+    // Newest first: the compaction above the write it follows.
+    const rows = page.getByTestId('live-table').locator('tbody tr');
+    expect(await rows.nth(0).getAttribute('data-testid')).toBe('compaction-row');
+  });
 });

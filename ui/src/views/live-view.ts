@@ -9,7 +9,18 @@ import { formatTime, zone } from '../time-format';
 import { changeSummary } from '../timeline/change-summary';
 import type { ChangeItem } from './timeline-view';
 
-type FeedItem = ChangeItem & { service: { namespace: string; name: string } };
+type ChangeLine = ChangeItem & { kind?: 'ServiceChange'; service: { namespace: string; name: string } };
+/** A compaction of the history, as the feed shows it after the newest write when it began. */
+interface CompactionLine {
+  kind: 'Compaction';
+  metadata: { name: string; resourceVersion: string };
+  horizon: { resourceVersion: number; time: string };
+  removed: { writes: number; objects: number; bytes: number };
+  actor: { user: string };
+  finishedAt: string;
+}
+type FeedItem = ChangeLine | CompactionLine;
+const isCompaction = (i: FeedItem): i is CompactionLine => i.kind === 'Compaction';
 const KEEP = 500;
 const BACKLOG = 20;
 
@@ -59,7 +70,9 @@ export function LiveView({ route }: { route: Route }) {
   const ns = route.ns ?? '';
   const type = route.type ?? '';
   const user = route.user ?? '';
-  const shown = items.filter((i) => (!ns || i.service.namespace === ns) && (!type || i.events.some((e) => e.type === type)) && (!user || i.actor.user === user));
+  const shown = items.filter((i) =>
+    isCompaction(i) ? !ns && !type && (!user || i.actor.user === user) : (!ns || i.service.namespace === ns) && (!type || i.events.some((e) => e.type === type)) && (!user || i.actor.user === user),
+  );
   const z = zone();
   const filter = (key: string) => (event: Event) => patchRoute({ [key]: (event.target as HTMLInputElement).value.trim() || undefined }, true);
   return html` <h1>Live</h1>
@@ -87,23 +100,35 @@ export function LiveView({ route }: { route: Route }) {
         </tr>
       </thead>
       <tbody>
-        ${shown.map(
-          (c) =>
-            html`<tr>
-              <td>${formatTime(c.time, z)}</td>
-              <td>${c.metadata.resourceVersion}</td>
-              <td class="nowrap">
-                <a
-                  href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}
-                  >${c.service.namespace}/${c.service.name}</a
-                >
-              </td>
-              <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td>
-              <td class="what" data-field="what-changed">${changeSummary(c.events).map((line) => html`<span>${line}</span>`)}</td>
-              <td>${c.events.map((e) => e.type).join(', ')}</td>
-              <td>${c.actor.user}</td>
-              <td>${c.actor.userAgent}</td>
-            </tr>`,
+        ${shown.map((c) =>
+          isCompaction(c)
+            ? html`<tr class="compaction" data-testid="compaction-row">
+                <td>${formatTime(c.finishedAt, z)}</td>
+                <td>${c.metadata.resourceVersion}</td>
+                <td>history</td>
+                <td>compact</td>
+                <td class="what" data-field="what-changed">
+                  <span>objects before ${formatTime(c.horizon.time, z)} (rv ${c.horizon.resourceVersion}) removed: ${c.removed.objects} of ${c.removed.writes} writes; facts kept</span>
+                </td>
+                <td>Compaction</td>
+                <td>${c.actor.user}</td>
+                <td></td>
+              </tr>`
+            : html`<tr>
+                <td>${formatTime(c.time, z)}</td>
+                <td>${c.metadata.resourceVersion}</td>
+                <td class="nowrap">
+                  <a
+                    href=${hrefFor({ view: 'timeline', ns: c.service.namespace, name: c.service.name, from: new Date(Date.parse(c.time) - 3_600_000).toISOString(), to: new Date(Date.parse(c.time) + 600_000).toISOString(), at: c.time, tz: route.tz })}
+                    >${c.service.namespace}/${c.service.name}</a
+                  >
+                </td>
+                <td>${c.verb}${c.subresource ? ` ${c.subresource}` : ''}</td>
+                <td class="what" data-field="what-changed">${changeSummary(c.events).map((line) => html`<span>${line}</span>`)}</td>
+                <td>${c.events.map((e) => e.type).join(', ')}</td>
+                <td>${c.actor.user}</td>
+                <td>${c.actor.userAgent}</td>
+              </tr>`,
         )}
       </tbody>
     </table>`;
