@@ -14,6 +14,7 @@ import { silentProgress } from '../../src/maintenance/progress';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
 import { FixedClock } from '../../src/shared/clock';
 import { runBuiltCli } from '../helpers/built-cli';
+import { PROTOBUF, TypedClient } from '../helpers/protobuf-client';
 import { buildDist } from '../helpers/server-process';
 import { startTestServer } from '../helpers/test-server';
 import { HISTORY_COMPACTOR } from '../../src/store/ports/history-compaction';
@@ -206,6 +207,21 @@ describeEachBackend('compaction', (backend) => {
       const rest = await t.client.get(`/api/v1/services?limit=5&continue=${res.json.metadata.continue}`);
       expect(rest.status).toBe(200);
       expect(rest.json.items.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual(['kubernetes', 'web', 'db']);
+    });
+
+    it('in protobuf, as client-go typed clients ask: the same Status, the continue token in its ListMeta', async () => {
+      const typed = new TypedClient(t.client);
+      const exact = await typed.get(`${SERVICES}/default/services?resourceVersion=${rv.first}&resourceVersionMatch=Exact`);
+      expect([exact.status, exact.contentType]).toEqual([410, PROTOBUF]);
+      expect(exact.object).toEqual({ ...JSON.parse(EXPIRED_LIST), metadata: {} });
+      const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: rv.first, start: 'default/api\u0000' })).toString('base64url');
+      const expired = await typed.get(`/api/v1/services?limit=1&continue=${token}`);
+      expect(expired.status).toBe(410);
+      expect(expired.object).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410, metadata: { continue: expect.any(String) } });
+      const watch = await typed.watch(`${SERVICES}/default/services?watch=1&resourceVersion=${rv.first}`);
+      const error = await watch.next();
+      watch.close();
+      expect(error).toEqual({ type: 'ERROR', object: { ...JSON.parse(tooOld(rv.first, rv.horizon)), metadata: {} } });
     });
 
     it('a watch from below the horizon gets its ERROR in-band (HTTP 200); from the horizon it streams', async () => {
