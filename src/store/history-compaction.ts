@@ -157,7 +157,7 @@ export class HistoryCompaction implements HistoryCompactor {
     if (await this.db.one(UNPATCHED_BELOW, [horizon.resourceVersion])) {
       throw new Error('some revisions below the horizon still lack their stored patch (written before migration 0007): start the server once, which computes them, then compact');
     }
-    const row = latest && latest.horizonResourceVersion === horizon.resourceVersion ? latest : await this.record(horizon, request.actor, latest);
+    const row = latest && latest.horizonResourceVersion === horizon.resourceVersion ? latest : await this.record(horizon, request.actor);
     const removed = await removeObjectsBelow(this.db, horizon.resourceVersion, { progress: request.progress });
     const previousHorizon = latest && latest.id !== row.id ? latest.horizonResourceVersion : 0;
     const writes = row === latest ? row.removedWrites : Number((await this.db.one<{ writes: number }>(WRITES_BETWEEN, [previousHorizon, horizon.resourceVersion]))!.writes);
@@ -185,25 +185,28 @@ export class HistoryCompaction implements HistoryCompactor {
   }
 
   /** The horizon, recorded (and so in force for every read) before anything is removed. */
-  private async record(horizon: { resourceVersion: number; time: string }, actor: string, latest: CompactionRow | undefined): Promise<CompactionRow> {
-    const row: CompactionRow = {
-      id: (latest?.id ?? 0) + 1,
+  private async record(horizon: { resourceVersion: number; time: string }, actor: string): Promise<CompactionRow> {
+    const startedAt = this.now();
+    // The id is taken inside the INSERT: two compactions started at once (a command beside the
+    // server, two replicas' retention) never claim the same one.
+    const [inserted] = await this.db.transaction([
+      {
+        sql: `INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at)
+  SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4 FROM compactions RETURNING id`,
+        params: [horizon.resourceVersion, horizon.time, actor, startedAt],
+      },
+    ]);
+    return {
+      id: Number((inserted.rows[0] as { id: number }).id),
       horizonResourceVersion: horizon.resourceVersion,
       horizonTime: horizon.time,
       actorUser: actor,
-      startedAt: this.now(),
+      startedAt,
       finishedAt: null,
       removedWrites: 0,
       removedObjects: 0,
       removedBytes: 0,
     };
-    await this.db.transaction([
-      {
-        sql: 'INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at) VALUES ($1, $2, $3, $4, $5)',
-        params: [row.id, row.horizonResourceVersion, row.horizonTime, row.actorUser, row.startedAt],
-      },
-    ]);
-    return row;
   }
 }
 
