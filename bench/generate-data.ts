@@ -23,7 +23,7 @@
 //   - server time advances ~3 s per write from 2025-01-01T00:00:00Z.
 //
 // usage: node bench/dist/generate-data.js [--only 10k|1m] [--out DIR --events N] [--services N]
-//        [--namespaces N] [--seed N] [--force]
+//        [--namespaces N] [--seed N] [--field-managers] [--force]
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -74,6 +74,12 @@ export interface GenerateOptions {
   services: number;
   namespaces: number;
   seed: number;
+  /**
+   * Writes record field ownership (metadata.managedFields) under each actor's field manager, as
+   * the server does for every write that names one. Off for the bench datasets (their history
+   * predates field management); on for the stored-text dictionary's training history.
+   */
+  fieldManagers?: boolean;
   log?: (line: string) => void;
 }
 
@@ -153,6 +159,7 @@ export function generateDataset(options: GenerateOptions): DatasetManifest {
         isNodePortAllocated: (port) => repository.nodePortHolder(port) !== undefined,
         random: () => rng.next(),
       },
+      ...(options.fieldManagers ? { manager: actor.fieldManager } : {}),
     });
     if (decision.events.length === 0) return 0;
     const first = decision.events[0];
@@ -456,6 +463,7 @@ async function main(): Promise<void> {
       namespaces: { type: 'string' },
       seed: { type: 'string', default: '42' },
       force: { type: 'boolean', default: false },
+      'field-managers': { type: 'boolean', default: false },
     },
   });
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -467,7 +475,7 @@ async function main(): Promise<void> {
     const events = Number(values.events ?? 1_000_000);
     const svc = services ?? 10_000;
     log(`generating ${events} events over ${svc} Services (seed ${seed}) into ${values.out}`);
-    const m = generateDataset({ out: values.out, events, services: svc, namespaces: namespaces ?? Math.ceil(svc / 100), seed, log });
+    const m = generateDataset({ out: values.out, events, services: svc, namespaces: namespaces ?? Math.ceil(svc / 100), seed, fieldManagers: values['field-managers'], log });
     log(`done: ${m.events} events, ${m.writes} writes in ${(m.generationMs / 1000).toFixed(1)} s (${m.eventsPerSecond} events/s), ${(m.dbBytes / 1e6).toFixed(1)} MB`);
     return;
   }

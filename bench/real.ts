@@ -21,6 +21,8 @@ import type * as ConditionAuditModule from '../src/projections/condition-audit.p
 import type * as IngressAddressesModule from '../src/projections/ingress-addresses';
 import type * as FieldManagerModule from '../src/domain/field-management/field-manager';
 import type * as JsonPatchDiffModule from '../src/domain/json-patch-diff';
+import type * as StoredTextCodecModule from '../src/store/stored-text-codec';
+import type * as StoredTextDictionaryModule from '../src/store/stored-text-dictionary';
 
 /** The project root (bench/dist/ → ../..). */
 export const ROOT = join(__dirname, '..', '..');
@@ -57,6 +59,10 @@ export const real = {
   ingressAddresses: () => load<typeof IngressAddressesModule>('projections/ingress-addresses.js'),
   fieldManager: () => load<typeof FieldManagerModule>('domain/field-management/field-manager.js'),
   jsonPatchDiff: () => load<typeof JsonPatchDiffModule>('domain/json-patch-diff.js'),
+  /** The stored-text codec (the dictionary trainer reads the generated revisions with it). */
+  storedTextCodec: () => load<typeof StoredTextCodecModule>('store/stored-text-codec.js'),
+  /** The codec's preset dictionary: data the floor's own few lines of decoding need too. */
+  storedTextDictionary: () => load<typeof StoredTextDictionaryModule>('store/stored-text-dictionary.js'),
 };
 
 export type { DatabaseHandle } from '../src/store/database';
