@@ -12,19 +12,21 @@ import { allocatedValues } from '../domain/allocation/service-allocation';
 import { initialServiceState, type ServiceState } from '../domain/service.evolve';
 import { jsonPatchText } from '../domain/json-patch-diff';
 import { foldWrite } from '../projections/committed-write';
+import { encodeRevisionObject, encodeRevisionPatch } from '../store/revision-texts';
 import { eventTransitions, transitionRow } from '../projections/condition-audit.projection';
 import { foldIngressIntervals, type IngressIntervalRow } from '../projections/ingress-interval-fold';
 import type { CommittedWrite } from '../store/ports/committed-write';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 
-export type ColumnType = 'bigint' | 'text';
+/** bytea: a stored text (store/stored-text-codec.ts), bytes on PostgreSQL, a BLOB (or older TEXT) on SQLite. */
+export type ColumnType = 'bigint' | 'text' | 'bytea';
 
 /** The projection tables and their columns, in the order rows list their values. */
 export const PROJECTION_COLUMNS = {
   services: { namespace: 'text', name: 'text', uid: 'text', resource_version: 'bigint', stream_version: 'bigint', object: 'text' },
-  service_revisions: { uid: 'text', resource_version: 'bigint', namespace: 'text', name: 'text', recorded_at: 'text', object: 'text' },
+  service_revisions: { uid: 'text', resource_version: 'bigint', namespace: 'text', name: 'text', recorded_at: 'text', object: 'bytea' },
   // Filled by bringing the fold to the store's compaction horizon, never by the fold itself.
-  revision_facts: { uid: 'text', resource_version: 'bigint', namespace: 'text', name: 'text', recorded_at: 'text', managed_fields: 'text', patch: 'text' },
+  revision_facts: { uid: 'text', resource_version: 'bigint', namespace: 'text', name: 'text', recorded_at: 'text', managed_fields: 'bytea', patch: 'bytea' },
   service_lifetimes: { uid: 'text', namespace: 'text', name: 'text', created_resource_version: 'bigint', deleted_resource_version: 'bigint' },
   condition_transitions: {
     id: 'bigint',
@@ -72,7 +74,15 @@ export interface RowFoldOptions {
 /** The columns rows of `table` carry under `options`. */
 export function rowColumns(table: ProjectionTable, options: RowFoldOptions): [string, ColumnType][] {
   const columns = Object.entries(PROJECTION_COLUMNS[table]) as [string, ColumnType][];
-  return table === 'service_revisions' && options.revisionPatches ? [...columns, ['patch', 'text']] : columns;
+  return table === 'service_revisions' && options.revisionPatches ? [...columns, ['patch', 'bytea']] : columns;
+}
+
+/** The columns of `table` that hold stored texts (compared decoded: one text has more than one encoding). */
+export function storedTextColumns(table: string): string[] {
+  const columns = (PROJECTION_COLUMNS as Record<string, Record<string, ColumnType>>)[table];
+  if (!columns) return [];
+  const out = Object.keys(columns).filter((c) => columns[c] === 'bytea');
+  return table === 'service_revisions' ? [...out, 'patch'] : out;
 }
 
 interface LiveService {
@@ -186,8 +196,8 @@ export class ProjectionRowFold {
       this.live.delete(uid);
     } else {
       const json = write.objectJson ?? JSON.stringify(object);
-      const revision: Row = [uid, rv, write.namespace, write.name, recordedAt, json];
-      if (this.options.revisionPatches) revision.push(jsonPatchText(write.before.object && previous ? previous.json : null, json));
+      const revision: Row = [uid, rv, write.namespace, write.name, recordedAt, encodeRevisionObject(json)];
+      if (this.options.revisionPatches) revision.push(encodeRevisionPatch(jsonPatchText(write.before.object && previous ? previous.json : null, json)));
       this.emit('service_revisions', revision);
       Object.assign(service, { state: write.after, json, resourceVersion: rv });
       this.live.set(uid, service);

@@ -1,10 +1,11 @@
 // The log keeps every event, so a fold of it rebuilds every revision's object; a compacted store
 // holds objects only from its horizon on (anchors aside). Replay, verify and a point-in-time copy
-// bring what they fold to the store's horizon with the compaction's own statement, so a
-// compacted store replays and verifies clean and stays compacted.
+// bring what they fold to the store's horizon with the compaction's own steps, so a compacted
+// store replays and verifies clean and stays compacted.
 import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
-import { compactionStatements } from '../store/history-compaction';
+import { LIVE_TABLES, removalSteps } from '../store/history-compaction';
+import type { SqlStatement } from '../store/sql/sql-writer';
 import { bound } from '../store/sqlite-sql-reader';
 
 /** The newest compaction's horizon of a SQLite store (0: never compacted, or older than compaction). */
@@ -14,12 +15,23 @@ export function sqliteHorizon(sqlite: Database.Database): number {
   return sqlite.prepare('SELECT coalesce(max(horizon_resource_version), 0) FROM compactions').pluck().get() as number;
 }
 
-/** Moves in a scratch database's fold (which no server writes) the revisions a compaction to `horizon` moved. */
+/**
+ * Moves in a scratch database's fold (which no server writes) the revisions a compaction to
+ * `horizon` moved: the compaction's steps, run synchronously on the scratch connection.
+ */
 export function foldToHorizon(scratch: Pick<DatabaseHandle, 'sqlite'>, horizon: number): void {
   if (horizon <= 0) return;
-  const { keep, remove } = compactionStatements('sqlite', undefined, true);
-  scratch.sqlite.transaction(() => {
-    scratch.sqlite.prepare(keep).run(bound([horizon]));
-    scratch.sqlite.prepare(remove).run(bound([horizon]));
-  })();
+  const { sqlite } = scratch;
+  const run = ({ sql, params = [] }: SqlStatement): unknown[] => {
+    const statement = sqlite.prepare(sql);
+    const args = params.length ? [bound(params)] : [];
+    if (statement.reader) return statement.all(...args);
+    statement.run(...args);
+    return [];
+  };
+  const steps = removalSteps('sqlite', horizon, LIVE_TABLES);
+  for (let next = steps.next([]); !next.done;) {
+    const step = next.value;
+    next = steps.next('read' in step ? run(step.read) : sqlite.transaction(() => step.write.flatMap(run))());
+  }
 }

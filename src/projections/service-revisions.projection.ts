@@ -2,9 +2,12 @@
 // incarnation: "the object as of R" is one seek of the revisions' primary key, a LIST as of R
 // walks the lifetimes of a namespace. Nothing already written is rewritten: a write that
 // supersedes a revision adds a row and touches no other. Each row also holds the write's JSON
-// patch from the previous revision, computed here once: the change log serves it as stored.
+// patch from the previous revision, computed here once: the change log serves it as stored. Both
+// texts are stored encoded (store/revision-texts.ts).
 import { jsonPatchText, jsonPatchTextOfObjects } from '../domain/json-patch-diff';
 import type { DatabaseHandle } from '../store/database';
+import { encodeRevisionObject, encodeRevisionPatch } from '../store/revision-texts';
+import { decodeStoredText, type StoredText } from '../store/stored-text-codec';
 import type { Projection } from './projection';
 import type { CommittedWrite } from '../store/ports/committed-write';
 
@@ -38,12 +41,12 @@ export class ServiceRevisionsProjection implements Projection {
       return;
     }
     const json = write.objectJson ?? JSON.stringify(object);
-    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: json, patch: this.patch(write, object, json) });
+    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: encodeRevisionObject(json), patch: encodeRevisionPatch(this.patch(write, object, json)) });
   }
 
   private patch(write: CommittedWrite, object: object, json: string): string {
     if (!write.before.object || write.beforeStored) return jsonPatchTextOfObjects(write.before.object, object, json);
-    const previous = (this.previous.get(write.streamId, write.resourceVersion) as string | undefined) ?? null;
-    return jsonPatchText(previous, json);
+    const previous = this.previous.get(write.streamId, write.resourceVersion) as StoredText | undefined;
+    return jsonPatchText(previous === undefined ? null : decodeStoredText(previous), json);
   }
 }

@@ -11,6 +11,7 @@ import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type EventRow } from './sql/event-columns';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
+import { decodeStoredText, type StoredText } from './stored-text-codec';
 
 export interface ChangeRange {
   namespace?: string;
@@ -164,7 +165,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
     // A write has one event or a few: a first round of about what the page needs (each row costs
     // a lookup of its table row), later rounds grow. Rounds start at a write's first event.
     for (let batch = Math.min(BATCH, 3 * (limit + 1)); ;) {
-      const rows = await this.db.all<EventRow & { patch: string | null }>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
+      const rows = await this.db.all<EventRow & { patch: StoredText | null }>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
       const full = rows.length === batch;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
@@ -225,11 +226,11 @@ export class ChangeHistoryRepository implements ChangeHistory {
     const key = [first.streamId, resourceVersion];
     /** null: no revision (before a create, after a delete); undefined: one without managedFields. */
     const managed = async (objectSql: string, factsSql: string): Promise<readonly ManagedFieldsEntry[] | undefined | null> => {
-      const revision = await this.db.one<{ object: string }>(objectSql, key);
-      if (revision) return (JSON.parse(revision.object) as Service).metadata.managedFields;
-      const facts = await this.db.one<{ managedFields: string | null }>(factsSql, key);
+      const revision = await this.db.one<{ object: StoredText }>(objectSql, key);
+      if (revision) return (JSON.parse(decodeStoredText(revision.object)) as Service).metadata.managedFields;
+      const facts = await this.db.one<{ managedFields: StoredText | null }>(factsSql, key);
       if (!facts) return null;
-      return facts.managedFields === null ? undefined : (JSON.parse(facts.managedFields) as ManagedFieldsEntry[]);
+      return facts.managedFields === null ? undefined : (JSON.parse(decodeStoredText(facts.managedFields)) as ManagedFieldsEntry[]);
     };
     return {
       resourceVersion,
@@ -254,14 +255,16 @@ export class ChangeHistoryRepository implements ChangeHistory {
   }
 
   private async revision(sql: string, uid: string, resourceVersion: number): Promise<string | undefined> {
-    return (await this.db.one<{ object: string }>(sql, [uid, resourceVersion]))?.object;
+    const object = (await this.db.one<{ object: StoredText }>(sql, [uid, resourceVersion]))?.object;
+    return object === undefined ? undefined : decodeStoredText(object);
   }
 
   /** `stored`: the write's stored patch when already read with its events (null: none stored). */
-  private async withPatch(rows: EventRow[], stored?: string | null): Promise<StoredWrite> {
+  private async withPatch(rows: EventRow[], stored?: StoredText | null): Promise<StoredWrite> {
     const first = rows[0];
     const resourceVersion = first.resourceVersion;
-    let patchJson = stored !== undefined ? stored : (await this.db.one<{ patch: string | null }>(STORED_PATCH, [first.streamId, resourceVersion]))?.patch;
+    const patch = stored !== undefined ? stored : (await this.db.one<{ patch: StoredText | null }>(STORED_PATCH, [first.streamId, resourceVersion]))?.patch;
+    let patchJson = patch === undefined || patch === null ? patch : decodeStoredText(patch);
     // A delete writes no revision; its patch is always the same (the previous object, compacted or not, is not read).
     if ((patchJson === undefined || patchJson === null) && rows.some((row) => row.type === 'ServiceDeleted')) patchJson = DELETED_PATCH;
     if (patchJson === undefined || patchJson === null) {
@@ -278,7 +281,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
   async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]> {
     const out: StoredWrite[] = [];
     for (let after = resourceVersion; ;) {
-      const rows = await this.db.all<EventRow & { patch: string | null }>(FEED, [after, untilRv]);
+      const rows = await this.db.all<EventRow & { patch: StoredText | null }>(FEED, [after, untilRv]);
       const full = rows.length === FEED_EVENTS;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {

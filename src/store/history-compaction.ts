@@ -15,17 +15,13 @@
 // one asked for the same point; one asked for an older point changes nothing.
 import type { Compaction, CompactionOutcome, CompactionRequest, HistoryCompactor } from './ports/history-compaction';
 import type { ServiceReads } from './ports/service-read-store';
+import type { Service } from '../domain/service.types';
 import type { DialectName, SqlReader } from './sql/sql-reader';
 import type { SqlStatement, SqlWriter } from './sql/sql-writer';
+import { decodeStoredText, encodeStoredText, storedTextBytes, type StoredText } from './stored-text-codec';
 
 /** Revisions examined per transaction. */
 const BATCH = 1000;
-
-/** How each engine reads a stored object's managedFields and its size in bytes (`column`: the object's). */
-const OBJECT_PARTS: Record<DialectName, { managedFields: (column: string) => string; bytes: (column: string) => string }> = {
-  sqlite: { managedFields: (c) => `json_extract(${c}, '$.metadata.managedFields')`, bytes: (c) => `length(CAST(${c} AS BLOB))` },
-  postgres: { managedFields: (c) => `(${c}::json -> 'metadata' -> 'managedFields')::text`, bytes: (c) => `octet_length(${c})` },
-};
 
 interface CompactionRow {
   id: number;
@@ -56,78 +52,108 @@ export interface RevisionTables {
   lifetimes: string;
 }
 
-const LIVE_TABLES: RevisionTables = { revisions: 'service_revisions', facts: 'revision_facts', lifetimes: 'service_lifetimes' };
+export const LIVE_TABLES: RevisionTables = { revisions: 'service_revisions', facts: 'revision_facts', lifetimes: 'service_lifetimes' };
+
+/** A revision that goes, as stored: its object and patch are stored texts. */
+interface GoingRevision {
+  uid: string;
+  rv: number;
+  namespace: string;
+  name: string;
+  recordedAt: string;
+  object: StoredText;
+  patch: StoredText;
+}
 
 /**
- * The statements that move revisions below the horizon $1 out of `tables.revisions` into
- * `tables.facts`, keeping their patch and managedFields: `nextKeys` finds the next BATCH
- * revisions at or below the horizon after the key ($2, $3); `count`, `keep` and `remove` act on the
- * key range [($2, $3), ($4, $5)] (or, with `whole`, on the whole table: a fold's, which has no
- * index to walk). Every revision at or below the horizon goes but the anchor of each Service
- * alive at it (its newest revision at or before the horizon), found for the range's Services at once.
+ * The statements that find the revisions below the horizon $1 in `tables.revisions` that go:
+ * `nextKeys` finds the next BATCH revisions at or below the horizon after the key ($2, $3);
+ * `going` reads and `remove` deletes those that go in the key range [($2, $3), ($4, $5)]: every
+ * revision at or below the horizon but the anchor of each Service alive at it (its newest
+ * revision at or before the horizon), found for the range's Services at once. Both walk the
+ * revisions' primary key (a fold's tables get one first: pg-store-horizon.ts).
  */
-export function compactionStatements(dialect: DialectName, tables: RevisionTables = LIVE_TABLES, whole = false): { nextKeys: string; count: string; keep: string; remove: string } {
-  const parts = OBJECT_PARTS[dialect];
-  const { revisions, facts, lifetimes } = tables;
-  const inRange = whole ? '' : 'AND (r.uid, r.resource_version) >= ($2, $3) AND (r.uid, r.resource_version) <= ($4, $5)';
-  const anchorsInRange = whole ? '' : 'AND a.uid >= $2 AND a.uid <= $4';
+function compactionStatements(tables: RevisionTables): { nextKeys: string; going: string; remove: string } {
+  const { revisions, lifetimes } = tables;
   const going = `${revisions} r
-  WHERE r.resource_version <= $1 ${inRange}
+  WHERE r.resource_version <= $1 AND (r.uid, r.resource_version) >= ($2, $3) AND (r.uid, r.resource_version) <= ($4, $5)
     AND (r.uid, r.resource_version) NOT IN (SELECT a.uid, max(a.resource_version) FROM ${revisions} a JOIN ${lifetimes} l ON l.uid = a.uid
-      WHERE a.resource_version <= $1 ${anchorsInRange} AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > $1) GROUP BY a.uid)`;
+      WHERE a.resource_version <= $1 AND a.uid >= $2 AND a.uid <= $4 AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > $1) GROUP BY a.uid)`;
   return {
     nextKeys: `SELECT uid, resource_version AS rv FROM ${revisions}
   WHERE (uid, resource_version) > ($2, $3) AND resource_version <= $1
   ORDER BY uid, resource_version LIMIT ${BATCH}`,
-    count: `SELECT count(*) AS objects, coalesce(sum(${parts.bytes('r.object')}), 0) AS bytes FROM ${going}`,
-    keep: `INSERT INTO ${facts} (uid, resource_version, namespace, name, recorded_at, managed_fields, patch)
-  SELECT r.uid, r.resource_version, r.namespace, r.name, r.recorded_at, ${parts.managedFields('r.object')}, r.patch FROM ${going}`,
+    going: `SELECT r.uid, r.resource_version AS rv, r.namespace, r.name, r.recorded_at AS "recordedAt", r.object, r.patch FROM ${going}`,
     // Not DELETE … USING (the engines differ): the rows are named by their key.
     remove: `DELETE FROM ${revisions} WHERE (uid, resource_version) IN (SELECT r.uid, r.resource_version FROM ${going})`,
   };
 }
 
+const FACT_COLUMNS = 'uid, resource_version, namespace, name, recorded_at, managed_fields, patch';
+
+/** The kept facts of a revision: its row without the object, with the object's managedFields (encoded; null: none). */
+function factRow(row: GoingRevision): unknown[] {
+  const managed = (JSON.parse(decodeStoredText(row.object)) as Service).metadata.managedFields;
+  return [row.uid, row.rv, row.namespace, row.name, row.recordedAt, managed === undefined ? null : encodeStoredText(JSON.stringify(managed)), row.patch];
+}
+
 /**
- * Moves every revision at or below the horizon but the anchors into the facts table (its object
- * gone), BATCH revisions per transaction, as a compaction to it does; `whole`: in one
- * transaction (a fold's tables, which no server writes: replay and verify bringing a refolded
- * log to the store's horizon).
+ * The inserts of the revisions' facts: on SQLite a statement per row (one text, prepared once),
+ * on PostgreSQL one statement over arrays (one round trip).
  */
-export async function removeObjectsBelow(
-  db: SqlWriter,
+function factInserts(dialect: DialectName, facts: string, rows: readonly GoingRevision[]): SqlStatement[] {
+  const cells = rows.map(factRow);
+  if (dialect === 'sqlite') return cells.map((params) => ({ sql: `INSERT INTO ${facts} (${FACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, params }));
+  const types = ['text', 'bigint', 'text', 'text', 'text', 'bytea', 'bytea'];
+  return [{ sql: `INSERT INTO ${facts} (${FACT_COLUMNS}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`, params: types.map((_, i) => cells.map((c) => c[i])) }];
+}
+
+/** One step of moving revisions: a read, whose rows the driver hands back, or a write transaction. */
+export type RemovalStep = { read: SqlStatement } | { write: SqlStatement[] };
+
+/**
+ * Moving every revision at or below the horizon but the anchors into the facts table (its object
+ * gone), BATCH revisions per transaction, as steps an engine's driver runs: the compaction's
+ * (asynchronous, over the SQL port) and a fold's (synchronous, on SQLite's scratch file). Each
+ * batch's objects are read out and decoded for their managedFields: no SQL reads inside a stored text.
+ */
+export function* removalSteps(
+  dialect: DialectName,
   horizon: number,
-  options: { tables?: RevisionTables; whole?: boolean; progress?: (examined: number) => void } = {},
-): Promise<{ objects: number; bytes: number }> {
-  const statements = compactionStatements(db.dialect.name, options.tables, options.whole);
-  if (options.whole) {
-    const [counted] = await db.transaction([
-      { sql: statements.count, params: [horizon] },
-      { sql: statements.keep, params: [horizon] },
-      { sql: statements.remove, params: [horizon] },
-    ]);
-    const count = counted.rows[0] as { objects: number; bytes: number };
-    return { objects: Number(count.objects), bytes: Number(count.bytes) };
-  }
+  tables: RevisionTables,
+  progress?: (examined: number) => void,
+): Generator<RemovalStep, { objects: number; bytes: number }, unknown[]> {
+  const statements = compactionStatements(tables);
   let objects = 0;
   let bytes = 0;
   let examined = 0;
   for (let after: { uid: string; rv: number } = { uid: '', rv: 0 }; ;) {
-    const keys = await db.all<{ uid: string; rv: number }>(statements.nextKeys, [horizon, after.uid, after.rv]);
+    const keys = (yield { read: { sql: statements.nextKeys, params: [horizon, after.uid, after.rv] } }) as { uid: string; rv: number }[];
     if (!keys.length) return { objects, bytes };
     const first = keys[0];
     const last = keys[keys.length - 1];
     const range = [horizon, first.uid, first.rv, last.uid, last.rv];
-    const [counted] = await db.transaction([
-      { sql: statements.count, params: range },
-      { sql: statements.keep, params: range },
-      { sql: statements.remove, params: range },
-    ]);
-    const count = counted.rows[0] as { objects: number; bytes: number };
-    objects += Number(count.objects);
-    bytes += Number(count.bytes);
+    const going = (yield { read: { sql: statements.going, params: range } }) as GoingRevision[];
+    yield { write: [...factInserts(dialect, tables.facts, going), { sql: statements.remove, params: range }] };
+    objects += going.length;
+    for (const row of going) bytes += storedTextBytes(row.object);
     examined += keys.length;
-    options.progress?.(examined);
+    progress?.(examined);
     after = { uid: last.uid, rv: Number(last.rv) };
+  }
+}
+
+/** Runs removalSteps over the SQL port: BATCH revisions per transaction (beside a running server, in its group commit). */
+export async function removeObjectsBelow(
+  db: SqlWriter,
+  horizon: number,
+  options: { tables?: RevisionTables; progress?: (examined: number) => void } = {},
+): Promise<{ objects: number; bytes: number }> {
+  const steps = removalSteps(db.dialect.name, horizon, options.tables ?? LIVE_TABLES, options.progress);
+  for (let next = steps.next([]); ;) {
+    if (next.done) return next.value;
+    const step = next.value;
+    next = steps.next('read' in step ? await db.all(step.read.sql, step.read.params) : await db.transaction(step.write));
   }
 }
 

@@ -1,16 +1,20 @@
-// Raw deflate and inflate of short texts, each with one zlib context kept and reset between texts.
-// Node's one-shot functions (deflateRawSync, inflateRawSync) build a whole stream object per call:
-// 8-10 µs, more than inflating a 200-byte stored patch takes, and as much as a LIST of 100 past
-// objects spends on everything else. A context kept per option set (its preset dictionary
-// included: zlib's reset sets it again) does the same work without that: measured on the bench's
-// revisions with an 8 KiB dictionary, inflating an object 2-3 µs instead of 12-19, a patch
-// 0.5-1 µs instead of 6-8, deflating an object 19-22 µs instead of 25-28.
+// Raw inflate of short texts with one zlib context kept and reset between texts. Node's one-shot
+// inflateRawSync builds a whole stream object per call: 8-10 µs, more than inflating a 200-byte
+// stored patch takes, and as much as a LIST of 100 past objects spends on everything else. A
+// context kept per option set (its preset dictionary included: zlib's reset sets it again) does
+// the same work without that: measured on the bench's revisions with an 8 KiB dictionary, an
+// object in 2-3 µs instead of 12-19, a patch in 0.5-1 µs instead of 6-8.
+//
+// Not deflate: a reset deflate context still holds the previous text's bytes past the end of the
+// new one's window, which its match search may compare, so the same text could deflate to other
+// (valid) bytes after another text. Stored texts are compared byte for byte (verify, the engines'
+// rows), so they are deflated by a fresh context each, as the one-shot function does.
 //
 // The context is the stream's native handle (`_handle`, its `writeSync` and the `_writeState` it
 // reports into), which is what those one-shot functions drive, but not public API: at creation a
 // round trip is checked against the one-shot function, and where Node no longer has that shape
 // (or answers differently) the one-shot function is used, slower and the same bytes.
-import { constants, DeflateRaw, deflateRawSync, InflateRaw, inflateRawSync, type ZlibOptions } from 'node:zlib';
+import { constants, deflateRawSync, InflateRaw, inflateRawSync, type ZlibOptions } from 'node:zlib';
 
 interface NativeZlib {
   reset(): void;
@@ -24,8 +28,6 @@ interface ZlibStreamInternals {
   close(): void;
 }
 
-export type ZlibKind = 'deflate' | 'inflate';
-
 /** Node's own Uint32Array (not `instanceof`: a test's sandbox has other globals). */
 const isUint32Array = (value: unknown): value is Uint32Array => Object.prototype.toString.call(value) === '[object Uint32Array]';
 
@@ -33,18 +35,14 @@ const isUint32Array = (value: unknown): value is Uint32Array => Object.prototype
 const OUTPUT_BYTES = 64 * 1024;
 
 /**
- * One raw deflate or inflate of a whole input (`Z_FINISH`). The answer may be a view of a buffer
- * the next call overwrites: read or copy it before calling again.
+ * One raw inflate of a whole input (`Z_FINISH`). The answer may be a view of a buffer the next
+ * call overwrites: read or copy it before calling again.
  */
 export type ZlibRun = (input: Uint8Array) => Buffer;
 
-function oneShot(kind: ZlibKind, options: ZlibOptions): ZlibRun {
-  return kind === 'deflate' ? (input) => deflateRawSync(input, options) : (input) => inflateRawSync(input, options);
-}
-
 /** A kept context when Node's zlib stream has the expected shape, else undefined. */
-function keptContext(kind: ZlibKind, options: ZlibOptions): ZlibRun | undefined {
-  const open = () => (kind === 'deflate' ? new DeflateRaw(options) : new InflateRaw(options)) as unknown as ZlibStreamInternals;
+function keptContext(options: ZlibOptions): ZlibRun | undefined {
+  const open = () => new InflateRaw(options) as unknown as ZlibStreamInternals;
   let stream = open();
   const usable = (s: ZlibStreamInternals) => typeof s._handle?.writeSync === 'function' && typeof s._handle.reset === 'function' && isUint32Array(s._writeState) && s._writeState.length >= 2;
   if (!usable(stream)) {
@@ -72,7 +70,7 @@ function keptContext(kind: ZlibKind, options: ZlibOptions): ZlibRun | undefined 
         failure = undefined;
         stream.close();
         stream = watch(open());
-        throw new Error(`${kind} failed: ${message}`);
+        throw new Error(`inflate failed: ${message}`);
       }
       const [roomLeft, inputLeft] = state;
       if (roomLeft > 0) {
@@ -94,14 +92,14 @@ export interface ZlibRunner {
 }
 
 /**
- * Raw deflate or inflate with `options`, on a kept context when Node allows it (checked by a
- * round trip of `probe`), else Node's one-shot function.
+ * Raw inflate with `options`, on a kept context when Node allows it (checked on `probe`, deflated
+ * with the same options), else Node's one-shot function.
  */
-export function reusedZlib(kind: ZlibKind, options: ZlibOptions, probe: Uint8Array): ZlibRunner {
-  const fallback = oneShot(kind, options);
+export function reusedInflate(options: ZlibOptions, probe: Uint8Array): ZlibRunner {
+  const fallback: ZlibRun = (input) => inflateRawSync(input, options);
   try {
-    const kept = keptContext(kind, options);
-    const input = kind === 'deflate' ? probe : deflateRawSync(probe, options);
+    const kept = keptContext(options);
+    const input = deflateRawSync(probe, options);
     if (kept && Buffer.from(kept(input)).equals(fallback(input))) return { run: kept, kept: true };
   } catch {
     // Not the shape this expects: the one-shot function below.

@@ -5,6 +5,8 @@
 // every later start finds it empty in one seek.
 import type Database from 'better-sqlite3';
 import { jsonPatchText } from '../domain/json-patch-diff';
+import { encodeRevisionPatch } from './revision-texts';
+import { decodeStoredText, type StoredText } from './stored-text-codec';
 
 /** Rows per transaction: a running server's writers wait at most one batch. */
 const BATCH = 2000;
@@ -17,9 +19,12 @@ export function backfillRevisionPatches(sqlite: Database.Database): number {
   const previous = sqlite.prepare('SELECT object FROM service_revisions WHERE uid = ? AND resource_version < ? ORDER BY resource_version DESC LIMIT 1').pluck();
   const store = sqlite.prepare('UPDATE service_revisions SET patch = ? WHERE uid = ? AND resource_version = ?');
   const batch = sqlite.transaction(() => {
-    const rows = pending.all(BATCH) as { uid: string; rv: number; object: string }[];
+    const rows = pending.all(BATCH) as { uid: string; rv: number; object: StoredText }[];
     // The previous revision of a uid's first revision is none: a create, whose patch adds it whole.
-    for (const row of rows) store.run(jsonPatchText((previous.get(row.uid, row.rv) as string | undefined) ?? null, row.object), row.uid, row.rv);
+    for (const row of rows) {
+      const before = previous.get(row.uid, row.rv) as StoredText | undefined;
+      store.run(encodeRevisionPatch(jsonPatchText(before === undefined ? null : decodeStoredText(before), decodeStoredText(row.object))), row.uid, row.rv);
+    }
     return rows.length;
   });
   let filled = 0;

@@ -6,6 +6,7 @@ import type { Service } from '../domain/service.types';
 import { deletedObject, type ServiceWatchChange } from '../domain/service-change';
 import { withStoredJson } from '../domain/codec/stored-object-json';
 import { type SqlReader } from './sql/sql-reader';
+import { decodeStoredText, type StoredText } from './stored-text-codec';
 
 interface EventRow {
   position: number;
@@ -13,10 +14,10 @@ interface EventRow {
   uid: string;
   type: string;
   data: string;
-  /** On a write's last event only: the revision it wrote... */
-  object: string | null;
+  /** On a write's last event only: the revision it wrote (a stored text)... */
+  object: StoredText | null;
   /** ...and the one before it, when the reader reads it with the batch (PostgreSQL). */
-  previous: string | null;
+  previous: StoredText | null;
 }
 
 /** Events read per round, at most. */
@@ -103,8 +104,8 @@ export class ServiceChangeLog implements ServiceChanges {
     const created = rows.some((r) => r.type === 'ServiceCreated');
     const immediate = this.db.immediate;
     const previousOf = (): Service | null => {
-      const json = created ? null : immediate ? immediate.one<{ object: string }>(REVISION_BEFORE, [uid, rv])?.object : last.previous;
-      return json ? (JSON.parse(json) as Service) : null;
+      const stored = created ? null : immediate ? immediate.one<{ object: StoredText }>(REVISION_BEFORE, [uid, rv])?.object : last.previous;
+      return stored ? (JSON.parse(decodeStoredText(stored)) as Service) : null;
     };
     if (rows.some((r) => r.type === 'ServiceDeleted')) {
       const previous = previousOf();
@@ -112,7 +113,7 @@ export class ServiceChangeLog implements ServiceChanges {
       const before = { object: previous, streamVersion: 0, deleted: false };
       return { resourceVersion: rv, type: 'DELETED', object: deletedObject(before, events, rv), previous };
     }
-    const json = last.object!;
+    const json = decodeStoredText(last.object!);
     const object = withStoredJson(JSON.parse(json) as Service, json);
     if (created) return { resourceVersion: rv, type: 'ADDED', object, previous: null };
     return immediate ? new ResumedModification(rv, object, previousOf) : { resourceVersion: rv, type: 'MODIFIED', object, previous: previousOf() };

@@ -6,6 +6,7 @@
 import type { ListPageRequest, ServiceReads, ServiceReadStore, ServiceRow } from './ports/service-read-store';
 import type { ImmediateSqlReader, SqlReader } from './sql/sql-reader';
 import { SqlParams } from './sql/sql-reader';
+import { decodeStoredText, type StoredText } from './stored-text-codec';
 
 /** How an engine runs reads that must agree with each other in one snapshot. */
 export interface ReadSnapshotScope {
@@ -146,7 +147,8 @@ export class ServiceReadRepository implements ServiceReadStore {
 
   async jsonAsOf(namespace: string, name: string, resourceVersion: number): Promise<string | undefined> {
     const sql = `SELECT ${REVISION_AS_OF} AS object FROM ${this.liveAsOf} AND l.namespace = $2 AND l.name = $3`;
-    return (await this.db.one<{ object: string | null }>(sql, [resourceVersion, namespace, name]))?.object ?? undefined;
+    const object = (await this.db.one<{ object: StoredText | null }>(sql, [resourceVersion, namespace, name]))?.object;
+    return object === undefined || object === null ? undefined : decodeStoredText(object);
   }
 
   async listPage(request: ListPageRequest): Promise<ServiceRow[]> {
@@ -162,7 +164,10 @@ export class ServiceReadRepository implements ServiceReadStore {
     const sql = live
       ? `SELECT namespace, name, object AS json FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`
       : `SELECT l.namespace AS namespace, l.name AS name, ${REVISION_AS_OF} AS json FROM ${this.liveAsOf}${where.map((w) => ` AND ${w}`).join('')}`;
-    return this.db.all<ServiceRow>(`${sql} ORDER BY ${column('namespace')}, ${column('name')} LIMIT ${params.param(request.limit)}`, params.values);
+    const rows = await this.db.all<ServiceRow>(`${sql} ORDER BY ${column('namespace')}, ${column('name')} LIMIT ${params.param(request.limit)}`, params.values);
+    // A past revision is a stored text (a live row is the text GET serves).
+    if (!live) for (const row of rows) row.json = decodeStoredText(row.json);
+    return rows;
   }
 
   /** The greatest position recorded at or before `time` (or before it), 0 when none. */

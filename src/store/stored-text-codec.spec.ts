@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
-import { decodeStoredText, encodeStoredText, KEPT_CONTEXTS, storedTextBytes } from './stored-text-codec';
+import { decodeStoredText, encodeStoredText, KEPT_INFLATE, storedTextBytes } from './stored-text-codec';
 import { STORED_TEXT_DICTIONARY_1 } from './stored-text-dictionary';
 
 const SERVICE = JSON.stringify({
@@ -61,9 +61,12 @@ describe('the stored-text codec', () => {
     expect(decodeStoredText(encodeStoredText(SERVICE))).toBe(SERVICE);
   });
 
-  it('writes the bytes of one-shot raw deflate with the dictionary, on kept zlib contexts (this Node has the shape they need)', () => {
-    expect(KEPT_CONTEXTS).toBe(true);
-    expect(encodeStoredText(SERVICE).subarray(1)).toEqual(deflateRawSync(Buffer.from(SERVICE), { level: 6, dictionary: STORED_TEXT_DICTIONARY_1 }));
+  it('writes the bytes of one-shot raw deflate with the dictionary, the same after other texts, and inflates on a kept context (this Node has its shape)', () => {
+    expect(KEPT_INFLATE).toBe(true);
+    const once = encodeStoredText(SERVICE);
+    expect(once.subarray(1)).toEqual(deflateRawSync(Buffer.from(SERVICE), { level: 6, dictionary: STORED_TEXT_DICTIONARY_1 }));
+    for (const other of [SERVICE.replace(/web/g, 'a-much-longer-name-than-web'), 'x'.repeat(5000)]) encodeStoredText(other);
+    expect(encodeStoredText(SERVICE)).toEqual(once);
   });
 
   it("keeps format 1's dictionary as it was when rows were written with it (a new one is a new format)", () => {

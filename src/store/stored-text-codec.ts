@@ -16,7 +16,8 @@
 // WITH_TAIL keeps a revision's resourceVersion out of the deflated part (revision-texts.ts says
 // where it is): PostgreSQL learns it only under the append lock, after the text was encoded, and
 // appends its digits there; on both engines the same revision is the same bytes.
-import { reusedZlib } from './reused-zlib';
+import { deflateRawSync } from 'node:zlib';
+import { reusedInflate } from './reused-zlib';
 import { STORED_TEXT_DICTIONARY_1 } from './stored-text-dictionary';
 
 /** A stored text as a driver returns it: a string (plain text) or the encoding's bytes. */
@@ -34,12 +35,12 @@ const WITH_TAIL = 2;
 
 /** Level 6 (zlib's default): level 9 measured 0.5% smaller in the same time, 1 and 4 10-25% larger. */
 const OPTIONS = { level: 6, dictionary: STORED_TEXT_DICTIONARY_1 };
-const PROBE = Buffer.from('{"kind":"Service","apiVersion":"v1","metadata":{"name":"probe"}}');
-const deflate = reusedZlib('deflate', OPTIONS, PROBE);
-const inflate = reusedZlib('inflate', OPTIONS, PROBE);
+// Deflated by a fresh context each time (reused-zlib.ts says why), inflated on a kept one.
+const deflate = (input: Uint8Array) => deflateRawSync(input, OPTIONS);
+const inflate = reusedInflate(OPTIONS, Buffer.from('{"kind":"Service","apiVersion":"v1","metadata":{"name":"probe"}}'));
 
-/** Whether the codec runs on kept zlib contexts (else Node's one-shot functions: the same bytes, slower). */
-export const KEPT_CONTEXTS = deflate.kept && inflate.kept;
+/** Whether the codec inflates on a kept zlib context (else Node's one-shot function: the same text, slower). */
+export const KEPT_INFLATE = inflate.kept;
 
 function varint(value: number): number[] {
   const out: number[] = [];
@@ -59,11 +60,11 @@ function varint(value: number): number[] {
 export function encodeStoredText(text: string, tail?: TextSpan): Buffer {
   if (tail) {
     const head = text.slice(0, tail.start);
-    const deflated = deflate.run(Buffer.from(head + text.slice(tail.end)));
+    const deflated = deflate(Buffer.from(head + text.slice(tail.end)));
     return Buffer.concat([Buffer.from([WITH_TAIL, ...varint(Buffer.byteLength(head)), ...varint(deflated.length)]), deflated, Buffer.from(text.slice(tail.start, tail.end))]);
   }
   const utf8 = Buffer.from(text);
-  const deflated = deflate.run(utf8);
+  const deflated = deflate(utf8);
   return deflated.length < utf8.length ? Buffer.concat([Buffer.from([DEFLATED]), deflated]) : Buffer.concat([Buffer.from([PLAIN]), utf8]);
 }
 

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { evolve, initialServiceState, type ServiceState } from '../../src/domain/service.evolve';
 import type { ServiceEvent } from '../../src/domain/service.events';
+import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
 
 interface EventRow {
   position: number;
@@ -55,9 +56,9 @@ export function foldLogAndCompare(path: string): FoldReport {
       liveByUid.delete(uid);
     }
     for (const uid of liveByUid.keys()) differences.push(`services row ${uid} has no events`);
-    const stored = db.prepare('SELECT resource_version AS rv, object FROM service_revisions').all() as { rv: number; object: string }[];
+    const stored = db.prepare('SELECT resource_version AS rv, object FROM service_revisions').all() as { rv: number; object: StoredText }[];
     for (const { rv, object } of stored) {
-      if (revisions.get(rv) !== object) differences.push(`service_revisions rv ${rv} differs from the fold`);
+      if (revisions.get(rv) !== decodeStoredText(object)) differences.push(`service_revisions rv ${rv} differs from the fold`);
     }
     if (stored.length !== revisions.size) differences.push(`service_revisions has ${stored.length} rows, the fold ${revisions.size}`);
     return { events: rows.length, differences, revisions, answers };

@@ -21,6 +21,7 @@ import { READ_ONLY_MESSAGE } from '../../src/maintenance/read-only-guard';
 import { type AppContext, createAppContext } from '../helpers/app-context';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { StoreWriter } from './store-fixture';
+import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
 
 const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations'];
 
@@ -500,8 +501,8 @@ describe('maintenance on a live store', () => {
           `SELECT l.namespace, l.name, (SELECT object FROM service_revisions r WHERE r.uid = l.uid AND r.resource_version <= @at ORDER BY r.resource_version DESC LIMIT 1) AS object
            FROM service_lifetimes l WHERE l.created_resource_version <= @at AND (l.deleted_resource_version IS NULL OR l.deleted_resource_version > @at) ORDER BY 1, 2`,
         )
-        .all({ at });
-      expect(pit.prepare('SELECT namespace, name, object FROM services ORDER BY 1, 2').all()).toEqual(asOf);
+        .all({ at }) as { object: StoredText }[];
+      expect(pit.prepare('SELECT namespace, name, object FROM services ORDER BY 1, 2').all()).toEqual(asOf.map((row) => ({ ...row, object: decodeStoredText(row.object) })));
       expect(pit.prepare('SELECT max(position) FROM events').pluck().get()).toBe(at);
       expect(() =>
         pit

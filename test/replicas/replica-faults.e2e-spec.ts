@@ -12,6 +12,7 @@ import { HttpsClient, type RawResponse } from '../helpers/https-client';
 import { describePrivatePostgres } from '../helpers/postgres-cluster';
 import { ensureDataDir } from '../../src/tls/data-dir';
 import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
+import { decodeStoredText } from '../../src/store/stored-text-codec';
 
 interface Replica {
   name: string;
@@ -62,8 +63,9 @@ describePrivatePostgres('replicas under faults: frozen, killed sessions, a resta
     return client;
   };
 
+  // Stored texts (src/store/stored-text-codec.ts): read back and decoded, not searched in SQL.
   const storedRevisionsWith = async (ip: string): Promise<number> =>
-    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM service_revisions WHERE object LIKE $1`, [`%"ip":"${ip}"%`])).rows[0].n);
+    (await db.query<{ object: Buffer }>('SELECT object FROM service_revisions')).rows.filter((r) => decodeStoredText(r.object).includes(`"ip":"${ip}"`)).length;
 
   beforeAll(async () => {
     buildDist();
@@ -122,8 +124,8 @@ describePrivatePostgres('replicas under faults: frozen, killed sessions, a resta
   async function expectTruthful(answers: { ip: string; verdict: string; rv?: number }[]): Promise<void> {
     for (const answer of answers) {
       if (answer.verdict === 'stored') {
-        const { rows } = await db.query<{ object: string }>('SELECT object FROM service_revisions WHERE resource_version = $1', [answer.rv]);
-        expect([answer.ip, rows.length === 1 && rows[0].object.includes(`"ip":"${answer.ip}"`)]).toEqual([answer.ip, true]);
+        const { rows } = await db.query<{ object: Buffer }>('SELECT object FROM service_revisions WHERE resource_version = $1', [answer.rv]);
+        expect([answer.ip, rows.length === 1 && decodeStoredText(rows[0].object).includes(`"ip":"${answer.ip}"`)]).toEqual([answer.ip, true]);
       } else if (answer.verdict === 'not-stored') {
         expect([answer.ip, await storedRevisionsWith(answer.ip)]).toEqual([answer.ip, 0]);
       }

@@ -29,6 +29,7 @@ import { DATABASE } from '../../src/store/ports/store.tokens';
 import { type AppContext, createAppContext } from '../helpers/app-context';
 import { handlersOf } from '../helpers/service-handlers';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
+import { decodeStoredText } from '../../src/store/stored-text-codec';
 
 const as = (user: string): WriteRequestContext => ({ user, groups: ['system:authenticated'], userAgent: `${user}/1`, fieldManager: user, requestId: `${user}-req`, dryRun: false });
 const NAMES = ['a', 'b', 'c'];
@@ -188,9 +189,10 @@ describe('stored revision patches', () => {
   });
 
   it('stores the patch in the revision row (a delete has none: it writes no revision)', () => {
-    const rows = patches() as { patch: string | null }[];
+    const rows = patches() as { patch: Buffer | null }[];
     expect(rows.length).toBeGreaterThan(50);
-    expect(rows.every((r) => typeof r.patch === 'string')).toBe(true);
+    // Stored encoded (src/store/stored-text-codec.ts), each a JSON patch.
+    expect(rows.every((r) => Buffer.isBuffer(r.patch) && Array.isArray(JSON.parse(decodeStoredText(r.patch))))).toBe(true);
   });
 
   it('fills rows written before migration 0007 at start-up, with the same patches', async () => {

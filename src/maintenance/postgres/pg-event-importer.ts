@@ -113,7 +113,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
       await writer.flush(true);
       const horizon = importedHorizon(compactions, checker.position);
       for (const { sql, params } of compactionInserts(compactions)) await client.query(sql, params as unknown[]);
-      await pgFoldToHorizon(client, horizon, (table) => table);
+      await pgFoldToHorizon(client, horizon, (table) => table, true);
       options.progress.done();
       return { database: redactedUrl(options.url), events: checker.events, writes: writer.fold.writes, resourceVersion: checker.position };
     });

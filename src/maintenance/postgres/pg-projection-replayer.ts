@@ -93,7 +93,7 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
         fold.present();
         await writer.flush(true);
         const horizon = await pgHorizon(client);
-        await pgFoldToHorizon(client, horizon, shadow);
+        await pgFoldToHorizon(client, horizon, shadow, false);
         await client.query('COMMIT');
         progress.done();
         const buildWrites = fold.writes;

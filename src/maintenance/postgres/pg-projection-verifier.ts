@@ -38,7 +38,7 @@ export async function verifyPgProjections(options: PgVerifyOptions): Promise<Ver
         await writer.foldLog(client, 0, head, options.progress);
         writer.fold.present();
         await writer.flush(true);
-        await pgFoldToHorizon(client, await pgHorizon(client), folded);
+        await pgFoldToHorizon(client, await pgHorizon(client), folded, false);
         options.progress.done();
         options.progress.start('compare', PROJECTION_TABLES.length, 'tables');
         const comparison = await comparePgProjections(client, PROJECTION_TABLES, foldWith, folded, options.maxDifferences);

@@ -14,12 +14,13 @@ import type { RecordedEvent } from '../ports/recorded-event';
 import { toRecorded } from '../event-store';
 import { eventColumns, type EventRow } from '../sql/event-columns';
 import type { Queryable } from './postgres-database';
+import { decodeStoredText } from '../stored-text-codec';
 
 interface WriteRow extends EventRow {
-  /** The stream's revision before this event's write (null for none). */
-  previous: string | null;
+  /** The stream's revision before this event's write (null for none), as stored. */
+  previous: Buffer | null;
   /** The revision this event's write stored (null for a deletion). */
-  current: string | null;
+  current: Buffer | null;
   /** Mirror mode: where the write came from (on its last event's row; null for a direct write). */
   observed_source_rv: string | null;
   observed_via: WriteObservation['via'] | null;
@@ -86,10 +87,10 @@ function groupByWrite(rows: WriteRow[]): WriteRow[][] {
 function committedWrite(rows: WriteRow[]): CommittedWrite {
   const events: RecordedEvent[] = rows.map(toRecorded);
   const created = events.some((e) => e.event.type === 'ServiceCreated');
-  const previous = created || rows[0].previous === null ? null : (JSON.parse(rows[0].previous) as Service);
+  const previous = created || rows[0].previous === null ? null : (JSON.parse(decodeStoredText(rows[0].previous)) as Service);
   const before = { object: previous, streamVersion: events[0].streamVersion - 1, deleted: false };
   const last = rows[rows.length - 1];
-  const write = foldWrite(before, events, last.current === null ? undefined : (JSON.parse(last.current) as Service));
+  const write = foldWrite(before, events, last.current === null ? undefined : (JSON.parse(decodeStoredText(last.current)) as Service));
   if (last.observed_via === null) return write;
   return { ...write, observation: { sourceResourceVersion: last.observed_source_rv!, via: last.observed_via, observedAt: last.observed_at! } };
 }

@@ -24,6 +24,8 @@ import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
 import type { CommittedWrite } from '../ports/committed-write';
 import { projectionRows } from '../../projections/projection-rows';
+import { objectResourceVersion, patchResourceVersion } from '../revision-texts';
+import { encodeStoredText, type TextSpan } from '../stored-text-codec';
 import type { AllocationKind } from '../../projections/projection-rows';
 import type { Clock } from '../../shared/clock';
 import { StreamVersionConflictError } from '../ports/stream-version-conflict-error';
@@ -350,7 +352,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
       ingress: rows.ingress,
       release: rows.release,
       take: rows.take,
-      ...(rows.revision ? { revision: rows.revision } : {}),
+      ...(rows.revision ? { revision: revisionTexts(rows.revision, token) } : {}),
       ...(append.observation ? { observation: append.observation } : {}),
     });
     return { append, before, folded, payload, index };
@@ -393,6 +395,24 @@ export class PgServiceWriteStore implements ServiceWriteStore {
     }
     return { states, newest };
   }
+}
+
+/**
+ * A revision's object and patch for svctrail_append: stored texts (revision-texts.ts) cut before
+ * their WITH_TAIL span, the token standing for the resourceVersion, whose digits the statement
+ * appends (`patchTail`: the patch sets it too, as every write's does).
+ */
+function revisionTexts(revision: { object: string; patch: string }, token: string): { object: string; patch: string; patchTail: boolean } {
+  const cut = (text: string, span: TextSpan | undefined): { bytes: string; tail: boolean } => {
+    const tail = span !== undefined && text.slice(span.start, span.end) === token;
+    if (!tail && text.includes(token)) throw new Error('the resourceVersion token is not where the stored text keeps the resourceVersion');
+    const stored = encodeStoredText(text, span);
+    return { bytes: (tail ? stored.subarray(0, stored.length - token.length) : stored).toString('base64'), tail };
+  };
+  const object = cut(revision.object, objectResourceVersion(revision.object));
+  if (!object.tail) throw new Error('a revision without its resourceVersion token');
+  const patch = cut(revision.patch, patchResourceVersion(revision.patch));
+  return { object: object.bytes, patch: patch.bytes, patchTail: patch.tail };
 }
 
 function occurrences(text: string, token: string): number {

@@ -7,6 +7,8 @@
 //   a continue token's `>` must agree on both engines whatever the database's locale.
 // - Stored JSON (objects, event data) is text, not jsonb: jsonb reorders keys, and GET serves
 //   the stored bytes as they are.
+// - A revision's object and patch and a compacted revision's managedFields are bytea: stored
+//   texts (src/store/stored-text-codec.ts), where SQLite keeps its TEXT columns holding BLOBs.
 // - Counters are bigint (an etcd revision is an int64); the pool parses them as numbers.
 // - Ingress intervals carry a generated int8range with a GiST index where SQLite keeps an R*Tree
 //   by triggers: "intervals overlapping a window" is one index search, open intervals included.
@@ -15,6 +17,9 @@ import { bigint, customType, index, pgTable, primaryKey, uniqueIndex } from 'dri
 
 /** Text compared in byte order (SQLite's BINARY collation). */
 const text = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/** A stored text's bytes (store/stored-text-codec.ts): the same bytes SQLite stores as a BLOB. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /** Bigint read as a JS number (positions and versions stay far below 2^53). */
 const counter = (name: string) => bigint(name, { mode: 'number' });
@@ -78,13 +83,14 @@ export const serviceRevisions = pgTable(
     namespace: text('namespace').notNull(),
     name: text('name').notNull(),
     recordedAt: text('recorded_at').notNull(),
-    object: text('object').notNull(),
+    object: bytea('object').notNull(),
     /**
      * The RFC 6902 patch from the uid's previous revision to this one (a create: one `add` of the
-     * whole object), computed once when the revision is written, as on SQLite. Never NULL here:
+     * whole object), computed once when the revision is written, as on SQLite, and stored encoded
+     * like the object. Never NULL here:
      * no PostgreSQL store predates it.
      */
-    patch: text('patch').notNull(),
+    patch: bytea('patch').notNull(),
   },
   (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
 );
@@ -98,8 +104,8 @@ export const revisionFacts = pgTable(
     namespace: text('namespace').notNull(),
     name: text('name').notNull(),
     recordedAt: text('recorded_at').notNull(),
-    managedFields: text('managed_fields'),
-    patch: text('patch').notNull(),
+    managedFields: bytea('managed_fields'),
+    patch: bytea('patch').notNull(),
   },
   (t) => [primaryKey({ columns: [t.uid, t.resourceVersion] })],
 );
