@@ -53,6 +53,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { real } from './real';
 import { floorHistory } from './floor/history';
 import { LazyStatement } from './floor/lazy-statement';
+import { storedText, storeRevisionText } from './floor/stored-text';
 
 interface PendingWrite {
   namespace: string;
@@ -156,7 +157,8 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
       `UPDATE services SET resource_version = @resourceVersion, stream_version = @streamVersion, object = @object
        WHERE namespace = @namespace AND name = @name`,
     ),
-    // With its RFC 6902 patch from the previous revision, as svctrail stores it (its jsonPatchText).
+    // With its RFC 6902 patch from the previous revision, as svctrail stores it (its jsonPatchText),
+    // both encoded as svctrail stores them (floor/stored-text.ts).
     insertRevision: prepare(
       `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object, patch)
        VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object, @patch)`,
@@ -484,7 +486,7 @@ function main(): void {
     const json = JSON.stringify(object);
     const at = { uid: row.uid, namespace: w.namespace, name: w.name, resourceVersion: rv };
     st.updateService.run({ namespace: w.namespace, name: w.name, resourceVersion: rv, streamVersion: row.streamVersion + events.length, object: json });
-    st.insertRevision.run({ ...at, recordedAt: now, object: json, patch: st.jsonPatchText(row.object, json) });
+    st.insertRevision.run({ ...at, recordedAt: now, object: storeRevisionText(json, rv), patch: storeRevisionText(st.jsonPatchText(row.object, json), rv) });
     for (const { type, data } of events) {
       const transitions =
         type === 'ServiceConditionChanged'
@@ -622,11 +624,12 @@ function main(): void {
     let position = from;
     const page = () => {
       if (closed) return;
-      const rows = writesAfter.all(position) as { position: number; type: string; object: string }[];
+      const rows = writesAfter.all(position) as { position: number; type: string; object: string | Buffer }[];
       const chunk: Uint8Array[] = [];
       for (const row of rows) {
         const type = row.type === 'ServiceCreated' ? 'ADDED' : row.type === 'ServiceDeleted' ? 'DELETED' : 'MODIFIED';
-        chunk.push(protobuf ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(row.object))) : Buffer.from(`{"type":"${type}","object":${row.object}}\n`));
+        const object = storedText(row.object);
+        chunk.push(protobuf ? envelope.encodeWatchFrame(type, pb.encodeKubeObject('Service', JSON.parse(object))) : Buffer.from(`{"type":"${type}","object":${object}}\n`));
         position = row.position;
       }
       if (chunk.length) res.write(Buffer.concat(chunk));
@@ -694,8 +697,8 @@ function main(): void {
           const object = currentObject.get(namespace, name) as string | undefined;
           return object ? sendObject(res, protobuf, object) : send(res, 404, NOT_FOUND);
         }
-        const object = getAt.get({ namespace, name, rv: resolveRv(point) }) as string | undefined;
-        return object ? sendObject(res, protobuf, object) : send(res, 404, NOT_FOUND);
+        const object = getAt.get({ namespace, name, rv: resolveRv(point) }) as string | Buffer | undefined;
+        return object ? sendObject(res, protobuf, storedText(object)) : send(res, 404, NOT_FOUND);
       }
       if (req.method === 'GET' && parts.length === 6) {
         const limit = Number(query?.get('limit') ?? '') || -1;
@@ -706,7 +709,7 @@ function main(): void {
         const after = page?.after ?? '';
         const rows = (rv === head ? listNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) : listAt.all({ namespace, after, rv, limit: limit < 0 ? -1 : limit + 1 })) as {
           name: string;
-          object: string;
+          object: string | Buffer;
         }[];
         const more = limit > 0 && rows.length > limit;
         const shown = more ? rows.slice(0, limit) : rows;
@@ -714,7 +717,7 @@ function main(): void {
           res,
           protobuf,
           rv,
-          shown.map((r) => asItem(r.object)),
+          shown.map((r) => asItem(storedText(r.object))),
           more ? encodeContinue(rv, shown[shown.length - 1].name) : undefined,
         );
       }

@@ -34,7 +34,8 @@ import { Rng } from './rng';
 /** Bumped whenever the generated history changes shape: an older dataset is regenerated. */
 // 4: revisions carry their write's patch (migration 0007), which the floor reads.
 // 5: created in auto_vacuum = INCREMENTAL with migration 0010 (compaction), as a new store is.
-export const GENERATOR_VERSION = 5;
+// 6: revisions' objects and patches stored encoded (src/store/stored-text-codec.ts).
+export const GENERATOR_VERSION = 6;
 
 /** Two addresses with very different histories, for "who had it at T" as history grows. */
 export const HEAVY_ADDRESS = '198.18.0.1';

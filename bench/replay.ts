@@ -10,7 +10,7 @@
 //   --mode raw-rebuild the floor of verify/replay's storage work: the raw fold, plus, per write,
 //                    the rows svctrail's rebuild stores — the revision (the whole object
 //                    encoded, and its RFC 6902 patch from the previous one, with svctrail's own
-//                    jsonPatchText), condition transitions, ingress intervals (each inserted once,
+//                    jsonPatchText; both encoded as svctrail stores them), condition transitions, ingress intervals (each inserted once,
 //                    closed or still open at the end), lifetimes, and the live services at the end
 //                    — into --out, a fresh svctrail database whose secondary indexes are dropped
 //                    first and built once after the last row (synchronous=OFF, one transaction)
@@ -32,6 +32,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { MIGRATIONS, real, ROOT } from './real';
+import { storeRevisionText } from './floor/stored-text';
 
 type Obj = Record<string, any>;
 
@@ -106,7 +107,15 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
     const o = live.get(pending.uid);
     if (o) {
       const json = JSON.stringify(o);
-      revision.run(pending.uid, pending.rv, pending.ns, pending.name, pending.at, json, jsonPatchText(lastJson.get(pending.uid) ?? null, json));
+      revision.run(
+        pending.uid,
+        pending.rv,
+        pending.ns,
+        pending.name,
+        pending.at,
+        storeRevisionText(json, pending.rv),
+        storeRevisionText(jsonPatchText(lastJson.get(pending.uid) ?? null, json), pending.rv),
+      );
       lastJson.set(pending.uid, json);
     }
     pending = undefined;

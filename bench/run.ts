@@ -43,7 +43,7 @@ import { type Target, children } from './run/processes';
 
 import { type Fixture, readFixture } from './run/fixture';
 import { type Result, type CaseResult, type CaseDef, READ_CASES, TIME_TRAVEL_CASES, WHO_HAD_CASES, HISTORY_CASES, WRITE_CASES, FLAT_CASES, FLAT_WRITE_CASES } from './run/cases';
-import { storage, profileOf, maintenance } from './run/storage-and-cli';
+import { storage, profileOf, maintenance, compaction } from './run/storage-and-cli';
 import { type Row, type Check, ratioRow, absoluteRow, table, pgTable, summary } from './run/report';
 import { fmtMs, fmtNum, fmtMB, fmtX } from './run/format';
 import { storageWritten, phase } from './run/phase';
@@ -71,6 +71,7 @@ async function main(): Promise<void> {
   const memoryOf: Record<string, Result> = {};
   const scratch: string[] = [];
   let maint: Result | undefined;
+  let compacted: Result | undefined;
   let mirror: MirrorFigures | undefined;
   const loadBefore = loadavg();
   let storageMain: Result;
@@ -117,6 +118,11 @@ async function main(): Promise<void> {
     if (!PROFILE && wanted('maintenance') && runs('svctrail')) {
       log(`\nmaintenance: the whole ${mainKey} log (${fmtNum(storageMain.events)} events)`);
       maint = await maintenance(mainSet.dir, mainKey, storageMain.events as number, scratch);
+    }
+
+    if (!PROFILE && wanted('compaction') && runs('svctrail')) {
+      log(`\ncompaction: the ${mainKey} history compacted to its newest 10%`);
+      compacted = await compaction(mainSet.dir, mainKey, scratch);
     }
 
     if (!PROFILE && wanted('mirror') && runs('svctrail')) {
@@ -302,6 +308,19 @@ async function main(): Promise<void> {
   }
   // 7. storage, memory
   rows.push(ratioRow(`database bytes/event, ${mainKey} (floor: the events table alone)`, num(storageMain!, 'bytesPerEvent'), num(storageMain!, 'eventTableBytesPerEvent'), fmtNum, atMost(1.5, 7)));
+  if (compacted && !compacted.error) {
+    // Informational: the file after `svctrail compact` kept objects for the newest 10% only
+    // (facts stay: events, patches, managedFields, transitions, intervals); and how fast it went.
+    rows.push(
+      ratioRow(
+        `  database bytes/event after svctrail compact to the newest 10% (floor: the events table alone)`,
+        num(compacted, 'bytesPerEvent'),
+        num(storageMain!, 'eventTableBytesPerEvent'),
+        fmtNum,
+      ),
+    );
+    rows.push(absoluteRow(`  svctrail compact to the newest 10%: revisions/s`, num(compacted, 'revisionsPerSecond'), undefined, fmtNum));
+  }
   if (maint?.rawImportRebuild) {
     // Informational: the same log imported into a fresh file by svctrail and by import's floor-full
     // (every row svctrail stores, nothing else): what svctrail's own rows cost beyond the events.
@@ -395,6 +414,7 @@ async function main(): Promise<void> {
     flat10k: Object.fromEntries(flatResults),
     postgres: pg ? { ...pg, cases: Object.fromEntries(pgResults) } : undefined,
     maintenance: maint,
+    compaction: compacted,
     mirror,
     loadAverage: { before: loadBefore, after: loadavg() },
     memory: memoryOf,

@@ -3,6 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { real } from '../real';
 import type { LazyStatement } from './lazy-statement';
+import { storedText } from './stored-text';
 
 const HISTORY_API_VERSION = 'history.svctrail.io/v1alpha1';
 /** Go's RFC 3339 second-precision time, as metadata.creationTimestamp carries it. */
@@ -42,7 +43,8 @@ export function floorHistory(deps: FloorHistoryDeps): (res: ServerResponse, path
     requestId: string;
     verb: string;
     subresource: string;
-    patch: string | null;
+    /** A stored text (floor/stored-text.ts). */
+    patch: string | Buffer | null;
   }
   /** A deletion writes no revision: its patch replaces the whole object with null. */
   const DELETED_PATCH = '[{"op":"replace","path":"","value":null}]';
@@ -50,7 +52,7 @@ export function floorHistory(deps: FloorHistoryDeps): (res: ServerResponse, path
   const changeItem = (rows: EventRow[]): string => {
     const m = rows[rows.length - 1];
     const events = rows.map((r) => `{"type":${q(r.type)},"data":${r.data}}`).join(',');
-    const patch = m.patch ?? DELETED_PATCH;
+    const patch = m.patch === null ? DELETED_PATCH : storedText(m.patch);
     return (
       `{"kind":"ServiceChange","apiVersion":"${HISTORY_API_VERSION}","metadata":{"name":${q(`${m.name}.${m.rv}`)},"namespace":${q(m.namespace)},` +
       `"resourceVersion":"${m.rv}","creationTimestamp":"${timestamp(m.recordedAt)}"},"service":{"namespace":${q(m.namespace)},"name":${q(m.name)},"uid":${q(m.uid)}},` +

@@ -141,3 +141,51 @@ export async function maintenance(source: string, label: string, events: number,
   }
   return out;
 }
+
+/** The share of the log a compaction figure keeps: its horizon is at the newest 10%. */
+const KEPT_SHARE = 0.1;
+
+/**
+ * `svctrail compact` to the newest 10% of the log, on a copy of the dataset (no server running):
+ * the database file's bytes per event after it (the freed pages given back), and the speed of
+ * the compaction itself (revisions at or below the horizon per second, from its record's start
+ * to its end).
+ */
+export async function compaction(source: string, label: string, scratch: string[]): Promise<Result> {
+  const dir = scratchCopy(source, `${label}-compaction`);
+  scratch.push(dir);
+  const path = join(dir, 'svctrail.db');
+  const db = new Database(path, { readonly: true });
+  let events: number;
+  let before: number;
+  let revisions: number;
+  try {
+    events = db.prepare('SELECT count(*) FROM events').pluck().get() as number;
+    const head = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+    before = Math.floor(head * (1 - KEPT_SHARE));
+    revisions = db.prepare('SELECT count(*) FROM service_revisions WHERE resource_version <= ?').pluck().get(before) as number;
+  } finally {
+    db.close();
+  }
+  const r = await cli(['compact', '--before', String(before), '--data-dir', dir, '-o', 'json'], 'svctrail compact');
+  if (r.code !== 0) return { error: r.stderr.slice(-500) };
+  const report = JSON.parse(r.stdout) as { compaction: { startedAt: string; finishedAt: string; removed: { objects: number; bytes: number } }; databaseBytes: { before: number; after: number } };
+  const ms = Date.parse(report.compaction.finishedAt) - Date.parse(report.compaction.startedAt);
+  const bytes = statSync(path).size;
+  const out: Result = {
+    horizon: before,
+    revisions,
+    removedObjects: report.compaction.removed.objects,
+    removedBytes: report.compaction.removed.bytes,
+    ms,
+    revisionsPerSecond: revisions / (Math.max(ms, 1) / 1000),
+    bytes,
+    bytesPerEvent: bytes / events,
+    peakRssBytes: r.peakRssBytes,
+  };
+  log(
+    `  svctrail compact --before ${before}: ${fmtNum(revisions)} revisions in ${(ms / 1000).toFixed(1)} s = ${fmtNum(out.revisionsPerSecond)} revisions/s, ` +
+      `${fmtNum(report.compaction.removed.objects)} objects removed; database ${fmtMB(report.databaseBytes.before)} → ${fmtMB(bytes)} (${fmtNum(out.bytesPerEvent)} bytes/event)`,
+  );
+  return out;
+}
