@@ -1,16 +1,13 @@
 // Runs replay's writes to the live file as short IMMEDIATE transactions and records how long each
 // held the write lock, which every write of a running server waits for (up to its busy timeout).
 //
-// After each transaction it leaves the lock free for a while. A waiting writer does not queue: its
-// busy handler sleeps and retries (SQLite's schedule: 1, 2, 5, 10 … 25, 50, then 100 ms), so
-// transactions started back to back would take the lock again before it retries and starve it
-// past its timeout. A writer that began waiting during a transaction that held the lock for t ms
-// sleeps at most min(t, 100) + 5 ms between tries, so a pause of min(t, 100) + 10 ms lets it in.
-// The pause is owed, not slept at once: the next transaction starts no sooner than that after the
-// last COMMIT, and whatever replay does without the lock meanwhile (a checkpoint, the next batch's
-// bounds) counts towards it. With no server on the directory (replay holds the server's own lock,
-// so none can start) nobody can be waiting, and no pause is owed.
+// After each transaction it leaves the lock free for a while (pauseAfterHold: why and how long,
+// in write-lock-pacing.ts), synchronously: replay is. The pause is owed, not slept at once:
+// whatever replay does without the lock meanwhile (a checkpoint, the next batch's bounds) counts
+// towards it. With no server on the directory (replay holds the server's own lock, so none can
+// start) nobody can be waiting, and no pause is owed.
 import type Database from 'better-sqlite3';
+import { pauseAfterHold } from '../store/write-lock-pacing';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const blockFor = (ms: number): void => void Atomics.wait(sleeper, 0, 0, ms);
@@ -54,7 +51,7 @@ export class LockClock {
       const committed = process.hrtime.bigint();
       const ms = Number(committed - started) / 1e6;
       this.held.push({ ms, what });
-      if (this.paced) this.freeUntil = committed + BigInt(Math.ceil((Math.min(ms, 100) + 10) * 1e6));
+      if (this.paced) this.freeUntil = committed + BigInt(Math.ceil(pauseAfterHold(ms) * 1e6));
       return result;
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK');

@@ -1,27 +1,42 @@
 // Gives the pages a compaction freed back to the file system: the database is in
 // auto_vacuum = INCREMENTAL (database.ts), so `incremental_vacuum` moves pages from the end of
 // the file into free ones and truncates it, a bounded number per transaction so that no write
-// waits long; then the WAL that recorded it is truncated (a command's own connection only: in
-// the server the WAL checkpointer does that on its schedule).
+// waits long (each step copies up to 2 MiB; a command leaves the lock free after each for a
+// server's writes, write-lock-pacing.ts). The WAL that recorded it is then checkpointed
+// PASSIVE, which never blocks a server's writes, and truncated only if that copied everything
+// (then resetting it is brief). In the server the group commit runs the steps and the WAL
+// checkpointer does the rest on its schedule.
 import type { DatabaseHandle } from './database';
 import type { GroupCommitter } from './group-commit';
+import { WriteLockPacing } from './write-lock-pacing';
 
 /** Pages moved per transaction (4 KiB each). */
-const PAGES_PER_STEP = 2048;
+const PAGES_PER_STEP = 512;
 
 export function sqliteSpaceReclaim(handle: Pick<DatabaseHandle, 'sqlite'>, committer?: GroupCommitter): () => Promise<void> {
   const sqlite = handle.sqlite;
   const free = () => sqlite.pragma('freelist_count', { simple: true }) as number;
   const step = () => sqlite.pragma(`incremental_vacuum(${PAGES_PER_STEP})`);
+  const pacing = new WriteLockPacing();
   return async () => {
     for (let before = free(); before > 0;) {
-      if (committer) await committer.run(step);
-      else step();
+      await (committer ? committer.run(step) : pacing.hold(step));
       const after = free();
       // (Nothing moved: the pages are not free to SQLite any more, e.g. not in incremental mode.)
       if (after >= before) break;
       before = after;
     }
-    if (!committer) sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    if (committer) return;
+    const [passive] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    if (passive.busy !== 0 || passive.log !== passive.checkpointed) return;
+    // Everything is in the database file: resetting the WAL holds the lock only briefly, and a
+    // busy server is not waited for (its own checkpointer truncates it later).
+    const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+    sqlite.pragma('busy_timeout = 0');
+    try {
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      sqlite.pragma(`busy_timeout = ${timeout}`);
+    }
   };
 }

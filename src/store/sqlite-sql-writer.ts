@@ -1,13 +1,17 @@
 // The SQL write port on the embedded engine. In the server the statements run inside the group
 // commit's shared transaction (their own savepoint, one fsync with the writes around them); in a
 // command (no server in this process) in a transaction of their own, BEGIN IMMEDIATE, waiting on
-// the server's writes through the busy timeout.
+// the server's writes through the busy timeout and leaving the lock free after each for them
+// (write-lock-pacing.ts).
 import type { DatabaseHandle } from './database';
 import type { GroupCommitter } from './group-commit';
 import { bound, SqliteSqlReader } from './sqlite-sql-reader';
+import { WriteLockPacing } from './write-lock-pacing';
 import type { SqlOutcome, SqlStatement, SqlWriter } from './sql/sql-writer';
 
 export class SqliteSqlWriter extends SqliteSqlReader implements SqlWriter {
+  private readonly pacing = new WriteLockPacing();
+
   constructor(
     private readonly database: Pick<DatabaseHandle, 'statement' | 'sqlite'>,
     private readonly committer?: GroupCommitter,
@@ -23,10 +27,6 @@ export class SqliteSqlWriter extends SqliteSqlReader implements SqlWriter {
         return statement.reader ? { rows: statement.all(...args), changes: 0 } : { rows: [], changes: statement.run(...args).changes };
       });
     if (this.committer) return this.committer.run(work);
-    try {
-      return Promise.resolve(this.database.sqlite.transaction(work).immediate());
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return this.pacing.hold(() => this.database.sqlite.transaction(work).immediate());
   }
 }

@@ -1,0 +1,30 @@
+// Leaves SQLite's write lock free after a command's transaction, for a server's writes waiting on
+// it. A waiting writer does not queue: its busy handler sleeps and retries (SQLite's schedule: 1,
+// 2, 5, 10 … 25, 50, then 100 ms), so transactions started back to back would take the lock again
+// before it retries and starve it. A writer that began waiting during a transaction that held the
+// lock for t ms sleeps at most min(t, 100) + 5 ms between tries, so a pause of min(t, 100) + 10 ms
+// lets it in. The pause is owed, not slept at once: whatever the command does without the lock
+// meanwhile counts towards it.
+
+/** How long the lock stays free after a transaction that held it `heldMs`. */
+export function pauseAfterHold(heldMs: number): number {
+  return Math.min(heldMs, 100) + 10;
+}
+
+export class WriteLockPacing {
+  /** No transaction begins before this (performance.now() milliseconds). */
+  private freeUntil = 0;
+
+  /** Waits until the lock is owed to nobody, then runs `transaction`, which holds it. */
+  async hold<T>(transaction: () => T): Promise<T> {
+    const owed = this.freeUntil - performance.now();
+    if (owed > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(owed)));
+    const started = performance.now();
+    try {
+      return transaction();
+    } finally {
+      const ended = performance.now();
+      this.freeUntil = ended + pauseAfterHold(ended - started);
+    }
+  }
+}
