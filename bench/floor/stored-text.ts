@@ -8,13 +8,14 @@
 import { constants, deflateRawSync, InflateRaw } from 'node:zlib';
 import { real } from '../real';
 
-const options = { level: 6, dictionary: real.storedTextDictionary().STORED_TEXT_DICTIONARY_1 };
+const dictionary = real.storedTextDictionary().STORED_TEXT_DICTIONARY_1;
+const options = { level: 6, windowBits: 14, memLevel: 4, dictionary };
 
 interface Kept {
   _handle: { reset(): void; writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void };
   _writeState: Uint32Array;
 }
-const inflater = new InflateRaw(options) as unknown as Kept;
+const inflater = new InflateRaw({ dictionary }) as unknown as Kept;
 const out = Buffer.allocUnsafe(1 << 20);
 
 function inflate(input: Uint8Array): Buffer {
