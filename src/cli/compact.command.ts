@@ -7,6 +7,7 @@ import { parseLogPoint } from '../maintenance/log-point';
 import { openPgStore } from '../maintenance/postgres/pg-store-connection';
 import { openDatabase } from '../store/database';
 import { historyCompactorFor } from '../store/history-compactor.provider';
+import { WriteLockPacing } from '../store/write-lock-pacing';
 import type { CompactionOutcome } from '../store/ports/history-compaction';
 import { parseOutputFormat, structured } from './output-format';
 import { ProgressBar } from './progress-bar';
@@ -59,6 +60,8 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
   };
   let outcome: CompactionOutcome;
   let file: { before: number; after: number } | undefined;
+  // SQLite only: how long its transactions held the write lock a running server's writes wait for.
+  const pacing = new WriteLockPacing();
   if (store.engine === 'postgres') {
     const handle = await openPgStore(store.url, { existing: true, max: 2 });
     try {
@@ -73,14 +76,15 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
     // Beside a running server: no start-up checkpoint of its WAL (the server owns it).
     const handle = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
     try {
-      outcome = await historyCompactorFor({ kind: 'sqlite', handle }).compact(request);
+      outcome = await historyCompactorFor({ kind: 'sqlite', handle }, undefined, undefined, pacing).compact(request);
     } finally {
       handle.close();
     }
     file = { before, after: bytes() };
   }
   progress.done();
-  const report = { result: outcome.kind, ...(outcome.kind === 'empty' ? {} : { compaction: outcome.compaction }), ...(file ? { databaseBytes: file } : {}) };
+  const lock = file ? { transactions: pacing.transactions, longestMs: Math.round(pacing.longestMs * 10) / 10 } : undefined;
+  const report = { result: outcome.kind, ...(outcome.kind === 'empty' ? {} : { compaction: outcome.compaction }), ...(file ? { databaseBytes: file, lock } : {}) };
   const text = structured(format, report);
   if (text !== undefined) {
     out(text);
@@ -97,7 +101,8 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
   }
   out(
     `compacted to resourceVersion ${horizon.resourceVersion} (${horizon.time}): ${removed.writes} writes fell below the horizon, ` +
-      `${removed.objects} objects removed (${removed.bytes} bytes)${file ? `; database ${file.before} → ${file.after} bytes` : ''}`,
+      `${removed.objects} objects removed (${removed.bytes} bytes)${file ? `; database ${file.before} → ${file.after} bytes` : ''}` +
+      `${lock ? `; ${lock.transactions} transactions, the longest held the write lock ${lock.longestMs} ms` : ''}`,
   );
   return 0;
 }

@@ -11,12 +11,16 @@ import { sqliteSpaceReclaim } from './sqlite-space-reclaim';
 import { SqliteSqlWriter } from './sqlite-sql-writer';
 import type { StoreEngine } from './store-engine';
 import { type Clock, systemClock } from '../shared/clock';
+import { WriteLockPacing } from './write-lock-pacing';
 
-/** `clock`: the server's (the times a compaction records); a command's own: the system clock. */
-export function historyCompactorFor(engine: StoreEngine, committer?: GroupCommitter, clock: Clock = systemClock): HistoryCompactor {
+/**
+ * `clock`: the server's (the times a compaction records); a command's own: the system clock.
+ * `pacing`: a command's on SQLite, which records how long its transactions held the write lock.
+ */
+export function historyCompactorFor(engine: StoreEngine, committer?: GroupCommitter, clock: Clock = systemClock, pacing = new WriteLockPacing()): HistoryCompactor {
   const now = () => clock.now().toISOString();
   if (engine.kind === 'sqlite') {
-    return new HistoryCompaction(new SqliteSqlWriter(engine.handle, committer), new SqliteServiceReadStore(engine.handle), sqliteSpaceReclaim(engine.handle, committer), now);
+    return new HistoryCompaction(new SqliteSqlWriter(engine.handle, committer, pacing), new SqliteServiceReadStore(engine.handle), sqliteSpaceReclaim(engine.handle, committer, pacing), now);
   }
   const pool = engine.handle.pool;
   // VACUUM runs outside a transaction; the rows a compaction emptied become reusable space.

@@ -13,11 +13,10 @@ import { WriteLockPacing } from './write-lock-pacing';
 /** Pages moved per transaction (4 KiB each). */
 const PAGES_PER_STEP = 512;
 
-export function sqliteSpaceReclaim(handle: Pick<DatabaseHandle, 'sqlite'>, committer?: GroupCommitter): () => Promise<void> {
+export function sqliteSpaceReclaim(handle: Pick<DatabaseHandle, 'sqlite'>, committer?: GroupCommitter, pacing = new WriteLockPacing()): () => Promise<void> {
   const sqlite = handle.sqlite;
   const free = () => sqlite.pragma('freelist_count', { simple: true }) as number;
   const step = () => sqlite.pragma(`incremental_vacuum(${PAGES_PER_STEP})`);
-  const pacing = new WriteLockPacing();
   return async () => {
     for (let before = free(); before > 0;) {
       await (committer ? committer.run(step) : pacing.hold(step));

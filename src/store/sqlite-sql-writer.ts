@@ -10,11 +10,11 @@ import { WriteLockPacing } from './write-lock-pacing';
 import type { SqlOutcome, SqlStatement, SqlWriter } from './sql/sql-writer';
 
 export class SqliteSqlWriter extends SqliteSqlReader implements SqlWriter {
-  private readonly pacing = new WriteLockPacing();
-
   constructor(
     private readonly database: Pick<DatabaseHandle, 'statement' | 'sqlite'>,
     private readonly committer?: GroupCommitter,
+    /** A command's: its transactions' holds of the lock, and the pauses after them. */
+    private readonly pacing = new WriteLockPacing(),
   ) {
     super(database);
   }

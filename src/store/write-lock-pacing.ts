@@ -14,6 +14,9 @@ export function pauseAfterHold(heldMs: number): number {
 export class WriteLockPacing {
   /** No transaction begins before this (performance.now() milliseconds). */
   private freeUntil = 0;
+  /** Transactions run, and the longest hold of the lock among them (what a waiting write waited for at most). */
+  transactions = 0;
+  longestMs = 0;
 
   /** Waits until the lock is owed to nobody, then runs `transaction`, which holds it. */
   async hold<T>(transaction: () => T): Promise<T> {
@@ -24,6 +27,8 @@ export class WriteLockPacing {
       return transaction();
     } finally {
       const ended = performance.now();
+      this.transactions++;
+      this.longestMs = Math.max(this.longestMs, ended - started);
       this.freeUntil = ended + pauseAfterHold(ended - started);
     }
   }
