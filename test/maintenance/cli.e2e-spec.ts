@@ -193,6 +193,7 @@ describe('svctrail replay, verify, export, import', () => {
     expect(JSON.parse(timed.stdout)).toMatchObject({ resourceVersion: 0, events: 0 });
   });
 
+  // Over a dozen CLI processes, one after another: on a loaded 2-core machine they can outlast the default 60 s.
   it('refuses bad input with a clear message: exit 2 for usage, 1 for refusals', async () => {
     const usage: [string[], RegExp][] = [
       [['verify', '--data-dir', dataDir, '--bogus'], /svctrail verify: Unknown option '--bogus'/],
@@ -233,7 +234,7 @@ describe('svctrail replay, verify, export, import', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: svctrail replay');
     expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0); // nothing above touched the store
-  });
+  }, 180_000);
 
   it('the query commands answer while the server takes writes, and every write is acknowledged', async () => {
     const writes = (async () => {
