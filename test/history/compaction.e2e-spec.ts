@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
+import { buildPointInTime } from '../../src/maintenance/point-in-time-copy';
 import { silentProgress } from '../../src/maintenance/progress';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
 import { FixedClock } from '../../src/shared/clock';
@@ -359,6 +360,41 @@ describe('compaction on SQLite', () => {
       await copy?.stop();
       await t.stop();
       rmSync(join(target, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('a point-in-time copy below the horizon is refused; at or above it, the copy is compacted as its source', async () => {
+    const t = await startHistoryTestServer(users);
+    const root = mkdtempSync(join(tmpdir(), 'svctrail-compacted-copy-'));
+    try {
+      const head = await someHistory(t, 12);
+      const outcome = await compactTo(t, head - 6);
+      if (outcome.kind !== 'compacted') throw new Error(`not compacted: ${outcome.kind}`);
+      const horizon = outcome.compaction.horizon.resourceVersion;
+      const until = (resourceVersion: number, out: string) =>
+        buildPointInTime({ dataDir: t.dataDir, until: { kind: 'resourceVersion', resourceVersion }, outDir: join(root, out), progress: silentProgress });
+      expect(() => until(horizon - 1, 'below')).toThrow(`the history is compacted up to resourceVersion ${horizon}`);
+      until(head, 'above');
+      const copy = new Database(join(root, 'above', 'svctrail.db'), { readonly: true });
+      try {
+        const count = (sql: string) => copy.prepare(sql).pluck().get(horizon) as number;
+        const source = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
+        try {
+          // The same compaction recorded, the same revisions moved below the horizon, the same anchors kept.
+          expect(copy.prepare('SELECT horizon_resource_version FROM compactions').pluck().all()).toEqual([horizon]);
+          for (const sql of ['SELECT count(*) FROM revision_facts WHERE resource_version <= ?', 'SELECT count(*) FROM service_revisions WHERE resource_version <= ?']) {
+            expect([sql, count(sql)]).toEqual([sql, source.prepare(sql).pluck().get(horizon)]);
+          }
+          expect(count('SELECT count(*) FROM revision_facts WHERE resource_version <= ?')).toBeGreaterThan(0);
+        } finally {
+          source.close();
+        }
+      } finally {
+        copy.close();
+      }
+    } finally {
+      await t.stop();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
