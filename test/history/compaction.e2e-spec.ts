@@ -10,6 +10,9 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
+import { replayPgProjections } from '../../src/maintenance/postgres/pg-projection-replayer';
+import { verifyPgProjections } from '../../src/maintenance/postgres/pg-projection-verifier';
+import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { buildPointInTime } from '../../src/maintenance/point-in-time-copy';
 import { silentProgress } from '../../src/maintenance/progress';
 import { verifyProjections } from '../../src/maintenance/projection-verifier';
@@ -263,6 +266,19 @@ describeEachBackend('compaction', (backend) => {
       // Stored bytes: three objects encoded (src/store/stored-text-codec.ts), 150-200 bytes each.
       expect(item.removed.bytes).toBeGreaterThan(300);
       expect(typeof item.finishedAt).toBe('string');
+    });
+
+    it('verify and replay of the compacted store stay clean: the fold is brought to the horizon', async () => {
+      const url = t.server.app.get<AppConfig>(APP_CONFIG).storageUrl;
+      if (backend.engine === 'postgres') {
+        expect((await verifyPgProjections({ url, maxDifferences: 5, progress: silentProgress })).samples).toEqual([]);
+        const replayed = await replayPgProjections({ url, progress: silentProgress });
+        expect(replayed.tables.map((table) => [table.table, table.changed])).toEqual(replayed.tables.map((table) => [table.table, 0]));
+      } else {
+        expect(verifyProjections({ dataDir: t.dataDir, maxDifferences: 5, progress: silentProgress }).samples).toEqual([]);
+      }
+      // …and the compaction is still in force.
+      expect((await t.client.get(`${SERVICES}/default/services/web?resourceVersion=${rv.first}&resourceVersionMatch=Exact`)).status).toBe(410);
     });
 
     it('a compaction at or before the horizon changes nothing', async () => {
