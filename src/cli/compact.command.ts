@@ -83,7 +83,14 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
     file = { before, after: bytes() };
   }
   progress.done();
-  const lock = file ? { transactions: pacing.transactions, longestMs: Math.round(pacing.longestMs * 10) / 10 } : undefined;
+  const tenths = (ms: number) => Math.round(ms * 10) / 10;
+  const lock = file
+    ? {
+        transactions: pacing.transactions,
+        longestMs: tenths(pacing.longestMs),
+        longestMsByKind: Object.fromEntries(Object.entries(pacing.longestByKind).map(([kind, ms]) => [kind, tenths(ms)])),
+      }
+    : undefined;
   const report = { result: outcome.kind, ...(outcome.kind === 'empty' ? {} : { compaction: outcome.compaction }), ...(file ? { databaseBytes: file, lock } : {}) };
   const text = structured(format, report);
   if (text !== undefined) {

@@ -67,12 +67,18 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
 /**
  * A store written before compaction (migration 0010), read unmigrated, was never compacted: empty
  * stand-ins on this connection only (its temp schema, which unqualified names search first) let
- * every read run as on a migrated store.
+ * every read run as on a migrated store. One compacted before checksums (0011) is read through a
+ * copy of its compactions with empty checksums.
  */
 function standInForCompaction(sqlite: Database.Database): void {
-  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'compactions'").get() !== undefined) return;
+  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'compactions'").get() !== undefined) {
+    if (sqlite.prepare("SELECT 1 FROM pragma_table_info('compactions') WHERE name = 'facts_checksum'").get() !== undefined) return;
+    sqlite.exec('CREATE TEMP TABLE compactions AS SELECT *, NULL AS facts_checksum, NULL AS facts_checksum_after FROM main.compactions');
+    return;
+  }
   sqlite.exec(`CREATE TEMP TABLE compactions (id INTEGER PRIMARY KEY, horizon_resource_version INTEGER NOT NULL, horizon_time TEXT NOT NULL, actor_user TEXT NOT NULL,
-    started_at TEXT NOT NULL, finished_at TEXT, removed_writes INTEGER NOT NULL, removed_objects INTEGER NOT NULL, removed_bytes INTEGER NOT NULL)`);
+    started_at TEXT NOT NULL, finished_at TEXT, removed_writes INTEGER NOT NULL, removed_objects INTEGER NOT NULL, removed_bytes INTEGER NOT NULL,
+    facts_checksum TEXT, facts_checksum_after INTEGER)`);
   sqlite.exec(`CREATE TEMP TABLE revision_facts (uid TEXT NOT NULL, resource_version INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, recorded_at TEXT NOT NULL,
     managed_fields TEXT, patch TEXT NOT NULL, PRIMARY KEY (uid, resource_version))`);
 }

@@ -38,7 +38,7 @@ export async function runVerify(argv: string[], out: (line: string) => void): Pr
   if (!/^\d+$/.test(max)) throw new UsageError(`--max-differences must be a non-negative integer, not "${max}"`);
   const store = commandStore({ storage: values.storage, dataDir: values['data-dir'] }, process.env.SVCTRAIL_STORAGE);
   const common = { maxDifferences: Number(max), progress: new ProgressBar() };
-  const report = store.engine === 'postgres' ? await verifyPgProjections({ ...common, url: store.url }) : verifyProjections({ ...common, dataDir: store.dataDir });
+  const report = store.engine === 'postgres' ? await verifyPgProjections({ ...common, url: store.url }) : await verifyProjections({ ...common, dataDir: store.dataDir });
   const text = structured(format, report);
   if (text !== undefined) {
     out(text);

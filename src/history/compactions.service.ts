@@ -20,6 +20,8 @@ export interface CompactionItem {
   startedAt: string;
   /** Absent while it runs. */
   finishedAt?: string;
+  /** What `svctrail verify` checks the log below the horizon against. */
+  facts?: Compaction['facts'];
 }
 
 @Injectable()
@@ -55,5 +57,6 @@ export function compactionItem(c: Compaction): CompactionItem {
     actor: c.actor,
     startedAt: c.startedAt,
     ...(c.finishedAt ? { finishedAt: c.finishedAt } : {}),
+    ...(c.facts ? { facts: c.facts } : {}),
   };
 }

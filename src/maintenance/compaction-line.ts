@@ -36,6 +36,9 @@ export function decodeCompactionLine(text: string, lineNumber: number): Compacti
   if (!c.actor || !nonEmpty(c.actor.user)) fail('compaction.actor.user must be a string');
   if (!nonEmpty(c.startedAt) || (c.finishedAt !== undefined && !nonEmpty(c.finishedAt))) fail('compaction.startedAt (and finishedAt) must be times');
   if (!c.removed || !count(c.removed.writes) || !count(c.removed.objects) || !count(c.removed.bytes)) fail('compaction.removed must be {writes, objects, bytes}');
+  if (c.facts !== undefined && (typeof c.facts !== 'object' || c.facts === null || !/^sha256:[0-9a-f]{64}$/.test(String(c.facts.checksum)) || !count(c.facts.after))) {
+    fail('compaction.facts must be {checksum: "sha256:<hex>", after}');
+  }
   return c as Compaction;
 }
 

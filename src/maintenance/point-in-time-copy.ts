@@ -18,7 +18,7 @@ import { MaintenanceError } from './maintenance-error';
 import type { Progress } from './progress';
 import { makeReadOnly } from './read-only-guard';
 import { scratchPath } from './scratch-path';
-import { foldToHorizon, sqliteHorizon } from './store-horizon';
+import { foldToHorizon, recordsFactsChecksums, sqliteHorizon } from './store-horizon';
 
 export interface PointInTimeOptions {
   dataDir: string;
@@ -94,8 +94,9 @@ export function buildPointInTime(options: PointInTimeOptions): PointInTimeReport
 
 /** The compaction records, as they are: the copy is compacted as its source was. */
 function copyCompactions(source: Database.Database, scratch: DatabaseHandle): void {
-  const insert = scratch.sqlite.prepare(
-    'INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at, finished_at, removed_writes, removed_objects, removed_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  for (const row of source.prepare('SELECT * FROM compactions ORDER BY id').raw().all() as unknown[][]) insert.run(...row);
+  const columns = 'id, horizon_resource_version, horizon_time, actor_user, started_at, finished_at, removed_writes, removed_objects, removed_bytes';
+  const insert = scratch.sqlite.prepare(`INSERT INTO compactions (${columns}, facts_checksum, facts_checksum_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // (A source compacted before checksums recorded none.)
+  const checksums = recordsFactsChecksums(source) ? 'facts_checksum, facts_checksum_after' : 'NULL, NULL';
+  for (const row of source.prepare(`SELECT ${columns}, ${checksums} FROM compactions ORDER BY id`).raw().all() as unknown[][]) insert.run(...row);
 }

@@ -12,7 +12,9 @@ import { compareProjections, type ProjectionComparison } from './projection-comp
 import { projectionTables } from './projection-tables';
 import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';
-import { foldToHorizon, sqliteHorizon } from './store-horizon';
+import { foldToHorizon, recordsFactsChecksums, sqliteHorizon } from './store-horizon';
+import { checkFactsChecksums } from './facts-verification';
+import { SqliteSqlReader } from '../store/sqlite-sql-reader';
 
 export interface VerifyOptions {
   dataDir: string;
@@ -29,7 +31,7 @@ export interface VerifyReport extends ProjectionComparison {
   writes: number;
 }
 
-export function verifyProjections(options: VerifyOptions): VerifyReport {
+export async function verifyProjections(options: VerifyOptions): Promise<VerifyReport> {
   const dir = existingDataDirectory(options.dataDir);
   const path = scratchPath(dir.dataDir, 'verify');
   let scratch: DatabaseHandle | undefined;
@@ -47,9 +49,11 @@ export function verifyProjections(options: VerifyOptions): VerifyReport {
       foldToHorizon(scratch, sqliteHorizon(sqlite));
       const tables = projectionTables(scratch);
       options.progress.start('compare', tables.length, 'tables');
-      const comparison = compareProjections(sqlite, 'main', 'fold', tables, options.maxDifferences);
+      const projections = compareProjections(sqlite, 'main', 'fold', tables, options.maxDifferences);
       options.progress.advance(tables.length);
       options.progress.done();
+      // (A store read unmigrated, from before checksums, has none to check.)
+      const comparison = recordsFactsChecksums(sqlite) ? await checkFactsChecksums(new SqliteSqlReader(live), projections, options.maxDifferences) : projections;
       return { database: dir.databasePath, resourceVersion: head, events, writes, ...comparison };
     } finally {
       sqlite.exec('COMMIT');

@@ -15,6 +15,11 @@ export function sqliteHorizon(sqlite: Database.Database): number {
   return sqlite.prepare('SELECT coalesce(max(horizon_resource_version), 0) FROM compactions').pluck().get() as number;
 }
 
+/** Whether a SQLite store's compactions record their facts' checksums (migration 0011). */
+export function recordsFactsChecksums(sqlite: Database.Database): boolean {
+  return sqlite.prepare(`SELECT 1 FROM pragma_table_info('compactions') WHERE name = 'facts_checksum'`).get() !== undefined;
+}
+
 /**
  * Moves in a scratch database's fold (which no server writes) the revisions a compaction to
  * `horizon` moved: the compaction's steps, run synchronously on the scratch connection.

@@ -10,18 +10,22 @@
 //
 // The horizon is recorded first, in a transaction of its own: from then on every read below it
 // is 410 Expired, whether or not its object was removed yet. The revisions then move in short
-// transactions of at most BATCH each (beside a running server no write waits longer than one of
-// them), and the record gets its counts last. An interrupted compaction is finished by the next
+// transactions, each sized to hold the write lock about TARGET_HOLD_MS (beside a running server no
+// write waits longer than one of them), and the record gets its counts last. An interrupted compaction is finished by the next
 // one asked for the same point; one asked for an older point changes nothing.
 import type { Compaction, CompactionOutcome, CompactionRequest, HistoryCompactor } from './ports/history-compaction';
 import type { ServiceReads } from './ports/service-read-store';
 import type { Service } from '../domain/service.types';
 import type { DialectName, SqlReader } from './sql/sql-reader';
 import type { SqlStatement, SqlWriter } from './sql/sql-writer';
+import { BatchSizer } from './batch-sizer';
+import { factsChecksum } from './facts-checksum';
 import { decodeStoredText, encodeStoredText, storedTextBytes, type StoredText } from './stored-text-codec';
 
-/** Revisions examined per transaction. */
-const BATCH = 1000;
+/** Revisions examined by the first transaction (and by every one of a fold, which no server waits on). */
+const FIRST_BATCH = 1000;
+/** How long a transaction of a compaction should hold the write lock: later batches are sized to it. */
+const TARGET_HOLD_MS = 150;
 
 interface CompactionRow {
   id: number;
@@ -33,11 +37,18 @@ interface CompactionRow {
   removedWrites: number;
   removedObjects: number;
   removedBytes: number;
+  factsChecksum: string | null;
+  factsChecksumAfter: number | null;
 }
 
 const COMPACTIONS = `SELECT id, horizon_resource_version AS "horizonResourceVersion", horizon_time AS "horizonTime", actor_user AS "actorUser",
-  started_at AS "startedAt", finished_at AS "finishedAt", removed_writes AS "removedWrites", removed_objects AS "removedObjects", removed_bytes AS "removedBytes"
+  started_at AS "startedAt", finished_at AS "finishedAt", removed_writes AS "removedWrites", removed_objects AS "removedObjects", removed_bytes AS "removedBytes",
+  facts_checksum AS "factsChecksum", facts_checksum_after AS "factsChecksumAfter"
   FROM compactions`;
+
+/** The compaction the next checksum link goes on from: the one with a checksum and the newest horizon below $1. */
+const CHECKSUM_BEFORE = `SELECT horizon_resource_version AS "horizon", facts_checksum AS "checksum" FROM compactions
+  WHERE facts_checksum IS NOT NULL AND horizon_resource_version < $1 ORDER BY horizon_resource_version DESC LIMIT 1`;
 
 /** The newest write at or before position $1 (a write's resourceVersion is the position of its last event). */
 const WRITE_AT_OR_BEFORE = `SELECT position AS "resourceVersion", recorded_at AS "time" FROM events
@@ -67,7 +78,7 @@ interface GoingRevision {
 
 /**
  * The statements that find the revisions below the horizon $1 in `tables.revisions` that go:
- * `nextKeys` finds the next BATCH revisions at or below the horizon after the key ($2, $3);
+ * `nextKeys` finds the next $4 revisions at or below the horizon after the key ($2, $3);
  * `going` reads and `remove` deletes those that go in the key range [($2, $3), ($4, $5)]: every
  * revision at or below the horizon but the anchor of each Service alive at it (its newest
  * revision at or before the horizon), found for the range's Services at once. Both walk the
@@ -82,7 +93,7 @@ function compactionStatements(tables: RevisionTables): { nextKeys: string; going
   return {
     nextKeys: `SELECT uid, resource_version AS rv FROM ${revisions}
   WHERE (uid, resource_version) > ($2, $3) AND resource_version <= $1
-  ORDER BY uid, resource_version LIMIT ${BATCH}`,
+  ORDER BY uid, resource_version LIMIT $4`,
     going: `SELECT r.uid, r.resource_version AS rv, r.namespace, r.name, r.recorded_at AS "recordedAt", r.object, r.patch FROM ${going}`,
     // Not DELETE … USING (the engines differ): the rows are named by their key.
     remove: `DELETE FROM ${revisions} WHERE (uid, resource_version) IN (SELECT r.uid, r.resource_version FROM ${going})`,
@@ -108,33 +119,38 @@ function factInserts(dialect: DialectName, facts: string, rows: readonly GoingRe
   return [{ sql: `INSERT INTO ${facts} (${FACT_COLUMNS}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`, params: types.map((_, i) => cells.map((c) => c[i])) }];
 }
 
-/** One step of moving revisions: a read, whose rows the driver hands back, or a write transaction. */
-export type RemovalStep = { read: SqlStatement } | { write: SqlStatement[] };
+/**
+ * One step of moving revisions: a read, whose rows the driver hands back, or a write transaction
+ * over `revisions` examined revisions.
+ */
+export type RemovalStep = { read: SqlStatement } | { write: SqlStatement[]; revisions: number };
 
 /**
  * Moving every revision at or below the horizon but the anchors into the facts table (its object
- * gone), BATCH revisions per transaction, as steps an engine's driver runs: the compaction's
- * (asynchronous, over the SQL port) and a fold's (synchronous, on SQLite's scratch file). Each
- * batch's objects are read out and decoded for their managedFields: no SQL reads inside a stored text.
+ * gone), `batch()` revisions examined per transaction, as steps an engine's driver runs: the
+ * compaction's (asynchronous, over the SQL port) and a fold's (synchronous, on SQLite's scratch
+ * file). Each batch's objects are read out and decoded for their managedFields: no SQL reads
+ * inside a stored text.
  */
 export function* removalSteps(
   dialect: DialectName,
   horizon: number,
   tables: RevisionTables,
-  progress?: (examined: number) => void,
+  options: { progress?: (examined: number) => void; batch?: () => number } = {},
 ): Generator<RemovalStep, { objects: number; bytes: number }, unknown[]> {
+  const { progress, batch = () => FIRST_BATCH } = options;
   const statements = compactionStatements(tables);
   let objects = 0;
   let bytes = 0;
   let examined = 0;
   for (let after: { uid: string; rv: number } = { uid: '', rv: 0 }; ;) {
-    const keys = (yield { read: { sql: statements.nextKeys, params: [horizon, after.uid, after.rv] } }) as { uid: string; rv: number }[];
+    const keys = (yield { read: { sql: statements.nextKeys, params: [horizon, after.uid, after.rv, batch()] } }) as { uid: string; rv: number }[];
     if (!keys.length) return { objects, bytes };
     const first = keys[0];
     const last = keys[keys.length - 1];
     const range = [horizon, first.uid, first.rv, last.uid, last.rv];
     const going = (yield { read: { sql: statements.going, params: range } }) as GoingRevision[];
-    yield { write: [...factInserts(dialect, tables.facts, going), { sql: statements.remove, params: range }] };
+    yield { write: [...factInserts(dialect, tables.facts, going), { sql: statements.remove, params: range }], revisions: keys.length };
     objects += going.length;
     for (const row of going) bytes += storedTextBytes(row.object);
     examined += keys.length;
@@ -143,17 +159,28 @@ export function* removalSteps(
   }
 }
 
-/** Runs removalSteps over the SQL port: BATCH revisions per transaction (beside a running server, in its group commit). */
+/**
+ * Runs removalSteps over the SQL port (beside a running server, in its group commit), each
+ * transaction sized from the ones before to take about TARGET_HOLD_MS.
+ */
 export async function removeObjectsBelow(
   db: SqlWriter,
   horizon: number,
   options: { tables?: RevisionTables; progress?: (examined: number) => void } = {},
 ): Promise<{ objects: number; bytes: number }> {
-  const steps = removalSteps(db.dialect.name, horizon, options.tables ?? LIVE_TABLES, options.progress);
+  const sizer = new BatchSizer(FIRST_BATCH, TARGET_HOLD_MS, 20, 20_000);
+  const steps = removalSteps(db.dialect.name, horizon, options.tables ?? LIVE_TABLES, { progress: options.progress, batch: () => sizer.next });
   for (let next = steps.next([]); ;) {
     if (next.done) return next.value;
     const step = next.value;
-    next = steps.next('read' in step ? await db.all(step.read.sql, step.read.params) : await db.transaction(step.write));
+    if ('read' in step) {
+      next = steps.next(await db.all(step.read.sql, step.read.params));
+      continue;
+    }
+    const started = performance.now();
+    const outcome = await db.transaction(step.write);
+    sizer.observe(step.revisions, performance.now() - started);
+    next = steps.next(outcome);
   }
 }
 
@@ -187,14 +214,22 @@ export class HistoryCompaction implements HistoryCompactor {
     const removed = await removeObjectsBelow(this.db, horizon.resourceVersion, { progress: request.progress });
     const previousHorizon = latest && latest.id !== row.id ? latest.horizonResourceVersion : 0;
     const writes = row === latest ? row.removedWrites : Number((await this.db.one<{ writes: number }>(WRITES_BETWEEN, [previousHorizon, horizon.resourceVersion]))!.writes);
+    const link = await this.db.one<{ horizon: number; checksum: string }>(CHECKSUM_BEFORE, [horizon.resourceVersion]);
+    const after = link ? Number(link.horizon) : 0;
+    const checksum = await factsChecksum(this.db, { after, through: horizon.resourceVersion }, link?.checksum ?? null);
     const finishedAt = this.now();
     const objects = row.removedObjects + removed.objects;
     const bytes = row.removedBytes + removed.bytes;
     await this.db.transaction([
-      { sql: 'UPDATE compactions SET finished_at = $1, removed_writes = $2, removed_objects = $3, removed_bytes = $4 WHERE id = $5', params: [finishedAt, writes, objects, bytes, row.id] },
+      {
+        sql: `UPDATE compactions SET finished_at = $1, removed_writes = $2, removed_objects = $3, removed_bytes = $4, facts_checksum = $5, facts_checksum_after = $6
+  WHERE id = $7`,
+        params: [finishedAt, writes, objects, bytes, checksum, after, row.id],
+      },
     ]);
     await this.reclaim();
-    return { kind: 'compacted', compaction: toCompaction({ ...row, finishedAt, removedWrites: writes, removedObjects: objects, removedBytes: bytes }) };
+    const done = { ...row, finishedAt, removedWrites: writes, removedObjects: objects, removedBytes: bytes, factsChecksum: checksum, factsChecksumAfter: after };
+    return { kind: 'compacted', compaction: toCompaction(done) };
   }
 
   /** The newest write at or before the point asked for (none: no write then). */
@@ -232,6 +267,8 @@ export class HistoryCompaction implements HistoryCompactor {
       removedWrites: 0,
       removedObjects: 0,
       removedBytes: 0,
+      factsChecksum: null,
+      factsChecksumAfter: null,
     };
   }
 }
@@ -244,9 +281,22 @@ export async function readCompactions(db: SqlReader): Promise<Compaction[]> {
 /** Records compactions as they are (an import of a compacted store's export). */
 export function compactionInserts(compactions: readonly Compaction[]): SqlStatement[] {
   return compactions.map((c) => ({
-    sql: `INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at, finished_at, removed_writes, removed_objects, removed_bytes)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    params: [c.id, c.horizon.resourceVersion, c.horizon.time, c.actor.user, c.startedAt, c.finishedAt ?? null, c.removed.writes, c.removed.objects, c.removed.bytes],
+    sql: `INSERT INTO compactions (id, horizon_resource_version, horizon_time, actor_user, started_at, finished_at, removed_writes, removed_objects, removed_bytes,
+  facts_checksum, facts_checksum_after)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    params: [
+      c.id,
+      c.horizon.resourceVersion,
+      c.horizon.time,
+      c.actor.user,
+      c.startedAt,
+      c.finishedAt ?? null,
+      c.removed.writes,
+      c.removed.objects,
+      c.removed.bytes,
+      c.facts?.checksum ?? null,
+      c.facts?.after ?? null,
+    ],
   }));
 }
 
@@ -258,5 +308,6 @@ function toCompaction(row: CompactionRow): Compaction {
     startedAt: row.startedAt,
     ...(row.finishedAt !== null ? { finishedAt: row.finishedAt } : {}),
     removed: { writes: Number(row.removedWrites), objects: Number(row.removedObjects), bytes: Number(row.removedBytes) },
+    ...(row.factsChecksum !== null && row.factsChecksumAfter !== null ? { facts: { checksum: row.factsChecksum, after: Number(row.factsChecksumAfter) } } : {}),
   };
 }

@@ -226,6 +226,13 @@ export const compactions = sqliteTable(
     removedWrites: integer('removed_writes').notNull().default(0),
     removedObjects: integer('removed_objects').notNull().default(0),
     removedBytes: integer('removed_bytes').notNull().default(0),
+    /**
+     * sha256 of the facts at or below the horizon (the events, the revisions' kept facts), chained
+     * from the checksum of the compaction at facts_checksum_after: what verify checks them against
+     * (store/facts-checksum.ts). NULL while it runs.
+     */
+    factsChecksum: text('facts_checksum'),
+    factsChecksumAfter: integer('facts_checksum_after'),
   },
   // The horizon in force (the newest) is read by every read below the live state: one seek.
   (t) => [index('compactions_horizon').on(t.horizonResourceVersion)],

@@ -17,9 +17,11 @@ export class WriteLockPacing {
   /** Transactions run, and the longest hold of the lock among them (what a waiting write waited for at most). */
   transactions = 0;
   longestMs = 0;
+  /** The longest hold by kind of transaction (a job's own label: the rows it moves, a vacuum step). */
+  readonly longestByKind: Record<string, number> = {};
 
   /** Waits until the lock is owed to nobody, then runs `transaction`, which holds it. */
-  async hold<T>(transaction: () => T): Promise<T> {
+  async hold<T>(transaction: () => T, kind = 'transaction'): Promise<T> {
     const owed = this.freeUntil - performance.now();
     if (owed > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(owed)));
     const started = performance.now();
@@ -29,6 +31,7 @@ export class WriteLockPacing {
       const ended = performance.now();
       this.transactions++;
       this.longestMs = Math.max(this.longestMs, ended - started);
+      this.longestByKind[kind] = Math.max(this.longestByKind[kind] ?? 0, ended - started);
       this.freeUntil = ended + pauseAfterHold(ended - started);
     }
   }

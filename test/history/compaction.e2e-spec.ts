@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { Client } from 'pg';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { importEvents } from '../../src/maintenance/event-importer';
 import { replayPgProjections } from '../../src/maintenance/postgres/pg-projection-replayer';
@@ -257,6 +258,8 @@ describeEachBackend('compaction', (backend) => {
         metadata: { name: 'compaction-1' },
         horizon: { resourceVersion: rv.horizon, time: new Date(START + 60_000).toISOString() },
         actor: { user: 'test:compactor' },
+        // The first compaction's checksum link starts at the log's start.
+        facts: { checksum: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), after: 0 },
       });
       // Below the horizon: six writes (default/kubernetes, created at start-up, first). Their
       // objects went but three: web's create and first status, gone's create (a deleted Service
@@ -275,10 +278,35 @@ describeEachBackend('compaction', (backend) => {
         const replayed = await replayPgProjections({ url, progress: silentProgress });
         expect(replayed.tables.map((table) => [table.table, table.changed])).toEqual(replayed.tables.map((table) => [table.table, 0]));
       } else {
-        expect(verifyProjections({ dataDir: t.dataDir, maxDifferences: 5, progress: silentProgress }).samples).toEqual([]);
+        expect((await verifyProjections({ dataDir: t.dataDir, maxDifferences: 5, progress: silentProgress })).samples).toEqual([]);
       }
       // …and the compaction is still in force.
       expect((await t.client.get(`${SERVICES}/default/services/web?resourceVersion=${rv.first}&resourceVersionMatch=Exact`)).status).toBe(410);
+    });
+
+    it('verify finds an event below the horizon changed after the compaction: its recorded checksum no longer holds', async () => {
+      const url = t.server.app.get<AppConfig>(APP_CONFIG).storageUrl;
+      // A user agent no projection folds: without the checksum the refold could not tell.
+      const tamper = `UPDATE events SET user_agent = user_agent || ' (changed)' WHERE position = ${rv.first}`;
+      const restore = `UPDATE events SET user_agent = substr(user_agent, 1, length(user_agent) - 10) WHERE position = ${rv.first}`;
+      const verify = async () =>
+        backend.engine === 'postgres'
+          ? verifyPgProjections({ url, maxDifferences: 5, progress: silentProgress })
+          : verifyProjections({ dataDir: t.dataDir, maxDifferences: 5, progress: silentProgress });
+      const change = await outsideTheServer(backend.engine, url, t.dataDir);
+      try {
+        await change(tamper);
+        const report = await verify();
+        expect(report.differences).toBe(1);
+        expect(report.samples).toEqual([
+          { table: 'compactions', key: { id: 1 }, kind: 'changed', columns: [{ column: 'facts_checksum', live: expect.stringMatching(/^sha256:/), folded: expect.stringMatching(/^sha256:/) }] },
+        ]);
+        expect(report.tables.find((table) => table.table === 'compactions')).toEqual({ table: 'compactions', liveRows: 1, foldedRows: 1, differences: 1 });
+      } finally {
+        await change(restore);
+        await change.close();
+      }
+      expect((await verify()).differences).toBe(0);
     });
 
     it('a compaction at or before the horizon changes nothing', async () => {
@@ -332,6 +360,24 @@ async function someHistory(t: HistoryTestServer, writes: number): Promise<number
   return rv;
 }
 
+/**
+ * Runs statements on the store behind the server's back, its append-only triggers off for each:
+ * what a disk, a restore or a hand would do to the log.
+ */
+async function outsideTheServer(engine: string, url: string, dataDir: string): Promise<((sql: string) => Promise<void>) & { close: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const run = async (sql: string) => void (await client.query(`BEGIN; ALTER TABLE events DISABLE TRIGGER events_no_update; ${sql}; ALTER TABLE events ENABLE TRIGGER events_no_update; COMMIT`));
+    return Object.assign(run, { close: () => client.end() });
+  }
+  const sqlite = new Database(join(dataDir, 'svctrail.db'));
+  sqlite.pragma('busy_timeout = 5000');
+  const trigger = sqlite.prepare("SELECT sql FROM sqlite_schema WHERE name = 'events_no_update'").pluck().get() as string;
+  const run = async (sql: string) => void sqlite.transaction(() => sqlite.exec(`DROP TRIGGER events_no_update; ${sql}; ${trigger}`)).immediate();
+  return Object.assign(run, { close: async () => void sqlite.close() });
+}
+
 describe('compaction on SQLite', () => {
   jest.setTimeout(240_000);
   const users = [{ name: 'creator' }, { name: 'lb-controller' }, { name: 'operator' }];
@@ -352,7 +398,7 @@ describe('compaction on SQLite', () => {
         yield* text.split('\n');
       }
       await importEvents({ dataDir: target, lines: lines(), progress: silentProgress });
-      expect(verifyProjections({ dataDir: target, maxDifferences: 5, progress: silentProgress }).differences).toBe(0);
+      expect((await verifyProjections({ dataDir: target, maxDifferences: 5, progress: silentProgress })).differences).toBe(0);
       copy = await startTestServer({ dataDir: target, clock: new FixedClock(t.clock.now()) });
       const answers = async (client: HttpsClient) => {
         const out = await facts(client);

@@ -77,8 +77,8 @@ describe('maintenance on a live store', () => {
     rmSync(scratchRoot, { recursive: true, force: true });
   });
 
-  it('verify passes on a store written by the live path, and agrees with the independent fold', () => {
-    const report = verify(ctx.dataDir);
+  it('verify passes on a store written by the live path, and agrees with the independent fold', async () => {
+    const report = await verify(ctx.dataDir);
     expect(report.differences).toBe(0);
     expect(report.samples).toEqual([]);
     expect(report.events).toBeGreaterThan(10);
@@ -89,14 +89,14 @@ describe('maintenance on a live store', () => {
     expect(readdirSync(ctx.dataDir).filter((f) => f.startsWith('.svctrail-'))).toEqual([]);
   });
 
-  it('verify reports each tampered row: a changed field, a missing row, an unexpected row', () => {
+  it('verify reports each tampered row: a changed field, a missing row, an unexpected row', async () => {
     const before = dump(dbPath);
     const web = live.prepare(`SELECT object FROM services WHERE name = 'web'`).pluck().get() as string;
     live.prepare(`UPDATE services SET object = ? WHERE name = 'web'`).run(web.replace('203.0.113.8', '192.0.2.66'));
     live.prepare('DELETE FROM condition_transitions WHERE id = 2').run();
     live.prepare(`INSERT INTO allocations (kind, value, uid) VALUES ('cluster-ip', '10.96.255.254', 'nobody')`).run();
 
-    const report = verify(ctx.dataDir);
+    const report = await verify(ctx.dataDir);
     expect(report.differences).toBe(3);
     expect(report.tables.find((t) => t.table === 'services')!.differences).toBe(1);
     const [allocation, transition, services] = [...report.samples].sort((a, b) => a.table.localeCompare(b.table));
@@ -123,7 +123,7 @@ describe('maintenance on a live store', () => {
     });
     expect(replay.caughtUpWrites).toBe(0);
     expect(dump(dbPath)).toEqual(before);
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
     // the running application reads the restored projection
     expect(writer.repository.loadLive('default', 'web').object!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
   });
@@ -156,7 +156,7 @@ describe('maintenance on a live store', () => {
     } finally {
       server.release();
     }
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
   it('replay folds in writes a running server commits while the fresh tables are built', async () => {
@@ -176,7 +176,7 @@ describe('maintenance on a live store', () => {
     expect(report.caughtUpWrites).toBe(1);
     expect(report.resourceVersion).toBe(report.builtAt + 1);
     expect(report.tables.find((t) => t.table === 'services')!.changed).toBeNull();
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
     expect(writer.repository.loadLive('team-b', 'late').object).not.toBeNull();
   });
 
@@ -209,10 +209,10 @@ describe('maintenance on a live store', () => {
     } finally {
       server.pragma('busy_timeout = 5000');
     }
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
-  it('replay leaves the live data untouched when the swap fails, and removes its shadow tables', () => {
+  it('replay leaves the live data untouched when the swap fails, and removes its shadow tables', async () => {
     const before = dump(dbPath);
     const schemaBefore = schemaNames(live);
     live.prepare(`DELETE FROM services WHERE name = 'db'`).run(); // something replay would restore
@@ -250,10 +250,10 @@ describe('maintenance on a live store', () => {
     expect(live.prepare('SELECT count(*) FROM ingress_interval_spans WHERE from_rv = ?').pluck().get(opened)).toBe(0);
     const closed = Number((await writer.status('db', ['198.51.100.3'], [], 'team-a')).object.metadata.resourceVersion);
     expect(live.prepare('SELECT from_rv, to_rv FROM ingress_interval_spans WHERE from_rv = ?').all(opened)).toEqual([{ from_rv: opened, to_rv: closed }]);
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
-  it('replay bulk-loads the shadow tables: filled bare, then every index built and every trigger created once, before the catch-up and the swap', () => {
+  it('replay bulk-loads the shadow tables: filled bare, then every index built and every trigger created once, before the catch-up and the swap', async () => {
     // Indexes and triggers on the shadow tables (an R-tree's own tables are never indexed).
     const shadowDerived = () =>
       live.prepare(`SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name LIKE 'replay\\_shadow\\_%' ESCAPE '\\' ORDER BY type, name`).raw().all();
@@ -282,10 +282,10 @@ describe('maintenance on a live store', () => {
     expect(projectionDerived.length).toBeGreaterThan(10);
     expect(seen.swap).toEqual(projectionDerived);
     expect(report.tables.every((t) => t.changed === 0)).toBe(true);
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
-  it('replay builds each index once: the swap gives the shadow indexes their migration names over the same b-trees, no rebuild after it', () => {
+  it('replay builds each index once: the swap gives the shadow indexes their migration names over the same b-trees, no rebuild after it', async () => {
     const migrationIndexes = live.prepare(`SELECT name, tbl_name AS "table", sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name != 'events' ORDER BY name`).all() as {
       name: string;
       table: string;
@@ -317,10 +317,10 @@ describe('maintenance on a live store', () => {
     expect(live.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(report.lock.longest).not.toMatch(/under its own name/);
     expect(report.tables.every((t) => t.changed === 0)).toBe(true);
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
-  it('a server connection opened before the replay answers its INDEXED BY queries right after the swap and after the replay, through the new tables', () => {
+  it('a server connection opened before the replay answers its INDEXED BY queries right after the swap and after the replay, through the new tables', async () => {
     const server = ctx.app.get<symbol, DatabaseHandle>(DATABASE).sqlite;
     const sql = 'SELECT count(*) FROM condition_transitions INDEXED BY condition_transitions_uid_type_rv WHERE uid = ?';
     const uid = live.prepare('SELECT uid FROM condition_transitions GROUP BY uid ORDER BY count(*) DESC LIMIT 1').pluck().get() as string;
@@ -340,17 +340,17 @@ describe('maintenance on a live store', () => {
     expect(plan).toEqual([expect.stringMatching(/^SEARCH condition_transitions USING (COVERING )?INDEX condition_transitions_uid_type_rv \(uid=\?\)$/)]);
   });
 
-  it('replay works on a vacuumed store, which has no sqlite_sequence (no table is AUTOINCREMENT)', () => {
+  it('replay works on a vacuumed store, which has no sqlite_sequence (no table is AUTOINCREMENT)', async () => {
     const before = dump(dbPath);
     live.exec('VACUUM');
     expect(live.prepare(`SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'`).all()).toEqual([]);
     const report = replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
     expect(report.tables.every((t) => t.changed === 0)).toBe(true);
     expect(dump(dbPath)).toEqual(before);
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
-  it('replay first removes what an interrupted replay left: shadow and retired tables, prefixed index and trigger names', () => {
+  it('replay first removes what an interrupted replay left: shadow and retired tables, prefixed index and trigger names', async () => {
     const before = dump(dbPath);
     const schemaBefore = schemaNames(live);
     // As if a replay died after filling a shadow table, and another between its swap and renaming the indexes back.
@@ -363,10 +363,10 @@ describe('maintenance on a live store', () => {
     replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
     expect(schemaNames(live)).toEqual(schemaBefore);
     expect(dump(dbPath)).toEqual(before);
-    expect(verify(ctx.dataDir).differences).toBe(0);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
   });
 
-  it('replay refuses, changing nothing, when a view outside the projections reads a projection table', () => {
+  it('replay refuses, changing nothing, when a view outside the projections reads a projection table', async () => {
     const before = dump(dbPath);
     live.exec('CREATE VIEW web_services AS SELECT name FROM services');
     try {
@@ -410,7 +410,7 @@ describe('maintenance on a live store', () => {
     expect(imported.events).toBe(lines.length);
     expect(readdirSync(target)).toEqual(['svctrail.db', 'svctrail.lock']);
     expect(dump(join(target, 'svctrail.db'))).toEqual(dump(dbPath));
-    expect(verify(target).differences).toBe(0);
+    expect((await verify(target)).differences).toBe(0);
     // and the export of the import is the same text
     expect((await exportText(target)).text).toBe(text);
   });
@@ -486,7 +486,7 @@ describe('maintenance on a live store', () => {
     expect((await attempt([lines[0], JSON.stringify(unfoldable)].join('\n')))!.message).toMatch(/do not fold into Services: ServiceSpecChanged applied to a Service that does not exist/);
   });
 
-  it('replay --until builds the whole store at that point as a read-only data directory', () => {
+  it('replay --until builds the whole store at that point as a read-only data directory', async () => {
     const revisions = live.prepare('SELECT DISTINCT resource_version FROM events ORDER BY 1').pluck().all() as number[];
     const at = revisions[Math.floor(revisions.length / 2)];
     const out = join(scratchRoot, 'pit');
@@ -515,7 +515,7 @@ describe('maintenance on a live store', () => {
     } finally {
       pit.close();
     }
-    expect(verify(out).differences).toBe(0);
+    expect((await verify(out)).differences).toBe(0);
     expect(() => buildPointInTime({ dataDir: ctx.dataDir, until: parseLogPoint('1', '--until'), outDir: out, progress: silentProgress })).toThrow(/--out .* is not empty/);
   });
 

@@ -125,7 +125,7 @@ describe('replay next to a live server', () => {
       expect(results.filter((r) => r.ended - r.started >= BUSY_TIMEOUT_MS)).toEqual([]);
       // Every write acknowledged during the replay is in the swapped projections.
       expect(report.resourceVersion).toBeGreaterThan(report.builtAt);
-      const verified = verifyProjections({ dataDir: server.dataDir, maxDifferences: 5, progress: silentProgress });
+      const verified = await verifyProjections({ dataDir: server.dataDir, maxDifferences: 5, progress: silentProgress });
       expect(verified.samples).toEqual([]);
       expect(verified.differences).toBe(0);
     },

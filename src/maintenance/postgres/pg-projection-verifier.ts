@@ -12,6 +12,7 @@ import type { VerifyReport } from '../projection-verifier';
 import { logHeadOf } from '../log-pages';
 import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { comparePgProjections } from './pg-projection-comparison';
+import { checkFactsChecksums } from '../facts-verification';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 
 export interface PgVerifyOptions {
@@ -41,9 +42,10 @@ export async function verifyPgProjections(options: PgVerifyOptions): Promise<Ver
         await pgFoldToHorizon(client, await pgHorizon(client), folded, false);
         options.progress.done();
         options.progress.start('compare', PROJECTION_TABLES.length, 'tables');
-        const comparison = await comparePgProjections(client, PROJECTION_TABLES, foldWith, folded, options.maxDifferences);
+        const projections = await comparePgProjections(client, PROJECTION_TABLES, foldWith, folded, options.maxDifferences);
         options.progress.advance(PROJECTION_TABLES.length);
         options.progress.done();
+        const comparison = await checkFactsChecksums(new PgSqlReader(() => client), projections, options.maxDifferences);
         return { database: redactedUrl(options.url), resourceVersion: head, events: writer.fold.events, writes: writer.fold.writes, ...comparison };
       } finally {
         // Nothing to keep: the temporary tables go with the transaction.

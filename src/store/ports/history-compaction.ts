@@ -18,6 +18,13 @@ export interface Compaction {
     /** Their stored bytes. */
     bytes: number;
   };
+  /**
+   * The checksum of the log at or below the horizon that `svctrail verify` checks: sha256 over
+   * the events after the horizon `after` (0: the log's start), seeded with the checksum of the
+   * compaction there (store/facts-checksum.ts). Absent while it runs, and on a compaction made
+   * before svctrail recorded checksums.
+   */
+  facts?: { checksum: string; after: number };
 }
 
 export interface CompactionRequest {

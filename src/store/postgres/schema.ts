@@ -261,6 +261,8 @@ export const compactions = pgTable(
     removedWrites: counter('removed_writes').notNull().default(0),
     removedObjects: counter('removed_objects').notNull().default(0),
     removedBytes: counter('removed_bytes').notNull().default(0),
+    factsChecksum: text('facts_checksum'),
+    factsChecksumAfter: counter('facts_checksum_after'),
   },
   (t) => [index('compactions_horizon').on(t.horizonResourceVersion)],
 );

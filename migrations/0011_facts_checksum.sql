@@ -1,0 +1,4 @@
+-- What a compaction records of the facts it leaves below its horizon (issue 26): their sha256,
+-- chained from an earlier compaction's, which svctrail verify checks (src/store/facts-checksum.ts).
+ALTER TABLE `compactions` ADD `facts_checksum` text;--> statement-breakpoint
+ALTER TABLE `compactions` ADD `facts_checksum_after` integer;
