@@ -20,14 +20,22 @@ export class SqliteSqlWriter extends SqliteSqlReader implements SqlWriter {
   }
 
   transaction(statements: readonly SqlStatement[]): Promise<SqlOutcome[]> {
-    const work = () =>
+    const work = (): SqlOutcome[] =>
       statements.map(({ sql, params = [] }): SqlOutcome => {
         const statement = this.database.statement(sql);
         const args = params.length ? [bound(params)] : [];
         return statement.reader ? { rows: statement.all(...args), changes: 0 } : { rows: [], changes: statement.run(...args).changes };
       });
     if (this.committer) return this.committer.run(work);
-    return this.pacing.hold(() => this.database.sqlite.transaction(work).immediate(), 'rows').finally(() => this.checkpoint());
+    // (Its body runs once BEGIN IMMEDIATE has the lock: the hold is counted from there.)
+    const held = (acquired: () => void) =>
+      this.database.sqlite
+        .transaction(() => {
+          acquired();
+          return work();
+        })
+        .immediate();
+    return this.pacing.hold(held, 'rows').finally(() => this.checkpoint());
   }
 
   /**

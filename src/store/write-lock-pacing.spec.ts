@@ -25,6 +25,17 @@ describe('leaving the write lock free between a command’s transactions', () =>
     expect(secondStarted - firstEnded).toBeGreaterThanOrEqual(29);
   });
 
+  it('given a transaction that first waits for the lock, its hold counts from when it has it', async () => {
+    const pacing = new WriteLockPacing();
+    await pacing.hold((acquired) => {
+      busy(60); // waiting behind another writer
+      acquired();
+      busy(10);
+    });
+    expect(pacing.longestMs).toBeGreaterThanOrEqual(10);
+    expect(pacing.longestMs).toBeLessThan(50);
+  });
+
   it('given a transaction that throws, its hold still counts and the error reaches the caller', async () => {
     const pacing = new WriteLockPacing();
     await expect(

@@ -20,13 +20,17 @@ export class WriteLockPacing {
   /** The longest hold by kind of transaction (a job's own label: the rows it moves, a vacuum step). */
   readonly longestByKind: Record<string, number> = {};
 
-  /** Waits until the lock is owed to nobody, then runs `transaction`, which holds it. */
-  async hold<T>(transaction: () => T, kind = 'transaction'): Promise<T> {
+  /**
+   * Waits until the lock is owed to nobody, then runs `transaction`, which holds it. A transaction
+   * that first waits for the lock (BEGIN IMMEDIATE behind a server's commit) calls `acquired` once
+   * it has it: the hold is counted from then, not from when it began to wait.
+   */
+  async hold<T>(transaction: (acquired: () => void) => T, kind = 'transaction'): Promise<T> {
     const owed = this.freeUntil - performance.now();
     if (owed > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(owed)));
-    const started = performance.now();
+    let started = performance.now();
     try {
-      return transaction();
+      return transaction(() => (started = performance.now()));
     } finally {
       const ended = performance.now();
       this.transactions++;
