@@ -1,9 +1,10 @@
 // The real server as a child process (`node dist/main.js`), for tests that kill, signal or
 // restart it. The app is compiled once per state of its sources and shared by every suite.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { transformFileSync, version as swcVersion, type Options as SwcOptions } from '@swc/core';
 
 export const ROOT = join(__dirname, '..', '..');
 const BUILDS = join(ROOT, '.test-dist');
@@ -16,6 +17,11 @@ const KEPT_BUILDS = 2;
  * and run until a source changes. Never dist/, which a developer's own build may be rewriting.
  * Suites running in parallel may both compile it; the first to finish names it, the other's
  * copy is thrown away.
+ *
+ * Compiled file by file with swc and jest's own TypeScript settings (package.json), so the child
+ * process runs the same code the in-process servers of the other suites run: about 0.3 s, where
+ * `tsc` took about 17 s of CPU on a fresh clone, twice when both workers asked at once. Types are
+ * checked by `npm run typecheck`, as for every other test.
  */
 export function buildDist(): string {
   const outDir = join(BUILDS, `build-${sourceHash()}`);
@@ -23,11 +29,11 @@ export function buildDist(): string {
     mkdirSync(BUILDS, { recursive: true });
     const scratch = mkdtempSync(join(BUILDS, 'building-'));
     try {
-      execFileSync(
-        process.execPath,
-        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json'), '--outDir', scratch, '--incremental', 'false', '--sourceMap', 'false'],
-        { cwd: ROOT, stdio: 'inherit' },
-      );
+      for (const file of sourceFiles()) {
+        const target = join(scratch, relative(join(ROOT, 'src'), file).replace(/\.ts$/, '.js'));
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, transformFileSync(file, SWC_OPTIONS).code);
+      }
       renameSync(scratch, outDir);
     } catch (error) {
       rmSync(scratch, { recursive: true, force: true });
@@ -51,18 +57,33 @@ export function built(file: 'main.js' | 'cli.js'): string {
   return join(builtDir ?? join(ROOT, 'dist'), file);
 }
 
-/** What the compiled output depends on: the compiler settings and every non-spec source file. */
-function sourceHash(): string {
-  const hash = createHash('sha256');
-  hash.update(readFileSync(join(ROOT, 'tsconfig.json')));
+/** jest's swc options for TypeScript (package.json), without the inline source maps. */
+const SWC_OPTIONS: SwcOptions = {
+  ...(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { jest: { transform: Record<string, [string, SwcOptions]> } }).jest.transform['^.+\\.ts$'][1],
+  sourceMaps: false,
+  swcrc: false,
+  configFile: false,
+};
+
+/** Every non-spec source file under src/, in a fixed order. */
+function sourceFiles(): string[] {
+  const files: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) files.push(path);
     }
   };
   walk(join(ROOT, 'src'));
+  return files;
+}
+
+/** What the compiled output depends on: the compiler and its settings, and every non-spec source file. */
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  hash.update(`swc ${swcVersion} ${JSON.stringify(SWC_OPTIONS)}\0`);
+  for (const path of sourceFiles()) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
