@@ -8,7 +8,9 @@
 //   patch/           JSON, merge, strategic-merge and apply patches: a pure engine over the
 //                    domain's codec. It imports the domain and nothing else of svctrail.
 //   store/ports/     what the rest needs from storage, owned by no engine (interfaces, DI tokens,
-//                    the errors a write ends in). It imports the domain only.
+//                    the errors a write ends in). It imports the domain only. The edges below
+//                    reach a repository through its port; only the store's providers name the
+//                    implementation.
 //   store/, store/postgres/, projections/
 //                    the engines and the projections they run inside a write. They import the
 //                    domain, the ports and each other; never the surfaces that use them.
@@ -55,6 +57,18 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(store|projections)/' },
       to: { path: '^src/(history|watch|kube-api|config|browser|cli|server)/' },
+    },
+    {
+      name: 'consumers-depend-on-the-port',
+      comment:
+        "Outside the store, the history repositories, the watch's change log and the Events reader are reached through " +
+        'their port in store/ports/ (interface, contract types, DI token), never their implementation file: only the ' +
+        "store's providers construct them.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: {
+        path: '^src/store/(service-change-log|change-history-repository|condition-history-repository|ingress-history-repository|kube-event-log|activity-summary-repository)[.]ts$',
+      },
     },
     {
       name: 'not-to-unresolvable',

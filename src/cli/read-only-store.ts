@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../shared/project-root';
 import { openPgStore } from '../maintenance/postgres/pg-store-connection';
 import { openDatabase } from '../store/database';
 import { historyStoresFor } from '../store/history-stores.provider';
-import type { HistoryStores } from '../store/history-stores.provider';
+import type { HistoryStores } from '../store/ports/history-stores';
 import { PgServiceReadStore } from '../store/postgres/pg-service-read-store';
 import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
 import type { MirrorObservations } from '../store/ports/mirror-source-store';

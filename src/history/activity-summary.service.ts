@@ -1,11 +1,11 @@
 // Zoomed-out history: activity of one Service in time buckets (counts, not rows), and the
 // Services with the most condition transitions in a window (the UI's flapping view).
 import { Inject, Injectable } from '@nestjs/common';
-import { HISTORY_READ_STORE } from '../store/history-stores.provider';
+import { HISTORY_READ_STORE } from '../store/ports/history-stores';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
-import { ACTIVITY_SUMMARY } from '../store/activity-summary-repository';
-import type { BucketCounts, TransitionRank, ActivitySummary } from '../store/activity-summary-repository';
+import { ACTIVITY_SUMMARY } from '../store/ports/activity-summary';
+import type { BucketCounts, TransitionRank, ActivitySummary } from '../store/ports/activity-summary';
 import { DEFAULT_BUCKETS, MAX_BUCKETS, timeBuckets } from './activity-buckets';
 import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';

@@ -4,7 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HISTORY_COMPACTOR } from '../store/ports/history-compaction';
 import type { Compaction, HistoryCompactor } from '../store/ports/history-compaction';
-import { HISTORY_READ_STORE } from '../store/history-stores.provider';
+import { HISTORY_READ_STORE } from '../store/ports/history-stores';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { HISTORY_API_VERSION } from './history-api';
 import { readPage, type HistoryList } from './history-list-page';

@@ -2,12 +2,12 @@
 // observedGeneration, when, who) and per-Service summaries (time in each status, transition
 // counts, flapping).
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { HISTORY_READ_STORE } from '../store/history-stores.provider';
+import { HISTORY_READ_STORE } from '../store/ports/history-stores';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
-import { CONDITION_HISTORY } from '../store/condition-history-repository';
-import type { ServiceKey, ConditionHistory } from '../store/condition-history-repository';
+import { CONDITION_HISTORY } from '../store/ports/condition-history';
+import type { ServiceKey, ConditionHistory } from '../store/ports/condition-history';
 import { summarizeConditions } from '../domain/condition-summary';
 import { conditionSummary, conditionTransition } from './history-items';
 import { WriteSources } from './write-sources';

@@ -5,7 +5,7 @@
 // A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
 // Followers are capped (429 beyond), and their backlogs count against the budget watches share.
 import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
-import { HISTORY_READ_STORE } from '../store/history-stores.provider';
+import { HISTORY_READ_STORE } from '../store/ports/history-stores';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import type { ServerResponse } from 'node:http';
 import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
@@ -13,8 +13,8 @@ import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { ApiError } from '../kube-api/api-errors';
 import type { CommittedWrite } from '../store/ports/committed-write';
-import { CHANGE_HISTORY } from '../store/change-history-repository';
-import type { RecordedWrite, ChangeHistory } from '../store/change-history-repository';
+import { CHANGE_HISTORY } from '../store/ports/change-history';
+import type { RecordedWrite, ChangeHistory } from '../store/ports/change-history';
 import { serviceChange, serviceChangeJson } from './history-items';
 import { WriteSources } from './write-sources';
 import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';

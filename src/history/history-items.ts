@@ -1,9 +1,9 @@
 // The objects the history API serves, built from store rows. Every item has kind, apiVersion and
 // metadata (name, namespace, resourceVersion, creationTimestamp) like any Kubernetes object.
 import type { JoinedActor } from '../store/ports/audit-actor-store';
-import type { ConflictRow, IntervalRow } from '../store/ingress-history-repository';
-import type { RecordedWrite, StoredWrite } from '../store/change-history-repository';
-import type { TransitionRow } from '../store/condition-history-repository';
+import type { ConflictRow, IntervalRow } from '../store/ports/ingress-history';
+import type { RecordedWrite, StoredWrite } from '../store/ports/change-history';
+import type { TransitionRow } from '../store/ports/condition-history';
 import type { ConditionStatusSummary } from '../domain/condition-summary';
 import { HISTORY_API_VERSION } from './history-api';
 import { jsonPatchBetween, type JsonPatch } from '../domain/json-patch-diff';

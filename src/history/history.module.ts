@@ -2,12 +2,13 @@
 // projections. The store's repositories for it are provided here, for the engine the process
 // runs on (STORE_ENGINE), each under the token of its interface.
 import { Module } from '@nestjs/common';
-import { ACTIVITY_SUMMARY } from '../store/activity-summary-repository';
-import { CHANGE_HISTORY } from '../store/change-history-repository';
-import { CONDITION_HISTORY } from '../store/condition-history-repository';
-import { HISTORY_READ_STORE, HISTORY_STORES, historyStoresFor } from '../store/history-stores.provider';
-import type { HistoryStores } from '../store/history-stores.provider';
-import { INGRESS_HISTORY } from '../store/ingress-history-repository';
+import { ACTIVITY_SUMMARY } from '../store/ports/activity-summary';
+import { CHANGE_HISTORY } from '../store/ports/change-history';
+import { CONDITION_HISTORY } from '../store/ports/condition-history';
+import { historyStoresFor } from '../store/history-stores.provider';
+import { HISTORY_READ_STORE, HISTORY_STORES } from '../store/ports/history-stores';
+import type { HistoryStores } from '../store/ports/history-stores';
+import { INGRESS_HISTORY } from '../store/ports/ingress-history';
 import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { STORE_ENGINE } from '../store/store-engine';

@@ -1,11 +1,11 @@
 // Ingress history: every interval during which a Service held a load-balancer IP or hostname,
 // who held an address at a time or during a window (and who assigned it), and conflicts.
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { HISTORY_READ_STORE } from '../store/history-stores.provider';
+import { HISTORY_READ_STORE } from '../store/ports/history-stores';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
 import { BadRequestError } from '../domain/errors/domain-errors';
-import { INGRESS_HISTORY } from '../store/ingress-history-repository';
-import type { IngressHistory } from '../store/ingress-history-repository';
+import { INGRESS_HISTORY } from '../store/ports/ingress-history';
+import type { IngressHistory } from '../store/ports/ingress-history';
 import { ingressConflict, ingressInterval, ingressOwner } from './history-items';
 import type { WriteSourceOf } from './history-items';
 import { WriteSources } from './write-sources';

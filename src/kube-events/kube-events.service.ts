@@ -6,8 +6,8 @@ import { FieldSelector, matchesFields, parseFieldSelector, requiredFieldValue } 
 import { LabelSelector, matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
 import { ChangeFeed } from '../feed/change-feed';
 import { decodeContinue, encodeContinue } from '../queries/continue-token';
-import { KUBE_EVENTS } from '../store/kube-event-log';
-import type { KubeEvents } from '../store/kube-event-log';
+import { KUBE_EVENTS } from '../store/ports/kube-events';
+import type { KubeEvents } from '../store/ports/kube-events';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import { WatchRegistry, WatchRequest } from '../watch/watch-registry';
 import type { WatchChange, WatchSources } from '../watch/watch-session';

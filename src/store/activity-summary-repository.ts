@@ -4,26 +4,7 @@
 // most condition transitions in a window. Buckets are position ranges (positions grow with
 // recorded_at), so each count is a range scan of an index that ends in position/resourceVersion.
 import { type SqlDialect, SqlParams, type SqlReader } from './sql/sql-reader';
-
-export interface BucketCounts {
-  index: number;
-  changes: number;
-  created: number;
-  deleted: number;
-  specChanges: number;
-  metadataChanges: number;
-  ingressChanges: number;
-  conditionTransitions: number;
-  ingressSets: number;
-}
-
-export interface TransitionRank {
-  namespace: string;
-  name: string;
-  uid: string;
-  transitions: number;
-  lastAt: string;
-}
+import type { ActivitySummary, BucketCounts, RankingRange, TransitionRank } from './ports/activity-summary';
 
 /**
  * Bucket i (0-based) covers positions [lo, hi): the bound list as rows, from its own parameters
@@ -63,24 +44,6 @@ ${join} ingress_intervals x${dialect.indexedBy('ingress_intervals_name_from')} O
 GROUP BY b.i`,
   };
 };
-
-export interface RankingRange {
-  namespace?: string;
-  fromRv: number;
-  toRv: number;
-  after?: { count: number; namespace: string; name: string; uid: string };
-}
-
-/** Aggregates for zoomed-out history views (either engine). */
-export interface ActivitySummary {
-  /** Counts per bucket; `bounds[i]` = [first position, first position after] of bucket i. */
-  buckets(service: { namespace: string; name: string }, bounds: [number, number][]): Promise<BucketCounts[]>;
-  /** Services by condition transitions in [fromRv, toRv], most first. */
-  ranking(range: RankingRange, limit: number): Promise<TransitionRank[]>;
-}
-
-/** DI token of the engine's ActivitySummary. */
-export const ACTIVITY_SUMMARY = Symbol('ACTIVITY_SUMMARY');
 
 export class ActivitySummaryRepository implements ActivitySummary {
   private readonly counts;

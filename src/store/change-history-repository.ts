@@ -8,44 +8,11 @@ import { DELETED_PATCH, jsonPatchText } from '../domain/json-patch-diff';
 import type { ManagedFieldsEntry } from '../domain/service.types';
 import type { OwnershipWrite } from '../domain/field-management';
 import { toRecorded } from './event-store';
-import type { RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type EventRow } from './sql/event-columns';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import { decodeStoredText, type StoredText } from './stored-text-codec';
-
-export interface ChangeRange {
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  actor?: string;
-  eventType?: string;
-  fieldManager?: string;
-  /** Writes with resourceVersion in [fromRv, toRv]. */
-  fromRv: number;
-  toRv: number;
-  /** Position where the range starts (the first event of the write at or after fromRv). */
-  fromPosition: number;
-}
-
-export interface RecordedWrite {
-  resourceVersion: number;
-  uid: string;
-  namespace: string;
-  name: string;
-  events: RecordedEvent[];
-  previous: Service | null;
-  object: Service | null;
-}
-
-/** One write as stored: its event rows (data and actor groups still JSON text) and its patch's JSON text. */
-export interface StoredWrite {
-  resourceVersion: number;
-  uid: string;
-  namespace: string;
-  name: string;
-  events: EventRow[];
-  patchJson: string;
-}
+import { filtersWholeWrites } from './ports/change-history';
+import type { ChangeFilters, ChangeHistory, ChangeRange, RecordedWrite, StoredWrite } from './ports/change-history';
 
 /**
  * The events of the write at $1: the positions after the last earlier one of another write, up to
@@ -78,39 +45,6 @@ const FEED = `SELECT ${eventColumns('e')}, coalesce(r.patch, f.patch) AS patch F
 /** Rows read per round while collecting distinct writes, at most. */
 const BATCH = 500;
 
-/** The filters of a range, without its bounds. */
-type RangeFilters = Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>;
-
-/** The log as accepted writes, for the change log, the feed and field ownership (either engine). */
-export interface ChangeHistory {
-  /** The resourceVersions of up to `limit` matching writes, oldest first. */
-  matchingWrites(range: ChangeRange, limit: number): Promise<number[]>;
-  /** One write: its events, and the Service before and after it (null before a create, after a delete). */
-  write(resourceVersion: number): Promise<RecordedWrite>;
-  /** One write's managedFields before and after it, below a compaction's horizon as above it. */
-  managedFieldsWrite(resourceVersion: number): Promise<OwnershipWrite>;
-  /** One write as the change log serves it: its event rows and its patch's JSON text. */
-  storedWrite(resourceVersion: number): Promise<StoredWrite>;
-  /**
-   * Up to `limit` matching writes as the change log serves them, oldest first, read in one pass
-   * over the range (no statement per write). Only for filters that keep writes whole.
-   */
-  matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]>;
-  /** Up to `limit` writes after a resourceVersion and at or before `untilRv`, oldest first. */
-  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]>;
-}
-
-/**
- * Whether a filter keeps or drops a write's events all together: every one but the event type is
- * a property of the write (its stream, its request), the same on each of its events.
- */
-export function filtersWholeWrites(range: Omit<ChangeRange, 'fromRv' | 'toRv' | 'fromPosition'>): boolean {
-  return range.eventType === undefined;
-}
-
-/** DI token of the engine's ChangeHistory. */
-export const CHANGE_HISTORY = Symbol('CHANGE_HISTORY');
-
 export class ChangeHistoryRepository implements ChangeHistory {
   constructor(private readonly db: SqlReader) {}
 
@@ -118,7 +52,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * The SQL of one round over a range: $1 fromPosition, $2 toRv, $3 fromRv, $4 the batch, then
    * the filters' values (in `params`, which holds the four first).
    */
-  rangeSql(range: RangeFilters, params: SqlParams, columns = 'position, resource_version AS rv'): string {
+  rangeSql(range: ChangeFilters, params: SqlParams, columns = 'position, resource_version AS rv'): string {
     const where = ['position >= $1', 'position <= $2', 'resource_version >= $3'];
     let index: string;
     // A stream's events in stream_version order are its events in position order.
@@ -143,7 +77,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * The SQL that reads whole writes of a range: every event row with, on a write's last event
    * (the one at its resourceVersion), the patch its revision stores.
    */
-  storedWritesSql(range: RangeFilters, params: SqlParams): string {
+  storedWritesSql(range: ChangeFilters, params: SqlParams): string {
     const patch = `CASE WHEN position = resource_version THEN coalesce(
       (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version),
       (SELECT f.patch FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version = events.resource_version)) END AS patch`;

@@ -4,51 +4,7 @@
 // SQLite; PostgreSQL's planner finds the same indexes). One implementation for both engines.
 import type { SummaryTransition } from '../domain/condition-summary';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
-
-export interface TransitionRange {
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  conditionType?: string;
-  status?: string;
-  actor?: string;
-  fromRv: number;
-  toRv: number;
-  /** Keyset cursor: strictly after (rv, id). */
-  after?: { rv: number; id: number };
-}
-
-export interface TransitionRow {
-  id: number;
-  resourceVersion: number;
-  uid: string;
-  namespace: string;
-  name: string;
-  conditionType: string;
-  fromStatus: string | null;
-  toStatus: string | null;
-  reason: string;
-  message: string;
-  observedGeneration: number | null;
-  lastTransitionTime: string | null;
-  recordedAt: string;
-  actorUser: string;
-  actorGroups: string;
-  userAgent: string;
-  fieldManager: string;
-  requestId: string;
-}
-
-export interface ServiceKey {
-  namespace: string;
-  name: string;
-  uid: string;
-}
-
-export interface Lifetime {
-  createdAt: string | null;
-  deletedAt: string | null;
-}
+import type { ConditionHistory, Lifetime, ServiceKey, TransitionRange, TransitionRow } from './ports/condition-history';
 
 const COLUMNS = `t.id, t.resource_version AS "resourceVersion", t.uid, t.namespace, t.name, t.condition_type AS "conditionType",
   t.from_status AS "fromStatus", t.to_status AS "toStatus", t.reason, t.message, t.observed_generation AS "observedGeneration",
@@ -61,22 +17,6 @@ const SUMMARY_ROWS = (indexedBy: string) => `SELECT condition_type AS "condition
 const KEY_OF_UID = (indexedBy: string) => `SELECT namespace, name, uid FROM condition_transitions${indexedBy} WHERE uid = $1 LIMIT 1`;
 const FIRST_EVENT = 'SELECT recorded_at AS "recordedAt" FROM events WHERE stream_id = $1 AND stream_version = 1';
 const LAST_EVENT = 'SELECT type, recorded_at AS "recordedAt", position FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1';
-
-/** The condition audit log, for the condition history API (either engine). */
-export interface ConditionHistory {
-  transitions(range: TransitionRange, limit: number): Promise<TransitionRow[]>;
-  /** Service incarnations with at least one transition, in (namespace, name, uid) order. */
-  services(scope: { namespace?: string; name?: string; after?: ServiceKey }, limit: number): Promise<ServiceKey[]>;
-  /** The one incarnation `uid`, if it has transitions, is in the scope and comes after the cursor. */
-  serviceOf(uid: string, scope: { namespace?: string; name?: string }, after?: ServiceKey): Promise<ServiceKey[]>;
-  /** What a summary of one incarnation folds, up to a resourceVersion, by condition type then time. */
-  summaryTransitionsOfService(uid: string, untilRv: number): Promise<SummaryTransition[]>;
-  /** When the incarnation was created and, if it was, deleted (as of a resourceVersion). */
-  lifetime(uid: string, untilRv: number): Promise<Lifetime>;
-}
-
-/** DI token of the engine's ConditionHistory. */
-export const CONDITION_HISTORY = Symbol('CONDITION_HISTORY');
 
 export class ConditionHistoryRepository implements ConditionHistory {
   private readonly summaryRows;

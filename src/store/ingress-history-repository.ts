@@ -10,70 +10,13 @@
 // that set it, as a write has at most one ingress change, so `@>`/`&&` select exactly
 // `from <= toRv AND (open OR to > fromRv)`.) No query walks unrelated history.
 import { SqlParams, type SqlReader } from './sql/sql-reader';
-
-export interface IntervalRow {
-  id: number;
-  address: string;
-  addressType: 'ip' | 'hostname';
-  uid: string;
-  namespace: string;
-  name: string;
-  fromResourceVersion: number;
-  fromTime: string;
-  setBy: string;
-  toResourceVersion: number | null;
-  toTime: string | null;
-  clearedBy: string | null;
-}
-
-export interface IntervalRange {
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  address?: string;
-  addressType?: string;
-  setBy?: string;
-  /** Intervals overlapping [fromRv, toRv]: from <= toRv and (open or to > fromRv). */
-  fromRv: number;
-  toRv: number;
-  /** True when the window starts after the beginning of the log (it then needs an overlap search). */
-  windowed: boolean;
-  /** Keyset cursor: strictly after (from, id). */
-  after?: { from: number; id: number };
-}
-
-export interface ConflictRow {
-  first: IntervalRow;
-  second: IntervalRow;
-}
-
-export interface ConflictRange {
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  address?: string;
-  /** Conflicts that began (the later assignment) within [fromRv, toRv]. */
-  fromRv: number;
-  toRv: number;
-  after?: { secondFrom: number; secondId: number; firstId: number };
-}
+import type { ConflictRange, ConflictRow, IngressHistory, IntervalRange, IntervalRow } from './ports/ingress-history';
 
 const columns = (alias: string, prefix = '') =>
   `${alias}.id AS "${prefix}id", ${alias}.address AS "${prefix}address", ${alias}.address_type AS "${prefix}addressType", ${alias}.uid AS "${prefix}uid",
    ${alias}.namespace AS "${prefix}namespace", ${alias}.name AS "${prefix}name", ${alias}.from_resource_version AS "${prefix}fromResourceVersion",
    ${alias}.from_time AS "${prefix}fromTime", ${alias}.set_by AS "${prefix}setBy", ${alias}.to_resource_version AS "${prefix}toResourceVersion",
    ${alias}.to_time AS "${prefix}toTime", ${alias}.cleared_by AS "${prefix}clearedBy"`;
-
-/** The ingress history: who held which address when, and conflicts (either engine). */
-export interface IngressHistory {
-  /** Intervals overlapping the range, in (from, id) order. */
-  intervals(range: IntervalRange, limit: number): Promise<IntervalRow[]>;
-  /** Conflicts that began within the range, in (second.id, first.id) order. */
-  conflicts(range: ConflictRange, limit: number): Promise<ConflictRow[]>;
-}
-
-/** DI token of the engine's IngressHistory. */
-export const INGRESS_HISTORY = Symbol('INGRESS_HISTORY');
 
 export class IngressHistoryRepository implements IngressHistory {
   constructor(private readonly db: SqlReader) {}

@@ -4,33 +4,10 @@ import { toRecorded } from './event-store';
 import type { RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type EventRow } from './sql/event-columns';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
-
-export interface KubeEventQuery {
-  namespace?: string;
-  /** involvedObject.name / uid when a field selector pins them (index lookups). */
-  name?: string;
-  uid?: string;
-  afterPosition: number;
-  /** Snapshot: nothing after this position. */
-  untilPosition: number;
-  limit: number;
-}
+import type { KubeEventQuery, KubeEvents } from './ports/kube-events';
 
 const AT = `SELECT ${eventColumns()} FROM events WHERE position = $1`;
 const HEAD = 'SELECT coalesce(max(position), 0) AS head FROM events';
-
-/** The event log as core/v1 Events (either engine). */
-export interface KubeEvents {
-  /** The newest position in the log (the current global resourceVersion). */
-  head(): Promise<number>;
-  page(query: KubeEventQuery): Promise<RecordedEvent[]>;
-  at(position: number): Promise<RecordedEvent | undefined>;
-  /** Events of whole writes after a resourceVersion (a page never splits a write). */
-  writesAfter(resourceVersion: number, limit: number): Promise<{ events: RecordedEvent[]; complete: boolean }>;
-}
-
-/** DI token of the engine's KubeEvents. */
-export const KUBE_EVENTS = Symbol('KUBE_EVENTS');
 
 /** The event log as core/v1 Events, on either engine's SQL reader. */
 export class KubeEventLog implements KubeEvents {

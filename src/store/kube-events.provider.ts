@@ -1,6 +1,6 @@
 // The core/v1 Events reader on the chosen engine (provided under KUBE_EVENTS).
 import { KubeEventLog } from './kube-event-log';
-import type { KubeEvents } from './kube-event-log';
+import type { KubeEvents } from './ports/kube-events';
 import { PgSqlReader } from './postgres/pg-sql-reader';
 import { SqliteSqlReader } from './sqlite-sql-reader';
 import type { StoreEngine } from './store-engine';

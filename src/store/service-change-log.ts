@@ -7,6 +7,7 @@ import { deletedObject, type ServiceWatchChange } from '../domain/service-change
 import { withStoredJson } from '../domain/codec/stored-object-json';
 import { type SqlReader } from './sql/sql-reader';
 import { decodeStoredText, type StoredText } from './stored-text-codec';
+import type { ServiceChanges } from './ports/service-changes';
 
 interface EventRow {
   position: number;
@@ -44,20 +45,6 @@ const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_ve
   } AS previous
   FROM events e LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
   WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
-
-/** The past as watch changes, for resuming a watch from a resourceVersion (either engine). */
-export interface ServiceChanges {
-  /**
-   * The oldest resourceVersion a watch can resume from: the log's first position - 1, or the
-   * compaction horizon (below it the objects a watch sends are gone; at it, its anchors hold them).
-   */
-  oldestResumable(): Promise<number>;
-  /** Up to `limit` writes after `resourceVersion`, oldest first. */
-  changesAfter(resourceVersion: number, limit: number): Promise<ServiceWatchChange[]>;
-}
-
-/** DI token of the engine's ServiceChanges. */
-export const SERVICE_CHANGES = Symbol('SERVICE_CHANGES');
 
 export class ServiceChangeLog implements ServiceChanges {
   private readonly eventsAfter: string;

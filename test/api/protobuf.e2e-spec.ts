@@ -1,8 +1,8 @@
 // A client that behaves like client-go >= 0.32's typed core/v1 client (protobuf bodies, protobuf
 // first in Accept), as MetalLB and kube-vip do for UpdateStatus, against the real server over
 // HTTPS. Every answer is compared with what the JSON path answers for the same request.
-import { SERVICE_CHANGES } from '../../src/store/service-change-log';
-import type { ServiceChanges } from '../../src/store/service-change-log';
+import { SERVICE_CHANGES } from '../../src/store/ports/service-changes';
+import type { ServiceChanges } from '../../src/store/ports/service-changes';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { PROTOBUF, protobufBody, TypedClient, TYPED_CLIENT_ACCEPT } from '../helpers/protobuf-client';
 import { startTestServer, type TestServer } from '../helpers/test-server';

@@ -2,8 +2,8 @@
 // Services and their status, error codes, and an informer that sees add/update/delete, resumes
 // its watch after the server closes the stream, and relists after a 410.
 import * as k8s from '@kubernetes/client-node';
-import { SERVICE_CHANGES } from '../../src/store/service-change-log';
-import type { ServiceChanges } from '../../src/store/service-change-log';
+import { SERVICE_CHANGES } from '../../src/store/ports/service-changes';
+import type { ServiceChanges } from '../../src/store/ports/service-changes';
 import { WatchRegistry } from '../../src/watch/watch-registry';
 import { kubeConfigFor } from '../helpers/client-node';
 import { describeEachBackend } from '../helpers/storage-backends';

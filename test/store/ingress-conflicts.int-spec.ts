@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DatabaseHandle, openDatabase } from '../../src/store/database';
-import { type ConflictRange, IngressHistoryRepository, type IntervalRow } from '../../src/store/ingress-history-repository';
+import { IngressHistoryRepository } from '../../src/store/ingress-history-repository';
+import type { ConflictRange, IntervalRow } from '../../src/store/ports/ingress-history';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
 const ADDRESSES = ['203.0.113.7', '203.0.113.8', 'lb.example.com'];
