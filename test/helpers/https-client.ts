@@ -1,7 +1,7 @@
 // A minimal HTTPS client for end-to-end tests: real TLS against the server's CA, bearer token
 // or client certificate, raw bodies in and out (so byte-exact assertions are possible).
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 
 export interface ClientCredentials {
   ca: string;
@@ -31,14 +31,37 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/**
+ * With `keepAlive` (the client of an in-process test server, test-server.ts): one keep-alive
+ * connection pool per set of TLS credentials (CA, client certificate and key) in this suite, so
+ * requests reuse connections as kubectl and client-go do. A new TLS connection per request was
+ * about half of the CPU a request cost client and server together. A client certificate is only
+ * ever sent on connections of its own pool; bearer tokens are headers of each request. Streams
+ * (watches, feeds) still open a connection of their own, which they hold. Without it (the
+ * default, and what the tests of server processes that are signalled, killed and restarted use),
+ * every request has a connection of its own.
+ */
+const pools = new Map<string, Agent>();
+
+function poolFor(credentials: ClientCredentials): Agent {
+  const key = JSON.stringify([credentials.ca, credentials.cert ?? '', credentials.key ?? '']);
+  let agent = pools.get(key);
+  if (!agent) {
+    agent = new Agent({ keepAlive: true, ca: credentials.ca, cert: credentials.cert, key: credentials.key });
+    pools.set(key, agent);
+  }
+  return agent;
+}
+
 export class HttpsClient {
   constructor(
     readonly baseUrl: string,
     private readonly credentials: ClientCredentials,
+    private readonly options: { keepAlive?: boolean } = {},
   ) {}
 
   withToken(token: string | undefined): HttpsClient {
-    return new HttpsClient(this.baseUrl, { ...this.credentials, token });
+    return new HttpsClient(this.baseUrl, { ...this.credentials, token }, this.options);
   }
 
   get(path: string, options: RequestOptions = {}) {
@@ -65,7 +88,8 @@ export class HttpsClient {
     const token = options.token === undefined ? this.credentials.token : options.token;
     if (token) headers.authorization = `Bearer ${token}`;
     return new Promise((resolve, reject) => {
-      const req = httpsRequest(url, { method, headers, ca: this.credentials.ca, cert: this.credentials.cert, key: this.credentials.key, agent: false }, (res) => {
+      const tls = this.options.keepAlive ? { agent: poolFor(this.credentials) } : { ca: this.credentials.ca, cert: this.credentials.cert, key: this.credentials.key, agent: false as const };
+      const req = httpsRequest(url, { method, headers, ...tls }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {

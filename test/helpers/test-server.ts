@@ -24,7 +24,8 @@ export async function startTestServer(options: ServerOptions & { config?: Record
   const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
   const tokens = parseTokenFile(readFileSync(join(dataDir, 'tokens.csv'), 'utf8'), 'tokens.csv');
   const adminToken = tokens.records[0].token;
-  const client = new HttpsClient(server.url, { ca, token: adminToken });
+  // Keep-alive: the server is in this process and its stop() closes the connections.
+  const client = new HttpsClient(server.url, { ca, token: adminToken }, { keepAlive: true });
   return {
     server,
     dataDir,
