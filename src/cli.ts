@@ -1,118 +1,13 @@
 // `svctrail <command>`: the operator's command line (npx svctrail …, npm run svctrail -- …).
-// Exit codes: 0 success, 1 failure or refusal (and verify differences), 2 bad usage.
-import { BadRequestError } from './domain/errors/domain-errors';
-import { COMPACT_USAGE, runCompact } from './cli/compact.command';
-import { CONDITIONS_USAGE, runConditions } from './cli/conditions.command';
-import { GET_USAGE, runGet } from './cli/get.command';
-import { HISTORY_USAGE, runHistory } from './cli/history.command';
-import { runWhoHad, WHO_HAD_USAGE } from './cli/who-had.command';
-import { OWNERS_USAGE, runOwners } from './cli/owners.command';
+// Exit codes: 0 success, 1 failure or refusal (and verify differences), 2 bad usage (run-command.ts).
 import 'reflect-metadata';
-import { EXPORT_USAGE, runExport } from './cli/export.command';
-import { IMPORT_USAGE, runImport } from './cli/import.command';
-import { INTEGRITY_CHECK_USAGE, runIntegrityCheck } from './cli/integrity-check.command';
-import { ISSUE_CREDENTIALS_USAGE, runIssueCredentials } from './cli/issue-credentials.command';
-import { REPLAY_USAGE, runReplay } from './cli/replay.command';
-import { UsageError } from './cli/usage-error';
-import { VERIFY_USAGE, runVerify } from './cli/verify.command';
-import { InvalidArgumentError, MaintenanceError } from './maintenance/maintenance-error';
-import { DataDirectoryLockedError } from './store/data-directory-lock';
-import { DamagedDatabaseError } from './store/database';
+import { runCommand } from './cli/run-command';
 
-type Command = (argv: string[], out: (line: string) => void, err: (line: string) => void) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  'issue-credentials': runIssueCredentials,
-  replay: runReplay,
-  verify: runVerify,
-  compact: runCompact,
-  'integrity-check': runIntegrityCheck,
-  export: runExport,
-  import: runImport,
-  get: runGet,
-  history: runHistory,
-  'who-had': runWhoHad,
-  conditions: runConditions,
-  owners: runOwners,
-};
-
-const USAGE = `usage: svctrail <command> [flags]
-
-commands:
-  issue-credentials   issue a client certificate or token and a kubeconfig for a user
-  replay              rebuild every projection from the event log and swap it in;
-                      --until: the whole store at a point in time, as a new data directory
-  verify              refold the log and compare every projection row with the live one
-  compact             remove the full objects below a horizon, keep the facts (retention)
-  integrity-check     SQLite's full integrity check of the database file (read-only)
-  export              write the events (all, or a window) as NDJSON, from SQLite or PostgreSQL
-  import              create a store in an empty data directory or PostgreSQL database from exported NDJSON
-  get                 a Service as the API returned it at a time or resourceVersion
-  history             the change log of a Service: every write, who made it, what changed
-  who-had             which Services held a load-balancer IP or hostname, when, set by whom
-  conditions          the condition audit log and per-condition summaries of a Service
-  owners              which field managers owned which fields of a Service, over time
-
-Every command but issue-credentials and integrity-check works on SQLite in --data-dir or on
-PostgreSQL with --storage postgres://… (or SVCTRAIL_STORAGE); the read commands (get, history,
-who-had, conditions, owners) print the same answer from either, and never write to the store.
-
-Run svctrail <command> --help for a command's flags.
-
-${ISSUE_CREDENTIALS_USAGE}
-
-${REPLAY_USAGE}
-
-${VERIFY_USAGE}
-
-${COMPACT_USAGE}
-
-${INTEGRITY_CHECK_USAGE}
-
-${EXPORT_USAGE}
-
-${IMPORT_USAGE}
-
-${GET_USAGE}
-
-${HISTORY_USAGE}
-
-${WHO_HAD_USAGE}
-
-${CONDITIONS_USAGE}
-
-${OWNERS_USAGE}`;
-
-const isUsageError = (error: unknown) => error instanceof UsageError || error instanceof InvalidArgumentError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const run = command ? COMMANDS[command] : undefined;
-  if (!run) {
-    process.stderr.write(`${USAGE}\n`);
-    return command && command !== 'help' && command !== '--help' ? 2 : 0;
-  }
-  const err = (line: string) => process.stderr.write(`${line}\n`);
-  try {
-    return await run(rest, (line) => process.stdout.write(`${line}\n`), err);
-  } catch (error) {
-    if (isUsageError(error)) {
-      err(`svctrail ${command}: ${(error as Error).message}\n(run svctrail ${command} --help for usage)`);
-      return 2;
-    }
-    if (error instanceof BadRequestError) {
-      err(`svctrail ${command}: ${error.message}`);
-      return 2;
-    }
-    if (error instanceof MaintenanceError || error instanceof DamagedDatabaseError || error instanceof DataDirectoryLockedError) {
-      err(`svctrail ${command}: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  }
-}
-
-main(process.argv.slice(2)).then(
+runCommand(
+  process.argv.slice(2),
+  (line) => process.stdout.write(`${line}\n`),
+  (line) => process.stderr.write(`${line}\n`),
+).then(
   // Exit once stdout has drained (a piped export), even if stdin is still open (import refused early).
   (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {

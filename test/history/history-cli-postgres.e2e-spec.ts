@@ -1,7 +1,10 @@
 // `svctrail get | history | conditions | owners | who-had` on PostgreSQL, as an operator runs them
 // (`node cli.js …` in a child process): one history written to SQLite and imported into
 // PostgreSQL answers byte for byte the same on both engines, for every command and flag tried;
-// and the --storage refusals of the maintenance commands hold for the read commands too.
+// and the --storage refusals of the maintenance commands hold for the read commands too. The
+// comparison of answers runs its 50 commands in this process (runCliInProcess, the same code the
+// process runs): it is about what the engines answer; every test of the process itself (the
+// environment, exit codes, messages, what is left written) runs the compiled CLI.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +12,7 @@ import { Client } from 'pg';
 import { type AppContext, createAppContext } from '../helpers/app-context';
 import { createTestDatabase, describePostgres, dropTestDatabase } from '../helpers/postgres';
 import { runBuiltCli } from '../helpers/built-cli';
+import { runCliInProcess } from '../helpers/cli-in-process';
 import { buildDist, removeBuild } from '../helpers/server-process';
 import { StoreWriter } from '../maintenance/store-fixture';
 
@@ -86,15 +90,15 @@ describePostgres('history CLI commands with --storage postgres://', (database) =
   it('every read command prints the same bytes and exits the same on SQLite and PostgreSQL', async () => {
     let answered = 0;
     for (const args of commands()) {
-      const [sqlite, postgres] = await Promise.all([cli([...args, '--data-dir', ctx.dataDir]), cli([...args, '--storage', database().url])]);
+      const [sqlite, postgres] = await Promise.all([runCliInProcess([...args, '--data-dir', ctx.dataDir]), runCliInProcess([...args, '--storage', database().url])]);
       expect({ args, ...postgres }).toEqual({ args, ...sqlite });
       if (sqlite.code === 0) answered++;
     }
     // The comparison is of answers, not of two identical refusals.
     expect(answered).toBeGreaterThanOrEqual(commands().length - 2);
-    const web = JSON.parse((await cli(['get', 'default/web', '-o', 'json', '--storage', database().url])).stdout);
+    const web = JSON.parse((await runCliInProcess(['get', 'default/web', '-o', 'json', '--storage', database().url])).stdout);
     expect(web.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
-    expect((await cli(['who-had', '203.0.113.7', '--storage', database().url])).stdout).toMatch(/^default\/web\s/m);
+    expect((await runCliInProcess(['who-had', '203.0.113.7', '--storage', database().url])).stdout).toMatch(/^default\/web\s/m);
   }, 300000);
 
   it('takes the store from SVCTRAIL_STORAGE, the flag winning over it', async () => {
