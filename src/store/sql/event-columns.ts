@@ -1,9 +1,15 @@
 // The events columns as the history repositories read them: camelCase names, quoted (PostgreSQL
 // folds a bare alias to lower case; SQLite takes the quoted one as it is).
 import type { events } from '../schema';
+import type { EventRow } from '../ports/event-row';
 
 /** An events row read with eventColumns. */
-export type EventRow = typeof events.$inferSelect;
+export type { EventRow };
+
+// The schema's row and the port's are the same type: a column added to one and not the other fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesPort: Same<typeof events.$inferSelect, EventRow> = true;
+void schemaMatchesPort;
 
 export function eventColumns(alias = ''): string {
   const a = alias ? `${alias}.` : '';
