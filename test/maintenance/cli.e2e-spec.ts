@@ -1,6 +1,11 @@
 // The maintenance commands as an operator runs them: `node cli.js replay|verify|export|import`
 // against the data directory of a real server process that keeps running, then servers started
 // on the imported and point-in-time directories answering exactly as the original does.
+// Commands whose answers are compared run in the jest process (runCliInProcess: the same code,
+// about 1 s of CPU less each); what is about the process stays a child process: the progress
+// written to a non-TTY stderr, the refusals' exit codes and messages, a replay refused while
+// another process holds the lock and the swap beside the server, an export to stdout, and the
+// queries that answer while the server takes writes.
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,9 +14,11 @@ import { parse as parseYaml } from 'yaml';
 import { lockDataDirectory, REPLAY_LOCK_FILE } from '../../src/store/data-directory-lock';
 import { HttpsClient } from '../helpers/https-client';
 import { runBuiltCli } from '../helpers/built-cli';
+import { runCliInProcess } from '../helpers/cli-in-process';
 import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 const cli = (...args: string[]) => runBuiltCli(args);
+const inProcess = (...args: string[]) => runCliInProcess(args);
 
 const adminClient = (dataDir: string, url: string) =>
   new HttpsClient(url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });
@@ -91,9 +98,9 @@ describe('svctrail replay, verify, export, import', () => {
     expect(human.stdout).toMatch(/OK: \d+ events in \d+ writes up to resourceVersion \d+, 0 differences\n$/);
     // Not a TTY: one summary line per phase, with its rate.
     expect(human.stderr).toMatch(/^fold projections: \d+ events in [\d.]+s \([\d,]+ events\/s\)\ncompare: /);
-    const json = JSON.parse((await cli('verify', '--data-dir', dataDir, '-o', 'json')).stdout);
+    const json = JSON.parse((await inProcess('verify', '--data-dir', dataDir, '-o', 'json')).stdout);
     expect(json).toMatchObject({ differences: 0, samples: [] });
-    const yaml = parseYaml((await cli('verify', '--data-dir', dataDir, '-o', 'yaml')).stdout);
+    const yaml = parseYaml((await inProcess('verify', '--data-dir', dataDir, '-o', 'yaml')).stdout);
     expect(yaml.tables).toEqual(json.tables);
   });
 
@@ -109,7 +116,7 @@ describe('svctrail replay, verify, export, import', () => {
     }
     expect((await client.get(path)).text).toContain('192.0.2.66');
 
-    const failed = await cli('verify', '--data-dir', dataDir);
+    const failed = await inProcess('verify', '--data-dir', dataDir);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('services namespace=default name=web: differs — object.status.loadBalancer.ingress[0].ip: live "192.0.2.66", log "203.0.113.8"');
     expect(failed.stdout).toMatch(/FAILED: .* 1 difference\n$/);
@@ -123,7 +130,7 @@ describe('svctrail replay, verify, export, import', () => {
     } finally {
       other.release();
     }
-    expect((await cli('verify', '--data-dir', dataDir)).code).toBe(1);
+    expect((await inProcess('verify', '--data-dir', dataDir)).code).toBe(1);
 
     // Next to the running server, which keeps serving.
     const replay = await cli('replay', '--data-dir', dataDir);
@@ -134,12 +141,12 @@ describe('svctrail replay, verify, export, import', () => {
     );
     expect(replay.stderr).toMatch(/swap: 7 tables in/);
     expect((await client.get(path)).text).toBe(before);
-    expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0);
+    expect((await inProcess('verify', '--data-dir', dataDir)).code).toBe(0);
   });
 
   it('export → import → a server on the imported directory answers byte for byte as the original', async () => {
     const file = join(root, 'events.ndjson');
-    const exported = await cli('export', '--data-dir', dataDir, '--out', file);
+    const exported = await inProcess('export', '--data-dir', dataDir, '--out', file);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^exported \d+ events \(resourceVersions 1\.\.\d+\) to .*events\.ndjson\n$/);
     // It names every user and what they changed: private, like the database.
@@ -149,10 +156,10 @@ describe('svctrail replay, verify, export, import', () => {
     expect(toStdout.stderr).toMatch(/exported \d+ events/);
 
     const imported = join(root, 'imported');
-    const result = await cli('import', '--data-dir', imported, file, '-o', 'json');
+    const result = await inProcess('import', '--data-dir', imported, file, '-o', 'json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ events: toStdout.stdout.trimEnd().split('\n').length });
-    expect((await cli('verify', '--data-dir', imported)).code).toBe(0);
+    expect((await inProcess('verify', '--data-dir', imported)).code).toBe(0);
 
     const copy = await startServerProcess(['--data-dir', imported]);
     others.push(copy);
@@ -167,7 +174,7 @@ describe('svctrail replay, verify, export, import', () => {
 
   it('replay --until builds the store at a resourceVersion; a server serves it read-only, as the original time-travels', async () => {
     const out = join(root, 'at-midpoint');
-    const result = await cli('replay', '--data-dir', dataDir, '--until', String(midpoint), '--out', out);
+    const result = await inProcess('replay', '--data-dir', dataDir, '--until', String(midpoint), '--out', out);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`up to resourceVersion ${midpoint}`);
     expect(JSON.parse(readFileSync(join(out, 'point-in-time.json'), 'utf8'))).toMatchObject({ resourceVersion: midpoint });
@@ -188,7 +195,7 @@ describe('svctrail replay, verify, export, import', () => {
     expect((await pitClient.get('/api/v1/services')).text).toBe(atPoint.text);
 
     const byTime = join(root, 'by-time');
-    const timed = await cli('replay', '--data-dir', dataDir, '--until', '2000-01-01T00:00:00Z', '--out', byTime, '-o', 'json');
+    const timed = await inProcess('replay', '--data-dir', dataDir, '--until', '2000-01-01T00:00:00Z', '--out', byTime, '-o', 'json');
     expect(timed.code).toBe(0);
     expect(JSON.parse(timed.stdout)).toMatchObject({ resourceVersion: 0, events: 0 });
   });
@@ -233,7 +240,7 @@ describe('svctrail replay, verify, export, import', () => {
     const help = await cli('replay', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: svctrail replay');
-    expect((await cli('verify', '--data-dir', dataDir)).code).toBe(0); // nothing above touched the store
+    expect((await inProcess('verify', '--data-dir', dataDir)).code).toBe(0); // nothing above touched the store
   }, 180_000);
 
   it('the query commands answer while the server takes writes, and every write is acknowledged', async () => {
