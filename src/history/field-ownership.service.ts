@@ -14,7 +14,6 @@ import { HISTORY_API_VERSION } from './history-api';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
-import type { OwnershipWrite } from '../domain/field-management';
 import { OwnershipInterval, ownershipIntervals } from './field-ownership-intervals';
 
 const PARAMS = ['field', 'manager', 'at', 'since', 'until', 'limit', 'continue'];
@@ -85,11 +84,9 @@ export class FieldOwnershipService {
 
   /** Every interval of the scope's Services up to the snapshot, in log order. */
   private async intervals(scope: HistoryScope, snapshot: number): Promise<OwnershipInterval[]> {
-    const rvs = await this.changes.matchingWrites({ ...scope, fromRv: 1, toRv: snapshot, fromPosition: 1 }, Number.MAX_SAFE_INTEGER);
-    const writes: OwnershipWrite[] = [];
     // Only the managedFields of each revision: below a compaction's horizon they are all it keeps.
-    for (const rv of rvs) writes.push(await this.changes.managedFieldsWrite(rv));
-    return ownershipIntervals(writes);
+    // Read with the writes' events in one pass over the scope's index, not a few statements per write.
+    return ownershipIntervals(await this.changes.managedFieldsWrites({ ...scope, fromRv: 1, toRv: snapshot, fromPosition: 1 }, Number.MAX_SAFE_INTEGER));
   }
 }
 

@@ -28,12 +28,42 @@ const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND
 const STORED_PATCH = `SELECT coalesce((SELECT patch FROM service_revisions WHERE uid = $1 AND resource_version = $2),
   (SELECT patch FROM revision_facts WHERE uid = $1 AND resource_version = $2)) AS patch`;
 /**
- * A revision's managedFields: in its object (REVISION_AT, REVISION_BEFORE), or (below a
- * compaction's horizon) kept on their own. A Service's revisions left in service_revisions are
- * all newer than those moved to revision_facts, so the facts are read only when those hold none.
+ * A revision's managedFields: in its object, or (below a compaction's horizon) kept on their own.
+ * A Service's revisions left in service_revisions are all newer than those moved to
+ * revision_facts, so the facts count only when those hold none. null: no revision (before a
+ * create, after a delete); undefined: one without managedFields.
  */
-const FACTS_AT = 'SELECT managed_fields AS "managedFields" FROM revision_facts WHERE uid = $1 AND resource_version = $2';
-const FACTS_BEFORE = 'SELECT managed_fields AS "managedFields" FROM revision_facts WHERE uid = $1 AND resource_version < $2 ORDER BY resource_version DESC LIMIT 1';
+function managedFieldsOf(object: StoredText | null, facts: number | null, managedFields: StoredText | null): readonly ManagedFieldsEntry[] | undefined | null {
+  if (object !== null) return (JSON.parse(decodeStoredText(object)) as Service).metadata.managedFields;
+  if (facts === null) return null;
+  return managedFields === null ? undefined : (JSON.parse(decodeStoredText(managedFields)) as ManagedFieldsEntry[]);
+}
+/**
+ * What field ownership reads of a write, on its last event (position = resource_version), with the
+ * write's events: the revisions it wrote and superseded (as REVISION_AT, REVISION_BEFORE), and
+ * (for below a compaction's horizon) the managedFields kept of them on their own, `…Facts` 1 when
+ * that row exists. Each a seek on a primary key, in the pass over the range (see managedFieldsOf).
+ */
+const OWNERSHIP_COLUMNS = [
+  ['atObject', 'SELECT r.object FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version'],
+  ['atFacts', 'SELECT 1 FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version = events.resource_version'],
+  ['atManagedFields', 'SELECT f.managed_fields FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version = events.resource_version'],
+  ['beforeObject', 'SELECT r.object FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version < events.resource_version ORDER BY r.resource_version DESC LIMIT 1'],
+  ['beforeFacts', 'SELECT 1 FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version < events.resource_version ORDER BY f.resource_version DESC LIMIT 1'],
+  ['beforeManagedFields', 'SELECT f.managed_fields FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version < events.resource_version ORDER BY f.resource_version DESC LIMIT 1'],
+]
+  .map(([name, sql]) => `CASE WHEN position = resource_version THEN (${sql}) END AS "${name}"`)
+  .join(',\n  ');
+
+/** An events row read with OWNERSHIP_COLUMNS (set on a write's last event only). */
+interface OwnershipRow extends EventRow {
+  atObject: StoredText | null;
+  atFacts: number | null;
+  atManagedFields: StoredText | null;
+  beforeObject: StoredText | null;
+  beforeFacts: number | null;
+  beforeManagedFields: StoredText | null;
+}
 /** Events read per round by the feed. */
 const FEED_EVENTS = 400;
 /** The log after $1 up to $2, with each write's stored patch read on its last event (the one at the write's resourceVersion). */
@@ -94,19 +124,59 @@ export class ChangeHistoryRepository implements ChangeHistory {
     if (!filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
     const params = new SqlParams(0, 0, 0, 0);
     const sql = this.storedWritesSql(range, params);
-    const out: StoredWrite[] = [];
+    return this.wholeWrites<EventRow & { patch: StoredText | null }, StoredWrite>(sql, range, params, limit, (rows) => this.withPatch(rows, rows[rows.length - 1].patch));
+  }
+
+  /**
+   * The SQL that reads whole writes of a range for field ownership: every event row with, on a
+   * write's last event, the managedFields of the revisions before and after it (OWNERSHIP_COLUMNS).
+   */
+  private ownershipWritesSql(range: ChangeFilters, params: SqlParams): string {
+    return this.rangeSql(range, params, `${eventColumns()},\n  ${OWNERSHIP_COLUMNS}`);
+  }
+
+  /**
+   * Up to `limit` matching writes as field ownership reads them, oldest first, in one pass over the
+   * range's index (a statement per round, not several per write). Only for filters that keep
+   * writes whole.
+   */
+  async managedFieldsWrites(range: ChangeRange, limit: number): Promise<OwnershipWrite[]> {
+    if (!filtersWholeWrites(range)) throw new Error('managedFieldsWrites needs filters that keep writes whole');
+    const params = new SqlParams(0, 0, 0, 0);
+    return this.wholeWrites<OwnershipRow, OwnershipWrite>(this.ownershipWritesSql(range, params), range, params, limit, (rows) => {
+      const first = rows[0];
+      const last = rows[rows.length - 1];
+      return {
+        resourceVersion: last.resourceVersion,
+        time: last.recordedAt,
+        uid: first.streamId,
+        namespace: first.namespace,
+        name: first.name,
+        before: first.streamVersion === 1 ? undefined : (managedFieldsOf(last.beforeObject, last.beforeFacts, last.beforeManagedFields) ?? undefined),
+        // No revision: the write deleted the Service.
+        after: managedFieldsOf(last.atObject, last.atFacts, last.atManagedFields),
+      };
+    });
+  }
+
+  /**
+   * Up to `limit` whole writes of a range read by `sql` (rangeSql's parameters), oldest first, each
+   * made of its consecutive rows by `toWrite`.
+   */
+  private async wholeWrites<R extends EventRow, W>(sql: string, range: ChangeRange, params: SqlParams, limit: number, toWrite: (rows: R[]) => W | Promise<W>): Promise<W[]> {
+    const out: W[] = [];
     let fromPosition = range.fromPosition;
     // A write has one event or a few: a first round of about what the page needs (each row costs
     // a lookup of its table row), later rounds grow. Rounds start at a write's first event.
     for (let batch = Math.min(BATCH, 3 * (limit + 1)); ;) {
-      const rows = await this.db.all<EventRow & { patch: StoredText | null }>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
+      const rows = await this.db.all<R>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
       const full = rows.length === batch;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
         if (i < rows.length && rows[i].resourceVersion === rows[start].resourceVersion) continue;
         // A full batch may have cut its last write short: it is read again, whole, by the next.
         if (i === rows.length && full) break;
-        out.push(await this.withPatch(rows.slice(start, i), rows[i - 1].patch));
+        out.push(await toWrite(rows.slice(start, i)));
         if (out.length === limit) return out;
         start = i;
       }
@@ -151,30 +221,6 @@ export class ChangeHistoryRepository implements ChangeHistory {
       // The revision this write superseded: none before a create.
       previous: first.streamVersion === 1 ? null : parse(await this.revision(REVISION_BEFORE, first.streamId, resourceVersion)),
       object: parse(await this.revision(REVISION_AT, first.streamId, resourceVersion)),
-    };
-  }
-
-  async managedFieldsWrite(resourceVersion: number): Promise<OwnershipWrite> {
-    const rows = await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion]);
-    const first = rows[0];
-    const key = [first.streamId, resourceVersion];
-    /** null: no revision (before a create, after a delete); undefined: one without managedFields. */
-    const managed = async (objectSql: string, factsSql: string): Promise<readonly ManagedFieldsEntry[] | undefined | null> => {
-      const revision = await this.db.one<{ object: StoredText }>(objectSql, key);
-      if (revision) return (JSON.parse(decodeStoredText(revision.object)) as Service).metadata.managedFields;
-      const facts = await this.db.one<{ managedFields: StoredText | null }>(factsSql, key);
-      if (!facts) return null;
-      return facts.managedFields === null ? undefined : (JSON.parse(decodeStoredText(facts.managedFields)) as ManagedFieldsEntry[]);
-    };
-    return {
-      resourceVersion,
-      time: rows[rows.length - 1].recordedAt,
-      uid: first.streamId,
-      namespace: first.namespace,
-      name: first.name,
-      before: first.streamVersion === 1 ? undefined : ((await managed(REVISION_BEFORE, FACTS_BEFORE)) ?? undefined),
-      // No revision: the write deleted the Service.
-      after: await managed(REVISION_AT, FACTS_AT),
     };
   }
 

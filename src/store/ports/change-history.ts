@@ -69,8 +69,6 @@ export interface ChangeHistory {
   matchingWrites(range: ChangeRange, limit: number): Promise<number[]>;
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   write(resourceVersion: number): Promise<RecordedWrite>;
-  /** One write's managedFields before and after it, below a compaction's horizon as above it. */
-  managedFieldsWrite(resourceVersion: number): Promise<OwnershipWrite>;
   /** One write as the change log serves it: its event rows and its patch's JSON text. */
   storedWrite(resourceVersion: number): Promise<StoredWrite>;
   /**
@@ -78,6 +76,12 @@ export interface ChangeHistory {
    * over the range (no statement per write). Only for filters that keep writes whole.
    */
   matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]>;
+  /**
+   * Up to `limit` matching writes' managedFields before and after each, below a compaction's
+   * horizon as above it, oldest first, read over the range (no statement per write). Only for
+   * filters that keep writes whole.
+   */
+  managedFieldsWrites(range: ChangeRange, limit: number): Promise<OwnershipWrite[]>;
   /** Up to `limit` writes after a resourceVersion and at or before `untilRv`, oldest first. */
   storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]>;
 }
