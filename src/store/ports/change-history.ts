@@ -3,6 +3,7 @@
 import type { OwnershipWrite } from '../../domain/field-management';
 import type { Service } from '../../domain/service.types';
 import type { RecordedEvent } from './recorded-event';
+import type { EventRow } from './event-row';
 
 export interface ChangeRange {
   namespace?: string;
@@ -31,35 +32,13 @@ export interface RecordedWrite {
   object: Service | null;
 }
 
-/** One event as the log stores it, column by column: its data and actor groups still JSON text. */
-export interface StoredEvent {
-  position: number;
-  resourceVersion: number;
-  streamId: string;
-  streamVersion: number;
-  namespace: string;
-  name: string;
-  type: string;
-  /** The event's data, JSON text. */
-  data: string;
-  recordedAt: string;
-  actorUser: string;
-  /** The actor's groups, a JSON array's text. */
-  actorGroups: string;
-  userAgent: string;
-  fieldManager: string;
-  requestId: string;
-  verb: string;
-  subresource: string;
-}
-
 /** One write as stored: its events' rows and its patch's JSON text. */
 export interface StoredWrite {
   resourceVersion: number;
   uid: string;
   namespace: string;
   name: string;
-  events: StoredEvent[];
+  events: EventRow[];
   patchJson: string;
 }
 
