@@ -12,6 +12,16 @@ export async function runCliInProcess(args: readonly string[]): Promise<CliRun> 
   delete process.env.SVCTRAIL_STORAGE;
   let stdout = '';
   let stderr = '';
+  // The progress of replay, verify, import, export and compact (src/cli/progress-bar.ts) is
+  // written to process.stderr itself: taken into the command's stderr, in order with its errors,
+  // as a child process's stderr would have it, instead of into the test run's output.
+  const write = process.stderr.write;
+  process.stderr.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+    stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    const done = rest.find((arg): arg is () => void => typeof arg === 'function');
+    if (done) process.nextTick(done);
+    return true;
+  };
   try {
     const code = await runCommand(
       [...args],
@@ -22,5 +32,7 @@ export async function runCliInProcess(args: readonly string[]): Promise<CliRun> 
   } catch (error) {
     // What src/cli.ts prints for an error no command expected, before exiting 1.
     return { code: 1, stdout, stderr: `${stderr}svctrail: ${error instanceof Error ? error.message : String(error)}\n` };
+  } finally {
+    process.stderr.write = write;
   }
 }
