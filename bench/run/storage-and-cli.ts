@@ -7,12 +7,19 @@ import { DATA_ROOT, type DatasetManifest } from '../generate-data';
 import { ROOT } from '../real';
 import { PROFILE_DIR, log } from './options';
 import { children } from './processes';
+import { type CacheDrop, syncAndDrop } from './page-cache';
 import { type Result } from './cases';
 import { fmtNum, fmtMB } from './format';
 
 const CREDENTIALS = ['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'manifest.json', 'policy.jsonl'];
 
-/** A fresh copy of a dataset's directory (credentialsOnly: without its database, for a replica on PostgreSQL). */
+/** Every scratch copy made: how long its fsync took and how its pages left the page cache. */
+export const copies: { label: string; syncMs: number; cacheDrop: CacheDrop }[] = [];
+
+/**
+ * A fresh copy of a dataset's directory (credentialsOnly: without its database, for a replica on
+ * PostgreSQL), fsynced and dropped from the page cache (page-cache.ts) before anything runs on it.
+ */
 export function scratchCopy(source: string, label: string, credentialsOnly = false): string {
   const dir = join(DATA_ROOT, `run-${label}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
@@ -20,6 +27,9 @@ export function scratchCopy(source: string, label: string, credentialsOnly = fal
   for (const file of credentialsOnly ? CREDENTIALS : ['svctrail.db', ...CREDENTIALS]) {
     if (existsSync(join(source, file))) copyFileSync(join(source, file), join(dir, file));
   }
+  const t0 = performance.now();
+  const cacheDrop = syncAndDrop(dir, log);
+  copies.push({ label, syncMs: performance.now() - t0, cacheDrop });
   return dir;
 }
 
