@@ -14,7 +14,8 @@
 // Each write appends an event row (LoadBalancerIngressChanged / ServiceConditionsReplaced with
 // the previous value, so the log stays replayable) and upserts the current-object row; it
 // maintains no other projection. The WAL is checkpointed by a worker thread on its own
-// connection (wal_autocheckpoint=0 here), so checkpoints never stall the event loop.
+// connection (wal_autocheckpoint=0 here), so checkpoints never stall the event loop, as strictly
+// as svctrail's (every 100 ms and at once again while behind; journal_size_limit 64 MB).
 //
 // Reads are one indexed statement per answer whose stored JSON is sent as is (what each one
 // computes beyond that is said where it is, and in bench/README.md):
@@ -49,11 +50,12 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, isMainThread } from 'node:worker_threads';
 import { real } from './real';
 import { floorHistory } from './floor/history';
 import { LazyStatement } from './floor/lazy-statement';
 import { storedText, storeRevisionText } from './floor/stored-text';
+import { checkpointer, WAL_SIZE_LIMIT } from './floor/checkpointer';
 
 interface PendingWrite {
   namespace: string;
@@ -90,28 +92,6 @@ function decodeContinue(token: string): { rv: number; after: string } | undefine
   } catch {
     return undefined;
   }
-}
-
-function checkpointer(): void {
-  // Worker: PASSIVE checkpoints on a second connection; SQLite restarts the WAL from the top at
-  // the next write once everything in it has been copied back.
-  const db = new Database(workerData.path as string);
-  db.pragma('busy_timeout = 5000');
-  const tick = () => {
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // busy: next tick
-    }
-  };
-  const timer = setInterval(tick, 100);
-  parentPort!.on('message', (m) => {
-    if (m === 'stop') {
-      clearInterval(timer);
-      db.close();
-      process.exit(0);
-    }
-  });
 }
 
 function migrate(db: Database.Database, migrationsFolder: string): void {
@@ -212,6 +192,7 @@ function main(): void {
   db.pragma(`synchronous = ${values.synchronous}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('wal_autocheckpoint = 0');
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   db.pragma('temp_store = MEMORY'); // as svctrail: no temp file per write for the savepoint's journal
   migrate(db, join(__dirname, '..', '..', 'migrations'));
   if (values['drop-unused-indexes']) dropUnusedIndexes(db);
