@@ -5,7 +5,14 @@
 // copies of one dataset. It splits each gap to the floor into what the stack costs
 // (framework-floor ÷ floor) and what svctrail's own code costs (svctrail ÷ framework-floor).
 //
-// usage: node bench/dist/framework-compare.js [--dataset 1m|10k] [--duration SECONDS]
+// The status PUTs run on all four write targets at once, each on its own copy, interleaved and
+// repeated (--repeat, default 2: svctrail, framework-floor-full, floor-full, floor, then in the
+// reverse order), so a drift of the shared machine weighs on every target alike; the table
+// shows the median and min–max of the runs. Every copy is fsynced and dropped from the page
+// cache before its server starts, and a phase whose 1-minute load average says other work shared
+// the cores is marked [busy] (bench/README.md, "Measuring honestly").
+//
+// usage: node bench/dist/framework-compare.js [--dataset 1m|10k] [--duration SECONDS] [--repeat N]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,13 +20,17 @@ import { Agent, request } from 'node:https';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { ROOT } from './real';
+import { syncAndDrop } from './run/page-cache';
+import { type LoadWindow, BUSY_RULE, busyMark, loadWindows, underLoadWatch } from './run/load-average';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }>;
 
-const { values } = parseArgs({ options: { dataset: { type: 'string', default: '1m' }, duration: { type: 'string', default: '8' } } });
+const { values } = parseArgs({ options: { dataset: { type: 'string', default: '1m' }, duration: { type: 'string', default: '8' }, repeat: { type: 'string', default: '2' } } });
 const source = join(ROOT, 'bench', 'data', values.dataset);
 const DURATION = Number(values.duration);
+const REPEATS = Math.max(1, Number(values.repeat));
+const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const FLOOR = join(ROOT, 'bench', 'dist', 'floor-server.js');
 const TARGETS = [
@@ -43,6 +54,7 @@ const IP_MARK = '0.0.0.0';
 function copyDataset(): string {
   const dir = mkdtempSync(join(ROOT, 'bench', 'data', 'framework-'));
   for (const file of readdirSync(source)) if (!/-shm$|-wal$|\.lock$/.test(file)) copyFileSync(join(source, file), join(dir, file));
+  syncAndDrop(dir, log);
   return dir;
 }
 
@@ -114,6 +126,17 @@ async function walkPages(url: string, token: string, namespaces: string[], conne
   return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), bad };
 }
 
+/** The median of several runs (failures summed), with the min–max of req/s and p99. */
+function medianOf(list: CaseResult[]): CaseResult & { range: { rps: [number, number]; p99: [number, number] } } {
+  const median = (k: 'rps' | 'p50' | 'p99') => {
+    const v = list.map((r) => r[k]).sort((a, b) => a - b);
+    const mid = v.length >> 1;
+    return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+  };
+  const range = (k: 'rps' | 'p99'): [number, number] => [Math.min(...list.map((r) => r[k])), Math.max(...list.map((r) => r[k]))];
+  return { rps: median('rps'), p50: median('p50'), p99: median('p99'), bad: list.reduce((a, r) => a + r.bad, 0), range: { rps: range('rps'), p99: range('p99') } };
+}
+
 const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 async function main(): Promise<void> {
@@ -125,7 +148,7 @@ async function main(): Promise<void> {
   const gets = names.map((n) => ({ method: 'GET', path: `/api/v1/namespaces/${n.namespace}/services/${n.name}` }));
   const lists = namespaces.map((ns) => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/services` }));
   const CASES = ['GET one Service', 'LIST a namespace', 'every page of a LIST of a namespace (limit=10)'] as const;
-  const rows: { target: string; results: CaseResult[]; peakRss: number }[] = [];
+  const rows: { target: string; results: CaseResult[]; peakRss: number; busy?: LoadWindow }[] = [];
   for (const target of TARGETS) {
     const dir = copyDataset();
     const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
@@ -140,8 +163,8 @@ async function main(): Promise<void> {
         const r = await autocannon({ ...options, requests, duration: DURATION });
         return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
       };
-      const results = [await load(gets), await load(lists), await walkPages(url, token, namespaces, 10, DURATION)];
-      rows.push({ target: target.name, results, peakRss: peakRssMb(child.pid!) });
+      const { value: results, window } = await underLoadWatch(`${target.name}: reads`, async () => [await load(gets), await load(lists), await walkPages(url, token, namespaces, 10, DURATION)]);
+      rows.push({ target: target.name, results, peakRss: peakRssMb(child.pid!), busy: window.busy ? window : undefined });
       results.forEach((r, i) => process.stdout.write(`  ${target.name.padEnd(16)} ${CASES[i].padEnd(48)} ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}\n`));
     } finally {
       child.kill('SIGTERM');
@@ -170,33 +193,52 @@ async function main(): Promise<void> {
     const ip = `100.${100 + ((c >> 14) & 63)}.${100 + ((c >> 7) & 127)}.${100 + (c & 127)}`;
     return { ...req, method: 'PUT', path: s.path, body: s.before + ip + s.after, headers: { ...(req.headers as object), 'content-type': 'application/json' } };
   };
-  const writeRows: { target: string; results: CaseResult[] }[] = [];
-  for (const target of WRITE_TARGETS) {
-    const dir = copyDataset();
-    const { child, url } = await start(target.script, dir, target.extra).catch((error: unknown) => {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    });
-    try {
-      const results: CaseResult[] = [];
-      for (const connections of WRITE_CONNECTIONS) {
-        const options = { url, connections, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false }, requests: [{ setupRequest: putRequest }] };
-        await autocannon({ ...options, duration: 2 });
-        // Settled: the checkpoint of the warm-up's writes is not this case's cost.
-        await new Promise((resolve) => setTimeout(resolve, 3000));
-        const r = await autocannon({ ...options, duration: DURATION });
-        results.push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors });
-        process.stdout.write(
-          `  ${target.name.padEnd(20)} PUT status, many Services, ${connections} conn: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}\n`,
-        );
-      }
-      writeRows.push({ target: target.name, results });
-    } finally {
+  // Every write target up at once, each on its own copy; per connection count, REPEATS runs on each,
+  // the targets' order reversed on every other run.
+  const servers: { name: string; dir: string; child: ChildProcess; url: string }[] = [];
+  const runs = new Map<string, CaseResult[][]>(WRITE_TARGETS.map((t) => [t.name, WRITE_CONNECTIONS.map(() => [])]));
+  const writeBusy: (LoadWindow | undefined)[] = [];
+  try {
+    for (const target of WRITE_TARGETS) {
+      const dir = copyDataset();
+      const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      });
+      servers.push({ name: target.name, dir, ...started });
+    }
+    for (const [i, connections] of WRITE_CONNECTIONS.entries()) {
+      const { window } = await underLoadWatch(`PUT status, ${connections} conn`, async () => {
+        for (let run = 0; run < REPEATS; run++) {
+          for (const { name, url } of run % 2 ? [...servers].reverse() : servers) {
+            const options = {
+              url,
+              connections,
+              headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+              tls: { rejectUnauthorized: false },
+              requests: [{ setupRequest: putRequest }],
+            };
+            await autocannon({ ...options, duration: 2 });
+            // Settled: the checkpoint of the warm-up's writes (and of the previous target's run) is not this case's cost.
+            await new Promise((resolve) => setTimeout(resolve, 3000));
+            const r = await autocannon({ ...options, duration: DURATION });
+            runs.get(name)![i].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors });
+            log(
+              `  ${name.padEnd(20)} PUT status, many Services, ${connections} conn, run ${run + 1}/${REPEATS}: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}`,
+            );
+          }
+        }
+      });
+      writeBusy[i] = window.busy ? window : undefined;
+    }
+  } finally {
+    for (const { child, dir } of servers) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  const writeRows = WRITE_TARGETS.map((t) => ({ target: t.name, results: runs.get(t.name)!.map(medianOf) }));
   const w = Object.fromEntries(writeRows.map((r) => [r.target, r.results]));
 
   const by = Object.fromEntries(rows.map((r) => [r.target, r]));
@@ -208,24 +250,31 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|---|',
     ...CASES.flatMap((title, i) => {
       const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => by[t].results[i]);
+      const busy = ['svctrail', 'framework-floor', 'floor'].map((t) => by[t].busy).find(Boolean);
       return [
-        `| ${title}: req/s | ${s.rps.toFixed(0)} | ${f.rps.toFixed(0)} | ${p.rps.toFixed(0)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} |`,
+        `| ${title}${busyMark(busy)}: req/s | ${s.rps.toFixed(0)} | ${f.rps.toFixed(0)} | ${p.rps.toFixed(0)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} |`,
         `| p99 ms | ${s.p99} | ${f.p99} | ${p.p99} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, p.p99)} | ${ratio(s.p99, f.p99)} |`,
       ];
     }),
     `| peak RSS MB (the three cases) | ${by.svctrail.peakRss} | ${by['framework-floor'].peakRss} | ${by.floor.peakRss} | ${ratio(by.svctrail.peakRss, by.floor.peakRss)} | ${ratio(by['framework-floor'].peakRss, by.floor.peakRss)} | ${ratio(by.svctrail.peakRss, by['framework-floor'].peakRss)} |`,
     '',
-    `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case; framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
+    `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case, the four servers up at once, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians); framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
     '',
     "| case | svctrail | framework-floor-full | floor-full | floor | svctrail ÷ floor | framework-floor-full ÷ floor-full (the stack) | svctrail ÷ framework-floor-full (svctrail's code) |",
     '|---|---|---|---|---|---|---|---|',
     ...WRITE_CONNECTIONS.flatMap((connections, i) => {
       const [s, f, ff, p] = ['svctrail', 'framework-floor-full', 'floor-full', 'floor'].map((t) => w[t][i]);
+      const rps = (r: typeof s) => `${r.rps.toFixed(0)} (${r.range.rps.map((v) => v.toFixed(0)).join('–')})`;
+      const p99 = (r: typeof s) => `${r.p99} (${r.range.p99.join('–')})`;
       return [
-        `| PUT status, many Services, ${connections} conn: req/s | ${s.rps.toFixed(0)} | ${f.rps.toFixed(0)} | ${ff.rps.toFixed(0)} | ${p.rps.toFixed(0)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, ff.rps)} | ${ratio(s.rps, f.rps)} |`,
-        `| p99 ms | ${s.p99} | ${f.p99} | ${ff.p99} | ${p.p99} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, ff.p99)} | ${ratio(s.p99, f.p99)} |`,
+        `| PUT status, many Services, ${connections} conn${busyMark(writeBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${rps(ff)} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, ff.rps)} | ${ratio(s.rps, f.rps)} |`,
+        `| p99 ms | ${p99(s)} | ${p99(f)} | ${p99(ff)} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, ff.p99)} | ${ratio(s.p99, f.p99)} |`,
       ];
     }),
+    '',
+    loadWindows.some((l) => l.busy)
+      ? `**Busy run**: ${loadWindows.filter((l) => l.busy).length} of ${loadWindows.length} phases ran with the ${BUSY_RULE}: other work shared the cores; their rows are marked [busy] and are noisy.`
+      : `No phase ran with the ${BUSY_RULE}.`,
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
   const results = join(ROOT, 'bench', 'results');

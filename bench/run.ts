@@ -20,9 +20,13 @@
 // replicas, the cross-replica watch lag (issue 13 item 3); a table "PostgreSQL" after the main
 // one. Skipped with a note when PostgreSQL (SVCTRAIL_BENCH_POSTGRES) cannot be reached.
 //
-// Each target (svctrail, then the floor) runs on its own fresh copy of the dataset, in this
-// order: reads, history, time travel, watch resume, writes (each settled, then right after a
-// 64-connection burst), watch fan-out. Then replay / verify / export / import through the CLI
+// Each target (svctrail, floor-full, the floor) runs on its own fresh copy of the dataset, fsynced
+// and dropped from the page cache before it starts (run/page-cache.ts), all servers up at once:
+// each target's reads, history, time travel and watch resume; then the write cases (each settled,
+// then right after a 64-connection burst) interleaved across the targets and run --repeat times
+// (default 2; median and min–max in the table); then each target's watch fan-out
+// (run/phase.ts). A phase whose 1-minute load average says other work shared the cores is
+// marked [busy] (run/load-average.ts). Then replay / verify / export / import through the CLI
 // against a raw read-parse-fold and a raw import of the same log. Prints the table (case,
 // svctrail, floor-full, floor, svctrail ÷ floor-full, svctrail ÷ floor, target, met) and a
 // summary per target, and writes
@@ -33,20 +37,21 @@
 // usage: node bench/dist/run.js [--quick] [--duration SECONDS] [--only SUBSTRING[,SUBSTRING]] [--keep] [--dataset 1m|10k] [--profile CASE-ID]
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { type LoadWindow, BUSY_LOAD, BUSY_RULE, busyMark, loadWindows, underLoadWatch } from './run/load-average';
 import { join } from 'node:path';
 import { ensureDataset, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
 import { formatProfileSummary, type ProfileSummary, summarizeProfile } from './profile-summary';
 import { type MirrorFigures, mirrorPhase, mirrorRows } from './mirror';
 import { ROOT } from './real';
-import { RSS_LIMIT, CLI_RSS_LIMIT, args, PROFILE, PROFILE_DIR, QUICK, DURATION, ONLY, wanted, runs, log } from './run/options';
+import { RSS_LIMIT, CLI_RSS_LIMIT, args, PROFILE, PROFILE_DIR, QUICK, DURATION, ONLY, REPEATS, wanted, runs, log } from './run/options';
 import { type Target, children } from './run/processes';
 
 import { type Fixture, readFixture } from './run/fixture';
 import { type Result, type CaseResult, type CaseDef, READ_CASES, TIME_TRAVEL_CASES, WHO_HAD_CASES, HISTORY_CASES, WRITE_CASES, FLAT_CASES, FLAT_WRITE_CASES } from './run/cases';
-import { storage, profileOf, maintenance, compaction } from './run/storage-and-cli';
-import { type Row, type Check, ratioRow, absoluteRow, table, pgTable, summary } from './run/report';
+import { storage, profileOf, maintenance, compaction, copies } from './run/storage-and-cli';
+import { type Row, type Check, type Spread, ratioRow, absoluteRow, table, pgTable, summary } from './run/report';
 import { fmtMs, fmtNum, fmtMB, fmtX } from './run/format';
-import { storageWritten, phase } from './run/phase';
+import { storageWritten, runTargets } from './run/phase';
 import { PG_DATASET, PG_CASE_IDS, dropPgDatabase, pgPhase } from './run/postgres-phase';
 import { writeLatestTable } from './run/readme-table';
 
@@ -88,7 +93,13 @@ async function main(): Promise<void> {
     );
     const defs = { reads: [...READ_CASES, ...HISTORY_CASES, ...TIME_TRAVEL_CASES], writes: WRITE_CASES, watch: true, base: storageMain };
     if (PROFILE) mkdirSync(PROFILE_DIR, { recursive: true });
-    if (runs('svctrail') || PROFILE) memoryOf.svctrail = await phase('svctrail', fixture, mainSet.dir, mainKey, defs, results, scratch);
+    // floor-full: the cases whose misses are read against the same storage work.
+    const mainTargets = [
+      ...(runs('svctrail') || PROFILE ? [{ target: 'svctrail' as const, defs }] : []),
+      ...(!PROFILE && runs('floor-full') ? [{ target: 'floor-full' as const, defs: { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain } }] : []),
+      ...(!PROFILE && runs('floor') ? [{ target: 'floor' as const, defs }] : []),
+    ];
+    Object.assign(memoryOf, await runTargets(mainTargets, fixture, mainSet.dir, mainKey, results, scratch));
     if (PROFILE) {
       const file = profileOf(memoryOf.svctrail.pid as number);
       const measured = results.get(PROFILE) ?? results.get(`${PROFILE}-settled`);
@@ -96,11 +107,6 @@ async function main(): Promise<void> {
       if (!file) log(`profile: no .cpuprofile of pid ${String(memoryOf.svctrail.pid)} in ${PROFILE_DIR}`);
       else if (!measured) log(`profile: no case with id ${PROFILE}`);
       else profiled = { caseId: PROFILE, file, summary: summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), 30, windowUs) };
-    } else {
-      // floor-full: the cases whose misses are read against the same storage work.
-      if (runs('floor-full'))
-        memoryOf['floor-full'] = await phase('floor-full', fixture, mainSet.dir, mainKey, { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain }, results, scratch);
-      if (runs('floor')) memoryOf.floor = await phase('floor', fixture, mainSet.dir, mainKey, defs, results, scratch);
     }
 
     if (!PROFILE && flatSet && (!ONLY || [...FLAT_CASES, ...FLAT_WRITE_CASES].some((d) => wanted(d.id)))) {
@@ -108,8 +114,8 @@ async function main(): Promise<void> {
       storageFlat = storage(flatSet.dir, flatSet.manifest);
       const flatFixture = readFixture(flatSet.dir, flatSet.manifest);
       const flatDefs = { reads: FLAT_CASES, writes: FLAT_WRITE_CASES, watch: false };
-      if (runs('svctrail')) await phase('svctrail', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
-      if (runs('floor')) await phase('floor', flatFixture, flatSet.dir, '10k', flatDefs, flatResults, scratch);
+      const flatTargets = (['svctrail', 'floor'] as const).filter(runs).map((target) => ({ target, defs: flatDefs }));
+      await runTargets(flatTargets, flatFixture, flatSet.dir, '10k', flatResults, scratch);
     }
 
     const pgSet = flatSet ?? mainSet;
@@ -117,18 +123,19 @@ async function main(): Promise<void> {
 
     if (!PROFILE && wanted('maintenance') && runs('svctrail')) {
       log(`\nmaintenance: the whole ${mainKey} log (${fmtNum(storageMain.events)} events)`);
-      maint = await maintenance(mainSet.dir, mainKey, storageMain.events as number, scratch);
+      const { value, window } = await underLoadWatch(`${mainKey} maintenance`, () => maintenance(mainSet.dir, mainKey, storageMain.events as number, scratch));
+      maint = { ...value, ...(window.busy ? { busyLoad: window } : {}) };
     }
 
     if (!PROFILE && wanted('compaction') && runs('svctrail')) {
       log(`\ncompaction: the ${mainKey} history compacted to its newest 10%`);
-      compacted = await compaction(mainSet.dir, mainKey, scratch);
+      compacted = (await underLoadWatch(`${mainKey} compaction`, () => compaction(mainSet.dir, mainKey, scratch))).value;
     }
 
     if (!PROFILE && wanted('mirror') && runs('svctrail')) {
       // Its own source and mirror (bench/mirror.ts): 10k Services, 500 status PUTs/s.
       log('\nmirror: a svctrail recording another (--mirror)');
-      mirror = await mirrorPhase({ services: QUICK ? 2_000 : 10_000, rate: 500, seconds: QUICK ? 5 : 20 });
+      mirror = (await underLoadWatch('mirror', () => mirrorPhase({ services: QUICK ? 2_000 : 10_000, rate: 500, seconds: QUICK ? 5 : 20 }))).value;
     }
   } finally {
     if (!args.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
@@ -142,7 +149,7 @@ async function main(): Promise<void> {
   const atMost = (x: number, goal: number): Check => ({ text: `≤ ${x} × floor`, goal, check: (_s, _f, q) => q <= x });
   const notServed = (r: CaseResult) => r.svctrail?.served === false;
   const notServedRow = (r: CaseResult, goal: number): Row => ({
-    case: r.title,
+    case: `${r.title}${busyMark(r.busyLoad)}`,
     svctrail: `not served (${String(r.svctrail?.probeStatus)})`,
     floorFull: '',
     ratioFull: '',
@@ -154,10 +161,17 @@ async function main(): Promise<void> {
   });
   /** floor-full's value, when it ran the case. */
   const ff = (r: CaseResult, k: string) => (r['floor-full'] ? (num(r['floor-full'], k) ?? NaN) : undefined);
+  /** A case's title, marked when a phase that measured it ran on a busy machine. */
+  const titled = (r: CaseResult) => `${r.title}${busyMark(r.busyLoad)}`;
+  /** The min–max of a repeated case's runs (write cases), per column. */
+  const spreadOf = (r: CaseResult, k: string): Spread => {
+    const of = (o: Result | undefined) => (o?.spread as Record<string, [number, number]> | undefined)?.[k];
+    return { s: of(r.svctrail), fl: of(r.floor), ff: of(r['floor-full']) };
+  };
   const loadRows = (r: CaseResult, rps?: Check, p99?: Check) => {
-    rows.push(ratioRow(`${r.title}: req/s`, num(r.svctrail, 'rps'), num(r.floor, 'rps'), fmtNum, rps, ff(r, 'rps')));
-    rows.push(ratioRow(`  p50 ms`, num(r.svctrail, 'p50'), num(r.floor, 'p50'), fmtMs, undefined, ff(r, 'p50')));
-    rows.push(ratioRow(`  p99 ms`, num(r.svctrail, 'p99'), num(r.floor, 'p99'), fmtMs, p99, ff(r, 'p99')));
+    rows.push(ratioRow(`${titled(r)}: req/s`, num(r.svctrail, 'rps'), num(r.floor, 'rps'), fmtNum, rps, ff(r, 'rps'), spreadOf(r, 'rps')));
+    rows.push(ratioRow(`  p50 ms`, num(r.svctrail, 'p50'), num(r.floor, 'p50'), fmtMs, undefined, ff(r, 'p50'), spreadOf(r, 'p50')));
+    rows.push(ratioRow(`  p99 ms`, num(r.svctrail, 'p99'), num(r.floor, 'p99'), fmtMs, p99, ff(r, 'p99'), spreadOf(r, 'p99')));
   };
 
   // 1. writes
@@ -166,10 +180,20 @@ async function main(): Promise<void> {
       const r = results.get(`${def.id}-${variant}`);
       if (!r) continue;
       loadRows(r, atLeast(0.5, 1), atMost(2, 1));
-      rows.push(ratioRow(`  WAL file after the case`, num(r.svctrail, 'walBytes'), num(r.floor, 'walBytes'), fmtMB, undefined, ff(r, 'walBytes')));
+      rows.push(ratioRow(`  WAL file after the case`, num(r.svctrail, 'walBytes'), num(r.floor, 'walBytes'), fmtMB, undefined, ff(r, 'walBytes'), spreadOf(r, 'walBytes')));
       const growth = (t: Target) => (num(r[t], 'walMaxBytes') ?? NaN) - (num(r[t], 'walBeforeBytes') ?? NaN);
       rows.push(ratioRow(`  WAL file growth during the case`, growth('svctrail'), growth('floor'), fmtMB, undefined, r['floor-full'] ? growth('floor-full') : undefined));
-      rows.push(ratioRow(`  disk bytes written per write`, num(r.svctrail, 'diskBytesPerWrite'), num(r.floor, 'diskBytesPerWrite'), fmtNum, undefined, ff(r, 'diskBytesPerWrite')));
+      rows.push(
+        ratioRow(
+          `  disk bytes written per write`,
+          num(r.svctrail, 'diskBytesPerWrite'),
+          num(r.floor, 'diskBytesPerWrite'),
+          fmtNum,
+          undefined,
+          ff(r, 'diskBytesPerWrite'),
+          spreadOf(r, 'diskBytesPerWrite'),
+        ),
+      );
       if (variant === 'settled') rows.push(ratioRow(`  ms of disk writes after the previous case`, num(r.svctrail, 'settleMs'), num(r.floor, 'settleMs'), fmtNum, undefined, ff(r, 'settleMs')));
     }
   }
@@ -204,7 +228,7 @@ async function main(): Promise<void> {
       continue;
     }
     if (def.id.startsWith('watch-resume')) {
-      rows.push(ratioRow(`${r.title}: ms to the first event`, num(r.svctrail, 'p50'), num(r.floor, 'p50'), fmtMs));
+      rows.push(ratioRow(`${titled(r)}: ms to the first event`, num(r.svctrail, 'p50'), num(r.floor, 'p50'), fmtMs));
       rows.push(ratioRow(`  p99 ms to the first event`, num(r.svctrail, 'p99'), num(r.floor, 'p99'), fmtMs, atMost(2, 3)));
       rows.push(ratioRow(`  ms to catch up ${fmtNum(num(r.svctrail, 'events'))} events, p50`, num(r.svctrail, 'catchUpP50'), num(r.floor, 'catchUpP50'), fmtMs));
       rows.push(ratioRow(`  ms to catch up, p99`, num(r.svctrail, 'catchUpP99'), num(r.floor, 'catchUpP99'), fmtMs, atMost(2, 3)));
@@ -254,7 +278,7 @@ async function main(): Promise<void> {
   for (const id of ['watch-100', 'watch-100-pb']) {
     const w = results.get(id);
     if (!w) continue;
-    rows.push(ratioRow(`${w.title}: writes/s`, num(w.svctrail, 'writesPerSecond'), num(w.floor, 'writesPerSecond'), fmtNum, undefined, ff(w, 'writesPerSecond')));
+    rows.push(ratioRow(`${titled(w)}: writes/s`, num(w.svctrail, 'writesPerSecond'), num(w.floor, 'writesPerSecond'), fmtNum, undefined, ff(w, 'writesPerSecond')));
     rows.push(ratioRow(`  PUT p99 ms, watched`, num(w.svctrail, 'putP99'), num(w.floor, 'putP99'), fmtMs, undefined, ff(w, 'putP99')));
     if (unwatched) {
       rows.push(
@@ -277,7 +301,7 @@ async function main(): Promise<void> {
       if (!m) continue;
       rows.push(
         ratioRow(
-          `svctrail ${command} of the whole log: events/s (floor: raw read-parse-fold; floor-full: raw rebuild, the same rows stored)${m.ok ? '' : ' — FAILED'}`,
+          `svctrail ${command} of the whole log: events/s (floor: raw read-parse-fold; floor-full: raw rebuild, the same rows stored)${m.ok ? '' : ' — FAILED'}${busyMark(maint.busyLoad as LoadWindow | undefined)}`,
           num(m, 'eventsPerSecond'),
           num(raw, 'eventsPerSecond'),
           fmtNum,
@@ -293,7 +317,7 @@ async function main(): Promise<void> {
       const full = maint.rawImportRebuild as Result | undefined;
       rows.push(
         ratioRow(
-          `svctrail import of the export: events/s (floor: raw parse-append-fold; floor-full: the same events appended, then the raw rebuild's rows)${imp.ok ? '' : ' — FAILED'}`,
+          `svctrail import of the export: events/s (floor: raw parse-append-fold; floor-full: the same events appended, then the raw rebuild's rows)${imp.ok ? '' : ' — FAILED'}${busyMark(maint.busyLoad as LoadWindow | undefined)}`,
           num(imp, 'eventsPerSecond'),
           num(rawImp, 'eventsPerSecond'),
           fmtNum,
@@ -353,6 +377,18 @@ async function main(): Promise<void> {
       memoryOf['floor-full'] ? num(memoryOf['floor-full'], 'peakRssBytes') : undefined,
     ),
   );
+  // Informational: each server's WAL file at its largest over the phase (issue 28: a floor whose
+  // WAL may grow where svctrail's is held to 64 MB measures a WAL svctrail cannot afford).
+  rows.push(
+    ratioRow(
+      `peak WAL file of the server (its whole ${mainKey} phase, sampled every 200 ms)`,
+      num(memoryOf.svctrail, 'peakWalBytes'),
+      num(memoryOf.floor, 'peakWalBytes'),
+      fmtMB,
+      undefined,
+      memoryOf['floor-full'] ? num(memoryOf['floor-full'], 'peakWalBytes') : undefined,
+    ),
+  );
   // Informational: the three cases during which svctrail's RSS peaked highest.
   const peaks = [...results.values()]
     .map((r) => ({
@@ -388,8 +424,21 @@ async function main(): Promise<void> {
         ...formatProfileSummary(profiled.summary),
       ]
     : [];
+  // Under the table: how write cases are shown, how the copies were treated, and which phases
+  // ran on a busy machine (rows marked [busy]).
+  const busyPhases = loadWindows.filter((w) => w.busy);
+  const dropped = [...new Set(copies.map((c) => c.cacheDrop))];
+  const noteLines = [
+    `Write cases: the median of ${REPEATS} run${REPEATS > 1 ? 's' : ''} per target, interleaved across the targets, min–max in brackets; the ratios are of the medians.`,
+    `Scratch copies: ${copies.length}, each fsynced${dropped.includes('none') ? ' (not all dropped from the page cache: not permitted)' : ` and dropped from the page cache (${dropped.join(', ')})`} before anything ran on it.`,
+    busyPhases.length
+      ? `**Busy run**: ${busyPhases.length} of ${loadWindows.length} phases ran with the ${BUSY_RULE}: other work shared the cores; their rows are marked [busy] and are noisy (${busyPhases.map((w) => `${w.phase}: ${w.before.toFixed(1)} → ${w.after.toFixed(1)}`).join('; ')}).`
+      : `No phase ran with the ${BUSY_RULE}.`,
+  ];
   log('');
   for (const line of tableLines) log(line);
+  log('');
+  for (const line of noteLines) log(line);
   if (pgLines.length) {
     log('');
     for (const line of pgLines) log(line);
@@ -401,13 +450,13 @@ async function main(): Promise<void> {
     for (const line of profileLines) log(line);
   }
 
-  const busy = Math.max(loadBefore[0], loadavg()[0]);
   const out = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     mode: QUICK ? 'quick' : 'full',
     only: args.only,
     secondsPerCase: DURATION,
+    repeats: REPEATS,
     machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryBytes: totalmem(), node: process.version, platform: process.platform },
     datasets: { [mainKey]: { ...mainSet.manifest, storage: storageMain! }, ...(flatSet ? { '10k': { ...flatSet.manifest, storage: storageFlat } } : {}) },
     cases: Object.fromEntries(results),
@@ -416,7 +465,8 @@ async function main(): Promise<void> {
     maintenance: maint,
     compaction: compacted,
     mirror,
-    loadAverage: { before: loadBefore, after: loadavg() },
+    loadAverage: { before: loadBefore, after: loadavg(), busyAbove: BUSY_LOAD, rule: BUSY_RULE, phases: loadWindows, busy: busyPhases.length > 0 },
+    scratchCopies: copies,
     memory: memoryOf,
     storageWritten,
     profile: profiled,
@@ -428,7 +478,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, `${stem}.json`), `${JSON.stringify(out, null, 2)}\n`);
   const runLine =
     `${DURATION} s per case on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; load average ${loadBefore[0].toFixed(2)} → ${loadavg()[0].toFixed(2)}` +
-    (busy > 1 ? ' (other processes shared the CPUs: figures are noisy)' : '') +
+    (busyPhases.length ? ` — busy run: ${busyPhases.length} of ${loadWindows.length} phases above ${BUSY_LOAD}, other work shared the cores (rows marked [busy])` : '') +
     (args.only ? `; only ${args.only}` : '');
   const sections = [
     '## Summary',
@@ -439,11 +489,13 @@ async function main(): Promise<void> {
     '',
     ...tableLines,
     '',
+    ...noteLines,
+    '',
     ...(pgLines.length ? [...pgLines, ''] : []),
     ...(mirror ? ['## Mirror (issue 24)', '', ...mirrorRows(mirror), ''] : []),
     ...(profiled ? [...profileLines, ''] : []),
   ];
-  const title = `${out.mode} (${mainKey}${flatSet ? ' and 10k' : ''}), ${out.startedAt}`;
+  const title = `${out.mode} (${mainKey}${flatSet ? ' and 10k' : ''}), ${out.startedAt}${busyPhases.length ? ' (busy machine)' : ''}`;
   const md = [`# svctrail benchmark, ${title}`, '', `${runLine}. What each case and each floor does: bench/README.md.`, '', ...sections].join('\n');
   writeFileSync(join(dir, `${stem}.md`), md);
   if (!PROFILE) writeFileSync(join(dir, 'latest.md'), md);
@@ -453,7 +505,7 @@ async function main(): Promise<void> {
     const block = [`Run: ${title}. ${runLine}. Every figure: \`bench/results/${stem}.json\`.`, '', ...sections.map((line) => (line.startsWith('## ') ? `#${line}` : line))];
     writeLatestTable(join(ROOT, 'bench', 'README.md'), block.join('\n'));
   }
-  if (busy > 1) log(`\nnote: load average was ${loadBefore[0].toFixed(2)} → ${loadavg()[0].toFixed(2)}: other processes shared the CPUs; figures are noisy`);
+  if (busyPhases.length) log(`\nnote: ${busyPhases.length} of ${loadWindows.length} phases ran with the ${BUSY_RULE}: other processes shared the CPUs; those rows are marked [busy]`);
   log(`\nresults: ${join(dir, `${stem}.json`)}, ${stem}.md${PROFILE ? '' : ', latest.md'}${fullRun ? ', bench/README.md' : ''}  (total ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
 }
 

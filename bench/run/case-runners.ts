@@ -170,11 +170,13 @@ export async function runLoadCase(server: Running, f: Fixture, def: LoadCase, se
 }
 
 /** A write case, measured with the disk bytes written per write and the WAL left behind. */
-export async function runWriteCase(server: Running, f: Fixture, def: LoadCase, seed: number, variant: 'settled' | 'burst'): Promise<Result> {
+export async function runWriteCase(server: Running, f: Fixture, def: LoadCase, seed: number, variant: 'settled' | 'burst', opts: { quiet?: Running[]; run?: string } = {}): Promise<Result> {
   const pid = server.child.pid!;
   let pre: Result;
   if (variant === 'settled') {
-    const s = await settle(server);
+    // The other servers of the run (interleaved phases) must be quiet too: none of their
+    // checkpoints or writeback may overlap this measurement.
+    const [s] = await Promise.all([settle(server), ...(opts.quiet ?? []).map(settle)]);
     pre = { settleMs: s.settleMs, settled: s.settled, walBeforeBytes: walSize(server.dataDir) };
   } else {
     const spread = new Rng(seed + 10_000);
@@ -191,7 +193,7 @@ export async function runWriteCase(server: Running, f: Fixture, def: LoadCase, s
   const poll = setInterval(() => (walMax = Math.max(walMax, walSize(server.dataDir))), 200);
   const written0 = diskWrites(pid);
   try {
-    const r = await runLoadCase(server, f, def, seed, { warmup: false, label: `${def.id} ${variant === 'settled' ? '(settled)' : '(after burst)'}` });
+    const r = await runLoadCase(server, f, def, seed, { warmup: false, label: `${def.id} ${variant === 'settled' ? '(settled)' : '(after burst)'}${opts.run ? ` run ${opts.run}` : ''}` });
     const written = diskWrites(pid) - written0;
     const walBytes = walSize(server.dataDir);
     log(

@@ -17,6 +17,33 @@ export interface CaseResult {
   floor?: Result;
   'svctrail-pg'?: Result;
   'svctrail-pg3'?: Result;
+  /** The 1-minute load average around the phase that measured it, when above BUSY_LOAD (load-average.ts). */
+  busyLoad?: { before: number; after: number };
+}
+
+/** Counts that a median would hide: summed over the runs. */
+const SUMMED = new Set(['non2xx', 'errors']);
+
+/**
+ * Several runs of one case on one target as one result: every number the median of the runs
+ * (counts of failures summed, the server's peak RSS the highest), `spread` its min and max,
+ * `runs` the runs themselves; other fields from the last run. One run is returned as it is.
+ */
+export function mergeRuns(runs: Result[]): Result {
+  if (runs.length === 1) return runs[0];
+  const out: Result = { ...runs[runs.length - 1] };
+  const spread: Record<string, [number, number]> = {};
+  for (const key of Object.keys(runs[0])) {
+    const values = runs.map((r) => r[key]);
+    if (values.every((v) => typeof v === 'boolean')) out[key] = values.every(Boolean);
+    if (!values.every((v) => typeof v === 'number' && Number.isFinite(v))) continue;
+    const sorted = (values as number[]).slice().sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    out[key] = SUMMED.has(key) ? sorted.reduce((a, b) => a + b, 0) : key === 'serverPeakRssBytes' ? sorted[sorted.length - 1] : median;
+    spread[key] = [sorted[0], sorted[sorted.length - 1]];
+  }
+  return { ...out, spread, runs };
 }
 
 export interface LoadCase {

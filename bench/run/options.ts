@@ -22,6 +22,8 @@ export const { values: args } = parseArgs({
     dataset: { type: 'string' },
     /** One case id (e.g. put-many-1): run it against svctrail alone under --cpu-prof and summarise the profile. */
     profile: { type: 'string' },
+    /** Runs of every write case per target, interleaved across the targets (default 2; the table shows their median and min–max). */
+    repeat: { type: 'string' },
     /** Only these targets (e.g. `svctrail`: its phases alone, to look at one figure again); default all. */
     targets: { type: 'string' },
   },
@@ -30,6 +32,7 @@ export const PROFILE = args.profile;
 export const PROFILE_DIR = join(ROOT, 'bench', 'results', 'profiles');
 export const QUICK = args.quick;
 export const DURATION = Number(args.duration ?? (QUICK ? 2 : 8));
+export const REPEATS = Math.max(1, Number(args.repeat ?? 2));
 export const WARMUP = QUICK ? 0.5 : 1;
 /** The 64-connection burst before each "after burst" measurement. */
 export const BURST = QUICK ? 2 : 5;

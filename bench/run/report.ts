@@ -24,17 +24,27 @@ export interface Check {
   check: (s: number, fl: number, ratio: number) => boolean;
 }
 
-export function ratioRow(label: string, s: number | undefined, fl: number | undefined, fmt: (v: unknown) => string, target?: Check, ff?: number): Row {
+/** The min–max of a repeated measurement, per column (svctrail, floor, floor-full). */
+export interface Spread {
+  s?: [number, number];
+  fl?: [number, number];
+  ff?: [number, number];
+}
+
+/** `value (min–max)` when the figure is the median of several runs. */
+const withSpread = (fmt: (v: unknown) => string, v: number | undefined, range: [number, number] | undefined) => (range && v !== undefined ? `${fmt(v)} (${fmt(range[0])}–${fmt(range[1])})` : fmt(v));
+
+export function ratioRow(label: string, s: number | undefined, fl: number | undefined, fmt: (v: unknown) => string, target?: Check, ff?: number, spread: Spread = {}): Row {
   const divide = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : undefined);
   const ratio = divide(s, fl);
   const ratioFull = divide(s, ff);
   const met = target ? (s !== undefined && fl !== undefined && ratio !== undefined ? (target.check(s, fl, ratio) ? 'yes' : 'NO') : '?') : '';
   return {
     case: label,
-    svctrail: fmt(s),
-    floorFull: ff === undefined ? '' : fmt(ff),
+    svctrail: withSpread(fmt, s, spread.s),
+    floorFull: ff === undefined ? '' : withSpread(fmt, ff, spread.ff),
     ratioFull: ratioFull === undefined || !Number.isFinite(ratioFull) ? (ff === undefined ? '' : '–') : ratioFull.toFixed(2),
-    floor: fmt(fl),
+    floor: withSpread(fmt, fl, spread.fl),
     ratio: ratio === undefined || !Number.isFinite(ratio) ? '–' : ratio.toFixed(2),
     target: target?.text ?? '',
     met,
