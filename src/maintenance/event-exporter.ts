@@ -62,8 +62,9 @@ export async function exportSnapshot(snapshot: ExportSnapshot, options: Omit<Exp
     options.progress.advance(page.length);
   }
   // A whole log carries its compactions, so that an import answers as this store does.
-  if (after === 0 && (await compactionsKept(db))) {
-    const lines = (await readCompactions(db)).filter((c) => c.horizon.resourceVersion <= through).map((c) => `${encodeCompactionLine(c)}\n`);
+  const kept = after === 0 ? await compactionsKept(db) : 'none';
+  if (kept !== 'none') {
+    const lines = (await readCompactions(db, { checksums: kept === 'with-checksums' })).filter((c) => c.horizon.resourceVersion <= through).map((c) => `${encodeCompactionLine(c)}\n`);
     if (lines.length) await options.write(lines.join(''));
   }
   options.progress.done();
@@ -95,8 +96,16 @@ export async function exportEvents(options: ExportOptions): Promise<ExportReport
   }
 }
 
-/** Whether the store has the compactions table (a SQLite store written before migration 0010, read unmigrated, has not). */
-async function compactionsKept(db: SqlReader): Promise<boolean> {
-  const sql = db.dialect.name === 'sqlite' ? "SELECT 1 AS kept FROM sqlite_schema WHERE name = 'compactions'" : "SELECT 1 AS kept WHERE to_regclass('compactions') IS NOT NULL";
-  return (await db.one(sql)) !== undefined;
+/**
+ * Whether the store keeps compactions, and their checksums: a SQLite store written before
+ * migration 0010 (or 0011), read unmigrated, has no compactions table (or no checksum columns).
+ */
+async function compactionsKept(db: SqlReader): Promise<'none' | 'without-checksums' | 'with-checksums'> {
+  const sqlite = db.dialect.name === 'sqlite';
+  const table = sqlite ? "SELECT 1 AS kept FROM sqlite_schema WHERE name = 'compactions'" : "SELECT 1 AS kept WHERE to_regclass('compactions') IS NOT NULL";
+  if ((await db.one(table)) === undefined) return 'none';
+  const column = sqlite
+    ? "SELECT 1 AS kept FROM pragma_table_info('compactions') WHERE name = 'facts_checksum'"
+    : "SELECT 1 AS kept FROM information_schema.columns WHERE table_name = 'compactions' AND column_name = 'facts_checksum'";
+  return (await db.one(column)) === undefined ? 'without-checksums' : 'with-checksums';
 }

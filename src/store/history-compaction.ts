@@ -41,10 +41,12 @@ interface CompactionRow {
   factsChecksumAfter: number | null;
 }
 
-const COMPACTIONS = `SELECT id, horizon_resource_version AS "horizonResourceVersion", horizon_time AS "horizonTime", actor_user AS "actorUser",
+/** `checksums`: false for a store read unmigrated from before migration 0011, which has no such columns. */
+const compactionsSelect = (checksums = true) => `SELECT id, horizon_resource_version AS "horizonResourceVersion", horizon_time AS "horizonTime", actor_user AS "actorUser",
   started_at AS "startedAt", finished_at AS "finishedAt", removed_writes AS "removedWrites", removed_objects AS "removedObjects", removed_bytes AS "removedBytes",
-  facts_checksum AS "factsChecksum", facts_checksum_after AS "factsChecksumAfter"
+  ${checksums ? 'facts_checksum AS "factsChecksum", facts_checksum_after AS "factsChecksumAfter"' : 'NULL AS "factsChecksum", NULL AS "factsChecksumAfter"'}
   FROM compactions`;
+const COMPACTIONS = compactionsSelect();
 
 /** The compaction the next checksum link goes on from: the one with a checksum and the newest horizon below $1. */
 const CHECKSUM_BEFORE = `SELECT horizon_resource_version AS "horizon", facts_checksum AS "checksum" FROM compactions
@@ -274,8 +276,8 @@ export class HistoryCompaction implements HistoryCompactor {
 }
 
 /** Every compaction recorded, oldest first. */
-export async function readCompactions(db: SqlReader): Promise<Compaction[]> {
-  return (await db.all<CompactionRow>(`${COMPACTIONS} ORDER BY id`)).map(toCompaction);
+export async function readCompactions(db: SqlReader, options: { checksums?: boolean } = {}): Promise<Compaction[]> {
+  return (await db.all<CompactionRow>(`${compactionsSelect(options.checksums)} ORDER BY id`)).map(toCompaction);
 }
 
 /** Records compactions as they are (an import of a compacted store's export). */

@@ -442,6 +442,27 @@ describe('compaction on SQLite', () => {
     }
   });
 
+  it('a store compacted before checksums (migration 0011), read unmigrated, exports its compactions without them', async () => {
+    const t = await startHistoryTestServer(users);
+    try {
+      const head = await someHistory(t, 10);
+      expect((await compactTo(t, head - 5)).kind).toBe('compacted');
+      // As the release before 0011 left it: no checksum columns, 0011 not applied.
+      const db = new Database(join(t.dataDir, 'svctrail.db'));
+      db.pragma('busy_timeout = 5000');
+      db.exec('ALTER TABLE compactions DROP COLUMN facts_checksum; ALTER TABLE compactions DROP COLUMN facts_checksum_after');
+      db.close();
+      let text = '';
+      const exported = await exportEvents({ dataDir: t.dataDir, write: async (chunk) => void (text += chunk), progress: silentProgress });
+      expect(exported.complete).toBe(true);
+      const last = JSON.parse(text.trimEnd().split('\n').pop()!) as { compaction: { id: number; facts?: unknown } };
+      expect(last.compaction.id).toBe(1);
+      expect(last.compaction.facts).toBeUndefined();
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('a point-in-time copy below the horizon is refused; at or above it, the copy is compacted as its source', async () => {
     const t = await startHistoryTestServer(users);
     const root = mkdtempSync(join(tmpdir(), 'svctrail-compacted-copy-'));
