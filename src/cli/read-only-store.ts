@@ -67,15 +67,11 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
 /**
  * A store written before compaction (migration 0010), read unmigrated, was never compacted: empty
  * stand-ins on this connection only (its temp schema, which unqualified names search first) let
- * every read run as on a migrated store. One compacted before checksums (0011) is read through a
- * copy of its compactions with empty checksums.
+ * every read run as on a migrated store. (The reads use the horizon only, never the checksums of
+ * migration 0011, so a store from before 0011 needs none.)
  */
 function standInForCompaction(sqlite: Database.Database): void {
-  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'compactions'").get() !== undefined) {
-    if (sqlite.prepare("SELECT 1 FROM pragma_table_info('compactions') WHERE name = 'facts_checksum'").get() !== undefined) return;
-    sqlite.exec('CREATE TEMP TABLE compactions AS SELECT *, NULL AS facts_checksum, NULL AS facts_checksum_after FROM main.compactions');
-    return;
-  }
+  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'compactions'").get() !== undefined) return;
   sqlite.exec(`CREATE TEMP TABLE compactions (id INTEGER PRIMARY KEY, horizon_resource_version INTEGER NOT NULL, horizon_time TEXT NOT NULL, actor_user TEXT NOT NULL,
     started_at TEXT NOT NULL, finished_at TEXT, removed_writes INTEGER NOT NULL, removed_objects INTEGER NOT NULL, removed_bytes INTEGER NOT NULL,
     facts_checksum TEXT, facts_checksum_after INTEGER)`);

@@ -458,6 +458,10 @@ describe('compaction on SQLite', () => {
       const last = JSON.parse(text.trimEnd().split('\n').pop()!) as { compaction: { id: number; facts?: unknown } };
       expect(last.compaction.id).toBe(1);
       expect(last.compaction.facts).toBeUndefined();
+      // The read commands, which open such a store unmigrated, read its horizon only.
+      const history = await runCliInProcess(['history', 'default/web', '--data-dir', t.dataDir]);
+      expect([history.code, history.stderr]).toEqual([0, '']);
+      expect(history.stdout).toContain('lb-controller');
     } finally {
       await t.stop();
     }
