@@ -58,6 +58,19 @@ spec:
     expect(again.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
   });
 
+  it('applying again a second later, with an empty labels map, is still a no-op (was a 500)', async () => {
+    // The repeat gets a newer managedFields time; restoring the stored one must give the stored
+    // bytes, or the write path's replay guard fails the request.
+    const body = service('empty-labels', { type: 'LoadBalancer', sessionAffinity: 'ClientIP', ports: [{ port: 80 }] }, {});
+    const created = await apply(`${NS}/empty-labels`, body);
+    expect(created.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const again = await apply(`${NS}/empty-labels`, body);
+    expect(again.status).toBe(200);
+    expect(again.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    expect(again.json.metadata.managedFields).toEqual(created.json.metadata.managedFields);
+  });
+
   it('fieldManager is required, force only for apply, /status of a missing Service is 404', async () => {
     const noManager = await apply(`${NS}/web`, service('web', {}), '');
     expect(noManager.status).toBe(422);

@@ -29,5 +29,7 @@ export function ignoreManagedFieldsTimestamps(old: Service, next: Service): Serv
     const time = oldEntries[i].time;
     return time ? { ...rest, time } : rest;
   });
-  return { ...next, metadata: { ...next.metadata, managedFields: restored } };
+  // Encoded again so each restored time sits at its wire position: the no-op check compares
+  // bytes, and a time moved to the end of its entry would read as a change.
+  return encodeService({ ...next, metadata: { ...next.metadata, managedFields: restored } });
 }
