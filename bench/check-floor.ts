@@ -20,6 +20,7 @@ import Database from 'better-sqlite3';
 import { DATA_ROOT, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
 import { ROOT, real } from './real';
 import { Rng } from './rng';
+import { onServingLine } from './run/serving-line';
 
 const HISTORY = '/apis/history.svctrail.io/v1alpha1';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -41,12 +42,7 @@ function start(script: string, source: string, label: string, extra: string[] = 
   }
   const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /serving (https:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1], dir });
-    });
+    onServingLine(child.stdout, (url) => resolve({ child, url, dir }));
     child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
   });
 }

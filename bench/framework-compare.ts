@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { ROOT } from './real';
 import { syncAndDrop } from './run/page-cache';
+import { onServingLine } from './run/serving-line';
 import { type LoadWindow, BUSY_RULE, busyMark, loadWindows, underLoadWatch } from './run/load-average';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -61,19 +62,16 @@ function copyDataset(): string {
 function start(script: string, dataDir: string, extra: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 120_000);
-    const seen = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /serving (https:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${out}`)));
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${err}`)), 120_000);
+    onServingLine(child.stdout, (url) => {
+      clearTimeout(timer);
+      resolve({ child, url });
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 20_000) err += chunk.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${err}`)));
   });
 }
 

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './real';
+import { onServingLine } from './run/serving-line';
 
 export interface MirrorFigures {
   services: number;
@@ -51,15 +52,10 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 function startSvctrail(dataDir: string, extra: string[]): Promise<Proc> {
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const match = /serving (https:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1], dataDir, exited });
-    });
+    onServingLine(child.stdout, (url) => resolve({ child, url, dataDir, exited }));
     void exited.then(() => reject(new Error(`svctrail exited: ${err}`)));
   });
 }

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../real';
 import { PROFILE, PROFILE_DIR, QUIET_MS, SETTLE_LIMIT_MS } from './options';
+import { onServingLine } from './serving-line';
 
 /** floor-full: the floor's raw stack doing svctrail's storage work per write (floor-server.ts --variant storage). */
 /** svctrail-pg / svctrail-pg3: svctrail on PostgreSQL, one replica / three replicas on one database. */
@@ -33,18 +34,12 @@ export function start(target: Target, dataDir: string, pgUrl?: string): Promise<
   const child = spawn(process.execPath, [...nodeFlags, script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => (children.delete(child), resolve())));
-  let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${target} did not start in 300 s: ${out} ${err}`)), 300_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (out.length > 20_000) return;
-      out += chunk.toString();
-      const match = /serving (https:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ target, child, url: match[1], urls: [match[1]], replicas: [], dataDir, exited });
-      }
+    const timer = setTimeout(() => reject(new Error(`${target} did not start in 300 s: ${err}`)), 300_000);
+    onServingLine(child.stdout, (url) => {
+      clearTimeout(timer);
+      resolve({ target, child, url, urls: [url], replicas: [], dataDir, exited });
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
