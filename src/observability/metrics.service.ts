@@ -7,6 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import type { CommitObserver } from '../store/ports/commit-observer';
 import type { CheckpointFailureStage, CheckpointObserver } from '../store/wal-checkpointer';
+import type { RequestKind } from './request-kind';
 
 @Injectable()
 export class MetricsService implements CommitObserver, CheckpointObserver {
@@ -110,6 +111,21 @@ export class MetricsService implements CommitObserver, CheckpointObserver {
     collectDefaultMetrics({ register: this.registry });
     // Exported as 0 from the start, so an alert on any increase has a series to watch.
     for (const stage of ['checkpoint', 'worker'] as const) this.checkpointFailures.inc({ stage }, 0);
+  }
+
+  /** Each request series' counter and histogram, looked up once: prom-client checks the label names of every call with labels. */
+  private readonly requestSeries = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<'verb' | 'resource' | 'subresource'> }>();
+
+  /** One answered request: counted by kind and code, its latency observed by kind. */
+  requestServed(kind: RequestKind, code: number, seconds: number): void {
+    const key = `${kind.verb} ${kind.resource} ${kind.subresource} ${code}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = { count: this.requests.labels({ ...kind, code: String(code) }), duration: this.requestDuration.labels({ ...kind }) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
   }
 
   committed(batchSize: number, commitSeconds: number): void {

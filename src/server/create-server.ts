@@ -111,8 +111,7 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     if (!metrics || !requestLog) return;
     const watch = /[?&]watch=(true|1)(&|$)/.test(request.url);
     const kind = requestKind(request.method, request.url, watch);
-    metrics.requests.inc({ ...kind, code: String(reply.statusCode) });
-    metrics.requestDuration.observe(kind, reply.elapsedTime / 1000);
+    metrics.requestServed(kind, reply.statusCode, reply.elapsedTime / 1000);
     const raw = request.raw as unknown as LoggedRequest;
     requestLog.debug(
       { requestId: raw.id, user: raw.svctrailUser, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
