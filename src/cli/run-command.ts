@@ -66,7 +66,7 @@ export async function runCommand(argv: string[], out: (line: string) => void, er
   const [command, ...rest] = argv;
   const load = command ? COMMANDS[command] : undefined;
   if (!load) {
-    const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+    const commands = await Promise.all(Object.values(COMMANDS).map((loadCommand) => loadCommand()));
     err([SUMMARY, ...commands.map((c) => c.usage)].join('\n\n'));
     return command && command !== 'help' && command !== '--help' ? 2 : 0;
   }

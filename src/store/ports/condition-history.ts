@@ -1,6 +1,7 @@
 // The condition audit log: transitions, the incarnations that had them, what a summary folds,
 // whatever the engine.
 import type { SummaryTransition } from '../../domain/condition-summary';
+import type { StoredActor } from './event-row';
 
 export interface TransitionRange {
   namespace?: string;
@@ -15,7 +16,7 @@ export interface TransitionRange {
   after?: { rv: number; id: number };
 }
 
-export interface TransitionRow {
+export interface TransitionRow extends StoredActor {
   id: number;
   resourceVersion: number;
   uid: string;
@@ -28,12 +29,6 @@ export interface TransitionRow {
   message: string;
   observedGeneration: number | null;
   lastTransitionTime: string | null;
-  recordedAt: string;
-  actorUser: string;
-  actorGroups: string;
-  userAgent: string;
-  fieldManager: string;
-  requestId: string;
 }
 
 export interface ServiceKey {

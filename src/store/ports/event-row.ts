@@ -1,16 +1,9 @@
 // The log's row, as every reader of it sees it (either engine): the port's type, which the
 // events table's schema is checked against (store/sql/event-columns.ts).
-/** One event as the log stores it, column by column: its data and actor groups still JSON text. */
-export interface EventRow {
-  position: number;
-  resourceVersion: number;
-  streamId: string;
-  streamVersion: number;
-  namespace: string;
-  name: string;
-  type: string;
-  /** The event's data, JSON text. */
-  data: string;
+import type { LogPlace } from './recorded-event';
+
+/** Who wrote an event, as the log's columns store it (and the projections that copy them). */
+export interface StoredActor {
   recordedAt: string;
   actorUser: string;
   /** The actor's groups, a JSON array's text. */
@@ -18,6 +11,13 @@ export interface EventRow {
   userAgent: string;
   fieldManager: string;
   requestId: string;
+}
+
+/** One event as the log stores it, column by column: its data and actor groups still JSON text. */
+export interface EventRow extends LogPlace, StoredActor {
+  type: string;
+  /** The event's data, JSON text. */
+  data: string;
   verb: string;
   subresource: string;
 }

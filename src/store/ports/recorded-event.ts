@@ -16,13 +16,17 @@ export interface WriteMetadata {
   recordedAt: string;
 }
 
-export interface RecordedEvent {
+/** Where an event sits in the log: its position, its write's resourceVersion, its stream and Service. */
+export interface LogPlace {
   position: number;
   resourceVersion: number;
   streamId: string;
   streamVersion: number;
   namespace: string;
   name: string;
+}
+
+export interface RecordedEvent extends LogPlace {
   event: ServiceEvent;
   metadata: WriteMetadata;
 }
