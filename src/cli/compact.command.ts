@@ -6,7 +6,8 @@ import { existingDataDirectory } from '../maintenance/data-directory';
 import { parseLogPoint } from '../maintenance/log-point';
 import { openPgStore } from '../maintenance/postgres/pg-store-connection';
 import { openDatabase } from '../store/database';
-import { historyCompactorFor } from '../store/history-compactor.provider';
+import { pgHistoryCompactor } from '../store/postgres/pg-history-compactor';
+import { sqliteHistoryCompactor } from '../store/sqlite-history-compactor';
 import { WriteLockPacing } from '../store/write-lock-pacing';
 import type { CompactionOutcome } from '../store/ports/history-compaction';
 import { parseOutputFormat, structured } from './output-format';
@@ -65,7 +66,7 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
   if (store.engine === 'postgres') {
     const handle = await openPgStore(store.url, { existing: true, max: 2 });
     try {
-      outcome = await historyCompactorFor({ kind: 'postgres', handle }).compact(request);
+      outcome = await pgHistoryCompactor(handle.pool).compact(request);
     } finally {
       await handle.close();
     }
@@ -76,7 +77,7 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
     // Beside a running server: no start-up checkpoint of its WAL (the server owns it).
     const handle = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
     try {
-      outcome = await historyCompactorFor({ kind: 'sqlite', handle }, undefined, undefined, pacing).compact(request);
+      outcome = await sqliteHistoryCompactor(handle, undefined, undefined, pacing).compact(request);
     } finally {
       handle.close();
     }

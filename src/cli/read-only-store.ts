@@ -1,14 +1,15 @@
 // The store a query command reads, opened so that it stays as it was: the history repositories
-// and read store of either engine (history-stores.provider.ts), the ones the API reads through.
+// and read store of either engine (sqlite-history-stores.ts, pg-history-stores.ts), the ones the
+// API reads through.
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../shared/project-root';
 import { openPgStore } from '../maintenance/postgres/pg-store-connection';
 import { openDatabase } from '../store/database';
-import { historyStoresFor } from '../store/history-stores.provider';
+import { pgHistoryStores } from '../store/postgres/pg-history-stores';
+import { sqliteHistoryStores } from '../store/sqlite-history-stores';
 import type { HistoryStores } from '../store/ports/history-stores';
-import { PgServiceReadStore } from '../store/postgres/pg-service-read-store';
 import { SqliteServiceReadStore } from '../store/sqlite-service-read-store';
 import type { MirrorObservations } from '../store/ports/mirror-source-store';
 import { PgMirrorSourceStore } from '../store/postgres/pg-mirror-source-store';
@@ -38,14 +39,13 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
   if (store.engine === 'postgres') {
     // Two connections: a snapshot's, and the pool's reads outside one.
     const handle = await openPgStore(store.url, { existing: true, max: 2, readOnly: true });
-    const engine = { kind: 'postgres', handle } as const;
     // A store written before mirror mode has no such table: it mirrors nothing.
     const mirrored = await handle.pool.query('SELECT 1 FROM mirror_source').then(
       (r) => r.rowCount! > 0,
       () => false,
     );
     return {
-      stores: historyStoresFor(engine, new PgServiceReadStore(handle.pool)),
+      stores: pgHistoryStores(handle),
       ...(mirrored ? { observations: new PgMirrorSourceStore(handle.pool), actors: new PgAuditActorStore(handle.pool) } : {}),
       close: () => handle.close(),
     };
@@ -53,12 +53,11 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
   const path = join(store.dataDir, 'svctrail.db');
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${store.dataDir} (use --data-dir, or --storage postgres://…)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
-  const engine = { kind: 'sqlite', handle } as const;
   standInForCompaction(handle.sqlite);
   // A store written before the audit join (migration 0009) is read as one: this reader needs its tables.
   const mirrored = handle.sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'audit_actors'").get() !== undefined && handle.sqlite.prepare('SELECT 1 FROM mirror_source').get() !== undefined;
   return {
-    stores: historyStoresFor(engine, new SqliteServiceReadStore(handle)),
+    stores: sqliteHistoryStores(handle, new SqliteServiceReadStore(handle)),
     ...(mirrored ? { observations: new SqliteMirrorSourceStore(handle), actors: new SqliteAuditActorStore(handle) } : {}),
     close: async () => handle.close(),
   };

@@ -4,7 +4,15 @@ import 'reflect-metadata';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+// One module per decorator, not the package's index (class-validator-modules.d.ts says why).
+import { IsIn } from 'class-validator/cjs/decorator/common/IsIn';
+import { IsInt } from 'class-validator/cjs/decorator/typechecker/IsInt';
+import { IsString } from 'class-validator/cjs/decorator/typechecker/IsString';
+import { Matches } from 'class-validator/cjs/decorator/string/Matches';
+import { Max } from 'class-validator/cjs/decorator/number/Max';
+import { Min } from 'class-validator/cjs/decorator/number/Min';
+import { MinLength } from 'class-validator/cjs/decorator/string/MinLength';
+import { Validator } from 'class-validator/cjs/validation/Validator';
 import { PROJECT_ROOT } from '../shared/project-root';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
@@ -139,7 +147,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
 
 export function validateConfig(raw: Record<string, unknown>): AppConfig {
   const config = plainToInstance(AppConfig, raw);
-  const errors = validateSync(config, { forbidUnknownValues: true });
+  const errors = new Validator().validateSync(config, { forbidUnknownValues: true });
   if (errors.length) {
     throw new ConfigError(errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; '));
   }

@@ -1,18 +1,13 @@
 // The history API (history.svctrail.io/v1alpha1): read-only queries over the log and its
-// projections. The store's repositories for it are provided here, for the engine the process
-// runs on (STORE_ENGINE), each under the token of its interface.
+// projections. The store provides the engine's repositories together (HISTORY_STORES); each is
+// provided here under the token of its interface.
 import { Module } from '@nestjs/common';
 import { ACTIVITY_SUMMARY } from '../store/ports/activity-summary';
 import { CHANGE_HISTORY } from '../store/ports/change-history';
 import { CONDITION_HISTORY } from '../store/ports/condition-history';
-import { historyStoresFor } from '../store/history-stores.provider';
 import { HISTORY_READ_STORE, HISTORY_STORES } from '../store/ports/history-stores';
 import type { HistoryStores } from '../store/ports/history-stores';
 import { INGRESS_HISTORY } from '../store/ports/ingress-history';
-import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
-import type { ServiceReadStore } from '../store/ports/service-read-store';
-import { STORE_ENGINE } from '../store/store-engine';
-import type { StoreEngine } from '../store/store-engine';
 import { ActivitySummaryService } from './activity-summary.service';
 import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
@@ -25,11 +20,6 @@ import { IngressHistoryService } from './ingress-history.service';
 @Module({
   controllers: [HistoryController],
   providers: [
-    {
-      provide: HISTORY_STORES,
-      inject: [STORE_ENGINE, SERVICE_READ_STORE],
-      useFactory: (engine: StoreEngine, reads: ServiceReadStore) => historyStoresFor(engine, reads),
-    },
     { provide: HISTORY_READ_STORE, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.reads },
     { provide: CHANGE_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.changes },
     { provide: CONDITION_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.conditions },

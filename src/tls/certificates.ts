@@ -4,17 +4,15 @@
 // @peculiar/x509 resolves its internals through tsyringe, which needs the Reflect polyfill first.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { createPrivateKey, createPublicKey, randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
+import { checkCertificateAuthorityPair, type PemCredentials } from './certificate-authority-pair';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 type SubtleKey = webcrypto.CryptoKey;
 
-export interface PemCredentials {
-  certPem: string;
-  keyPem: string;
-}
+export type { PemCredentials };
 
 export interface CertificateAuthority extends PemCredentials {
   readonly certificate: x509.X509Certificate;
@@ -83,16 +81,8 @@ export async function createCertificateAuthority(commonName: string, now: () => 
 
 /** Reads a CA back from its PEM texts (PKCS#8, SEC1 or PKCS#1 key) and checks the pair belongs together. */
 export async function loadCertificateAuthority(pems: PemCredentials): Promise<CertificateAuthority> {
+  const { key: nodeKey } = checkCertificateAuthorityPair(pems);
   const certificate = new x509.X509Certificate(pems.certPem);
-  const constraints = certificate.getExtension(x509.BasicConstraintsExtension);
-  if (!constraints?.ca) {
-    throw new Error(`certificate "${certificate.subject}" is not a CA (basicConstraints CA:FALSE or missing)`);
-  }
-  const nodeKey = createPrivateKey(pems.keyPem);
-  const spkiFromKey = createPublicKey(nodeKey).export({ format: 'der', type: 'spki' });
-  if (!Buffer.from(certificate.publicKey.rawData).equals(spkiFromKey)) {
-    throw new Error(`the CA key does not match the CA certificate "${certificate.subject}"`);
-  }
   const signingAlgorithm = signingAlgorithmFor(nodeKey.asymmetricKeyType, nodeKey.asymmetricKeyDetails?.namedCurve);
   const pkcs8 = nodeKey.export({ format: 'der', type: 'pkcs8' });
   const importAlgorithm = signingAlgorithm.name === 'ECDSA' ? { name: 'ECDSA', namedCurve: signingAlgorithm.namedCurve } : { name: signingAlgorithm.name, hash: signingAlgorithm.hash };

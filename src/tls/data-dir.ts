@@ -23,7 +23,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from './atomic-file-writer';
 import { tightenModes } from './private-modes';
-import { createCertificateAuthority, issueServingCertificate, loadCertificateAuthority, type CertificateAuthority } from './certificates';
+import { checkCertificateAuthorityPair, type PemCredentials } from './certificate-authority-pair';
+import type { CertificateAuthority } from './certificates';
 import { certificateCoversServerUrl, serverUrlHost } from './serving-names';
 import { formatTokenRecord, generateToken, parseTokenFile, type TokenRecord } from '../auth/token-file';
 import { SYSTEM_MASTERS_GROUP } from '../auth/user-info';
@@ -95,13 +96,17 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
   const caFiles = await readPair(paths.caCert, paths.caKey);
   const servingFiles = await readPair(paths.servingCert, paths.servingKey);
 
-  let ca: CertificateAuthority;
+  // The issuing code (certificates.ts and its X.509 library) is loaded only when something is issued.
+  let ca: PemCredentials;
+  let signer: CertificateAuthority | undefined;
   if (caFiles) {
-    ca = await loadCertificateAuthority({ certPem: caFiles.cert, keyPem: caFiles.key });
+    ca = { certPem: caFiles.cert, keyPem: caFiles.key };
+    checkCertificateAuthorityPair(ca);
   } else if (servingFiles) {
     throw new Error(`${paths.servingCert} exists but ${paths.caCert} and ${paths.caKey} do not; ` + 'restore the CA or remove serving.crt and serving.key to start over');
   } else {
-    ca = await createCertificateAuthority(CA_COMMON_NAME, options.now);
+    const { createCertificateAuthority } = await import('./certificates.js');
+    ca = signer = await createCertificateAuthority(CA_COMMON_NAME, options.now);
     await writeFileAtomically(paths.caKey, ca.keyPem, SECRET_MODE);
     await writeFileAtomically(paths.caCert, ca.certPem, PUBLIC_MODE);
     created.push('ca.key', 'ca.crt');
@@ -117,8 +122,9 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
     }
   } else {
     const host = options.serverUrl ? serverUrlHost(options.serverUrl) : { dnsNames: [], ipAddresses: [] };
+    const { issueServingCertificate, loadCertificateAuthority } = await import('./certificates.js');
     const serving = await issueServingCertificate(
-      ca,
+      signer ?? (await loadCertificateAuthority(ca)),
       {
         dnsNames: [...(options.dnsNames ?? []), ...host.dnsNames],
         ipAddresses: [...(options.ipAddresses ?? []), ...host.ipAddresses],

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { HttpsClient } from '../helpers/https-client';
 import { foldLogAndCompare } from '../helpers/log-fold';
-import { buildDist, built, removeBuild, ROOT, startServerProcess } from '../helpers/server-process';
+import { buildDist, built, removeBuild, ROOT, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 const run = promisify(execFile);
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -40,6 +40,26 @@ describe('server process', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
+  });
+
+  it('loads neither the PostgreSQL driver nor the certificate library when it serves SQLite with its certificates', async () => {
+    const loadedModules = async (server: ServerProcess, list: string) => {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      return readFileSync(list, 'utf8').trim().split('\n');
+    };
+    const list = join(dataDir, 'loaded-modules.txt');
+    const options = { nodeArgs: ['-r', join(ROOT, 'test/fixtures/loaded-modules-preload.js')], env: { SVCTRAIL_TEST_LOADED_MODULES: list } };
+    // The first start issues the CA and the serving certificate: the library is loaded then.
+    const first = await loadedModules(await startServerProcess(['--data-dir', dataDir], options), list);
+    expect(first.some((path) => path.includes('/node_modules/@peculiar/x509/'))).toBe(true);
+    // Later starts only check them, with Node's own X.509 parser; a request changes nothing.
+    const server = await startServerProcess(['--data-dir', dataDir], options);
+    expect((await adminClient(dataDir, server.url).get('/api/v1/namespaces/default/services')).status).toBe(200);
+    const later = await loadedModules(server, list);
+    expect(later.some((path) => path.includes('/node_modules/better-sqlite3/'))).toBe(true);
+    const unneeded = ['/node_modules/pg/', '/node_modules/drizzle-orm/node-postgres/', '/store/postgres/', '/node_modules/@peculiar/x509/', '/node_modules/libphonenumber-js/'];
+    expect(later.filter((path) => unneeded.some((part) => path.includes(part)))).toEqual([]);
   });
 
   it('logs JSON lines on stdout: each committed write at info, each request at debug, both with the Audit-Id as requestId', async () => {

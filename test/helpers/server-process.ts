@@ -104,8 +104,19 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startServerProcess(args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [built('main.js'), '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface ServerProcessOptions {
+  /** Node's own options, before the script (`-r` a preload, say). */
+  nodeArgs?: string[];
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+}
+
+export function startServerProcess(args: string[], options: ServerProcessOptions = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), built('main.js'), '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   let out = '';
   let err = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

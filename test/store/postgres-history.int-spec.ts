@@ -33,21 +33,25 @@ import { CHANGE_HISTORY } from '../../src/store/ports/change-history';
 import { ConditionHistoryRepository } from '../../src/store/condition-history-repository';
 import { CONDITION_HISTORY } from '../../src/store/ports/condition-history';
 import type { DatabaseHandle } from '../../src/store/database';
-import { historyStoresFor } from '../../src/store/history-stores.provider';
-import { HISTORY_READ_STORE } from '../../src/store/ports/history-stores';
+import { sqliteHistoryStores } from '../../src/store/sqlite-history-stores';
+import { pgHistoryStores } from '../../src/store/postgres/pg-history-stores';
+import { HISTORY_READ_STORE, HISTORY_STORES } from '../../src/store/ports/history-stores';
 import type { HistoryStores } from '../../src/store/ports/history-stores';
 import { IngressHistoryRepository } from '../../src/store/ingress-history-repository';
 import { INGRESS_HISTORY } from '../../src/store/ports/ingress-history';
 import type { KubeEvents } from '../../src/store/ports/kube-events';
-import { kubeEventLogFor } from '../../src/store/kube-events.provider';
-import { historyCompactorFor } from '../../src/store/history-compactor.provider';
+import { KubeEventLog } from '../../src/store/kube-event-log';
+import { pgHistoryCompactor } from '../../src/store/postgres/pg-history-compactor';
 import { HISTORY_COMPACTOR } from '../../src/store/ports/history-compaction';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { ServiceReadRepository } from '../../src/store/service-read-repository';
 import { openPostgres, PostgresHandle } from '../../src/store/postgres/postgres-database';
 import type { ServiceChanges } from '../../src/store/ports/service-changes';
-import { serviceChangeLogFor } from '../../src/store/service-changes.provider';
+import { ServiceChangeLog } from '../../src/store/service-change-log';
+import type { SqlReader } from '../../src/store/sql/sql-reader';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
+import { PgSqlReader } from '../../src/store/postgres/pg-sql-reader';
 import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
 import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
 import { STORE_ENGINE } from '../../src/store/store-engine';
@@ -91,15 +95,15 @@ interface Engine {
   };
 }
 
-function engineFor(storeEngine: StoreEngine, handlers: ServiceHandlers, reads: ServiceReadStore, clock: FixedClock): Engine {
-  const stores = historyStoresFor(storeEngine, reads);
+/** `logs`: the engine's reader of the change log and of Events. */
+function engineFor(stores: HistoryStores, logs: SqlReader, handlers: ServiceHandlers, reads: ServiceReadStore, clock: FixedClock): Engine {
   return {
     handlers,
     reads,
     clock,
     stores,
-    changeLog: serviceChangeLogFor(storeEngine),
-    kubeEvents: kubeEventLogFor(storeEngine),
+    changeLog: new ServiceChangeLog(logs),
+    kubeEvents: new KubeEventLog(logs),
     api: {
       changes: new ChangeLogService(stores.changes, stores.reads),
       conditions: new ConditionAuditService(stores.conditions, stores.reads, clock),
@@ -274,7 +278,8 @@ describePostgres('history on PostgreSQL', (database) => {
   beforeAll(async () => {
     sqliteApp = await createAppContext(SEED);
     const sqliteReads = sqliteApp.app.get<ServiceReadStore>(SERVICE_READ_STORE);
-    sqlite = engineFor({ kind: 'sqlite', handle: sqliteApp.app.get<DatabaseHandle>(DATABASE) }, handlersOf(sqliteApp.app), sqliteReads, sqliteApp.clock);
+    const sqliteHandle = sqliteApp.app.get<DatabaseHandle>(DATABASE);
+    sqlite = engineFor(sqliteHistoryStores(sqliteHandle, sqliteReads), new SqliteSqlReader(sqliteHandle), handlersOf(sqliteApp.app), sqliteReads, sqliteApp.clock);
 
     pgHandle = await openPostgres(database().url);
     const clock = new FixedClock(new Date(START));
@@ -283,7 +288,7 @@ describePostgres('history on PostgreSQL', (database) => {
     const ids = deterministicIds(SEED);
     const handlers = handlersOn(new ServiceWriteRunner(store, new ChangeFeed(), sqliteApp.app.get(ClusterNetwork), ids, logger), ids);
     const pgReads = new PgServiceReadStore(pgHandle.pool);
-    pg = engineFor({ kind: 'postgres', handle: pgHandle }, handlers, pgReads, clock);
+    pg = engineFor(pgHistoryStores(pgHandle), new PgSqlReader(() => pgHandle.pool), handlers, pgReads, clock);
     // default/kubernetes, created at start-up as the SQLite app did.
     await new KubernetesServiceBootstrap(handlers.create, pgReads, sqliteApp.app.get(ClusterNetwork), sqliteApp.app.get<AppConfig>(APP_CONFIG)).onApplicationBootstrap();
   });
@@ -408,18 +413,19 @@ describePostgres('history on PostgreSQL', (database) => {
   });
 
   describe('HistoryModule', () => {
-    it('provides the PostgreSQL implementations when STORE_ENGINE is postgres', async () => {
+    it("provides the PostgreSQL implementations from PostgreSQL's HISTORY_STORES", async () => {
       @Global()
       @Module({
         providers: [
           { provide: STORE_ENGINE, useValue: { kind: 'postgres', handle: pgHandle } satisfies StoreEngine },
           { provide: SERVICE_READ_STORE, useValue: pg.reads },
           { provide: CLOCK, useValue: pg.clock },
-          { provide: HISTORY_COMPACTOR, useFactory: () => historyCompactorFor({ kind: 'postgres', handle: pgHandle }) },
+          { provide: HISTORY_STORES, useFactory: () => pgHistoryStores(pgHandle) },
+          { provide: HISTORY_COMPACTOR, useFactory: () => pgHistoryCompactor(pgHandle.pool) },
           ChangeFeed,
           BacklogBudget,
         ],
-        exports: [STORE_ENGINE, SERVICE_READ_STORE, CLOCK, HISTORY_COMPACTOR, ChangeFeed, BacklogBudget],
+        exports: [STORE_ENGINE, SERVICE_READ_STORE, CLOCK, HISTORY_STORES, HISTORY_COMPACTOR, ChangeFeed, BacklogBudget],
       })
       class PostgresEngine {}
       const moduleRef = await Test.createTestingModule({ imports: [PostgresEngine, HistoryModule] }).compile();

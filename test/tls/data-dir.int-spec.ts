@@ -97,6 +97,7 @@ describe('ensureDataDir', () => {
     expect(second.created).toEqual(['serving.key', 'serving.crt']);
     expect(second.caCertPem).toBe(first.caCertPem);
     expect(second.servingCertPem).not.toBe(first.servingCertPem);
+    expect(new X509Certificate(second.servingCertPem).checkIssued(new X509Certificate(first.caCertPem))).toBe(true);
   });
 
   it.each([
@@ -115,6 +116,24 @@ describe('ensureDataDir', () => {
     await ensureDataDir({ dataDir: other, now });
     await writeFile(join(dataDir, 'serving.crt'), await readFile(join(other, 'serving.crt')));
     await expect(ensureDataDir({ dataDir, now })).rejects.toThrow('was not issued by');
+  });
+
+  it("refuses a CA key that is not the CA certificate's, whether or not a serving certificate is to be issued", async () => {
+    const other = join(root, 'other');
+    await ensureDataDir({ dataDir, now });
+    await ensureDataDir({ dataDir: other, now });
+    await writeFile(join(dataDir, 'ca.key'), await readFile(join(other, 'ca.key')));
+    await expect(ensureDataDir({ dataDir, now })).rejects.toThrow('the CA key does not match the CA certificate "CN=svctrail-ca"');
+    await unlink(join(dataDir, 'serving.crt'));
+    await unlink(join(dataDir, 'serving.key'));
+    await expect(ensureDataDir({ dataDir, now })).rejects.toThrow('the CA key does not match');
+  });
+
+  it('refuses a ca.crt that may not sign certificates', async () => {
+    await ensureDataDir({ dataDir, now });
+    await writeFile(join(dataDir, 'ca.crt'), await readFile(join(dataDir, 'serving.crt')));
+    await writeFile(join(dataDir, 'ca.key'), await readFile(join(dataDir, 'serving.key')));
+    await expect(ensureDataDir({ dataDir, now })).rejects.toThrow('certificate "CN=svctrail" is not a CA (basicConstraints CA:FALSE or missing)');
   });
 
   it('fails on a malformed tokens.csv, with kube-apiserver wording', async () => {

@@ -1,5 +1,5 @@
 // What the history API reads through, whatever the engine: its repositories and the read store its
-// services open snapshots with, provided together (history-stores.provider.ts builds them).
+// services open snapshots with, provided together (each engine's sqlite-history-stores.ts or postgres/pg-history-stores.ts builds them).
 import type { ActivitySummary } from './activity-summary';
 import type { ChangeHistory } from './change-history';
 import type { ConditionHistory } from './condition-history';
