@@ -11,11 +11,18 @@
 // again while the previous checkpoint left frames behind; a WAL that did grow is truncated back
 // to WAL_SIZE_LIMIT when it starts over (journal_size_limit).
 //
+// An idle server needs no checkpoints, and a worker thread costs its own isolate (about 15 MB
+// resident). So a worker whose checkpoints have found nothing to copy for PARK_AFTER_MS parks:
+// it closes its connection and exits. While it is parked the main thread looks at the WAL
+// file's size and modification time every interval (a stat, no SQLite) and starts a worker
+// again as soon as any connection has written to it, or when a checkpoint is requested.
+//
 // Since nothing else checkpoints, a silent failure here would let the WAL grow without limit:
 // every failure is logged and reported to the observer (/metrics), and the worker is replaced
 // (a failed checkpoint may mean a broken connection) after a delay that doubles up to 30 s while
 // it keeps failing — which also keeps a lasting failure from logging every second.
 import { Logger } from '@nestjs/common';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseHandle } from './database';
 
@@ -34,12 +41,15 @@ export interface CheckpointObserver {
 
 export interface WalCheckpointerOptions {
   intervalMs?: number;
+  /** How long a worker's checkpoints find nothing to copy before it parks. */
+  parkAfterMs?: number;
   /** First delay before a dead worker is started again; doubles up to MAX_RESTART_DELAY_MS. */
   restartDelayMs?: number;
   observer?: CheckpointObserver;
 }
 
 const MAX_RESTART_DELAY_MS = 30_000;
+const PARK_AFTER_MS = 5_000;
 
 /** Bytes a WAL file keeps on disk when it starts over (it may grow past it during a burst). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
@@ -66,8 +76,17 @@ const run = (requested) => {
 };
 let timer;
 let copied = -1;
+let idleSince = Date.now();
 const tick = () => {
   const row = run(false);
+  if (!row || row.log > row.checkpointed) idleSince = Date.now();
+  else if (Date.now() - idleSince >= workerData.parkAfterMs) {
+    // Nothing to copy for a while: park (the parent starts a worker again when the WAL changes).
+    parentPort.postMessage({ parked: true });
+    db.close();
+    parentPort.close();
+    return;
+  }
   // Still behind but moving (this checkpoint copied frames the last one had not): go again
   // right away. Frames a reader holds back are not worth a spin: wait for the next interval.
   const progressed = row && row.checkpointed > copied && row.log > row.checkpointed;
@@ -87,12 +106,21 @@ interface Pending {
   reject(error: Error): void;
 }
 
-type WorkerMessage = Partial<CheckpointResult> & { error?: string; ready?: boolean; requested?: boolean };
+type WorkerMessage = Partial<CheckpointResult> & { error?: string; ready?: boolean; parked?: boolean; requested?: boolean };
+
+/** What changes whenever a connection writes to the WAL file (nothing when there is none). */
+function walStamp(walPath: string): string {
+  const stat = statSync(walPath, { bigint: true, throwIfNoEntry: false });
+  return stat ? `${stat.size}:${stat.mtimeNs}:${stat.ino}` : '';
+}
 
 export class WalCheckpointer {
   private readonly logger = new Logger(WalCheckpointer.name);
   private readonly intervalMs: number;
   private readonly firstRestartDelayMs: number;
+  private readonly parkAfterMs: number;
+  /** Set while the worker is parked: the main thread's look at the WAL file. */
+  private parkedWatch?: NodeJS.Timeout;
   private readonly observer?: CheckpointObserver;
   private worker?: Worker;
   /** The worker has opened the database and takes requests. */
@@ -114,6 +142,7 @@ export class WalCheckpointer {
   ) {
     this.intervalMs = options.intervalMs ?? 100;
     this.firstRestartDelayMs = this.restartDelayMs = options.restartDelayMs ?? 1000;
+    this.parkAfterMs = options.parkAfterMs ?? PARK_AFTER_MS;
     this.observer = options.observer;
     handle.sqlite.pragma('wal_autocheckpoint = 0');
     handle.sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
@@ -126,6 +155,7 @@ export class WalCheckpointer {
     return new Promise((resolve, reject) => {
       if (!this.ready) {
         this.queued.push({ resolve, reject });
+        if (this.parked) this.unpark();
         return;
       }
       this.sent.push({ resolve, reject });
@@ -133,9 +163,16 @@ export class WalCheckpointer {
     });
   }
 
+  /** No worker runs: none was needed for a while, and the WAL has not changed since. */
+  get parked(): boolean {
+    return this.parkedWatch !== undefined;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
+    clearInterval(this.parkedWatch);
+    this.parkedWatch = undefined;
     this.rejectAll(new Error('the checkpointer stopped'));
     const worker = this.worker;
     if (!worker) return;
@@ -148,14 +185,22 @@ export class WalCheckpointer {
   private start(): void {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path: this.path, intervalMs: this.intervalMs, driver: require.resolve('better-sqlite3') },
+      workerData: { path: this.path, intervalMs: this.intervalMs, parkAfterMs: this.parkAfterMs, driver: require.resolve('better-sqlite3') },
     });
     this.worker = worker;
     worker.unref();
     let crash: unknown;
     let replaced = false;
+    // The WAL as the worker left it when it parked.
+    let parkedAt: string | undefined;
     worker.on('message', (m: WorkerMessage) => {
       if (m.ready) return this.workerReady();
+      if (m.parked) {
+        // Requests from now on wait for the next worker.
+        this.ready = false;
+        parkedAt = walStamp(`${this.path}-wal`);
+        return;
+      }
       // Periodic runs answer nobody; a requested one answers the oldest request.
       const requester = m.requested ? this.sent.shift() : undefined;
       if (m.error === undefined) {
@@ -175,6 +220,7 @@ export class WalCheckpointer {
       this.worker = undefined;
       this.ready = false;
       if (this.stopping) return;
+      if (parkedAt !== undefined && crash === undefined) return this.park(parkedAt);
       // A worker's error arrives deserialised: not an instanceof this thread's Error.
       const reason = crash === undefined ? `exited with code ${code}` : String((crash as { message?: unknown }).message ?? JSON.stringify(crash));
       if (!replaced) this.failed('worker', `WAL checkpoint worker died (${reason}); restarting it in ${this.restartDelayMs} ms`);
@@ -183,6 +229,23 @@ export class WalCheckpointer {
       this.restartTimer.unref();
       this.restartDelayMs = Math.min(this.restartDelayMs * 2, MAX_RESTART_DELAY_MS);
     });
+  }
+
+  private park(parkedAt: string): void {
+    // Requests sent after the worker decided to park were never read: the next worker takes them.
+    this.queued.unshift(...this.sent.splice(0));
+    if (this.queued.length) return this.start();
+    const walPath = `${this.path}-wal`;
+    this.parkedWatch = setInterval(() => {
+      if (walStamp(walPath) !== parkedAt) this.unpark();
+    }, this.intervalMs);
+    this.parkedWatch.unref();
+  }
+
+  private unpark(): void {
+    clearInterval(this.parkedWatch);
+    this.parkedWatch = undefined;
+    this.start();
   }
 
   private workerReady(): void {

@@ -42,6 +42,35 @@ describe('WalCheckpointer', () => {
     expect(result.busy).toBe(0);
   });
 
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('parks its worker when checkpoints find nothing to copy, and starts one again when the WAL is written', async () => {
+    checkpointer = new WalCheckpointer(handle, join(dir, 'db'), { intervalMs: 10, parkAfterMs: 50 });
+    await until(() => checkpointer!.parked);
+    fillWal();
+    // The next look at the WAL starts a worker, whose first checkpoint copies every frame.
+    await until(() => !checkpointer!.parked);
+    await until(() => (checkpointer!.lastResult?.log ?? 0) > 10);
+    expect(checkpointer.lastResult!.checkpointed).toBe(checkpointer.lastResult!.log);
+    // And with nothing more written it parks again.
+    await until(() => checkpointer!.parked);
+    expect(checkpointer.failures).toBe(0);
+  });
+
+  it('answers a checkpoint requested while parked', async () => {
+    // Parks at its first periodic run; a request may reach a worker that is about to park.
+    checkpointer = new WalCheckpointer(handle, join(dir, 'db'), { intervalMs: 10, parkAfterMs: 0 });
+    const parked = checkpointer;
+    await until(() => parked.parked);
+    fillWal();
+    const result = await checkpointer.checkpointNow();
+    expect(result.busy).toBe(0);
+    expect(result.checkpointed).toBe(result.log);
+    expect(checkpointer.failures).toBe(0);
+  });
+
   it('logs and counts a worker that dies, and starts a new one that checkpoints', async () => {
     const errors: string[] = [];
     jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void errors.push(String(message)));
