@@ -7,8 +7,11 @@ export const HISTORY = '/apis/history.svctrail.io/v1alpha1';
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 export const WATCHERS = 100;
 export const WATCH_WRITE_RATE = 500; // status PUTs per second, with and without 100 watchers
-export const RSS_LIMIT = 256 * 1024 * 1024;
-export const CLI_RSS_LIMIT = 512 * 1024 * 1024;
+// Issue 28: the server within 200 MB through the 1M phase and 120 MB at idle; a maintenance
+// command within 400 MB on the 1M set.
+export const RSS_LIMIT = 200 * 1024 * 1024;
+export const IDLE_RSS_LIMIT = 120 * 1024 * 1024;
+export const CLI_RSS_LIMIT = 400 * 1024 * 1024;
 /** Events between the resume point and the head for watch resume and the feed. */
 export const CATCH_UP_EVENTS = 1000;
 

@@ -41,6 +41,8 @@ interface Phase {
   fx: Fixture;
   t0: number;
   peak: { bytes: number; during: string };
+  /** VmRSS once it has served and settled and then sat idle for IDLE_MS, before any case. */
+  idleRssBytes?: number;
   /** The WAL file's largest size over the phase (sampled every 200 ms). */
   walPeak: number;
   walPoll?: NodeJS.Timeout;
@@ -216,7 +218,7 @@ async function close(p: Phase): Promise<Result> {
     await stop(p.server);
   }
   if (last.peakRssBytes > p.peak.bytes) p.peak = { bytes: last.peakRssBytes, during: 'between cases' };
-  const out: Result = { ...last, peakRssBytes: p.peak.bytes, peakDuring: p.peak.during, startupMs: performance.now() - p.t0, pid };
+  const out: Result = { ...last, peakRssBytes: p.peak.bytes, peakDuring: p.peak.during, idleRssBytes: p.idleRssBytes, startupMs: performance.now() - p.t0, pid };
   if (!isPg(p.target)) {
     p.walPeak = Math.max(p.walPeak, walSize(p.dirs[0]));
     out.peakWalBytes = p.walPeak;
@@ -229,6 +231,19 @@ async function close(p: Phase): Promise<Result> {
   }
   if (!args.keep) for (const d of p.dirs) rmSync(d, { recursive: true, force: true });
   return out;
+}
+
+/** How long every server sits idle before its RSS at idle is read (issue 28: 15 s after start). */
+const IDLE_MS = 15_000;
+
+/** Each server's RSS after IDLE_MS with no request: what a server that started and waits holds. */
+async function idle(phases: Phase[]): Promise<void> {
+  if (PROFILE || isPg(phases[0].target)) return;
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  for (const p of phases) {
+    p.idleRssBytes = memory(p.server.child.pid!).rssBytes;
+    log(` ${p.target}: RSS ${fmtMB(p.idleRssBytes)} after ${IDLE_MS / 1000} s idle`);
+  }
 }
 
 /**
@@ -249,6 +264,7 @@ export async function runTargets(
     for (const { target, defs } of targets) phases.push(await open(target, f, source, label, defs, scratch));
     // Whatever a server does once it serves (its first checkpoint, a migration) is over first.
     await Promise.all(phases.map((p) => settle(p.server)));
+    await idle(phases);
     for (const p of phases) await reads(p, results);
     await interleavedWrites(phases, results);
     for (const p of phases) await watchFanOut(p, results);

@@ -192,8 +192,8 @@ const GOALS: Record<number, string> = {
   3: 'time travel & watch resume: p99 ≤ 2× floor; 1M within 1.25× of 10k',
   4: 'history: ≥ 0.5× floor, p99 ≤ 2× floor; who-had flat',
   5: 'watch fan-out: PUT p99 watched ≤ 1.25× unwatched; lag p99 ≤ 2× floor',
-  6: 'replay, verify, import ≥ 0.5× raw; peak RSS ≤ 512 MB',
-  7: 'bytes/event ≤ 1.5× floor event table; server RSS ≤ 256 MB',
+  6: 'replay ≥ 0.8×, verify and import ≥ 1.0× their floor-full (the raw program storing the same rows); peak RSS ≤ 400 MB',
+  7: 'bytes/event ≤ 1.5× floor event table; server peak RSS ≤ 200 MB, at idle ≤ 120 MB',
 };
 
 export function summary(rows: Row[]): string[] {
