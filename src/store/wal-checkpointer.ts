@@ -12,8 +12,8 @@
 // to WAL_SIZE_LIMIT when it starts over (journal_size_limit).
 //
 // An idle server needs no checkpoints, and a worker thread costs its own isolate (about 15 MB
-// resident). So a worker whose checkpoints have found nothing to copy for PARK_AFTER_MS parks:
-// it closes its connection and exits. While it is parked the main thread looks at the WAL
+// resident). So a worker parks once nothing has written to the WAL file for PARK_AFTER_MS and
+// its last checkpoint copied every frame: it closes its connection and exits. While it is parked the main thread looks at the WAL
 // file's size and modification time every interval (a stat, no SQLite) and starts a worker
 // again as soon as any connection has written to it, or when a checkpoint is requested.
 //
@@ -56,6 +56,7 @@ const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
 const Database = require(workerData.driver);
 let db;
 try {
@@ -76,11 +77,20 @@ const run = (requested) => {
 };
 let timer;
 let copied = -1;
+// What changes whenever a connection writes to the WAL file (a checkpoint does not write it).
+const walStamp = () => {
+  const stat = statSync(workerData.path + '-wal', { bigint: true, throwIfNoEntry: false });
+  return stat ? stat.size + ':' + stat.mtimeNs + ':' + stat.ino : '';
+};
+let stamp = walStamp();
 let idleSince = Date.now();
 const tick = () => {
   const row = run(false);
-  if (!row || row.log > row.checkpointed) idleSince = Date.now();
-  else if (Date.now() - idleSince >= workerData.parkAfterMs) {
+  const now = walStamp();
+  if (!row || row.log > row.checkpointed || now !== stamp) {
+    stamp = now;
+    idleSince = Date.now();
+  } else if (Date.now() - idleSince >= workerData.parkAfterMs) {
     // Nothing to copy for a while: park (the parent starts a worker again when the WAL changes).
     parentPort.postMessage({ parked: true });
     db.close();
@@ -108,7 +118,7 @@ interface Pending {
 
 type WorkerMessage = Partial<CheckpointResult> & { error?: string; ready?: boolean; parked?: boolean; requested?: boolean };
 
-/** What changes whenever a connection writes to the WAL file (nothing when there is none). */
+/** What changes whenever a connection writes to the WAL file (the worker's own test, restated). */
 function walStamp(walPath: string): string {
   const stat = statSync(walPath, { bigint: true, throwIfNoEntry: false });
   return stat ? `${stat.size}:${stat.mtimeNs}:${stat.ino}` : '';

@@ -59,6 +59,20 @@ describe('WalCheckpointer', () => {
     expect(checkpointer.failures).toBe(0);
   });
 
+  it('does not park while writes keep coming, though each checkpoint copies every frame', async () => {
+    checkpointer = new WalCheckpointer(handle, join(dir, 'db'), { intervalMs: 10, parkAfterMs: 100 });
+    handle.sqlite.exec('CREATE TABLE t (v TEXT)');
+    const insert = handle.sqlite.prepare('INSERT INTO t (v) VALUES (?)');
+    let parkedWhileWriting = false;
+    for (let i = 0; i < 25; i++) {
+      insert.run('x'.repeat(100));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      parkedWhileWriting ||= checkpointer.parked;
+    }
+    expect(checkpointer.lastResult!.checkpointed).toBe(checkpointer.lastResult!.log);
+    expect(parkedWhileWriting).toBe(false);
+  });
+
   it('answers a checkpoint requested while parked', async () => {
     // Parks at its first periodic run; a request may reach a worker that is about to park.
     checkpointer = new WalCheckpointer(handle, join(dir, 'db'), { intervalMs: 10, parkAfterMs: 0 });
