@@ -115,6 +115,18 @@ describe('ListServicesHandler below the compaction horizon', () => {
     expect(asked[0]).toMatchObject({ asOf: undefined, after: { namespace: 'ns', name: 'svc-0004' } });
   });
 
+  it('given a continue token at the head, when it is followed, then the horizon is not read: the current table is above it', async () => {
+    const { store, asked } = storeOf(10, undefined, 50);
+    const horizon = jest.spyOn(await store.inSnapshot(async (reads) => reads), 'horizon');
+    const page = await list(store, { continue: token(100), limit: 2 });
+    expect(page.items.map((i) => i.object.metadata.name)).toEqual(['svc-0005', 'svc-0006']);
+    expect(asked[0].asOf).toBeUndefined();
+    expect(horizon).not.toHaveBeenCalled();
+    // Below the head it is read (and the snapshot is above it here).
+    await list(store, { continue: token(60), limit: 2 });
+    expect(horizon).toHaveBeenCalledTimes(1);
+  });
+
   it('given a horizon at 50, when a LIST is Exact at the horizon, then it reads that snapshot', async () => {
     const { store, asked } = storeOf(10, undefined, 50);
     await list(store, { resourceVersion: '50', resourceVersionMatch: 'Exact', limit: 1 });

@@ -35,7 +35,8 @@ export class ListServicesHandler implements IQueryHandler<ListServicesQuery> {
       const point = await this.startingPoint(options, reads);
       const head = await reads.head();
       if (point.minimum !== undefined && point.minimum > head) throw new TooLargeResourceVersionError(point.minimum, head);
-      if (point.asOf !== undefined) await this.refuseBelowHorizon(point, options, reads);
+      // A snapshot at the head is the current table, never below the horizon: no need to ask.
+      if (point.asOf !== undefined && point.asOf < head) await this.refuseBelowHorizon(point, options, reads);
       // The first page of a live LIST reads the current table; later pages read the same snapshot,
       // which is the current table as long as nothing was written since (the head is read in this
       // same snapshot): only a snapshot older than the head is read from the revisions.
