@@ -13,9 +13,10 @@
 //
 // An idle server needs no checkpoints, and a worker thread costs its own isolate (about 15 MB
 // resident). So a worker parks once nothing has written to the WAL file for PARK_AFTER_MS and
-// its last checkpoint copied every frame: it closes its connection and exits. While it is parked the main thread looks at the WAL
-// file's size and modification time every interval (a stat, no SQLite) and starts a worker
-// again as soon as any connection has written to it, or when a checkpoint is requested.
+// its last checkpoint copied every frame: it closes its connection and exits. While it is
+// parked the main thread looks at the WAL file's size and modification time every interval (a
+// stat, no SQLite) and starts a worker again as soon as any connection has written to it, or
+// when a checkpoint is requested.
 //
 // Since nothing else checkpoints, a silent failure here would let the WAL grow without limit:
 // every failure is logged and reported to the observer (/metrics), and the worker is replaced
@@ -41,7 +42,7 @@ export interface CheckpointObserver {
 
 export interface WalCheckpointerOptions {
   intervalMs?: number;
-  /** How long a worker's checkpoints find nothing to copy before it parks. */
+  /** How long nothing writes to the WAL (and nothing is left to copy) before the worker parks. */
   parkAfterMs?: number;
   /** First delay before a dead worker is started again; doubles up to MAX_RESTART_DELAY_MS. */
   restartDelayMs?: number;

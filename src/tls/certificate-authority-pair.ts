@@ -8,11 +8,12 @@ export interface PemCredentials {
   keyPem: string;
 }
 
-export function checkCertificateAuthorityPair(pems: PemCredentials): { certificate: X509Certificate; key: KeyObject } {
+/** The CA's private key, once the pair checks out. */
+export function checkCertificateAuthorityPair(pems: PemCredentials): KeyObject {
   const certificate = new X509Certificate(pems.certPem);
   const subject = certificate.subject.replace(/\n/g, ', ');
   if (!certificate.ca) throw new Error(`certificate "${subject}" is not a CA (basicConstraints CA:FALSE or missing)`);
   const key = createPrivateKey(pems.keyPem);
   if (!certificate.checkPrivateKey(key)) throw new Error(`the CA key does not match the CA certificate "${subject}"`);
-  return { certificate, key };
+  return key;
 }

@@ -81,7 +81,7 @@ export async function createCertificateAuthority(commonName: string, now: () => 
 
 /** Reads a CA back from its PEM texts (PKCS#8, SEC1 or PKCS#1 key) and checks the pair belongs together. */
 export async function loadCertificateAuthority(pems: PemCredentials): Promise<CertificateAuthority> {
-  const { key: nodeKey } = checkCertificateAuthorityPair(pems);
+  const nodeKey = checkCertificateAuthorityPair(pems);
   const certificate = new x509.X509Certificate(pems.certPem);
   const signingAlgorithm = signingAlgorithmFor(nodeKey.asymmetricKeyType, nodeKey.asymmetricKeyDetails?.namedCurve);
   const pkcs8 = nodeKey.export({ format: 'der', type: 'pkcs8' });
