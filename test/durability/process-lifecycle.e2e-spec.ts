@@ -43,7 +43,11 @@ describe('server process', () => {
   });
 
   it('loads neither the PostgreSQL driver nor the certificate library when it serves SQLite with its certificates', async () => {
+    // The preload writes the list on SIGUSR2; the server then stops as usual.
     const loadedModules = async (server: ServerProcess, list: string) => {
+      rmSync(list, { force: true });
+      server.child.kill('SIGUSR2');
+      while (!existsSync(list)) await new Promise((resolve) => setTimeout(resolve, 20));
       server.child.kill('SIGTERM');
       await server.exited;
       return readFileSync(list, 'utf8').trim().split('\n');
