@@ -93,8 +93,18 @@ export async function createTestDatabase(): Promise<PostgresTestDatabase> {
 }
 
 export async function dropTestDatabase(name: string): Promise<void> {
-  // WITH (FORCE) (PostgreSQL 13+): a pool a failed test left open does not keep it alive.
-  await asAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  // WITH (FORCE) (PostgreSQL 13+): a pool a failed test left open does not keep it alive. It
+  // refuses (42501) while an autovacuum worker, a superuser's backend the test role may not
+  // terminate, is in the database; such a worker is gone within moments: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await asAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt === 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 async function asAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
