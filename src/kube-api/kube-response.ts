@@ -5,7 +5,7 @@ import { stringify as toYaml } from 'yaml';
 import { encodeKubeObject, type ProtobufKind } from '../domain/codec/protobuf/kube-object-protobuf';
 import { negotiateFormat, PROTOBUF_MEDIA_TYPE, type ResponseFormat } from './content-negotiation';
 import type { KubeStatus } from './kube-status';
-import { utf8Pieces } from './utf8-pieces';
+import { piecesBody } from './utf8-pieces';
 
 const CONTENT_TYPES: Record<ResponseFormat, string> = {
   json: 'application/json',
@@ -31,7 +31,7 @@ export function formatFor(request: FastifyRequest, options: { protobuf?: boolean
 export interface EncodedBody {
   readonly json: string;
   readonly object: unknown;
-  /** The JSON as pieces to write one after another (a list): sent as one Buffer, never joined. */
+  /** The JSON as pieces to write one after another (a list): joined only when small (utf8-pieces.ts). */
   readonly jsonPieces?: readonly string[];
 }
 
@@ -39,7 +39,7 @@ function serialize(format: ResponseFormat, body: unknown, kind: ProtobufKind | u
   if (body instanceof EncodedJson) {
     if (format !== 'json') return serialize(format, body.encoded.object, kind);
     const pieces = body.encoded.jsonPieces;
-    return pieces ? utf8Pieces(pieces) : body.encoded.json;
+    return pieces ? piecesBody(pieces) : body.encoded.json;
   }
   if (format === 'protobuf') return Buffer.from(encodeKubeObject(kind!, body as object));
   return format === 'yaml' ? toYaml(body) : JSON.stringify(body);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { utf8Pieces } from './utf8-pieces';
+import { JOINED_BODY_LIMIT, piecesBody, utf8Pieces } from './utf8-pieces';
 
 describe('utf8Pieces', () => {
   // Pieces are JSON texts, which never hold a lone surrogate (JSON.stringify escapes them).
@@ -14,5 +14,14 @@ describe('utf8Pieces', () => {
   it('given sliced pieces of a larger text, when written, then only the slices are written', () => {
     const text = '{"kind":"Service","apiVersion":"v1","metadata":{"name":"ü"}}';
     expect(utf8Pieces(['[', '{', text.slice(36), ']']).toString('utf8')).toBe(`[{${text.slice(36)}]`);
+  });
+
+  it('given pieces up to the limit, when made a body, then it is their joined text; past the limit, their UTF-8 in one Buffer', () => {
+    const small = ['{"items":[', 'é'.repeat(JOINED_BODY_LIMIT - 12), ']}'];
+    expect(piecesBody(small)).toBe(small.join(''));
+    const large = [...small.slice(0, 2), 'x', ']}'];
+    const body = piecesBody(large);
+    expect(Buffer.isBuffer(body)).toBe(true);
+    expect((body as Buffer).toString('utf8')).toBe(large.join(''));
   });
 });

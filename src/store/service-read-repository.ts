@@ -156,10 +156,17 @@ export class ServiceReadRepository implements ServiceReadStore {
     const params = live ? new SqlParams() : new SqlParams(request.asOf);
     const column = (name: string) => (live ? name : `l.${name}`);
     const where: string[] = [];
-    if (request.namespace !== undefined) where.push(`${column('namespace')} = ${params.param(request.namespace)}`);
-    if (request.after) {
-      // A row comparison: one range of the (namespace, name) primary key or lifetimes index.
-      where.push(`(${column('namespace')}, ${column('name')}) > (${params.param(request.after.namespace)}, ${params.param(request.after.name)})`);
+    const { namespace, after } = request;
+    if (namespace !== undefined) {
+      // A namespace's page is one range of the (namespace, name) primary key or lifetimes index:
+      // `namespace = ? AND name > ?`. (With a row comparison beside the equality, SQLite seeks
+      // only to the namespace and reads every earlier name of it again.)
+      if (after && after.namespace > namespace) return [];
+      where.push(`${column('namespace')} = ${params.param(namespace)}`);
+      if (after && after.namespace === namespace) where.push(`${column('name')} > ${params.param(after.name)}`);
+    } else if (after) {
+      // Across namespaces a row comparison is that one range.
+      where.push(`(${column('namespace')}, ${column('name')}) > (${params.param(after.namespace)}, ${params.param(after.name)})`);
     }
     const sql = live
       ? `SELECT namespace, name, object AS json FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`

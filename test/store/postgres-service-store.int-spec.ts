@@ -77,6 +77,14 @@ async function everyRead(reads: ServiceReadStore, names: readonly (readonly [str
   };
   out.live = await pages(reads, undefined);
   out.liveTeamA = await pages(reads, undefined, 'team-a');
+  // A namespace's pages after a key in another namespace (before it: from its start; after it: none).
+  for (const after of [
+    { namespace: 'default', name: 'zzz' },
+    { namespace: 'team-a', name: '' },
+    { namespace: 'team-b', name: '' },
+  ]) {
+    out[`liveTeamA after ${after.namespace}/${after.name}`] = await reads.listPage({ namespace: 'team-a', after, limit: 10 });
+  }
   for (const [namespace, name] of names) out[`live ${namespace}/${name}`] = await reads.liveJson(namespace, name);
   for (let rv = 0; rv <= head + 1; rv++) {
     out[`list@${rv}`] = await pages(reads, rv);
@@ -208,6 +216,10 @@ describePostgres('PostgreSQL service stores', (database) => {
       const fromSqlite = await everyRead(sqliteEngine.reads, names);
       const fromPg = await everyRead(pg.reads, names);
       expect(fromSqlite.head).toBeGreaterThan(10);
+      // A key in an earlier namespace starts at the namespace's first name; in a later one, nothing.
+      const teamA = (fromSqlite.liveTeamA as { name: string }[][]).flat().map((r) => r.name);
+      expect((fromSqlite['liveTeamA after default/zzz'] as { name: string }[]).map((r) => r.name)).toEqual(teamA);
+      expect(fromSqlite['liveTeamA after team-b/']).toEqual([]);
       expect(fromPg).toEqual(fromSqlite);
     });
 

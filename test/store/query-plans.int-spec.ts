@@ -123,6 +123,12 @@ describe('query plans of the write and read paths', () => {
     expect((await admin.get(`/api/v1/services?limit=1&continue=${encodeURIComponent(page.metadata.continue)}`)).status).toBe(200);
     const past = (await admin.get(`/api/v1/services?limit=1&resourceVersion=${middle}&resourceVersionMatch=Exact`)).json;
     expect((await admin.get(`/api/v1/services?limit=1&continue=${encodeURIComponent(past.metadata.continue)}`)).status).toBe(200);
+    // The same within a namespace: one range of its names.
+    for (const query of ['limit=1', `limit=1&resourceVersion=${middle}&resourceVersionMatch=Exact`]) {
+      const first = (await admin.get(`/api/v1/namespaces/a/services?${query}`)).json;
+      expect(first.metadata.continue).toBeDefined();
+      expect((await admin.get(`/api/v1/namespaces/a/services?limit=1&continue=${encodeURIComponent(first.metadata.continue)}`)).status).toBe(200);
+    }
     const watch = await admin.stream('/api/v1/services?watch=true&resourceVersion=1');
     expect((await watch.take(3)).map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ADDED']);
     watch.close();
