@@ -1,14 +1,15 @@
 // `npm run bench:framework`: GET of one Service, LIST of a namespace and every page of a
 // namespace's LIST (limit=10) at 10 connections, with each server's peak RSS, on svctrail, on
 // framework-floor (the floor's statement on svctrail's fixed stack: NestJS on Fastify with its
-// authentication and authorization hooks) and on the plain floor, one after the other on fresh
-// copies of one dataset. It splits each gap to the floor into what the stack costs
-// (framework-floor ÷ floor) and what svctrail's own code costs (svctrail ÷ framework-floor).
+// authentication and authorization hooks) and on the plain floor, each on a fresh copy of one
+// dataset. It splits each gap to the floor into what the stack costs (framework-floor ÷ floor)
+// and what svctrail's own code costs (svctrail ÷ framework-floor).
 //
-// The status PUTs run on all four write targets at once, each on its own copy, interleaved and
-// repeated (--repeat, default 2: svctrail, framework-floor-full, floor-full, floor, then in the
-// reverse order), so a drift of the shared machine weighs on every target alike; the table
-// shows the median and min–max of the runs. Every copy is fsynced and dropped from the page
+// The reads run on the three read targets up at once, then the status PUTs on the four write
+// targets up at once, each on its own copy; every case is interleaved across the targets and
+// repeated (--repeat, default 2: in one order, then in the reverse order), so a drift of the
+// shared machine weighs on every target alike; the table shows the median and min–max of the
+// runs. Every copy is fsynced and dropped from the page
 // cache before its server starts, and a phase whose 1-minute load average says other work shared
 // the cores is marked [busy] (bench/README.md, "Measuring honestly").
 //
@@ -146,25 +147,47 @@ async function main(): Promise<void> {
   const gets = names.map((n) => ({ method: 'GET', path: `/api/v1/namespaces/${n.namespace}/services/${n.name}` }));
   const lists = namespaces.map((ns) => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/services` }));
   const CASES = ['GET one Service', 'LIST a namespace', 'every page of a LIST of a namespace (limit=10)'] as const;
-  const rows: { target: string; results: CaseResult[]; peakRss: number; busy?: LoadWindow }[] = [];
-  for (const target of TARGETS) {
-    const dir = copyDataset();
-    const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    });
-    const { child, url } = started;
-    try {
-      const options = { url, connections: 10, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false } };
-      const load = async (requests: unknown[]): Promise<CaseResult> => {
-        await autocannon({ ...options, requests, duration: 2 });
-        const r = await autocannon({ ...options, requests, duration: DURATION });
-        return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
-      };
-      const { value: results, window } = await underLoadWatch(`${target.name}: reads`, async () => [await load(gets), await load(lists), await walkPages(url, token, namespaces, 10, DURATION)]);
-      rows.push({ target: target.name, results, peakRss: peakRssMb(child.pid!), busy: window.busy ? window : undefined });
-      results.forEach((r, i) => process.stdout.write(`  ${target.name.padEnd(16)} ${CASES[i].padEnd(48)} ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}\n`));
-    } finally {
+  // Every read target up at once, each on its own copy; per case, REPEATS runs on each, the
+  // targets' order reversed on every other run (one run per target measured 20-30% apart between
+  // two runs of the same code, and the order of the targets weighed on every ratio).
+  const readServers: { name: string; dir: string; child: ChildProcess; url: string }[] = [];
+  const readRuns = new Map<string, CaseResult[][]>(TARGETS.map((t) => [t.name, CASES.map(() => [])]));
+  const readBusy: (LoadWindow | undefined)[] = [];
+  const peakRss = new Map<string, number>();
+  try {
+    for (const target of TARGETS) {
+      const dir = copyDataset();
+      const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      });
+      readServers.push({ name: target.name, dir, ...started });
+    }
+    const readCase = async (i: number, url: string): Promise<CaseResult> => {
+      if (i === 2) {
+        await walkPages(url, token, namespaces, 10, 2);
+        return walkPages(url, token, namespaces, 10, DURATION);
+      }
+      const options = { url, connections: 10, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, tls: { rejectUnauthorized: false }, requests: i === 0 ? gets : lists };
+      await autocannon({ ...options, duration: 2 });
+      const r = await autocannon({ ...options, duration: DURATION });
+      return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
+    };
+    for (const [i, title] of CASES.entries()) {
+      const { window } = await underLoadWatch(`reads: ${title}`, async () => {
+        for (let run = 0; run < REPEATS; run++) {
+          for (const { name, url } of run % 2 ? [...readServers].reverse() : readServers) {
+            const r = await readCase(i, url);
+            readRuns.get(name)![i].push(r);
+            log(`  ${name.padEnd(16)} ${title.padEnd(48)} run ${run + 1}/${REPEATS}: ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}`);
+          }
+        }
+      });
+      readBusy[i] = window.busy ? window : undefined;
+    }
+    for (const { name, child } of readServers) peakRss.set(name, peakRssMb(child.pid!));
+  } finally {
+    for (const { child, dir } of readServers) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
       rmSync(dir, { recursive: true, force: true });
@@ -239,22 +262,24 @@ async function main(): Promise<void> {
   const writeRows = WRITE_TARGETS.map((t) => ({ target: t.name, results: runs.get(t.name)!.map(medianOf) }));
   const w = Object.fromEntries(writeRows.map((r) => [r.target, r.results]));
 
-  const by = Object.fromEntries(rows.map((r) => [r.target, r]));
+  const reads = Object.fromEntries(TARGETS.map((t) => [t.name, readRuns.get(t.name)!.map(medianOf)]));
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const rps = (r: ReturnType<typeof medianOf>) => `${r.rps.toFixed(0)} (${r.range.rps.map((v) => v.toFixed(0)).join('–')})`;
+  const p99 = (r: ReturnType<typeof medianOf>) => `${r.p99} (${r.range.p99.join('–')})`;
+  const rss = (t: string) => peakRss.get(t)!;
   const table = [
-    `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the three servers one after the other on fresh copies`,
+    `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the three servers up at once, each on a fresh copy, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians)`,
     '',
     "| case | svctrail | framework-floor | floor | svctrail ÷ floor | framework-floor ÷ floor (the stack) | svctrail ÷ framework-floor (svctrail's code) |",
     '|---|---|---|---|---|---|---|',
     ...CASES.flatMap((title, i) => {
-      const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => by[t].results[i]);
-      const busy = ['svctrail', 'framework-floor', 'floor'].map((t) => by[t].busy).find(Boolean);
+      const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => reads[t][i]);
       return [
-        `| ${title}${busyMark(busy)}: req/s | ${s.rps.toFixed(0)} | ${f.rps.toFixed(0)} | ${p.rps.toFixed(0)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} |`,
-        `| p99 ms | ${s.p99} | ${f.p99} | ${p.p99} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, p.p99)} | ${ratio(s.p99, f.p99)} |`,
+        `| ${title}${busyMark(readBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} |`,
+        `| p99 ms | ${p99(s)} | ${p99(f)} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, p.p99)} | ${ratio(s.p99, f.p99)} |`,
       ];
     }),
-    `| peak RSS MB (the three cases) | ${by.svctrail.peakRss} | ${by['framework-floor'].peakRss} | ${by.floor.peakRss} | ${ratio(by.svctrail.peakRss, by.floor.peakRss)} | ${ratio(by['framework-floor'].peakRss, by.floor.peakRss)} | ${ratio(by.svctrail.peakRss, by['framework-floor'].peakRss)} |`,
+    `| peak RSS MB (the three cases) | ${rss('svctrail')} | ${rss('framework-floor')} | ${rss('floor')} | ${ratio(rss('svctrail'), rss('floor'))} | ${ratio(rss('framework-floor'), rss('floor'))} | ${ratio(rss('svctrail'), rss('framework-floor'))} |`,
     '',
     `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case, the four servers up at once, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians); framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
     '',
@@ -262,8 +287,6 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|---|---|',
     ...WRITE_CONNECTIONS.flatMap((connections, i) => {
       const [s, f, ff, p] = ['svctrail', 'framework-floor-full', 'floor-full', 'floor'].map((t) => w[t][i]);
-      const rps = (r: typeof s) => `${r.rps.toFixed(0)} (${r.range.rps.map((v) => v.toFixed(0)).join('–')})`;
-      const p99 = (r: typeof s) => `${r.p99} (${r.range.p99.join('–')})`;
       return [
         `| PUT status, many Services, ${connections} conn${busyMark(writeBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${rps(ff)} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, ff.rps)} | ${ratio(s.rps, f.rps)} |`,
         `| p99 ms | ${p99(s)} | ${p99(f)} | ${p99(ff)} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, ff.p99)} | ${ratio(s.p99, f.p99)} |`,
