@@ -1,4 +1,12 @@
-import { canonicalTime, formatRfc3339Utc, parseRfc3339 } from './go-time';
+import fc from 'fast-check';
+import { canonicalTime, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339 } from './go-time';
+
+/** canonicalTime by the parse and the format alone (what the fast path must agree with). */
+function parsedAndFormatted(value: string): string | null | undefined {
+  const parsed = parseRfc3339(value);
+  if (!parsed.ok) return undefined;
+  return parsed.seconds === GO_ZERO_TIME_SECONDS ? null : formatRfc3339Utc(parsed.seconds);
+}
 
 const L = '"2006-01-02T15:04:05Z07:00"';
 
@@ -57,4 +65,52 @@ describe('metav1.Time parsing and formatting', () => {
   ])("rejects %j with Go's error", (value, message) => {
     expect(parseError(value)).toBe(message);
   });
+
+  // Digits 0-9 mostly, with the separators and a few near-misses in every position.
+  const timeLike = fc
+    .tuple(
+      ...Array.from({ length: 20 }, (_, i) =>
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constantFrom(...(i === 4 || i === 7 ? '-' : i === 10 ? 'T' : i === 13 || i === 16 ? ':' : i === 19 ? 'Z' : '0123456789')) },
+          { weight: 1, arbitrary: fc.constantFrom(...'0123456789-T:Z z/+.') },
+        ),
+      ),
+    )
+    .map((chars) => chars.join(''));
+
+  // Every field in and just past its range, written with two (four) digits.
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  const nearCanonical = fc
+    .record({
+      y: fc.integer({ min: 0, max: 9999 }),
+      mo: fc.integer({ min: 0, max: 13 }),
+      d: fc.integer({ min: 0, max: 32 }),
+      h: fc.integer({ min: 0, max: 25 }),
+      mi: fc.integer({ min: 0, max: 61 }),
+      s: fc.integer({ min: 0, max: 61 }),
+    })
+    .map(({ y, mo, d, h, mi, s }) => `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}Z`);
+
+  it('given any 20-character time-like text, when made canonical, then the fast path answers what parsing and formatting answer', () => {
+    fc.assert(
+      fc.property(fc.oneof(nearCanonical, timeLike, fc.string(), fc.constant('0001-01-01T00:00:00Z')), (value) => {
+        expect(canonicalTime(value)).toBe(parsedAndFormatted(value));
+        // Only a text that is its own canonical form takes the fast path.
+        if (isCanonicalTimeText(value)) expect(formatRfc3339Utc((parseRfc3339(value) as { seconds: number }).seconds)).toBe(value);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each(['2024-02-29T23:59:59Z', '0000-02-29T00:00:00Z', '9999-12-31T23:59:59Z', '2026-12-04T23:45:00Z'])('takes %s as already canonical', (value) => {
+    expect(isCanonicalTimeText(value)).toBe(true);
+    expect(canonicalTime(value)).toBe(value);
+  });
+
+  it.each(['2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2025-00-01T00:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01T00:00:00z', '2025-01-01T00:00:00.5Z', '2025-1-01T00:00:00Z'])(
+    'does not take %s as canonical',
+    (value) => {
+      expect(isCanonicalTimeText(value)).toBe(false);
+    },
+  );
 });

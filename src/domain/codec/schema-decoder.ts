@@ -11,7 +11,7 @@
 // The output is canonical: non-pointer omitempty zero values are absent, non-omitempty ones are
 // materialised ("" / 0 / null time), nested non-pointer structs always exist.
 import { type FieldSchema, type GoType, goTypeName, type StructSchema } from './go-schema';
-import { canonicalTime, parseRfc3339 } from './go-time';
+import { canonicalTime, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339 } from './go-time';
 import { strconvQuote } from './go-quote';
 import { type JsonValue, jsonKindName, toPlainJson } from './json-value';
 
@@ -291,11 +291,12 @@ function decodeIntOrString(json: JsonValue, ctx: ErrorContext): unknown {
 function decodeTime(json: JsonValue, ctx: ErrorContext): unknown {
   // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then time.Parse(time.RFC3339).
   if (json.kind !== 'string') throw new GoUnmarshalError(typeErrorText(jsonKindName(json), 'string', ctx));
-  const parsed = parseRfc3339(json.value);
-  if (!parsed.ok) throw new GoUnmarshalError(parsed.error);
   // The zero time (0001-01-01T00:00:00Z) is "unset": Go renders it as null. A *pointer* to the
   // zero time would render `null` too and then decode back as nil; we store it as nil at once.
-  return canonicalTime(json.value) ?? undefined;
+  if (isCanonicalTimeText(json.value)) return canonicalTime(json.value) ?? undefined;
+  const parsed = parseRfc3339(json.value);
+  if (!parsed.ok) throw new GoUnmarshalError(parsed.error);
+  return parsed.seconds === GO_ZERO_TIME_SECONDS ? undefined : formatRfc3339Utc(parsed.seconds);
 }
 
 /** The value a fresh Go element of this type decodes into. */
