@@ -76,6 +76,35 @@ function start(script: string, dataDir: string, extra: string[]): Promise<{ chil
   });
 }
 
+/** A target's server on its own copy of the dataset. */
+interface Server {
+  name: string;
+  dir: string;
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts every target on a fresh copy, into `servers` as each comes up (so a failure still stops the earlier ones). */
+async function startEach(targets: readonly { name: string; script: string; extra: string[] }[], servers: Server[]): Promise<void> {
+  for (const target of targets) {
+    const dir = copyDataset();
+    const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
+    servers.push({ name: target.name, dir, ...started });
+  }
+}
+
+/** Stops every server and removes its copy. */
+async function stopEach(servers: readonly Server[]): Promise<void> {
+  for (const { child, dir } of servers) {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 interface CaseResult {
   rps: number;
   p50: number;
@@ -150,19 +179,12 @@ async function main(): Promise<void> {
   // Every read target up at once, each on its own copy; per case, REPEATS runs on each, the
   // targets' order reversed on every other run (one run per target measured 20-30% apart between
   // two runs of the same code, and the order of the targets weighed on every ratio).
-  const readServers: { name: string; dir: string; child: ChildProcess; url: string }[] = [];
+  const readServers: Server[] = [];
   const readRuns = new Map<string, CaseResult[][]>(TARGETS.map((t) => [t.name, CASES.map(() => [])]));
   const readBusy: (LoadWindow | undefined)[] = [];
   const peakRss = new Map<string, number>();
   try {
-    for (const target of TARGETS) {
-      const dir = copyDataset();
-      const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      });
-      readServers.push({ name: target.name, dir, ...started });
-    }
+    await startEach(TARGETS, readServers);
     const readCase = async (i: number, url: string): Promise<CaseResult> => {
       if (i === 2) {
         await walkPages(url, token, namespaces, 10, 2);
@@ -187,11 +209,7 @@ async function main(): Promise<void> {
     }
     for (const { name, child } of readServers) peakRss.set(name, peakRssMb(child.pid!));
   } finally {
-    for (const { child, dir } of readServers) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await stopEach(readServers);
   }
   // Status PUTs of many LoadBalancer Services, each with a new ingress IP, as the main bench's put-many.
   const lbs = (() => {
@@ -216,18 +234,11 @@ async function main(): Promise<void> {
   };
   // Every write target up at once, each on its own copy; per connection count, REPEATS runs on each,
   // the targets' order reversed on every other run.
-  const servers: { name: string; dir: string; child: ChildProcess; url: string }[] = [];
+  const servers: Server[] = [];
   const runs = new Map<string, CaseResult[][]>(WRITE_TARGETS.map((t) => [t.name, WRITE_CONNECTIONS.map(() => [])]));
   const writeBusy: (LoadWindow | undefined)[] = [];
   try {
-    for (const target of WRITE_TARGETS) {
-      const dir = copyDataset();
-      const started = await start(target.script, dir, target.extra).catch((error: unknown) => {
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      });
-      servers.push({ name: target.name, dir, ...started });
-    }
+    await startEach(WRITE_TARGETS, servers);
     for (const [i, connections] of WRITE_CONNECTIONS.entries()) {
       const { window } = await underLoadWatch(`PUT status, ${connections} conn`, async () => {
         for (let run = 0; run < REPEATS; run++) {
@@ -253,11 +264,7 @@ async function main(): Promise<void> {
       writeBusy[i] = window.busy ? window : undefined;
     }
   } finally {
-    for (const { child, dir } of servers) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await stopEach(servers);
   }
   const writeRows = WRITE_TARGETS.map((t) => ({ target: t.name, results: runs.get(t.name)!.map(medianOf) }));
   const w = Object.fromEntries(writeRows.map((r) => [r.target, r.results]));
