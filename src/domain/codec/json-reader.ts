@@ -50,12 +50,22 @@ function hexValue(c: number): number {
 class Reader {
   private pos = 0;
   private depth = 0;
+  /** The source text when it is ASCII: then a byte offset is a string index, and a run of bytes is a slice of it. */
+  private readonly ascii: string | undefined;
 
   constructor(
+    text: string,
     private readonly bytes: Buffer,
     private readonly maxDepth: number,
     private readonly maxArrayLength: number,
-  ) {}
+  ) {
+    this.ascii = bytes.length === text.length ? text : undefined;
+  }
+
+  /** The text of bytes [start, end): sliced from the source when it is ASCII, else decoded. */
+  private text(start: number, end: number): string {
+    return this.ascii !== undefined ? this.ascii.slice(start, end) : this.bytes.toString('utf8', start, end);
+  }
 
   read(): JsonValue {
     const value = this.value();
@@ -207,7 +217,7 @@ class Reader {
       if (!isDigit(c)) this.fail(c, 'in exponent of numeric literal');
       while (this.pos < this.bytes.length && isDigit(this.bytes[this.pos])) this.pos++;
     }
-    return { kind: 'number', text: this.bytes.toString('latin1', start, this.pos) };
+    return { kind: 'number', text: this.text(start, this.pos) };
   }
 
   /** Reads a string token starting at the opening quote; unquotes it the way Go's unquote does. */
@@ -219,7 +229,7 @@ class Reader {
       if (this.pos >= this.bytes.length) this.unexpectedEnd();
       const c = this.bytes[this.pos];
       if (c === 0x22) {
-        out += this.bytes.toString('utf8', runStart, this.pos);
+        out += this.text(runStart, this.pos);
         this.pos++;
         return out;
       }
@@ -228,7 +238,7 @@ class Reader {
         this.pos++;
         continue;
       }
-      out += this.bytes.toString('utf8', runStart, this.pos);
+      out += this.text(runStart, this.pos);
       this.pos++;
       const e = this.peekOrSpace();
       if (SIMPLE_ESCAPES[e] !== undefined) {
@@ -274,7 +284,7 @@ class Reader {
 
 /** Parses `text` (as its UTF-8 bytes) or throws a JsonSyntaxError with Go's message. */
 export function readJson(text: string, opts: ReadJsonOptions = {}): JsonValue {
-  return new Reader(Buffer.from(text, 'utf8'), opts.maxDepth ?? DEFAULT_MAX_JSON_DEPTH, opts.maxArrayLength ?? DEFAULT_MAX_JSON_ARRAY_LENGTH).read();
+  return new Reader(text, Buffer.from(text, 'utf8'), opts.maxDepth ?? DEFAULT_MAX_JSON_DEPTH, opts.maxArrayLength ?? DEFAULT_MAX_JSON_ARRAY_LENGTH).read();
 }
 
 /** Paths of repeated object keys (`spec.type`, `spec.ports[0].name`), in document order. */

@@ -118,7 +118,11 @@ class SchemaDecoder {
       this.saveError(typeErrorText(jsonKindName(json), schema.goName, ctx));
       return isPlainObject(existing) ? existing : undefined;
     }
-    const out: Record<string, unknown> = isPlainObject(existing) ? { ...existing } : {};
+    const fields = schema.fields;
+    // Each field's value by its position in the schema, starting from the existing struct's (Go
+    // decodes into it): one array, not an object whose keys are added and deleted as decoded.
+    const values: unknown[] = new Array(fields.length);
+    if (isPlainObject(existing)) for (let i = 0; i < fields.length; i++) values[i] = existing[fields[i].json];
     const index = fieldIndex(schema);
     const seen: boolean[] = [];
     for (const member of json.members) {
@@ -128,16 +132,13 @@ class SchemaDecoder {
         this.saveStrictError('unknown', path, member.key);
         continue;
       }
-      const f = schema.fields[at];
+      const f = fields[at];
       if (seen[at]) this.saveStrictError('duplicate', path, f.json);
       seen[at] = true;
       const fieldCtx: ErrorContext = { struct: schema.name, field: f.json, outer: ctx };
-      const childPath = path ? `${path}.${f.json}` : f.json;
-      const decoded = this.decodeField(f, member.value, out[f.json], fieldCtx, childPath);
-      if (decoded === undefined) delete out[f.json];
-      else out[f.json] = decoded;
+      values[at] = this.decodeField(f, member.value, values[at], fieldCtx, path ? `${path}.${f.json}` : f.json);
     }
-    return canonicalStruct(schema, out);
+    return canonicalValues(schema, values, true);
   }
 
   private decodeField(f: FieldSchema, json: JsonValue, existing: unknown, ctx: ErrorContext, path: string): unknown {
@@ -266,9 +267,11 @@ class SchemaDecoder {
     }
     // encoding/json decodes element i into the slice's existing element i when there is one.
     const old = Array.isArray(existing) ? existing : [];
+    // A fresh struct element decodes as into its zero value, which canonicalValues gives it anyway.
+    const fresh = elem.kind === 'struct' ? undefined : zeroValue(elem);
     return json.items.map((item, i) => {
       const itemPath = `${path}[${i}]`;
-      const prior = i < old.length ? old[i] : zeroValue(elem);
+      const prior = i < old.length ? old[i] : fresh;
       if (item.kind === 'null') return this.decodeNullInto(elem, prior) ?? zeroValue(elem);
       const decoded = this.decodeValue(elem, item, prior, ctx, itemPath);
       return decoded === undefined ? zeroValue(elem) : decoded;
@@ -317,12 +320,24 @@ function zeroValue(type: GoType): unknown {
 
 /** Drops omitempty zero scalars, materialises non-omitempty zeros and nested value structs. */
 export function canonicalStruct(schema: StructSchema, obj: Record<string, unknown>): Record<string, unknown> {
+  const values: unknown[] = new Array(schema.fields.length);
+  for (let i = 0; i < schema.fields.length; i++) values[i] = obj[schema.fields[i].json];
+  return canonicalValues(schema, values, false);
+}
+
+/**
+ * canonicalStruct of a struct given as its fields' values, by position in the schema. `decoded`:
+ * the values are this decoder's own, whose nested structs are canonical already.
+ */
+function canonicalValues(schema: StructSchema, values: readonly unknown[], decoded: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of schema.fields) {
-    let v = obj[f.json];
+  const fields = schema.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    let v = values[i];
     if (v === null && (f.pointer || f.type.kind !== 'time')) v = undefined;
     if (!f.pointer) {
-      if (f.type.kind === 'struct') v = canonicalStruct(f.type.struct, isPlainObject(v) ? v : {});
+      if (f.type.kind === 'struct') v = decoded && isPlainObject(v) ? v : canonicalStruct(f.type.struct, isPlainObject(v) ? v : {});
       else if (f.type.kind === 'time') v = v ?? (f.omitempty ? undefined : null);
       else if (f.type.kind === 'intOrString') v = v === 0 ? undefined : v;
       else if (f.omitempty && (v === '' || v === 0 || v === false)) v = undefined;

@@ -47,8 +47,13 @@ export function summarizeBody(body: Buffer, maxLength = 30): string {
   return body.toString('hex');
 }
 
-function unrecognized(error: string, body: Buffer): ServiceDecodeError {
-  return new ServiceDecodeError(`the object provided is unrecognized (must be of type Service): ${error} (${summarizeBody(body)})`, error);
+/** A body as received: JSON text (its bytes made only for an error's quote) or protobuf bytes. */
+type RequestBody = string | Buffer;
+
+const bodyBytes = (body: RequestBody): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+
+function unrecognized(error: string, body: RequestBody): ServiceDecodeError {
+  return new ServiceDecodeError(`the object provided is unrecognized (must be of type Service): ${error} (${summarizeBody(bodyBytes(body))})`, error);
 }
 
 function cannotBeHandled(gvk: GroupVersionKind, error: string): ServiceDecodeError {
@@ -56,7 +61,7 @@ function cannotBeHandled(gvk: GroupVersionKind, error: string): ServiceDecodeErr
 }
 
 /** The request's group/version/kind, or the error kube-apiserver gives when it is not v1 Service. */
-function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
+function serviceGvk(json: JsonValue, body: RequestBody): GroupVersionKind {
   const interpreted = interpretTypeMeta(json);
   if (!interpreted.ok) throw unrecognized(interpreted.error, body);
   // The request's default GVK (v1 Service), then the `into` object's internal kind.
@@ -64,7 +69,7 @@ function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
   gvk = gvkWithDefaults(gvk, { group: '', version: '__internal', kind: 'Service' });
   if (!gvk.version) {
     // runtime.NewMissingVersionErr carries the whole body.
-    throw cannotBeHandled(gvk, `Object 'apiVersion' is missing in '${body.toString('utf8')}'`);
+    throw cannotBeHandled(gvk, `Object 'apiVersion' is missing in '${bodyBytes(body).toString('utf8')}'`);
   }
   const isV1Service = gvk.group === '' && gvk.version === 'v1' && gvk.kind === 'Service';
   if (!isV1Service) {
@@ -79,7 +84,7 @@ function serviceGvk(json: JsonValue, body: Buffer): GroupVersionKind {
   return gvk;
 }
 
-function decodeParsed(json: JsonValue, body: Buffer, opts: DecodeServiceOptions): DecodeServiceResult {
+function decodeParsed(json: JsonValue, body: RequestBody, opts: DecodeServiceOptions): DecodeServiceResult {
   const gvk = serviceGvk(json, body);
   let decoded;
   try {
@@ -101,15 +106,14 @@ function decodeParsed(json: JsonValue, body: Buffer, opts: DecodeServiceOptions)
 
 /** Decodes a request body (text as received). Throws ServiceDecodeError / BadRequestError. */
 export function decodeService(text: string, opts: DecodeServiceOptions): DecodeServiceResult {
-  const body = Buffer.from(text, 'utf8');
   let json: JsonValue;
   try {
     json = readJson(text, { maxDepth: opts.maxDepth });
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`, body);
+    if (e instanceof JsonSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`, text);
     throw e;
   }
-  return decodeParsed(json, body, opts);
+  return decodeParsed(json, text, opts);
 }
 
 /**
