@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { DEFAULT_MAX_JSON_DEPTH, duplicateKeyPaths, readJson } from './json-reader';
 import { JsonSyntaxError } from './json-syntax-error';
 import { fromPlainJson, toPlainJson } from './json-value';
@@ -107,6 +108,23 @@ describe('readJson', () => {
     } catch (e) {
       expect((e as JsonSyntaxError).offset).toBe(6);
     }
+  });
+
+  it('reads an ASCII text (sliced from the text) exactly as a text with other characters (decoded from its bytes)', () => {
+    // The same members after a first one that is ASCII or not: only the reading path differs.
+    const ascii = fc.string({ unit: fc.constantFrom(...' az09"\\/\n\t{}[]:,.-+e'.split('')), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(fc.tuple(ascii, ascii)), (value, escaped) => {
+        const members = `"v":${JSON.stringify(value)},"s":${JSON.stringify(Object.fromEntries(escaped))},"n":[0,-1.5e3,12345678901234567890]`;
+        const viaSlices = readJson(`{"first":"e",${members}}`);
+        const viaBytes = readJson(`{"first":"é",${members}}`);
+        expect(viaSlices.kind === 'object' && viaBytes.kind === 'object').toBe(true);
+        if (viaSlices.kind !== 'object' || viaBytes.kind !== 'object') return;
+        expect(viaSlices.members.slice(1)).toEqual(viaBytes.members.slice(1));
+        expect(toPlainJson(viaSlices.members[1].value)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('round-trips plain values', () => {

@@ -30,6 +30,25 @@ describe('decodeService', () => {
     });
   });
 
+  it('gives nested structs their canonical form whether decoded, repeated, nulled or absent: the result decodes to itself', () => {
+    const bodies = [
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"}}',
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"},"status":null,"spec":{"ports":[{"port":80},null,{}]}}',
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a","labels":{"x":"1"}},"metadata":{"name":"b"},"spec":{"ports":[{"port":80,"name":"p"}]},"spec":{"ports":[{"port":81}]}}',
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"é"},"status":{"loadBalancer":{"ingress":[{"ip":"1.2.3.4","ports":[{"port":1,"protocol":"TCP"}]}]},"conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2024-01-01T00:00:00Z"}]}}',
+    ];
+    for (const body of bodies) {
+      const once = decodeService(body, { fieldValidation: 'Ignore' }).object;
+      expect(decodeService(JSON.stringify(once), { fieldValidation: 'Ignore' }).object).toEqual(once);
+      expect(once.status).toEqual(expect.objectContaining({ loadBalancer: expect.any(Object) }));
+      expect(once.spec).toBeDefined();
+    }
+    const merged = decodeService(bodies[2], { fieldValidation: 'Ignore' }).object;
+    // A repeated key decodes into what the first one left: Go keeps the labels and the first port's name.
+    expect(merged.metadata).toEqual(expect.objectContaining({ name: 'b', labels: { x: '1' } }));
+    expect(merged.spec.ports).toEqual([expect.objectContaining({ port: 81, name: 'p' })]);
+  });
+
   it('accepts an empty kind and apiVersion', () => {
     const { object } = decodeService('{"metadata":{"name":"web"}}', { fieldValidation: 'Strict' });
     expect(object.kind).toBe('Service');
