@@ -6,9 +6,10 @@ import { rebuildProjections, type RebuildReport } from '../projections/projectio
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import type { Progress } from './progress';
+import type { RevisionTextForm } from '../store/revision-texts';
 
-export function foldProjections(handle: DatabaseHandle, progress: Progress, source: LogSource = { sqlite: handle.sqlite }): RebuildReport {
-  const projector = new Projector(handle);
+export function foldProjections(handle: DatabaseHandle, progress: Progress, source: LogSource = { sqlite: handle.sqlite }, revisionTexts?: RevisionTextForm): RebuildReport {
+  const projector = new Projector(handle, revisionTexts);
   progress.start('fold projections', countLog(source), 'events');
   try {
     return rebuildProjections(handle, projector, (events) => progress.advance(events), source);

@@ -1,6 +1,8 @@
 // `svctrail verify`: refolds the log into a scratch database with the same migrations and
 // projection code (reading the live log directly; the scratch holds only the projections), and
-// compares every projection row with the live one. The live database is
+// compares every projection row with the live one. Stored texts are compared by the text they
+// hold, so the scratch keeps a revision's texts plain and the live ones are inflated instead
+// (inflating takes a fraction of what deflating does). The live database is
 // opened read-only and read in one snapshot, so a running server may keep writing meanwhile.
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
@@ -15,6 +17,7 @@ import { scratchPath } from './scratch-path';
 import { foldToHorizon, recordsFactsChecksums, sqliteHorizon } from './store-horizon';
 import { checkFactsChecksums } from './facts-verification';
 import { SqliteSqlReader } from '../store/sqlite-sql-reader';
+import { PLAIN_REVISION_TEXTS } from '../store/revision-texts';
 
 export interface VerifyOptions {
   dataDir: string;
@@ -45,7 +48,7 @@ export async function verifyProjections(options: VerifyOptions): Promise<VerifyR
     sqlite.exec('BEGIN');
     try {
       const head = logHead(sqlite); // the first read pins the snapshot
-      const { events, writes } = foldProjections(scratch, options.progress, { sqlite, untilResourceVersion: head });
+      const { events, writes } = foldProjections(scratch, options.progress, { sqlite, untilResourceVersion: head }, PLAIN_REVISION_TEXTS);
       foldToHorizon(scratch, sqliteHorizon(sqlite));
       const tables = projectionTables(scratch);
       options.progress.start('compare', tables.length, 'tables');

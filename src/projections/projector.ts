@@ -7,14 +7,16 @@ import { IngressHistoryProjection } from './ingress-history.projection';
 import type { Projection } from './projection';
 import type { CommittedWrite } from '../store/ports/committed-write';
 import { ServiceRevisionsProjection } from './service-revisions.projection';
+import type { RevisionTextForm } from '../store/revision-texts';
 
 export class Projector {
   readonly projections: readonly Projection[];
 
-  constructor(handle: DatabaseHandle) {
+  /** `revisionTexts`: how revisions store their texts (default: as every store holds them). */
+  constructor(handle: DatabaseHandle, revisionTexts?: RevisionTextForm) {
     this.projections = [
       new CurrentObjectProjection(handle),
-      new ServiceRevisionsProjection(handle),
+      new ServiceRevisionsProjection(handle, revisionTexts),
       new ConditionAuditProjection(handle),
       new IngressHistoryProjection(handle),
       new AllocationsProjection(handle),

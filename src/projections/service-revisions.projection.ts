@@ -6,7 +6,7 @@
 // texts are stored encoded (store/revision-texts.ts).
 import { jsonPatchText, jsonPatchTextOfObjects } from '../domain/json-patch-diff';
 import type { DatabaseHandle } from '../store/database';
-import { encodeRevisionObject, encodeRevisionPatch } from '../store/revision-texts';
+import { type RevisionTextForm, STORED_REVISION_TEXTS } from '../store/revision-texts';
 import { decodeStoredText, type StoredText } from '../store/stored-text-codec';
 import type { Projection } from './projection';
 import type { CommittedWrite } from '../store/ports/committed-write';
@@ -20,7 +20,10 @@ export class ServiceRevisionsProjection implements Projection {
   private readonly died;
   private readonly previous;
 
-  constructor(handle: DatabaseHandle) {
+  constructor(
+    handle: DatabaseHandle,
+    private readonly texts: RevisionTextForm = STORED_REVISION_TEXTS,
+  ) {
     this.insert = handle.sqlite.prepare(
       `INSERT INTO service_revisions (uid, resource_version, namespace, name, recorded_at, object, patch)
        VALUES (@uid, @resourceVersion, @namespace, @name, @recordedAt, @object, @patch)`,
@@ -41,7 +44,7 @@ export class ServiceRevisionsProjection implements Projection {
       return;
     }
     const json = write.objectJson ?? JSON.stringify(object);
-    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: encodeRevisionObject(json), patch: encodeRevisionPatch(this.patch(write, object, json)) });
+    this.insert.run({ ...at, recordedAt: write.metadata.recordedAt, object: this.texts.object(json), patch: this.texts.patch(this.patch(write, object, json)) });
   }
 
   private patch(write: CommittedWrite, object: object, json: string): string {

@@ -5,7 +5,7 @@
 // a Service whose keys are in Go's order (kind, apiVersion, then metadata, whose resourceVersion
 // comes before any map a user fills), so its first "resourceVersion" key is metadata's; a patch
 // replaces /metadata/resourceVersion in one operation, or (a create) adds the whole object.
-import { encodeStoredText, type TextSpan } from './stored-text-codec';
+import { encodeStoredText, type StoredText, type TextSpan } from './stored-text-codec';
 
 const OBJECT_KEY = '"resourceVersion":"';
 const PATCH_OPERATION = '"path":"/metadata/resourceVersion","value":"';
@@ -39,3 +39,19 @@ export function encodeRevisionObject(json: string): Buffer {
 export function encodeRevisionPatch(patch: string): Buffer {
   return encodeStoredText(patch, patchResourceVersion(patch));
 }
+
+/** How a fold writes a revision's object and patch. */
+export interface RevisionTextForm {
+  object(json: string): StoredText;
+  patch(patch: string): StoredText;
+}
+
+/** As every store holds them (deflated: a text's bytes are the same on both engines). */
+export const STORED_REVISION_TEXTS: RevisionTextForm = { object: encodeRevisionObject, patch: encodeRevisionPatch };
+
+/**
+ * The plain text (a stored text may be a string): for a fold that is only ever compared by the
+ * text it holds and then thrown away (verify's scratch), which need not spend the deflate, most
+ * of a fold's time.
+ */
+export const PLAIN_REVISION_TEXTS: RevisionTextForm = { object: (json) => json, patch: (patch) => patch };

@@ -22,6 +22,7 @@ import { type AppContext, createAppContext } from '../helpers/app-context';
 import { foldLogAndCompare } from '../helpers/log-fold';
 import { StoreWriter } from './store-fixture';
 import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
+import { encodeRevisionObject, encodeRevisionPatch } from '../../src/store/revision-texts';
 
 const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations'];
 
@@ -126,6 +127,42 @@ describe('maintenance on a live store', () => {
     expect((await verify(ctx.dataDir)).differences).toBe(0);
     // the running application reads the restored projection
     expect(writer.repository.loadLive('default', 'web').object!.status.loadBalancer.ingress).toEqual([{ ip: '203.0.113.8', ipMode: 'VIP' }]);
+  });
+
+  it('verify compares a revision by the texts it holds: a tampered stored object or patch is a difference, described decoded', async () => {
+    // verify's fold keeps its texts plain and inflates the live ones: the comparison must still see inside the deflated bytes.
+    const before = dump(dbPath);
+    const row = live.prepare(`SELECT uid, resource_version AS rv, object, patch FROM service_revisions WHERE name = 'web' ORDER BY resource_version DESC LIMIT 1`).get() as {
+      uid: string;
+      rv: number;
+      object: StoredText;
+      patch: StoredText;
+    };
+    const [object, patch] = [decodeStoredText(row.object), decodeStoredText(row.patch)];
+    expect(object).toContain('"203.0.113.8"');
+    const tampered = object.replace('"203.0.113.8"', '"192.0.2.67"');
+    live.prepare('UPDATE service_revisions SET object = ?, patch = ? WHERE uid = ? AND resource_version = ?').run(encodeRevisionObject(tampered), encodeRevisionPatch('[]'), row.uid, row.rv);
+
+    const report = await verify(ctx.dataDir);
+    expect(report.differences).toBe(1);
+    expect(report.samples).toEqual([
+      expect.objectContaining({
+        table: 'service_revisions',
+        kind: 'changed',
+        key: { uid: row.uid, resource_version: row.rv },
+        columns: [
+          expect.objectContaining({ column: 'object', live: tampered, folded: object, fields: [{ path: '.status.loadBalancer.ingress[0].ip', live: '192.0.2.67', folded: '203.0.113.8' }] }),
+          expect.objectContaining({ column: 'patch', live: '[]', folded: patch }),
+        ],
+      }),
+    ]);
+
+    // Bytes that differ but hold the same text are no difference (a row stored plain, as before the encoding).
+    live.prepare('UPDATE service_revisions SET object = ?, patch = ? WHERE uid = ? AND resource_version = ?').run(object, patch, row.uid, row.rv);
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
+
+    replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(dump(dbPath)).toEqual(before);
   });
 
   it('replay as the CLI runs it holds the server lock when no server runs, and paces itself when one does', async () => {
