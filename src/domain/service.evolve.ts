@@ -1,6 +1,7 @@
 // evolve(state, event): how each event changes the object. Folding a stream's events with the
 // resourceVersion of each write reproduces the JSON the API returned after that write.
-import { encodeService } from './codec/service-encoder';
+import { objectMetaSchema, serviceSchema, serviceStatusSchema } from './codec/service-schema';
+import { structKeyOrder } from './codec/struct-key-order';
 import { MUTABLE_METADATA_KEYS, type ServiceEvent } from './service.events';
 import type { Condition, Service } from './service.types';
 
@@ -12,6 +13,10 @@ export interface ServiceState {
   readonly deleted: boolean;
 }
 
+const inServiceOrder = structKeyOrder(serviceSchema);
+const inObjectMetaOrder = structKeyOrder(objectMetaSchema);
+const inStatusOrder = structKeyOrder(serviceStatusSchema);
+
 export const initialServiceState: ServiceState = { object: null, streamVersion: 0, deleted: false };
 
 export function evolve(state: ServiceState, event: ServiceEvent, resourceVersion: number): ServiceState {
@@ -20,9 +25,11 @@ export function evolve(state: ServiceState, event: ServiceEvent, resourceVersion
 
 /**
  * Folds the events of one write (all share its resourceVersion) onto a state. Nothing is
- * changed in place: each event makes shallow copies along the path it changes, and the result
- * is encoded once (canonical key order, a tree of its own that shares nothing with the state
- * or the events), not once per event.
+ * changed in place: each event makes shallow copies along the path it changes and shares the
+ * rest with the state before and with the events' payloads, which are canonical already (encoded
+ * by the decision that made them, or parsed from the text it stored). Only the levels an event
+ * can add a key to (the object, its metadata and status) are put back in Go's key order. A state's
+ * object is therefore never to be changed in place: copy it first.
  */
 export function evolveAll(state: ServiceState, events: readonly ServiceEvent[], resourceVersion: number): ServiceState {
   if (events.length === 0) return state;
@@ -30,8 +37,9 @@ export function evolveAll(state: ServiceState, events: readonly ServiceEvent[], 
   for (const event of events) object = applyEvent(object, event);
   const streamVersion = state.streamVersion + events.length;
   if (object === null) return { object: null, streamVersion, deleted: true };
-  const versioned = { ...object, metadata: { ...object.metadata, resourceVersion: String(resourceVersion) } };
-  return { object: encodeService(versioned), streamVersion, deleted: false };
+  const metadata = inObjectMetaOrder({ ...object.metadata, resourceVersion: String(resourceVersion) });
+  const folded = object.status === undefined ? { ...object, metadata } : { ...object, metadata, status: inStatusOrder(object.status) };
+  return { object: inServiceOrder(folded), streamVersion, deleted: false };
 }
 
 /** One event's change as a new object (shallow copies of what it changes; the rest is shared). */
