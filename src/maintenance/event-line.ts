@@ -7,6 +7,7 @@ import { MaintenanceError } from './maintenance-error';
 
 const JSON_COLUMNS = new Set<EventKey>(['data', 'actorGroups']);
 const INTEGER_COLUMNS = new Set<EventKey>(['position', 'resourceVersion', 'streamVersion']);
+const KEYS = new Set<string>(EVENT_COLUMNS.map((c) => c.key));
 
 export function encodeEventLine(row: EventRow): string {
   const line: Record<string, unknown> = {};
@@ -29,7 +30,7 @@ export function decodeEventLine(text: string, lineNumber: number): EventRow {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EventLineError(lineNumber, 'not a JSON object');
   const line = value as Record<string, unknown>;
-  const unknown = Object.keys(line).filter((k) => !EVENT_COLUMNS.some((c) => c.key === k));
+  const unknown = Object.keys(line).filter((k) => !KEYS.has(k));
   if (unknown.length) throw new EventLineError(lineNumber, `unknown field(s) ${unknown.join(', ')}`);
   const row: Record<string, unknown> = {};
   for (const { key } of EVENT_COLUMNS) {
