@@ -44,7 +44,7 @@ function service(v: Variant, resourceVersion: string): Service {
     },
     apiVersion: 'v1',
     kind: 'Service',
-  } as Service);
+  });
 }
 
 const variant: fc.Arbitrary<Variant> = fc.record({
@@ -94,9 +94,8 @@ describe('evolveAll', () => {
           // A deletion once requested stays (an update cannot take it back).
           const next = service({ ...v, deleting: v.deleting || Boolean(old?.metadata.deletionTimestamp) }, String(rv));
           const events: ServiceEvent[] = old ? diffService(old, next) : [{ type: 'ServiceCreated', data: { object: next } }];
-          if (old && !old.metadata.deletionTimestamp && next.metadata.deletionTimestamp) {
-            events.push({ type: 'ServiceDeletionRequested', data: { deletionTimestamp: next.metadata.deletionTimestamp, deletionGracePeriodSeconds: next.metadata.deletionGracePeriodSeconds } });
-          }
+          const { deletionTimestamp, deletionGracePeriodSeconds = 0 } = next.metadata;
+          if (old && !old.metadata.deletionTimestamp && deletionTimestamp) events.push({ type: 'ServiceDeletionRequested', data: { deletionTimestamp, deletionGracePeriodSeconds } });
           if (!events.length) continue;
           state = evolveAll(frozen(state), frozen(events), rv);
           expect(JSON.stringify(state.object)).toBe(JSON.stringify(next));
