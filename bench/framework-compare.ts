@@ -6,7 +6,9 @@
 // and what svctrail's own code costs (svctrail ÷ framework-floor).
 //
 // The reads run on the three read targets up at once, then the status PUTs on the four write
-// targets up at once, each on its own copy; every case is interleaved across the targets and
+// targets up at once, each on its own copy (each phase reports its servers' peak RSS: the
+// write phase's puts svctrail's beside framework-floor-full's, the same storage work on the same
+// stack); every case is interleaved across the targets and
 // repeated (--repeat, default 2: in one order, then in the reverse order), so a drift of the
 // shared machine weighs on every target alike; the table shows the median and min–max of the
 // runs. Every copy is fsynced and dropped from the page
@@ -237,6 +239,7 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   const runs = new Map<string, CaseResult[][]>(WRITE_TARGETS.map((t) => [t.name, WRITE_CONNECTIONS.map(() => [])]));
   const writeBusy: (LoadWindow | undefined)[] = [];
+  const writePeakRss = new Map<string, number>();
   try {
     await startEach(WRITE_TARGETS, servers);
     for (const [i, connections] of WRITE_CONNECTIONS.entries()) {
@@ -263,6 +266,7 @@ async function main(): Promise<void> {
       });
       writeBusy[i] = window.busy ? window : undefined;
     }
+    for (const { name, child } of servers) writePeakRss.set(name, peakRssMb(child.pid!));
   } finally {
     await stopEach(servers);
   }
@@ -274,6 +278,7 @@ async function main(): Promise<void> {
   const rps = (r: ReturnType<typeof medianOf>) => `${r.rps.toFixed(0)} (${r.range.rps.map((v) => v.toFixed(0)).join('–')})`;
   const p99 = (r: ReturnType<typeof medianOf>) => `${r.p99} (${r.range.p99.join('–')})`;
   const rss = (t: string) => peakRss.get(t)!;
+  const wrss = (t: string) => writePeakRss.get(t)!;
   const table = [
     `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the three servers up at once, each on a fresh copy, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians)`,
     '',
@@ -299,6 +304,7 @@ async function main(): Promise<void> {
         `| p99 ms | ${p99(s)} | ${p99(f)} | ${p99(ff)} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, ff.p99)} | ${ratio(s.p99, f.p99)} |`,
       ];
     }),
+    `| peak RSS MB (the write cases) | ${wrss('svctrail')} | ${wrss('framework-floor-full')} | ${wrss('floor-full')} | ${wrss('floor')} | ${ratio(wrss('svctrail'), wrss('floor'))} | ${ratio(wrss('framework-floor-full'), wrss('floor-full'))} | ${ratio(wrss('svctrail'), wrss('framework-floor-full'))} |`,
     '',
     loadWindows.some((l) => l.busy)
       ? `**Busy run**: ${loadWindows.filter((l) => l.busy).length} of ${loadWindows.length} phases ran with the ${BUSY_RULE}: other work shared the cores; their rows are marked [busy] and are noisy.`
