@@ -1,6 +1,7 @@
 // Accept negotiation for responses. svctrail answers JSON or YAML everywhere, and protobuf for
 // the core/v1 kinds it serves (Service, Event, their lists, Status); a client that accepts none
 // of what an endpoint offers gets kube-apiserver's 406.
+import { AcceptMemo } from './accept-memo';
 import { apiErrors } from './api-errors';
 
 export type ResponseFormat = 'json' | 'yaml' | 'protobuf';
@@ -49,12 +50,27 @@ function parseAccept(header: string): MediaRange[] {
  */
 export function negotiateFormat(accept: string | undefined, options: NegotiationOptions = {}): ResponseFormat {
   if (!accept || !accept.trim()) return 'json';
-  const ranges = parseAccept(accept).sort((a, b) => b.q - a.q);
-  for (const range of ranges) {
-    if (range.params.as !== undefined) continue;
-    if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return 'json';
-    if (range.type === 'application/yaml') return 'yaml';
-    if (range.type === PROTOBUF_MEDIA_TYPE && options.protobuf) return 'protobuf';
-  }
+  const offered = offers.get(accept);
+  const format = options.protobuf ? offered.protobuf : offered.json;
+  if (format) return format;
   throw apiErrors.notAcceptable(available(options));
 }
+
+/** What a header picks where protobuf is not offered, and where it is (undefined: nothing acceptable there). */
+interface Offers {
+  json?: 'json' | 'yaml';
+  protobuf?: ResponseFormat;
+}
+
+const offers = new AcceptMemo((accept: string): Offers => {
+  const pick = (protobuf: boolean): ResponseFormat | undefined => {
+    for (const range of parseAccept(accept).sort((a, b) => b.q - a.q)) {
+      if (range.params.as !== undefined) continue;
+      if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return 'json';
+      if (range.type === 'application/yaml') return 'yaml';
+      if (range.type === PROTOBUF_MEDIA_TYPE && protobuf) return 'protobuf';
+    }
+    return undefined;
+  };
+  return { json: pick(false) as Offers['json'], protobuf: pick(true) };
+});

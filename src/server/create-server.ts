@@ -106,12 +106,14 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, tokens: () => tokens });
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;
-  let requestLog: { debug(fields: object, message: string): void } | undefined;
+  let requestLog: { debug(fields: object, message: string): void; isLevelEnabled(level: string): boolean } | undefined;
   fastify.addHook('onResponse', async (request, reply) => {
     if (!metrics || !requestLog) return;
     const watch = /[?&]watch=(true|1)(&|$)/.test(request.url);
     const kind = requestKind(request.method, request.url, watch);
     metrics.requestServed(kind, reply.statusCode, reply.elapsedTime / 1000);
+    // The request line is logged at debug only: not even its fields are gathered otherwise.
+    if (!requestLog.isLevelEnabled('debug')) return;
     const raw = request.raw as unknown as LoggedRequest;
     requestLog.debug(
       { requestId: raw.id, user: raw.svctrailUser, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },

@@ -168,12 +168,14 @@ export class ServiceReadRepository implements ServiceReadStore {
       // Across namespaces a row comparison is that one range.
       where.push(`(${column('namespace')}, ${column('name')}) > (${params.param(after.namespace)}, ${params.param(after.name)})`);
     }
+    // A namespace's live page does not read its namespace back from every row (a string each).
     const sql = live
-      ? `SELECT namespace, name, object AS json FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`
+      ? `SELECT ${namespace === undefined ? 'namespace, ' : ''}name, object AS json FROM services${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`
       : `SELECT l.namespace AS namespace, l.name AS name, ${REVISION_AS_OF} AS json FROM ${this.liveAsOf}${where.map((w) => ` AND ${w}`).join('')}`;
     const rows = await this.db.all<ServiceRow>(`${sql} ORDER BY ${column('namespace')}, ${column('name')} LIMIT ${params.param(request.limit)}`, params.values);
     // A past revision is a stored text (a live row is the text GET serves).
     if (!live) for (const row of rows) row.json = decodeStoredText(row.json);
+    else if (namespace !== undefined) for (const row of rows) row.namespace = namespace;
     return rows;
   }
 

@@ -6,6 +6,9 @@ import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
 import { type ImmediateSqlReader, SQLITE_DIALECT, type SqlReader } from './sql/sql-reader';
 
+/** Statement texts whose run form is kept (as many as the handle's statement cache). */
+const MAX_FORMS = 256;
+
 /** $1…$n bound as SQLite named parameters 1…n. */
 export function bound(params: readonly unknown[]): Record<number, unknown> {
   const named: Record<number, unknown> = {};
@@ -59,9 +62,20 @@ export class SqliteSqlReader implements SqlReader {
     );
   }
 
-  async all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    const statement = this.handle.statement(sql);
-    return (params?.length ? statement.all(bound(params)) : statement.all()) as T[];
+  /** Each statement text's form as run: `?` where its placeholders allow binding by position (cheaper than by name). */
+  private readonly runAs = new Map<string, { sql: string; positional: boolean }>();
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    let form = this.runAs.get(sql);
+    if (!form) {
+      const positional = inOrder(sql, params.length);
+      form = { sql: positional ? sql.replace(/\$\d+/g, '?') : sql, positional };
+      // Texts are assembled from fixed clauses, a bounded set; bounded here all the same.
+      if (this.runAs.size >= MAX_FORMS) this.runAs.clear();
+      this.runAs.set(sql, form);
+    }
+    const statement = this.handle.statement(form.sql);
+    return (form.positional ? statement.all(...params) : statement.all(bound(params))) as T[];
   }
 
   async one<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined> {

@@ -23,7 +23,8 @@ const ALLOWED_SCANS = [
  * LIST (there is no narrower range to seek; a page reads its rows and stops).
  */
 const PAGE_WALKS: Record<string, RegExp> = {
-  'SCAN services USING INDEX sqlite_autoindex_services_1': /^SELECT namespace, name, object AS json FROM services ORDER BY namespace, name LIMIT \$1$/,
+  // A LIST of every namespace's first page (its placeholders in order: bound by position, as `?`).
+  'SCAN services USING INDEX sqlite_autoindex_services_1': /^SELECT namespace, name, object AS json FROM services ORDER BY namespace, name LIMIT \?$/,
   'SCAN l USING INDEX service_lifetimes_name':
     /^SELECT l\.namespace AS namespace, l\.name AS name, [\s\S]* FROM service_lifetimes l INDEXED BY service_lifetimes_name\s+WHERE l\.created_resource_version <= \$1 AND \(l\.deleted_resource_version IS NULL OR l\.deleted_resource_version > \$1\) ORDER BY l\.namespace, l\.name LIMIT \$2$/,
 };

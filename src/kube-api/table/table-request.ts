@@ -5,6 +5,7 @@
 import { strconvQuote } from '../../domain/codec/go-quote';
 import { BadRequestError } from '../../domain/errors/domain-errors';
 import type { IncludeObject } from './table.types';
+import { AcceptMemo } from '../accept-memo';
 
 export type ConversionKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
@@ -117,17 +118,20 @@ function acceptClause(params: Map<string, string>, serializer: (typeof SERIALIZE
  * skipped, exactly as the apiserver skips them.
  */
 export function parseTableRequest(accept: string | undefined): ConversionRequest | undefined {
-  if (!accept) return undefined;
+  return accept ? conversions.get(accept) : undefined;
+}
+
+const conversions = new AcceptMemo((accept: string): ConversionRequest | undefined => {
   for (const clause of parseAccept(accept)) {
     for (const serializer of SERIALIZERS) {
       const matches = (clause.type === serializer.type && (clause.subType === serializer.subType || clause.subType === '*')) || (clause.type === '*' && clause.subType === '*');
       if (!matches) continue;
       const outcome = acceptClause(clause.params, serializer);
-      if (outcome.accepted) return outcome.conversion;
+      if (outcome.accepted) return outcome.conversion && Object.freeze(outcome.conversion);
     }
   }
   return undefined;
-}
+});
 
 /**
  * `?includeObject=` as TableOptions decodes it (pass the first value; empty means Metadata). Only
