@@ -276,7 +276,9 @@ async function main(): Promise<void> {
   const reads = Object.fromEntries(TARGETS.map((t) => [t.name, readRuns.get(t.name)!.map(medianOf)]));
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const rps = (r: ReturnType<typeof medianOf>) => `${r.rps.toFixed(0)} (${r.range.rps.map((v) => v.toFixed(0)).join('–')})`;
-  const p99 = (r: ReturnType<typeof medianOf>) => `${r.p99} (${r.range.p99.join('–')})`;
+  // A median of two p99s is their mean: rounded, not 4.1850000000000005.
+  const ms = (v: number) => String(Number(v.toFixed(2)));
+  const p99 = (r: ReturnType<typeof medianOf>) => `${ms(r.p99)} (${r.range.p99.map(ms).join('–')})`;
   const rss = (t: string) => peakRss.get(t)!;
   const wrss = (t: string) => writePeakRss.get(t)!;
   const table = [
