@@ -22,6 +22,12 @@ function inOrder(sql: string, count: number): boolean {
   return placeholders.length === count && placeholders.every((p, i) => p === `$${i + 1}`);
 }
 
+/** How a statement text runs: as `?` bound by position when its placeholders allow (cheaper than by name), else as written. */
+function runForm(sql: string, count: number): { sql: string; positional: boolean } {
+  const positional = inOrder(sql, count);
+  return { sql: positional ? sql.replace(/\$\d+/g, '?') : sql, positional };
+}
+
 export class ImmediateSqliteReader implements ImmediateSqlReader {
   private readonly plucked = new Map<string, { statement: Database.Statement; positional: boolean }>();
 
@@ -43,8 +49,8 @@ export class ImmediateSqliteReader implements ImmediateSqlReader {
   value<T>(sql: string, params: readonly unknown[] = []): T | undefined {
     let entry = this.plucked.get(sql);
     if (!entry) {
-      const positional = inOrder(sql, params.length);
-      entry = { statement: this.prepare(positional ? sql.replace(/\$\d+/g, '?') : sql).pluck(), positional };
+      const form = runForm(sql, params.length);
+      entry = { statement: this.prepare(form.sql).pluck(), positional: form.positional };
       this.plucked.set(sql, entry);
     }
     return (entry.positional ? entry.statement.get(...params) : entry.statement.get(bound(params))) as T | undefined;
@@ -68,8 +74,7 @@ export class SqliteSqlReader implements SqlReader {
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     let form = this.runAs.get(sql);
     if (!form) {
-      const positional = inOrder(sql, params.length);
-      form = { sql: positional ? sql.replace(/\$\d+/g, '?') : sql, positional };
+      form = runForm(sql, params.length);
       // Texts are assembled from fixed clauses, a bounded set; bounded here all the same.
       if (this.runAs.size >= MAX_FORMS) this.runAs.clear();
       this.runAs.set(sql, form);
