@@ -1,11 +1,12 @@
 // `npm run bench:framework`: GET of one Service, LIST of a namespace and every page of a
 // namespace's LIST (limit=10) at 10 connections, with each server's peak RSS, on svctrail, on
 // framework-floor (the floor's statement on svctrail's fixed stack: NestJS on Fastify with its
-// authentication and authorization hooks) and on the plain floor, each on a fresh copy of one
+// authentication and authorization hooks), on framework-floor-snapshot (its LISTs reading the
+// head in a read transaction, as svctrail's do) and on the plain floor, each on a fresh copy of one
 // dataset. It splits each gap to the floor into what the stack costs (framework-floor ÷ floor)
 // and what svctrail's own code costs (svctrail ÷ framework-floor).
 //
-// The reads run on the three read targets up at once, then the status PUTs on the four write
+// The reads run on the four read targets up at once, then the status PUTs on the four write
 // targets up at once, each on its own copy (each phase reports its servers' peak RSS: the
 // write phase's puts svctrail's beside framework-floor-full's, the same storage work on the same
 // stack); every case is interleaved across the targets and
@@ -40,8 +41,13 @@ const FLOOR = join(ROOT, 'bench', 'dist', 'floor-server.js');
 const TARGETS = [
   { name: 'svctrail', script: join(ROOT, 'dist', 'main.js'), extra: [] as string[] },
   { name: 'framework-floor', script: join(ROOT, 'bench', 'dist', 'framework-floor.js'), extra: [] },
+  // The same, each LIST reading the log's head with its page in one read transaction (the work a
+  // LIST must do when others may write meanwhile; the one above reads the head once at start).
+  { name: 'framework-floor-snapshot', script: join(ROOT, 'bench', 'dist', 'framework-floor.js'), extra: ['--snapshot'] },
   { name: 'floor', script: FLOOR, extra: ['--drop-unused-indexes'] },
 ];
+/** framework-floor-snapshot differs from framework-floor only in its LISTs. */
+const runsCase = (target: string, i: number) => i > 0 || target !== 'framework-floor-snapshot';
 /**
  * The status PUTs: svctrail; framework-floor-full (floor-full's storage work per write behind
  * svctrail's fixed stack, bench/nest-stack.ts); floor-full; and the floor.
@@ -201,6 +207,7 @@ async function main(): Promise<void> {
       const { window } = await underLoadWatch(`reads: ${title}`, async () => {
         for (let run = 0; run < REPEATS; run++) {
           for (const { name, url } of run % 2 ? [...readServers].reverse() : readServers) {
+            if (!runsCase(name, i)) continue;
             const r = await readCase(i, url);
             readRuns.get(name)![i].push(r);
             log(`  ${name.padEnd(16)} ${title.padEnd(48)} run ${run + 1}/${REPEATS}: ${r.rps.toFixed(0)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  bad ${r.bad}`);
@@ -273,7 +280,7 @@ async function main(): Promise<void> {
   const writeRows = WRITE_TARGETS.map((t) => ({ target: t.name, results: runs.get(t.name)!.map(medianOf) }));
   const w = Object.fromEntries(writeRows.map((r) => [r.target, r.results]));
 
-  const reads = Object.fromEntries(TARGETS.map((t) => [t.name, readRuns.get(t.name)!.map(medianOf)]));
+  const reads = Object.fromEntries(TARGETS.map((t) => [t.name, readRuns.get(t.name)!.map((list, i) => (runsCase(t.name, i) ? medianOf(list) : undefined))]));
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const rps = (r: ReturnType<typeof medianOf>) => `${r.rps.toFixed(0)} (${r.range.rps.map((v) => v.toFixed(0)).join('–')})`;
   // A median of two p99s is their mean: rounded, not 4.1850000000000005.
@@ -282,18 +289,19 @@ async function main(): Promise<void> {
   const rss = (t: string) => peakRss.get(t)!;
   const wrss = (t: string) => writePeakRss.get(t)!;
   const table = [
-    `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the three servers up at once, each on a fresh copy, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians)`,
+    `10 connections each, ${values.dataset} dataset, ${DURATION} s per case; the four servers up at once, each on a fresh copy, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians); framework-floor-snapshot is framework-floor reading each LIST's head and page in one read transaction`,
     '',
-    "| case | svctrail | framework-floor | floor | svctrail ÷ floor | framework-floor ÷ floor (the stack) | svctrail ÷ framework-floor (svctrail's code) |",
-    '|---|---|---|---|---|---|---|',
+    "| case | svctrail | framework-floor | framework-floor-snapshot | floor | svctrail ÷ floor | framework-floor ÷ floor (the stack) | svctrail ÷ framework-floor (svctrail's code) | svctrail ÷ framework-floor-snapshot |",
+    '|---|---|---|---|---|---|---|---|---|',
     ...CASES.flatMap((title, i) => {
-      const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => reads[t][i]);
+      const [s, f, p] = ['svctrail', 'framework-floor', 'floor'].map((t) => reads[t][i]!);
+      const fs = reads['framework-floor-snapshot'][i];
       return [
-        `| ${title}${busyMark(readBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} |`,
-        `| p99 ms | ${p99(s)} | ${p99(f)} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, p.p99)} | ${ratio(s.p99, f.p99)} |`,
+        `| ${title}${busyMark(readBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${fs ? rps(fs) : '–'} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, p.rps)} | ${ratio(s.rps, f.rps)} | ${fs ? ratio(s.rps, fs.rps) : '–'} |`,
+        `| p99 ms | ${p99(s)} | ${p99(f)} | ${fs ? p99(fs) : '–'} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, p.p99)} | ${ratio(s.p99, f.p99)} | ${fs ? ratio(s.p99, fs.p99) : '–'} |`,
       ];
     }),
-    `| peak RSS MB (the three cases) | ${rss('svctrail')} | ${rss('framework-floor')} | ${rss('floor')} | ${ratio(rss('svctrail'), rss('floor'))} | ${ratio(rss('framework-floor'), rss('floor'))} | ${ratio(rss('svctrail'), rss('framework-floor'))} |`,
+    `| peak RSS MB (the read cases) | ${rss('svctrail')} | ${rss('framework-floor')} | ${rss('framework-floor-snapshot')} | ${rss('floor')} | ${ratio(rss('svctrail'), rss('floor'))} | ${ratio(rss('framework-floor'), rss('floor'))} | ${ratio(rss('svctrail'), rss('framework-floor'))} | ${ratio(rss('svctrail'), rss('framework-floor-snapshot'))} |`,
     '',
     `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case, the four servers up at once, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians); framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
     '',

@@ -6,7 +6,11 @@
 // metrics and request logging) is svctrail's own code; what it shares with the plain floor is
 // TLS and the statement. Used by framework-compare.ts.
 //
-// usage: node bench/dist/framework-floor.js --data-dir DIR [--port 0]
+// --snapshot: each LIST reads the log's head and its page in one read transaction (BEGIN
+// DEFERRED … COMMIT), as a server others write to must to report a resourceVersion that matches
+// its items; without it the head is read once at start (nothing writes while the bench runs).
+//
+// usage: node bench/dist/framework-floor.js --data-dir DIR [--port 0] [--snapshot]
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +21,7 @@ import type { FastifyReply } from 'fastify';
 import { nestStackApp } from './nest-stack';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' } } });
+  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' }, snapshot: { type: 'boolean', default: false } } });
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error('--data-dir is required');
   const db = new Database(join(dataDir, 'svctrail.db'));
@@ -27,7 +31,21 @@ async function main(): Promise<void> {
   // while framework-compare runs, so every page is read at the head (the plain floor reads a
   // continued page of an older snapshot from the revisions, which never happens here).
   const byNamespace = db.prepare('SELECT name, object FROM services WHERE namespace = ? AND name > ? ORDER BY namespace, name LIMIT ?');
-  const head = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+  const headNow = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck();
+  const startHead = headNow.get() as number;
+  const begin = db.prepare('BEGIN DEFERRED');
+  const commit = db.prepare('COMMIT');
+  /** The page's rows and the head they were read at. */
+  const readPage = values.snapshot
+    ? (namespace: string, after: string, limit: number) => {
+        begin.run();
+        try {
+          return { head: headNow.get() as number, rows: byNamespace.all(namespace, after, limit) as { name: string; object: string }[] };
+        } finally {
+          commit.run();
+        }
+      }
+    : (namespace: string, after: string, limit: number) => ({ head: startHead, rows: byNamespace.all(namespace, after, limit) as { name: string; object: string }[] });
   const ITEM_PREFIX = '{"kind":"Service","apiVersion":"v1",';
   const asItem = (json: string) => (json.startsWith(ITEM_PREFIX) ? `{${json.slice(ITEM_PREFIX.length)}` : json);
   const encodeContinue = (rv: number, start: string) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${start}\u0000` })).toString('base64url');
@@ -49,7 +67,7 @@ async function main(): Promise<void> {
     list(namespace: string, query: Record<string, string | undefined>, reply: FastifyReply): void {
       const limit = Number(query.limit ?? '') || -1;
       const after = query.continue ? decodeContinue(query.continue) : '';
-      const rows = byNamespace.all(namespace, after, limit < 0 ? -1 : limit + 1) as { name: string; object: string }[];
+      const { head, rows } = readPage(namespace, after, limit < 0 ? -1 : limit + 1);
       const more = limit > 0 && rows.length > limit;
       const shown = more ? rows.slice(0, limit) : rows;
       const meta = more ? `{"resourceVersion":"${head}","continue":"${encodeContinue(head, shown[shown.length - 1].name)}"}` : `{"resourceVersion":"${head}"}`;
