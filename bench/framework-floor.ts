@@ -35,17 +35,18 @@ async function main(): Promise<void> {
   const startHead = headNow.get() as number;
   const begin = db.prepare('BEGIN DEFERRED');
   const commit = db.prepare('COMMIT');
+  const rowsOf = (namespace: string, after: string, limit: number) => byNamespace.all(namespace, after, limit) as { name: string; object: string }[];
   /** The page's rows and the head they were read at. */
   const readPage = values.snapshot
     ? (namespace: string, after: string, limit: number) => {
         begin.run();
         try {
-          return { head: headNow.get() as number, rows: byNamespace.all(namespace, after, limit) as { name: string; object: string }[] };
+          return { head: headNow.get() as number, rows: rowsOf(namespace, after, limit) };
         } finally {
           commit.run();
         }
       }
-    : (namespace: string, after: string, limit: number) => ({ head: startHead, rows: byNamespace.all(namespace, after, limit) as { name: string; object: string }[] });
+    : (namespace: string, after: string, limit: number) => ({ head: startHead, rows: rowsOf(namespace, after, limit) });
   const ITEM_PREFIX = '{"kind":"Service","apiVersion":"v1",';
   const asItem = (json: string) => (json.startsWith(ITEM_PREFIX) ? `{${json.slice(ITEM_PREFIX.length)}` : json);
   const encodeContinue = (rv: number, start: string) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${start}\u0000` })).toString('base64url');
