@@ -1,7 +1,7 @@
 // The parts of kube-apiserver's Service strategies that shape an update before validation:
 // pkg/registry/core/service/strategy.go (PrepareForUpdate, dropTypeDependentFields,
 // serviceStatusStrategy.PrepareForUpdate) and rest.BeforeUpdate's system-field copying.
-import type { Service, ServiceSpec } from './service.types';
+import type { ObjectMeta, Service, ServiceSpec } from './service.types';
 import { jsonCopy } from './json-copy';
 import { externallyAccessible, needsHealthCheck } from './service-exposure';
 import { sameJson } from './json-equality';
@@ -30,7 +30,7 @@ export function prepareServiceStatusForUpdate(next: Service, old: Service): Serv
  * rest.BeforeUpdate + FillObjectMetaSystemFields: the server owns uid, creationTimestamp,
  * deletion fields and generation; a client that omits them keeps the stored values.
  */
-export function copySystemMetadata(next: Service, old: Service): Service {
+export function copySystemMetadata<T extends { metadata: ObjectMeta }>(next: T, old: T): T {
   const out = jsonCopy(next);
   const meta = out.metadata;
   if (!meta.uid && old.metadata.uid) meta.uid = old.metadata.uid;

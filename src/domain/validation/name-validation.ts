@@ -159,6 +159,9 @@ export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Labe
 /** apimachineryvalidation.NameIsDNSLabel (= ValidateNamespaceName). */
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
+/** apimachineryvalidation.NameIsDNSSubdomain (events.k8s.io/v1 Event names). */
+export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+
 /** path.ValidatePathSegmentName: the generic registry's name check. */
 export const validatePathSegmentName: NameValidator = (name, prefix) => {
   if (!prefix) {

@@ -1,0 +1,9 @@
+// The canonical JSON form of a core/v1 Event, as kube-apiserver writes it: `kind`, `apiVersion`,
+// then the Event's fields in Go struct order with Go's omitempty (see service-encoder.ts).
+import type { KubeEvent } from '../kube-event/kube-event.types';
+import { eventSchema } from './event-schema';
+import { encodeStruct } from './schema-encoder';
+
+export function encodeKubeEvent(event: KubeEvent): KubeEvent {
+  return encodeStruct(eventSchema, { ...event, kind: 'Event', apiVersion: 'v1' }) as unknown as KubeEvent;
+}
