@@ -15,8 +15,8 @@ export function isPolicyPreset(value: string): value is PolicyPreset {
 
 /**
  * readonly: get/list/watch every resource in the namespace ("*" when none is given, which also
- * allows listing across namespaces). status-writer: that, plus writing services/status there,
- * as a load-balancer controller needs. admin: everything, resources and paths alike.
+ * allows listing across namespaces). status-writer: that, plus writing services/status and
+ * Events there, as a load-balancer controller needs. admin: everything, resources and paths alike.
  * audit-webhook: only POST to the mirror's audit webhook path.
  */
 export function policyFor(preset: PolicyPreset, user: string, namespace?: string): PolicySpec[] {
@@ -32,7 +32,13 @@ export function policyFor(preset: PolicyPreset, user: string, namespace?: string
   const ns = namespace ?? '*';
   const read: PolicySpec = { user, readonly: true, apiGroup: '*', resource: '*', namespace: ns };
   if (preset === 'readonly') return [read];
-  return [read, { user, apiGroup: '', resource: 'services/status', namespace: ns }];
+  // A load-balancer controller writes Services' status and reports Events about them (either API).
+  return [
+    read,
+    { user, apiGroup: '', resource: 'services/status', namespace: ns },
+    { user, apiGroup: '', resource: 'events', namespace: ns },
+    { user, apiGroup: 'events.k8s.io', resource: 'events', namespace: ns },
+  ];
 }
 
 export function adminPolicy(user: string): PolicySpec[] {

@@ -17,6 +17,7 @@ import { PROJECT_ROOT } from '../shared/project-root';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
 import { retentionMs } from '../retention/retention-duration';
+import { parseGoDuration } from './go-duration';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -99,6 +100,20 @@ export class AppConfig {
   @IsString()
   historyRetention = '';
 
+  /**
+   * `--event-ttl DURATION` / SVCTRAIL_EVENT_TTL (kube-apiserver's flag, Go duration syntax): a
+   * written core/v1 Event leaves the live Events API this long after its last write; its history
+   * stays. 0: never.
+   */
+  @IsString()
+  eventTtl = '1h';
+
+  /** --event-ttl in whole seconds (an etcd lease's unit), undefined when Events never expire. */
+  get eventTtlSeconds(): number | undefined {
+    const ms = parseGoDuration(this.eventTtl)!;
+    return ms === 0 ? undefined : Math.ceil(ms / 1000);
+  }
+
   /** The engine the store runs on. */
   get storage(): StorageChoice {
     return this.storageUrl ? { engine: 'postgres', url: this.storageUrl } : { engine: 'sqlite' };
@@ -125,6 +140,7 @@ const FLAGS = {
   'mirror-context': 'mirrorContext',
   'mirror-watch-timeout-seconds': 'mirrorWatchTimeoutSeconds',
   'history-retention': 'historyRetention',
+  'event-ttl': 'eventTtl',
 } as const;
 
 export class ConfigError extends Error {}
@@ -157,6 +173,8 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   if (config.historyRetention && retentionMs(config.historyRetention) === undefined) {
     throw new ConfigError('history-retention must be a duration longer than zero such as 30d, 12h, 1h30m or 3s');
   }
+  const ttl = parseGoDuration(config.eventTtl);
+  if (ttl === undefined || ttl < 0) throw new ConfigError('event-ttl must be a duration such as 1h, 30m, 90s or 0 (never)');
   if (config.mirrorContext && !config.mirror) throw new ConfigError('mirror-context needs mirror (the kubeconfig of the cluster to mirror)');
   return config;
 }

@@ -6,9 +6,9 @@
 // write; so a reader can never fail an acknowledged write nor crash the process. Plain callbacks,
 // not rxjs: rxjs rethrows a subscriber's error asynchronously, which would bring the process down.
 import { Injectable, Logger } from '@nestjs/common';
-import type { CommittedWrite } from '../store/ports/committed-write';
+import type { LoggedWrite } from '../store/ports/committed-event-write';
 
-export type WriteListener = (write: CommittedWrite) => void;
+export type WriteListener = (write: LoggedWrite) => void;
 
 export interface FeedSubscription {
   unsubscribe(): void;
@@ -18,7 +18,7 @@ export interface FeedSubscription {
 export class ChangeFeed {
   private readonly logger = new Logger('ChangeFeed');
   private readonly listeners = new Map<WriteListener, ((error: unknown) => void) | undefined>();
-  private pending: CommittedWrite[] = [];
+  private pending: LoggedWrite[] = [];
   private scheduled = false;
   private published = 0;
 
@@ -28,7 +28,7 @@ export class ChangeFeed {
   }
 
   /** Queues a committed write; listeners hear of it, in commit order, once the current turn ends. */
-  publish(write: CommittedWrite): void {
+  publish(write: LoggedWrite): void {
     this.published = write.resourceVersion;
     this.pending.push(write);
     if (this.scheduled) return;
@@ -65,7 +65,7 @@ export class ChangeFeed {
     }
   }
 
-  private dropFailed(listener: WriteListener, write: CommittedWrite, error: unknown): void {
+  private dropFailed(listener: WriteListener, write: LoggedWrite, error: unknown): void {
     const failed = this.listeners.get(listener);
     this.listeners.delete(listener);
     this.logger.error(`a change feed listener failed at resourceVersion ${write.resourceVersion} and was dropped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -12,6 +12,7 @@ import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { ApiError } from '../kube-api/api-errors';
+import { isEventWrite } from '../store/ports/committed-event-write';
 import type { CommittedWrite } from '../store/ports/committed-write';
 import { CHANGE_HISTORY } from '../store/ports/change-history';
 import type { RecordedWrite, ChangeHistory } from '../store/ports/change-history';
@@ -152,6 +153,7 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
       held = [];
       subscription = this.feed.subscribe(
         (write) => {
+          if (isEventWrite(write)) return;
           if (live) {
             if (write.resourceVersion > last && send(write.resourceVersion, () => encodedLine(write))) flush();
           } else if (held) {

@@ -22,7 +22,14 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
     categories: ['all'],
     subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   },
-  { name: 'events', singularName: 'event', kind: 'Event', verbs: ['get', 'list', 'watch'], shortNames: ['ev'], subresources: [] },
+  {
+    name: 'events',
+    singularName: 'event',
+    kind: 'Event',
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    shortNames: ['ev'],
+    subresources: [],
+  },
 ];
 
 /** GET /api/v1 */
@@ -98,4 +105,32 @@ export function aggregatedDiscoveryVersion(accept: string | undefined): 'v2' | '
     if (/(^|;)v=v2(;|$)/.test(range)) return 'v2';
   }
   return undefined;
+}
+
+/** What aggregated discovery says of a resource: enough to know how it may be addressed. */
+interface DiscoveredGroup {
+  metadata: { name?: string };
+  versions: { version: string; resources: { resource: string; scope: string; verbs: string[] }[] }[];
+}
+
+let watchable: Map<string, 'Namespaced' | 'Cluster'> | undefined;
+
+/**
+ * The scope of a resource that can be watched ('watch' among its verbs in discovery), by group,
+ * version and resource; undefined for anything else. Read from the discovery documents, so a
+ * resource is watchable exactly as clients are told it is.
+ */
+export function watchableScope(group: string, version: string, resource: string): 'Namespaced' | 'Cluster' | undefined {
+  if (!watchable) {
+    watchable = new Map();
+    const groups = [...aggregatedCoreDiscovery('apidiscovery.k8s.io/v2').items, ...aggregatedGroupsDiscovery('apidiscovery.k8s.io/v2').items] as DiscoveredGroup[];
+    for (const g of groups) {
+      for (const v of g.versions) {
+        for (const r of v.resources) {
+          if (r.verbs.includes('watch')) watchable.set(`${g.metadata.name ?? ''}/${v.version}/${r.resource}`, r.scope === 'Cluster' ? 'Cluster' : 'Namespaced');
+        }
+      }
+    }
+  }
+  return watchable.get(`${group}/${version}/${resource}`);
 }

@@ -9,6 +9,9 @@ import { QueryHandlers } from '../queries';
 import { ServiceWatchService } from '../watch/service-watch.service';
 import { WatchRegistry } from '../watch/watch-registry';
 import { KubeEventsService } from '../kube-events/kube-events.service';
+import { KubeEventCommandHandlers } from '../kube-events/commands';
+import { KubeEventWriteRunner } from '../kube-events/commands/kube-event-write-runner';
+import { KubeEventExpiryService } from '../kube-events/kube-event-expiry.service';
 import { DiscoveryController } from './discovery.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
@@ -21,7 +24,7 @@ import { ServicesController } from './services.controller';
   // HistoryModule is imported by AppModule.
   imports: [CqrsModule.forRoot(), OpenApiModule],
   controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, SelfReviewController],
-  providers: [ServiceEndpoints, ServiceWriteRunner, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, ...CommandHandlers, ...QueryHandlers],
+  providers: [ServiceEndpoints, ServiceWriteRunner, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, KubeEventWriteRunner, KubeEventExpiryService, ...KubeEventCommandHandlers, ...CommandHandlers, ...QueryHandlers],
   exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

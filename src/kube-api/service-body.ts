@@ -17,7 +17,7 @@ export interface DecodedBody {
  * kube-apiserver routes every Content-Type to create and update (`Consumes("*\/*")`) and lets the
  * handler's serializer negotiation refuse what it cannot decode, patch types included.
  */
-function assertObjectMediaType(request: FastifyRequest): void {
+export function assertObjectMediaType(request: FastifyRequest): void {
   const header = request.headers['content-type'];
   if (header === undefined) return;
   const mediaType = header.split(';')[0].trim().toLowerCase();

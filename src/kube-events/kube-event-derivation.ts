@@ -3,7 +3,10 @@
 import { createHash } from 'node:crypto';
 import type { Condition, LoadBalancerIngress } from '../domain/service.types';
 import type { RecordedEvent } from '../store/ports/recorded-event';
-import { EVENT_SOURCE, type KubeEvent } from './kube-event.types';
+import type { KubeEvent } from '../domain/kube-event/kube-event.types';
+
+/** The source component of the Events svctrail derives from its log. */
+export const EVENT_SOURCE = 'svctrail';
 
 const addresses = (ingress: readonly LoadBalancerIngress[]): string =>
   ingress
@@ -99,24 +102,3 @@ export function deriveKubeEvent(recorded: RecordedEvent): KubeEvent {
     reportingInstance: '',
   };
 }
-
-/** Field values of an Event for field selectors (pkg/registry/core/event/strategy.go ToSelectableFields). */
-export function eventFieldSet(event: KubeEvent): Record<string, string> {
-  return {
-    'metadata.name': event.metadata.name,
-    'metadata.namespace': event.metadata.namespace,
-    'involvedObject.kind': event.involvedObject.kind,
-    'involvedObject.namespace': event.involvedObject.namespace,
-    'involvedObject.name': event.involvedObject.name,
-    'involvedObject.uid': event.involvedObject.uid,
-    'involvedObject.apiVersion': event.involvedObject.apiVersion,
-    'involvedObject.resourceVersion': event.involvedObject.resourceVersion,
-    'involvedObject.fieldPath': '',
-    reason: event.reason,
-    reportingComponent: event.reportingComponent,
-    source: event.source.component,
-    type: event.type,
-  };
-}
-
-export const EVENT_SELECTABLE_FIELDS = Object.keys(eventFieldSet({ metadata: {}, involvedObject: {}, source: {} } as unknown as KubeEvent));

@@ -7,7 +7,10 @@ import { foldWrite } from '../projections/committed-write';
 import type { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import { SqliteEventStore } from '../store/event-store';
-import type { RecordedEvent } from '../store/ports/recorded-event';
+import { initialKubeEventState, type KubeEventState } from '../domain/kube-event/kube-event.evolve';
+import type { KubeEvent } from '../domain/kube-event/kube-event.types';
+import { foldEventWrite } from '../projections/committed-event-write';
+import { isEventRecord, type LoggedEvent, type RecordedEvent } from '../store/ports/recorded-event';
 
 const PAGE = 1000;
 
@@ -16,7 +19,7 @@ const PAGE = 1000;
  * several rounds, and the last one runs under the write lock, where re-reading a busy stream's
  * whole history would be the slowest part.
  */
-export type StreamStates = Map<string, ServiceState>;
+export type StreamStates = Map<string, ServiceState | KubeEventState>;
 
 export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, afterResourceVersion: number, states: StreamStates = new Map()): number {
   const store = new SqliteEventStore(handle);
@@ -24,13 +27,13 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
   // were folded from the log by the same code, so the row is the fold's state at this point.
   const current = handle.sqlite.prepare('SELECT object, stream_version AS streamVersion FROM services WHERE uid = ?');
   const stateOf = (streamId: string): ServiceState => {
-    const known = states.get(streamId);
+    const known = states.get(streamId) as ServiceState | undefined;
     if (known) return known;
     const row = current.get(streamId) as { object: string; streamVersion: number } | undefined;
     if (row) return { object: JSON.parse(row.object) as Service, streamVersion: row.streamVersion, deleted: false };
     // Not live: a stream created after this point, or (never written again) a deleted one.
-    const earlier = store.readStream(streamId).filter((e) => e.resourceVersion <= afterResourceVersion);
-    return groupByWrite(earlier).reduce(
+    const earlier = store.readStream(streamId).filter((e): e is RecordedEvent => e.resourceVersion <= afterResourceVersion && !isEventRecord(e));
+    return (groupByWrite(earlier) as RecordedEvent[][]).reduce(
       (s, w) =>
         evolveAll(
           s,
@@ -40,6 +43,15 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
       initialServiceState,
     );
   };
+  // An Event's state: its live row (folded from the log by the same code), else ended or not yet created.
+  const liveEvent = handle.sqlite.prepare('SELECT object, stream_version AS streamVersion, expires_at AS expiresAt FROM kube_events WHERE uid = ?');
+  const eventStateOf = (streamId: string): KubeEventState => {
+    const known = states.get(streamId) as KubeEventState | undefined;
+    if (known) return known;
+    const row = liveEvent.get(streamId) as { object: string; streamVersion: number; expiresAt: string | null } | undefined;
+    if (!row) return initialKubeEventState;
+    return { object: JSON.parse(row.object) as KubeEvent, streamVersion: row.streamVersion, ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}) };
+  };
   let writes = 0;
   for (let after = afterResourceVersion; ;) {
     const page = store.readAll(after, PAGE);
@@ -47,7 +59,15 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
     const complete = page.length < PAGE ? page : page.filter((e) => e.resourceVersion !== page[page.length - 1].resourceVersion);
     if (!complete.length && page.length) throw new Error(`a write at resourceVersion ${page[0].resourceVersion} has more than ${PAGE} events`);
     for (const events of groupByWrite(complete)) {
-      const write = foldWrite(stateOf(events[0].streamId), events);
+      const first = events[0];
+      if (isEventRecord(first)) {
+        const write = foldEventWrite(eventStateOf(first.streamId), first);
+        projector.applyEvent(write);
+        states.set(write.streamId, write.after);
+        writes++;
+        continue;
+      }
+      const write = foldWrite(stateOf(first.streamId), events as RecordedEvent[]);
       projector.apply(write);
       states.set(write.streamId, write.after);
       writes++;
@@ -57,8 +77,8 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
   }
 }
 
-function groupByWrite(events: readonly RecordedEvent[]): RecordedEvent[][] {
-  const groups: RecordedEvent[][] = [];
+function groupByWrite(events: readonly LoggedEvent[]): LoggedEvent[][] {
+  const groups: LoggedEvent[][] = [];
   for (const e of events) {
     const last = groups[groups.length - 1];
     if (last && last[0].resourceVersion === e.resourceVersion) last.push(e);

@@ -16,7 +16,11 @@ import { encodeRevisionObject, encodeRevisionPatch } from '../store/revision-tex
 import { eventTransitions, transitionRow } from '../projections/condition-audit.projection';
 import { foldIngressIntervals, type IngressIntervalRow } from '../projections/ingress-interval-fold';
 import type { CommittedWrite } from '../store/ports/committed-write';
-import type { RecordedEvent } from '../store/ports/recorded-event';
+import { isEventRecord, type LoggedEvent, type RecordedEvent } from '../store/ports/recorded-event';
+import { initialKubeEventState, type KubeEventState } from '../domain/kube-event/kube-event.evolve';
+import type { KubeEventFact } from '../domain/kube-event/kube-event.facts';
+import { foldEventWrite } from '../projections/committed-event-write';
+import { occurrenceRow } from '../projections/kube-event-occurrences.projection';
 
 /** bytea: a stored text (store/stored-text-codec.ts), bytes on PostgreSQL, a BLOB (or older TEXT) on SQLite. */
 export type ColumnType = 'bigint' | 'text' | 'bytea';
@@ -59,6 +63,20 @@ export const PROJECTION_COLUMNS = {
     cleared_by: 'text',
   },
   allocations: { kind: 'text', value: 'text', uid: 'text' },
+  kube_events: { namespace: 'text', name: 'text', uid: 'text', resource_version: 'bigint', stream_version: 'bigint', object: 'text', expires_at: 'text' },
+  kube_event_occurrences: {
+    resource_version: 'bigint',
+    uid: 'text',
+    namespace: 'text',
+    name: 'text',
+    involved_kind: 'text',
+    involved_namespace: 'text',
+    involved_name: 'text',
+    involved_uid: 'text',
+    type: 'text',
+    reason: 'text',
+    reporting_controller: 'text',
+  },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 
 export type ProjectionTable = keyof typeof PROJECTION_COLUMNS;
@@ -100,6 +118,8 @@ export class ProjectionRowFold {
   /** Rows decided since the last `take()`, by table. */
   private rows = new Map<ProjectionTable, Row[]>();
   private readonly live = new Map<string, LiveService>();
+  /** Live Events, by uid: their state and where they live. */
+  private readonly liveEvents = new Map<string, { state: KubeEventState; namespace: string; name: string; resourceVersion: number; json: string }>();
   /** The events of the write being read (they share one resourceVersion). */
   private pending: RecordedEvent[] = [];
   /** Streams written since the last `present()`. */
@@ -114,10 +134,12 @@ export class ProjectionRowFold {
   constructor(private readonly options: RowFoldOptions) {}
 
   /** The next event of the log, in position order. */
-  add(event: RecordedEvent): void {
+  add(event: LoggedEvent): void {
     if (this.pending.length && this.pending[0].resourceVersion !== event.resourceVersion) this.endWrite();
-    this.pending.push(event);
     this.events++;
+    // An Event's write is its one fact.
+    if (isEventRecord(event)) return this.applyEvent(event);
+    this.pending.push(event as RecordedEvent);
   }
 
   /** The events added so far end with a whole write (the log was read up to a resourceVersion). */
@@ -162,6 +184,19 @@ export class ProjectionRowFold {
       for (const ip of held.clusterIPs) this.emit('allocations', ['cluster-ip', ip, uid]);
       for (const port of new Set(held.nodePorts)) this.emit('allocations', ['node-port', String(port), uid]);
     }
+    const events = [...this.liveEvents.entries()].filter(([uid]) => !only || only.has(uid)).sort(([, a], [, b]) => a.resourceVersion - b.resourceVersion);
+    for (const [uid, e] of events) this.emit('kube_events', [e.namespace, e.name, uid, e.resourceVersion, e.state.streamVersion, e.json, e.state.expiresAt ?? null]);
+  }
+
+  private applyEvent(recorded: RecordedEvent<KubeEventFact>): void {
+    const uid = recorded.streamId;
+    const write = foldEventWrite(this.liveEvents.get(uid)?.state ?? initialKubeEventState, recorded);
+    this.touched.add(uid);
+    this.emit('kube_event_occurrences', Object.values(occurrenceRow(write)));
+    if (write.after.object) this.liveEvents.set(uid, { state: write.after, namespace: write.namespace, name: write.name, resourceVersion: write.resourceVersion, json: write.objectJson! });
+    else this.liveEvents.delete(uid);
+    this.writes++;
+    this.resourceVersion = write.resourceVersion;
   }
 
   private emit(table: ProjectionTable, row: Row): void {

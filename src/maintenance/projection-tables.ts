@@ -4,5 +4,5 @@ import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 
 export function projectionTables(handle: DatabaseHandle): string[] {
-  return new Projector(handle).projections.flatMap((p) => p.tables);
+  return new Projector(handle).tables;
 }

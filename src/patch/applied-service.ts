@@ -5,7 +5,7 @@
 // patched object and goes through the ordinary create or update.
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { decodeServiceValue, type FieldValidation } from '../domain/codec/service-decoder';
-import { ServiceDecodeError } from '../domain/codec/service-decode-error';
+import { ObjectDecodeError } from '../domain/codec/object-decode-error';
 import { BadRequestError, RawServerError } from '../domain/errors/domain-errors';
 import { applyConfiguration, MergeValidationError } from '../domain/field-management';
 import type { Subresource } from '../domain/field-management';
@@ -65,7 +65,7 @@ export function appliedService(current: Service | null, patch: ApplyPatch, write
   try {
     decoded = decodeServiceValue(outcome.object, { fieldValidation: patch.fieldValidation === 'Ignore' ? 'Ignore' : 'Warn' });
   } catch (error) {
-    if (error instanceof ServiceDecodeError) throw patchedObjectInvalid(JSON.stringify(outcome.object), error.decoderMessage);
+    if (error instanceof ObjectDecodeError) throw patchedObjectInvalid(JSON.stringify(outcome.object), error.decoderMessage);
     throw error;
   }
   if (patch.fieldValidation === 'Strict' && decoded.warnings.length) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { generate } from 'json-merge-patch';
 import { decodeServiceValue } from '../domain/codec/service-decoder';
-import { ServiceDecodeError } from '../domain/codec/service-decode-error';
+import { ObjectDecodeError } from '../domain/codec/object-decode-error';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import { applyPatch, applyPatchOutcome, patchedObjectInvalid } from './apply-patch';
 import { applyStrategicMergePatch } from './strategic-merge-patch';
@@ -69,13 +69,13 @@ describe('patchedObjectInvalid (the 422 for a patched object that does not decod
 
   it('is what the caller builds from a decode failure of a merge-patched object', () => {
     const outcome = applyPatchOutcome(service, '{"spec":{"ports":"x"}}', 'merge');
-    let decodeError: ServiceDecodeError | undefined;
+    let decodeError: ObjectDecodeError | undefined;
     try {
       decodeServiceValue(outcome.patched, { fieldValidation: 'Strict' });
     } catch (e) {
-      decodeError = e as ServiceDecodeError;
+      decodeError = e as ObjectDecodeError;
     }
-    expect(decodeError).toBeInstanceOf(ServiceDecodeError);
+    expect(decodeError).toBeInstanceOf(ObjectDecodeError);
     const error = patchedObjectInvalid(outcome.patchedJson, decodeError!.decoderMessage);
     expect(error.message.startsWith(' "" is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"v1\\",\\"kind\\":\\"Service\\",')).toBe(true);
     expect(error.message.endsWith(`": ${decodeError!.decoderMessage}`)).toBe(true);

@@ -39,7 +39,7 @@ function applyStrategicBody(current: object, body: string, opts: PatchOptions): 
     throw new BadRequestError(unmarshalTypeError(json, 'map[string]interface {}'));
   }
   const strictErrors = (opts.fieldValidation ?? 'Warn') === 'Ignore' ? [] : duplicateFieldErrors(json);
-  const { patched, consumedPatch } = strategicMergeMapPatch(current, treeOf(json));
+  const { patched, consumedPatch } = strategicMergeMapPatch(current, treeOf(json), opts.strategicSchema);
   return { patched, patchedJson: goSprintV(consumedPatch), strictErrors };
 }
 

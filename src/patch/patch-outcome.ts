@@ -1,10 +1,13 @@
 // What applying a patch body yields, shared by the three mechanisms.
 import { type FieldValidation } from '../domain/codec/service-decoder';
 import { type JsonTree } from './json-tree';
+import type { SmpType } from './patch-schema';
 
 export interface PatchOptions {
   /** The request's fieldValidation; unset means Warn, as handlers/patch.go fieldValidation(""). */
   fieldValidation?: FieldValidation;
+  /** The kind's strategic-merge schema (its Go struct's patch tags); default: Service's. */
+  strategicSchema?: SmpType;
 }
 
 export interface PatchOutcome {

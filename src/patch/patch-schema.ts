@@ -3,6 +3,7 @@
 // element type. Built from the codec's StructSchema plus a per-struct table of patch tags, so
 // another kind only needs its StructSchema and its tags.
 import { type GoType, type StructSchema } from '../domain/codec/go-schema';
+import { eventSchema } from '../domain/codec/event-schema';
 import { serviceSchema } from '../domain/codec/service-schema';
 
 export type SmpType =
@@ -89,3 +90,6 @@ export const servicePatchTags: PatchTags = {
 };
 
 export const servicePatchSchema: SmpType = patchSchemaOf(serviceSchema, servicePatchTags);
+
+/** core/v1 Event has no patch tags of its own: only ObjectMeta's lists merge. */
+export const kubeEventPatchSchema: SmpType = patchSchemaOf(eventSchema, { ObjectMeta: servicePatchTags.ObjectMeta });

@@ -2,7 +2,7 @@
 // request body would be: decoded (Go decoder rules), defaulted. Decode failures of the patched
 // result are kube-apiserver's 422 at field `patch` (handlers/patch.go), not the usual 400.
 import { decodeServiceValue, type FieldValidation } from '../domain/codec/service-decoder';
-import { ServiceDecodeError } from '../domain/codec/service-decode-error';
+import { ObjectDecodeError } from '../domain/codec/object-decode-error';
 import { applyServiceDefaults } from '../domain/service-defaults';
 import type { Service } from '../domain/service.types';
 import { applyPatchOutcome, type AppliedPatchType, patchedObjectInvalid } from './apply-patch';
@@ -20,7 +20,7 @@ export function patchedService(current: Service, patch: ServicePatch): { object:
   try {
     decoded = decodeServiceValue(outcome.patched, { fieldValidation: patch.fieldValidation === 'Ignore' ? 'Ignore' : 'Warn' });
   } catch (error) {
-    if (error instanceof ServiceDecodeError) throw patchedObjectInvalid(outcome.patchedJson, error.decoderMessage);
+    if (error instanceof ObjectDecodeError) throw patchedObjectInvalid(outcome.patchedJson, error.decoderMessage);
     throw error;
   }
   const findings = [...outcome.strictErrors, ...decoded.warnings];

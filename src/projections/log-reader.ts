@@ -1,8 +1,7 @@
 // Reads the event log in position order for the bulk folds (rebuild, verify, replay, import):
 // straight from raw rows into RecordedEvents, one statement prepared once, no query builder.
 import type Database from 'better-sqlite3';
-import type { ServiceEvent } from '../domain/service.events';
-import type { RecordedEvent } from '../store/ports/recorded-event';
+import type { LogEvent, LoggedEvent } from '../store/ports/recorded-event';
 
 const COLUMNS = 'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource';
 
@@ -20,7 +19,7 @@ export interface LogSource {
   untilResourceVersion?: number;
 }
 
-function recorded(r: Row): RecordedEvent {
+function recorded(r: Row): LoggedEvent {
   return {
     position: r[0],
     resourceVersion: r[1],
@@ -28,7 +27,7 @@ function recorded(r: Row): RecordedEvent {
     streamVersion: r[3],
     namespace: r[4],
     name: r[5],
-    event: { type: r[6], data: JSON.parse(r[7]) } as ServiceEvent,
+    event: { type: r[6], data: JSON.parse(r[7]) } as LogEvent,
     metadata: {
       recordedAt: r[8],
       user: r[9],
@@ -60,7 +59,7 @@ export function countLog(source: LogSource): number {
  * it is the source's own, the log is read in pages (a connection cannot write while a cursor of
  * it is open), otherwise through one cursor.
  */
-export function* readLog(source: LogSource, writer: Database.Database): Generator<RecordedEvent> {
+export function* readLog(source: LogSource, writer: Database.Database): Generator<LoggedEvent> {
   const { table, where, until } = bounds(source);
   if (source.sqlite !== writer) {
     const rows = source.sqlite.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE ${where} ORDER BY position`).raw().iterate({ until });

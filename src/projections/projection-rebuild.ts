@@ -10,7 +10,11 @@
 import { initialServiceState, type ServiceState } from '../domain/service.evolve';
 import type { DatabaseHandle } from '../store/database';
 import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
-import type { RecordedEvent } from '../store/ports/recorded-event';
+import { initialKubeEventState, type KubeEventState } from '../domain/kube-event/kube-event.evolve';
+import type { KubeEventFact } from '../domain/kube-event/kube-event.facts';
+import type { CommittedEventWrite } from '../store/ports/committed-event-write';
+import { isEventRecord, type RecordedEvent } from '../store/ports/recorded-event';
+import { foldEventWrite } from './committed-event-write';
 import { foldWrite } from './committed-write';
 import { type LogSource, readLog } from './log-reader';
 import type { CommittedWrite } from '../store/ports/committed-write';
@@ -34,7 +38,7 @@ const REBUILD_CACHE_KIB = 32_768;
  * replay read the live file's snapshot on its own connection and write only the projections.
  */
 export function rebuildProjections(handle: DatabaseHandle, projector: Projector, folded?: (events: number) => void, source?: LogSource): RebuildReport {
-  const tables = projector.projections.flatMap((p) => p.tables);
+  const tables = projector.tables;
   const cacheSize = handle.sqlite.pragma('cache_size', { simple: true }) as number;
   handle.sqlite.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
   try {
@@ -45,7 +49,7 @@ export function rebuildProjections(handle: DatabaseHandle, projector: Projector,
         for (const table of tables) handle.sqlite.prepare(`DELETE FROM ${table}`).run();
         const report = refill(handle, source ?? { sqlite: handle.sqlite }, projector, folded);
         createDerived(handle.sqlite, derived);
-        for (const projection of projector.projections) projection.rebuilt?.();
+        for (const projection of [...projector.projections, ...projector.eventProjections]) projection.rebuilt?.();
         return report;
       })
       .immediate();
@@ -58,7 +62,8 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
   const throughHistory = projector.projections.filter((p) => !p.presentOnly).map((p) => p.bulkFold?.() ?? { apply: (w: CommittedWrite) => p.apply(w), finish: () => {} });
   const present = projector.projections.filter((p) => p.presentOnly);
   const states = new Map<string, { state: ServiceState; last: CommittedWrite }>();
-  let events = 0;
+  const events = new EventStreamFold(projector);
+  let eventCount = 0;
   let writes = 0;
   let pending: RecordedEvent[] = [];
   const flush = () => {
@@ -79,8 +84,15 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
   };
   for (const recorded of readLog(source, handle.sqlite)) {
     if (pending.length && pending[0].resourceVersion !== recorded.resourceVersion) flush();
-    pending.push(recorded);
-    events++;
+    eventCount++;
+    if (isEventRecord(recorded)) {
+      // An Event write is one fact of its own (never part of a Service's write).
+      events.apply(recorded);
+      folded?.(1);
+      writes++;
+      continue;
+    }
+    pending.push(recorded as RecordedEvent);
   }
   flush();
   for (const fold of throughHistory) fold.finish();
@@ -90,5 +102,37 @@ function refill(handle: DatabaseHandle, source: LogSource, projector: Projector,
     const write = { ...last, objectJson: JSON.stringify(last.after.object) };
     for (const projection of present) projection.apply(write);
   }
-  return { events, writes };
+  events.finish();
+  return { events: eventCount, writes };
+}
+
+/**
+ * The Events' side of a rebuild: every write through the history projections, the present-only
+ * ones (the live Events) once per Event still alive at the end.
+ */
+class EventStreamFold {
+  private readonly throughHistory;
+  private readonly present;
+  private readonly states = new Map<string, { state: KubeEventState; last: CommittedEventWrite }>();
+
+  constructor(projector: Projector) {
+    this.throughHistory = projector.eventProjections.filter((p) => !p.presentOnly);
+    this.present = projector.eventProjections.filter((p) => p.presentOnly);
+  }
+
+  apply(recorded: RecordedEvent<KubeEventFact>): void {
+    const held = this.states.get(recorded.streamId);
+    const write = foldEventWrite(held?.state ?? initialKubeEventState, recorded);
+    for (const projection of this.throughHistory) projection.apply(write);
+    if (write.after.object) this.states.set(recorded.streamId, { state: write.after, last: { ...write, before: initialKubeEventState, objectJson: null } });
+    else this.states.delete(recorded.streamId);
+  }
+
+  finish(): void {
+    const live = [...this.states.values()].sort((a, b) => a.last.resourceVersion - b.last.resourceVersion);
+    for (const { last } of live) {
+      const write = { ...last, objectJson: JSON.stringify(last.after.object) };
+      for (const projection of this.present) projection.apply(write);
+    }
+  }
 }

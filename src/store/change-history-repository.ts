@@ -9,6 +9,8 @@ import type { ManagedFieldsEntry } from '../domain/service.types';
 import type { OwnershipWrite } from '../domain/field-management';
 import { toRecorded } from './event-store';
 import { eventColumns, type EventRow } from './sql/event-columns';
+import { serviceRowsOnly } from './sql/log-stream-kinds';
+import type { RecordedEvent } from './ports/recorded-event';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import { decodeStoredText, type StoredText } from './stored-text-codec';
 import { filtersWholeWrites } from './ports/change-history';
@@ -70,7 +72,7 @@ const FEED_EVENTS = 400;
 const FEED = `SELECT ${eventColumns('e')}, coalesce(r.patch, f.patch) AS patch FROM events e
   LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
   LEFT JOIN revision_facts f ON e.position = e.resource_version AND f.uid = e.stream_id AND f.resource_version = e.resource_version
-  WHERE e.position > $1 AND e.position <= $2 ORDER BY e.position LIMIT ${FEED_EVENTS}`;
+  WHERE e.position > $1 AND e.position <= $2 AND ${serviceRowsOnly('e')} ORDER BY e.position LIMIT ${FEED_EVENTS}`;
 
 /** Rows read per round while collecting distinct writes, at most. */
 const BATCH = 500;
@@ -83,7 +85,8 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * the filters' values (in `params`, which holds the four first).
    */
   rangeSql(range: ChangeFilters, params: SqlParams, columns = 'position, resource_version AS rv'): string {
-    const where = ['position >= $1', 'position <= $2', 'resource_version >= $3'];
+    // A Service's change log: an Event's facts (same namespace, maybe the same name) are not its changes.
+    const where = ['position >= $1', 'position <= $2', 'resource_version >= $3', serviceRowsOnly()];
     let index: string;
     // A stream's events in stream_version order are its events in position order.
     if (range.uid !== undefined) index = 'events_stream_version_unique';
@@ -209,7 +212,8 @@ export class ChangeHistoryRepository implements ChangeHistory {
 
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   async write(resourceVersion: number): Promise<RecordedWrite> {
-    const recorded = (await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(toRecorded);
+    // The change log asks only of a Service's writes (its ranges hold no Event's).
+    const recorded = (await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(toRecorded) as RecordedEvent[];
     const first = recorded[0];
     const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
     return {

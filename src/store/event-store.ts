@@ -3,9 +3,8 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { StreamVersionConflictError } from './ports/stream-version-conflict-error';
 import type { AppendRequest } from './ports/append-request';
-import type { ServiceEvent } from '../domain/service.events';
 import type { DatabaseHandle } from './database';
-import type { RecordedEvent } from './ports/recorded-event';
+import type { LogEvent, LoggedEvent, RecordedEvent } from './ports/recorded-event';
 import { numberedEvents } from './ports/recorded-event';
 import { events } from './schema';
 import { recordingTime } from './recording-time';
@@ -50,7 +49,7 @@ export class SqliteEventStore {
    * Appends one write. All its events share the resourceVersion of the last one. Throws
    * StreamVersionConflictError when the stream moved on (the UNIQUE index is the last guard).
    */
-  append(request: AppendRequest): RecordedEvent[] {
+  append<E extends LogEvent>(request: AppendRequest<E>): RecordedEvent<E>[] {
     // A stream is an object's uid; an event without one could never be read back as its object's.
     if (!request.streamId) throw new Error(`refusing to append events of ${request.namespace}/${request.name} without a stream id`);
     const actual = this.streamVersionOf.get(request.streamId) as number;
@@ -85,12 +84,12 @@ export class SqliteEventStore {
     });
   }
 
-  readStream(streamId: string): RecordedEvent[] {
+  readStream(streamId: string): LoggedEvent[] {
     return this.handle.db.select().from(events).where(eq(events.streamId, streamId)).orderBy(asc(events.position)).all().map(toRecorded);
   }
 
   /** Events with position > afterPosition, oldest first, at most `limit`. */
-  readAll(afterPosition: number, limit: number): RecordedEvent[] {
+  readAll(afterPosition: number, limit: number): LoggedEvent[] {
     return this.handle.db
       .select()
       .from(events)
@@ -102,7 +101,8 @@ export class SqliteEventStore {
   }
 }
 
-export function toRecorded(row: typeof events.$inferSelect): RecordedEvent {
+/** A log row, of either kind of stream. */
+export function toRecorded(row: typeof events.$inferSelect): LoggedEvent {
   return {
     position: row.position,
     resourceVersion: row.resourceVersion,
@@ -110,7 +110,7 @@ export function toRecorded(row: typeof events.$inferSelect): RecordedEvent {
     streamVersion: row.streamVersion,
     namespace: row.namespace,
     name: row.name,
-    event: { type: row.type, data: JSON.parse(row.data) } as ServiceEvent,
+    event: { type: row.type, data: JSON.parse(row.data) } as LogEvent,
     metadata: {
       user: row.actorUser,
       groups: JSON.parse(row.actorGroups) as string[],

@@ -1,41 +1,97 @@
-// Reads the event log as core/v1 Events: filtered by namespace and involved object, in log
-// order, consistent up to a snapshot position.
+// The core/v1 Events API's reads on either engine's SQL reader: the Services' log rows the derived
+// Events come from, and the Events controllers wrote (the live table, and their facts in the log
+// for a page as of an earlier snapshot).
+import { endsKubeEvent, type KubeEventFact } from '../domain/kube-event/kube-event.facts';
+import { servedKubeEvent } from '../domain/kube-event/kube-event.evolve';
 import { toRecorded } from './event-store';
-import type { RecordedEvent } from './ports/recorded-event';
+import { isEventRecord, type LoggedEvent, type RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type EventRow } from './sql/event-columns';
+import { eventRowsOnly, serviceRowsOnly } from './sql/log-stream-kinds';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
-import type { KubeEventQuery, KubeEvents } from './ports/kube-events';
+import type { ExpiredKubeEvent, KubeEventQuery, KubeEvents, WrittenEventsQuery, WrittenKubeEvent } from './ports/kube-events';
 
 const AT = `SELECT ${eventColumns()} FROM events WHERE position = $1`;
 const HEAD = 'SELECT coalesce(max(position), 0) AS head FROM events';
+const WRITTEN = 'SELECT object FROM kube_events WHERE namespace = $1 AND name = $2';
+const FACT_AT = `SELECT ${eventColumns()} FROM events WHERE stream_id = $1 AND stream_version = $2`;
+const EXPIRED = `SELECT namespace, name, resource_version AS "resourceVersion" FROM kube_events
+  WHERE expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2`;
+/** Writes since a snapshot that a page as of it still reconstructs; past this it is too old (410). */
+const MAX_WRITES_SINCE = 10_000;
+const WRITES_SINCE = `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE position > $1 LIMIT ${MAX_WRITES_SINCE + 1}) s`;
+/** The Events written since a snapshot, each with its first stream version after it. */
+const EVENTS_WRITTEN_SINCE = `SELECT stream_id AS "streamId", min(stream_version) AS "firstAfter" FROM events
+  WHERE position > $1 AND ${eventRowsOnly()} GROUP BY stream_id`;
 
-/** The event log as core/v1 Events, on either engine's SQL reader. */
+/** The Events API's reads, on either engine's SQL reader. */
 export class KubeEventLog implements KubeEvents {
   constructor(private readonly db: SqlReader) {}
 
-  /** The newest position in the log (the current global resourceVersion). */
   async head(): Promise<number> {
     return (await this.db.one<{ head: number }>(HEAD))!.head;
   }
 
   async page(query: KubeEventQuery): Promise<RecordedEvent[]> {
     const p = new SqlParams();
-    const where = [`position > ${p.param(query.afterPosition)}`, `position <= ${p.param(query.untilPosition)}`];
+    const where = [`position > ${p.param(query.afterPosition)}`, `position <= ${p.param(query.untilPosition)}`, serviceRowsOnly()];
     if (query.namespace !== undefined) where.push(`namespace = ${p.param(query.namespace)}`);
     if (query.name !== undefined) where.push(`name = ${p.param(query.name)}`);
     if (query.uid !== undefined) where.push(`stream_id = ${p.param(query.uid)}`);
     const sql = `SELECT ${eventColumns()} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${p.param(query.limit)}`;
-    return (await this.db.all<EventRow>(sql, p.values)).map(toRecorded);
+    return (await this.db.all<EventRow>(sql, p.values)).map(toRecorded) as RecordedEvent[];
   }
 
-  async at(position: number): Promise<RecordedEvent | undefined> {
+  async at(position: number): Promise<LoggedEvent | undefined> {
     const row = await this.db.one<EventRow>(AT, [position]);
     return row ? toRecorded(row) : undefined;
   }
 
-  /** Events of whole writes after a resourceVersion (a page never splits a write). */
-  async writesAfter(resourceVersion: number, limit: number): Promise<{ events: RecordedEvent[]; complete: boolean }> {
-    return wholeWrites(await this.page({ afterPosition: resourceVersion, untilPosition: Number.MAX_SAFE_INTEGER, limit }), limit);
+  async writesAfter(resourceVersion: number, limit: number): Promise<{ events: LoggedEvent[]; complete: boolean }> {
+    const sql = `SELECT ${eventColumns()} FROM events WHERE position > $1 ORDER BY position LIMIT $2`;
+    return wholeWrites((await this.db.all<EventRow>(sql, [resourceVersion, limit])).map(toRecorded), limit);
+  }
+
+  async written(namespace: string, name: string): Promise<string | undefined> {
+    return (await this.db.one<{ object: string }>(WRITTEN, [namespace, name]))?.object;
+  }
+
+  async writtenPage(query: WrittenEventsQuery): Promise<WrittenKubeEvent[] | null> {
+    const { afterPosition, untilPosition, limit } = query;
+    // Live Events not written since the snapshot are as they were then.
+    const p = new SqlParams(afterPosition, untilPosition);
+    const namespace = query.namespace === undefined ? '' : ` AND namespace = ${p.param(query.namespace)}`;
+    const index = query.namespace === undefined ? 'kube_events_resource_version' : 'kube_events_namespace_resource_version';
+    const unchanged = await this.db.all<{ position: number; json: string }>(
+      `SELECT resource_version AS position, object AS json FROM kube_events${this.db.dialect.indexedBy(index)}
+       WHERE resource_version > $1 AND resource_version <= $2${namespace} ORDER BY resource_version LIMIT ${p.param(limit)}`,
+      p.values,
+    );
+    const since = (await this.db.one<{ n: number }>(WRITES_SINCE, [untilPosition]))!.n;
+    if (since === 0) return unchanged;
+    if (since > MAX_WRITES_SINCE) return null;
+    // Those written since (changed, ended or created): each as its last fact at the snapshot left it.
+    const then: WrittenKubeEvent[] = [];
+    for (const { streamId, firstAfter } of await this.db.all<{ streamId: string; firstAfter: number }>(EVENTS_WRITTEN_SINCE, [untilPosition])) {
+      if (firstAfter <= 1) continue;
+      const row = await this.db.one<EventRow>(FACT_AT, [streamId, firstAfter - 1]);
+      if (!row || row.position <= afterPosition || row.position > untilPosition) continue;
+      const fact = toRecorded(row);
+      if (!isEventRecord(fact) || endsKubeEvent(fact.event)) continue;
+      if (query.namespace !== undefined && fact.namespace !== query.namespace) continue;
+      then.push({ position: fact.position, json: JSON.stringify(servedKubeEvent(fact.event.data.object, fact.resourceVersion)) });
+    }
+    return [...unchanged, ...then].sort((a, b) => a.position - b.position).slice(0, limit);
+  }
+
+  async factBefore(streamId: string, streamVersion: number): Promise<RecordedEvent<KubeEventFact> | undefined> {
+    if (streamVersion <= 1) return undefined;
+    const row = await this.db.one<EventRow>(FACT_AT, [streamId, streamVersion - 1]);
+    const fact = row ? toRecorded(row) : undefined;
+    return fact && isEventRecord(fact) ? fact : undefined;
+  }
+
+  async expired(now: string, limit: number): Promise<ExpiredKubeEvent[]> {
+    return this.db.all<ExpiredKubeEvent>(EXPIRED, [now, limit]);
   }
 }
 
@@ -43,7 +99,7 @@ export class KubeEventLog implements KubeEvents {
  * A page of events read with `limit` cut back to whole writes: a full page may end inside a write,
  * whose events the next page reads again (unless the page holds nothing but that write).
  */
-export function wholeWrites(page: RecordedEvent[], limit: number): { events: RecordedEvent[]; complete: boolean } {
+export function wholeWrites<E extends LoggedEvent>(page: E[], limit: number): { events: E[]; complete: boolean } {
   if (page.length < limit) return { events: page, complete: true };
   const last = page[page.length - 1].resourceVersion;
   const whole = page.filter((e) => e.resourceVersion !== last);

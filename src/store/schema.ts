@@ -208,6 +208,60 @@ export const allocations = sqliteTable(
 );
 
 /**
+ * Projection: the live core/v1 Events controllers wrote (kube-apiserver's Event store), exactly as
+ * GET serves them. `expires_at` is when the --event-ttl lease of the last write runs out (NULL:
+ * never, a mirrored Event); the expiry sweep reads the oldest first.
+ */
+export const kubeEvents = sqliteTable(
+  'kube_events',
+  {
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    uid: text('uid').notNull(),
+    resourceVersion: integer('resource_version').notNull(),
+    streamVersion: integer('stream_version').notNull(),
+    object: text('object').notNull(),
+    expiresAt: text('expires_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.namespace, t.name] }),
+    // LIST pages in resourceVersion order, cluster-wide and per namespace.
+    index('kube_events_resource_version').on(t.resourceVersion),
+    index('kube_events_namespace_resource_version').on(t.namespace, t.resourceVersion),
+    index('kube_events_expires_at')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Projection: one row per write of an Event (creation, repeat, deletion, expiry), kept forever: the
+ * history of what controllers said about an object. The Event as written is the log's row at the
+ * same position (an Event write is one fact): this table holds only what the history filters by.
+ */
+export const kubeEventOccurrences = sqliteTable(
+  'kube_event_occurrences',
+  {
+    resourceVersion: integer('resource_version').primaryKey(),
+    uid: text('uid').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    involvedKind: text('involved_kind').notNull(),
+    involvedNamespace: text('involved_namespace').notNull(),
+    involvedName: text('involved_name').notNull(),
+    involvedUid: text('involved_uid').notNull(),
+    type: text('type').notNull(),
+    reason: text('reason').notNull(),
+    reportingController: text('reporting_controller').notNull(),
+  },
+  (t) => [
+    // An object's Events (a Service's timeline), and a namespace's, each a range in time order.
+    index('kube_event_occurrences_involved').on(t.involvedNamespace, t.involvedName, t.resourceVersion),
+    index('kube_event_occurrences_namespace').on(t.namespace, t.resourceVersion),
+  ],
+);
+
+/**
  * Each compaction of the history (not a projection: the log cannot rebuild it, and replay keeps
  * it). The newest horizon is the oldest resourceVersion an object can still be read at; below
  * it only the facts remain. Recorded before anything is removed, counts filled in when done.

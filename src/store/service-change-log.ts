@@ -8,6 +8,7 @@ import { withStoredJson } from '../domain/codec/stored-object-json';
 import { type SqlReader } from './sql/sql-reader';
 import { decodeStoredText, type StoredText } from './stored-text-codec';
 import type { ServiceChanges } from './ports/service-changes';
+import { serviceRowsOnly } from './sql/log-stream-kinds';
 
 interface EventRow {
   position: number;
@@ -44,7 +45,7 @@ const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_ve
       : 'NULL'
   } AS previous
   FROM events e LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
-  WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
+  WHERE e.position > $1 AND ${serviceRowsOnly('e')} ORDER BY e.position LIMIT $2`;
 
 export class ServiceChangeLog implements ServiceChanges {
   private readonly eventsAfter: string;

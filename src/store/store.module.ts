@@ -28,6 +28,8 @@ import { ServiceRepository } from './service-repository';
 import { DATABASE } from './ports/store.tokens';
 import { SERVICE_WRITE_STORE } from './ports/service-write-store';
 import { SqliteServiceWriteStore } from './sqlite-service-write-store';
+import { SqliteKubeEventWriteStore } from './sqlite-kube-event-write-store';
+import { KUBE_EVENT_WRITE_STORE } from './ports/kube-event-write-store';
 import { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
 import { MIRROR_SOURCE_STORE } from './ports/mirror-source-store';
 import { MIRROR_LEASE, soleReplicaLease } from './ports/mirror-lease';
@@ -63,6 +65,7 @@ const COMMON_EXPORTS = [
   STORE_ENGINE,
   SERVICE_READ_STORE,
   SERVICE_WRITE_STORE,
+  KUBE_EVENT_WRITE_STORE,
   MIRROR_SOURCE_STORE,
   MIRROR_LEASE,
   AUDIT_ACTOR_STORE,
@@ -107,6 +110,12 @@ function sqliteProviders(settings: StoreSettings): Provider[] {
       inject: [GroupCommitter, SqliteEventStore, ServiceRepository, Projector, CLOCK, SqliteMirrorSourceStore],
       useFactory: (committer: GroupCommitter, events: SqliteEventStore, repository: ServiceRepository, projector: Projector, clock: Clock, mirror: SqliteMirrorSourceStore) =>
         new SqliteServiceWriteStore(committer, events, repository, projector, clock, mirror),
+    },
+    {
+      provide: KUBE_EVENT_WRITE_STORE,
+      inject: [DATABASE, GroupCommitter, SqliteEventStore, Projector, CLOCK, SqliteMirrorSourceStore],
+      useFactory: (h: DatabaseHandle, committer: GroupCommitter, events: SqliteEventStore, projector: Projector, clock: Clock, mirror: SqliteMirrorSourceStore) =>
+        new SqliteKubeEventWriteStore(h, committer, events, projector, clock, mirror),
     },
     // Its transactions join the group commit: no write waits for more than one of them.
     {

@@ -9,6 +9,7 @@ import type { ServiceChanges } from '../store/ports/service-changes';
 import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
 import type { ServiceReads, ServiceReadStore } from '../store/ports/service-read-store';
 import type { CommittedWrite } from '../store/ports/committed-write';
+import { isEventWrite } from '../store/ports/committed-event-write';
 import { changeFromWrite, ServiceWatchChange } from '../domain/service-change';
 import { eventFor, matchesFilter, WatchFilter } from './watch-filter';
 import { WatchRegistry, WatchRequest } from './watch-registry';
@@ -42,7 +43,8 @@ export class ServiceWatchService {
         const changes = await this.changeLog.changesAfter(rv, limit);
         return { changes: changes.map(toWatchChange), complete: changes.length < limit };
       },
-      subscribe: (listener, failed) => this.feed.subscribe((write) => listener(toWatchChange(this.changeOf(write))), failed),
+      // An Event's write is no Service's change: the watcher only hears its resourceVersion go by.
+      subscribe: (listener, failed) => this.feed.subscribe((write) => listener(isEventWrite(write) ? { resourceVersion: write.resourceVersion } : toWatchChange(this.changeOf(write))), failed),
       bookmark: (rv) => ({ kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
     };
     return this.registry.prepare(request, sources, await this.changeLog.oldestResumable());

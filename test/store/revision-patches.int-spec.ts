@@ -229,7 +229,7 @@ describe('stored revision patches', () => {
   it('rebuilds the same patches, and every other projection row, from the log', () => {
     const projector = ctx.app.get(Projector);
     // Every row, ids included: the bulk fold numbers ingress intervals as the live path did.
-    const snapshot = () => Object.fromEntries(projector.projections.flatMap((p) => p.tables).map((t) => [t, handle.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
+    const snapshot = () => Object.fromEntries(projector.tables.map((t) => [t, handle.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
     const before: Record<string, unknown[]> = { ...snapshot(), patches: patches() };
     const intervals = before.ingress_intervals as { to_resource_version: number | null }[];
     // The random history left intervals both closed and open.

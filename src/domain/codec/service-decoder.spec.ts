@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors/domain-errors';
 import { decodeService, decodeServiceValue, type FieldValidation, summarizeBody } from './service-decoder';
-import { ServiceDecodeError } from './service-decode-error';
+import { ObjectDecodeError } from './object-decode-error';
 
 const PREFIX = 'Service in version "v1" cannot be handled as a Service: ';
 const LAYOUT = '"2006-01-02T15:04:05Z07:00"';
@@ -109,14 +109,14 @@ describe('decodeService', () => {
       expect(decodeError(svc('{"foo":1,"type":5}'))).toBe(PREFIX + 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType');
     });
 
-    it('throws ServiceDecodeError carrying the bare decoder message', () => {
+    it('throws ObjectDecodeError carrying the bare decoder message', () => {
       try {
         decodeService(svc('{"type":5}'), { fieldValidation: 'Ignore' });
         throw new Error('unreachable');
       } catch (e) {
-        expect(e).toBeInstanceOf(ServiceDecodeError);
-        expect((e as ServiceDecodeError).decoderMessage).toBe('json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType');
-        expect((e as ServiceDecodeError).reason).toBe('BadRequest');
+        expect(e).toBeInstanceOf(ObjectDecodeError);
+        expect((e as ObjectDecodeError).decoderMessage).toBe('json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType');
+        expect((e as ObjectDecodeError).reason).toBe('BadRequest');
       }
     });
   });

@@ -1,6 +1,6 @@
 // The Table kube-apiserver returns for core/v1 Events (printers.go printEvent and its column
 // definitions), so `kubectl get events` prints LAST SEEN, TYPE, REASON, OBJECT, MESSAGE.
-import type { KubeEvent } from '../../kube-events/kube-event.types';
+import type { KubeEvent } from '../../domain/kube-event/kube-event.types';
 import { translateTimestampSince } from './human-duration';
 import { buildListMeta, type ListMetaOptions } from './list-meta';
 import type { IncludeObject, MetaApiVersion, TableColumnDefinition } from './table.types';
@@ -35,19 +35,31 @@ export const EVENT_COLUMN_DEFINITIONS: readonly TableColumnDefinition[] = [
   ),
 ];
 
+const firstNonEmpty = (...values: (string | undefined)[]): string => values.find((v) => v) ?? '';
+
+/** formatEventSource: the component (else the reporting controller), then the host (else the instance) when there is one. */
+function eventSource(event: KubeEvent): string {
+  const component = firstNonEmpty(event.source?.component, event.reportingComponent);
+  const instance = firstNonEmpty(event.source?.host, event.reportingInstance);
+  return instance ? `${component}, ${instance}` : component;
+}
+
+/** printEvent with Wide (a server-side Table has every column): legacy and events.k8s.io Events alike. */
 export function eventRow(event: KubeEvent, now: Date): (string | number)[] {
-  return [
-    translateTimestampSince(event.lastTimestamp, now),
-    event.type,
-    event.reason,
-    `${event.involvedObject.kind.toLowerCase()}/${event.involvedObject.name}`,
-    '',
-    event.source.component,
-    event.message.trim(),
-    translateTimestampSince(event.firstTimestamp, now),
-    event.count,
-    event.metadata.name,
-  ];
+  const firstSeen = event.firstTimestamp ? translateTimestampSince(event.firstTimestamp, now) : translateTimestampSince(event.eventTime ?? null, now);
+  let lastSeen = event.lastTimestamp ? translateTimestampSince(event.lastTimestamp, now) : firstSeen;
+  let count = event.count ?? 0;
+  if (event.series) {
+    lastSeen = translateTimestampSince(event.series.lastObservedTime ?? null, now);
+    count = event.series.count ?? 0;
+  } else if (count === 0) {
+    // Singleton events don't have a count set in the new API.
+    count = 1;
+  }
+  const involved = event.involvedObject ?? {};
+  const kind = (involved.kind ?? '').toLowerCase();
+  const target = involved.name ? `${kind}/${involved.name}` : kind;
+  return [lastSeen, event.type ?? '', event.reason ?? '', target, involved.fieldPath ?? '', eventSource(event), (event.message ?? '').trim(), firstSeen, count, event.metadata.name ?? ''];
 }
 
 export function buildEventTable(items: readonly KubeEvent[], opts: ListMetaOptions & { now: Date; includeObject: IncludeObject; apiVersion: MetaApiVersion; noHeaders?: boolean }) {

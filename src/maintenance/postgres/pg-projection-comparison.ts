@@ -19,6 +19,8 @@ export const PROJECTION_KEYS: Record<ProjectionTable, string[]> = {
   condition_transitions: ['id'],
   ingress_intervals: ['id'],
   allocations: ['kind', 'value'],
+  kube_events: ['namespace', 'name'],
+  kube_event_occurrences: ['resource_version'],
 };
 
 export async function comparePgProjections(client: Queryable, tables: readonly ProjectionTable[], options: RowFoldOptions, folded: TableNames, maxSamples: number): Promise<ProjectionComparison> {

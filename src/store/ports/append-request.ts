@@ -1,12 +1,11 @@
 // One write's events as an engine's log appends them, after the stream version they follow.
-import type { ServiceEvent } from '../../domain/service.events';
-import type { WriteMetadata } from './recorded-event';
+import type { LogEvent, WriteMetadata } from './recorded-event';
 
-export interface AppendRequest {
+export interface AppendRequest<E extends LogEvent> {
   streamId: string;
   namespace: string;
   name: string;
   expectedVersion: number;
-  events: readonly ServiceEvent[];
+  events: readonly E[];
   metadata: WriteMetadata;
 }

@@ -4,8 +4,10 @@ import type { ServiceState } from '../../domain/service.evolve';
 import type { WriteObservation } from './mirror-source-store';
 import type { RecordedEvent, WriteMetadata } from './recorded-event';
 
-/** One accepted write: its events and the stream state before and after them. */
+/** One accepted write to a Service: its events and the stream state before and after them. */
 export interface CommittedWrite {
+  /** Tells it from a CommittedEventWrite on the change feed (absent in a Service write). */
+  kind?: undefined;
   resourceVersion: number;
   streamId: string;
   namespace: string;

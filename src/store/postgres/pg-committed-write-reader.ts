@@ -8,9 +8,13 @@
 // stores no revision): the same fold the write path did, so a reader cannot tell the two apart.
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
-import type { CommittedWrite } from '../ports/committed-write';
+import type { LoggedWrite } from '../ports/committed-event-write';
+import { isEventRecord, type RecordedEvent } from '../ports/recorded-event';
+import { eventRowsOnly } from '../sql/log-stream-kinds';
+import { foldEventWrite } from '../../projections/committed-event-write';
+import { evolveKubeEvent, initialKubeEventState } from '../../domain/kube-event/kube-event.evolve';
+import type { KubeEventFact } from '../../domain/kube-event/kube-event.facts';
 import type { WriteObservation } from '../ports/mirror-source-store';
-import type { RecordedEvent } from '../ports/recorded-event';
 import { toRecorded } from '../event-store';
 import { eventColumns, type EventRow } from '../sql/event-columns';
 import type { Queryable } from './postgres-database';
@@ -25,6 +29,9 @@ interface WriteRow extends EventRow {
   observed_source_rv: string | null;
   observed_via: WriteObservation['via'] | null;
   observed_at: string | null;
+  /** An Event's fact: its stream's previous fact's data and position (null for none, and for a Service's row). */
+  previous_fact: string | null;
+  previous_position: number | null;
 }
 
 // Two primary-key seeks per event on service_revisions (uid, resource_version).
@@ -33,12 +40,14 @@ SELECT ${eventColumns('e')},
   (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version < e.resource_version
     ORDER BY r.resource_version DESC LIMIT 1) AS previous,
   (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version = e.resource_version) AS current,
-  o.source_resource_version AS observed_source_rv, o.via AS observed_via, o.observed_at
+  o.source_resource_version AS observed_source_rv, o.via AS observed_via, o.observed_at,
+  CASE WHEN ${eventRowsOnly('e')} THEN (SELECT p.data FROM events p WHERE p.stream_id = e.stream_id AND p.stream_version = e.stream_version - 1) END AS previous_fact,
+  CASE WHEN ${eventRowsOnly('e')} THEN (SELECT p.position FROM events p WHERE p.stream_id = e.stream_id AND p.stream_version = e.stream_version - 1) END AS previous_position
 FROM events e LEFT JOIN observed_writes o ON e.position = e.resource_version AND o.resource_version = e.resource_version
 WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
 
 export interface CommittedWritesPage {
-  writes: CommittedWrite[];
+  writes: LoggedWrite[];
   /** False when more writes follow the page's last one. */
   complete: boolean;
 }
@@ -84,8 +93,21 @@ function groupByWrite(rows: WriteRow[]): WriteRow[][] {
   return groups;
 }
 
-function committedWrite(rows: WriteRow[]): CommittedWrite {
-  const events: RecordedEvent[] = rows.map(toRecorded);
+function committedWrite(rows: WriteRow[]): LoggedWrite {
+  const recorded = rows.map(toRecorded);
+  const first = recorded[0];
+  if (isEventRecord(first)) {
+    // An Event's write is one fact; the state before it is its previous fact's (the live state keeps no history).
+    const row = rows[0];
+    // (A fact before another is a creation or an update: one that ended the Event has no successor.)
+    const previous = row.previous_fact === null ? undefined : ({ type: 'KubeEventUpdated', data: JSON.parse(row.previous_fact) } as KubeEventFact);
+    const before = previous ? { ...evolveKubeEvent(initialKubeEventState, previous, Number(row.previous_position)), streamVersion: first.streamVersion - 1 } : initialKubeEventState;
+    const write = foldEventWrite(before, first);
+    const last = rows[0];
+    if (last.observed_via === null) return write;
+    return { ...write, observation: { sourceResourceVersion: last.observed_source_rv!, via: last.observed_via, observedAt: last.observed_at! } };
+  }
+  const events = recorded as RecordedEvent[];
   const created = events.some((e) => e.event.type === 'ServiceCreated');
   const previous = created || rows[0].previous === null ? null : (JSON.parse(decodeStoredText(rows[0].previous)) as Service);
   const before = { object: previous, streamVersion: events[0].streamVersion - 1, deleted: false };

@@ -168,7 +168,7 @@ describe('protobuf message codec', () => {
           try {
             decodeServiceProtobuf(Buffer.concat([Buffer.from('k8s\0', 'latin1'), bytes]), { fieldValidation: 'Strict' });
           } catch (error) {
-            expect((error as Error).constructor.name).toMatch(/ServiceDecodeError|BadRequestError/);
+            expect((error as Error).constructor.name).toMatch(/ObjectDecodeError|BadRequestError/);
           }
         }),
         { numRuns: 2000, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
