@@ -137,4 +137,41 @@ describeEachBackend('core/v1 Events written by controllers', (backend) => {
       ['DELETED', 2],
     ]);
   });
+
+  it('given a LIST in pages, when Events change between the pages, then every page is as of the first (a consistent snapshot)', async () => {
+    const PAGED = '/api/v1/namespaces/paged/events';
+    const event = (name: string) => ({ ...recorderEvent(name), metadata: { name, namespace: 'paged' }, involvedObject: { kind: 'Service', namespace: 'paged', name: 'web' } });
+    for (const name of ['e1.1800000000000001', 'e2.1800000000000002', 'e3.1800000000000003']) expect((await t.client.post(PAGED, event(name))).status).toBe(201);
+    const first = await t.client.get(`${PAGED}?limit=1`);
+    expect(first.json.items.map((e: any) => e.metadata.name)).toEqual(['e1.1800000000000001']);
+    expect(first.json.metadata.continue).toBeTruthy();
+    // After the first page: e2 repeats, e3 is deleted, e4 appears.
+    await t.client.request('PATCH', `${PAGED}/e2.1800000000000002`, { body: JSON.stringify({ count: 7 }), contentType: SMP });
+    await t.client.delete(`${PAGED}/e3.1800000000000003`);
+    await t.client.post(PAGED, event('e4.1800000000000004'));
+    const rest = await t.client.get(`${PAGED}?limit=10&continue=${first.json.metadata.continue}`);
+    expect(rest.status).toBe(200);
+    expect(rest.json.metadata.resourceVersion).toBe(first.json.metadata.resourceVersion);
+    expect(rest.json.items.map((e: any) => [e.metadata.name, e.count])).toEqual([
+      ['e2.1800000000000002', 1],
+      ['e3.1800000000000003', 1],
+    ]);
+    expect(rest.json.metadata.continue).toBeUndefined();
+    // A new LIST sees the present.
+    const now = await t.client.get(PAGED);
+    expect(now.json.items.map((e: any) => [e.metadata.name, e.count])).toEqual([
+      ['e1.1800000000000001', 1],
+      ['e2.1800000000000002', 7],
+      ['e4.1800000000000004', 1],
+    ]);
+  });
+
+  it('given a watch from resourceVersion 0, then ADDED for every current Event, derived and written', async () => {
+    const watch = await t.client.stream(`${EVENTS}?watch=true&resourceVersion=0&fieldSelector=involvedObject.name=web`);
+    const listed = (await t.client.get(`${EVENTS}?fieldSelector=involvedObject.name=web`)).json.items.map((e: any) => e.metadata.name);
+    const added = await watch.take(listed.length);
+    watch.response.destroy();
+    expect(added.every((e) => e.type === 'ADDED')).toBe(true);
+    expect(added.map((e) => e.object.metadata.name)).toEqual(listed);
+  });
 });
