@@ -345,8 +345,9 @@ export const pendingAuditEvents = sqliteTable(
 
 /**
  * Mirror mode: the one source cluster this store records (told apart by the uid of its
- * default/kubernetes Service) and the last source resourceVersion recorded, written in the same
- * transaction as what it recorded: a restart resumes the watch from it.
+ * default/kubernetes Service) and, for each of its two watches (Services, Events about
+ * Services), the last source resourceVersion recorded, written in the same transaction as what
+ * it recorded: a restart resumes each watch from its own.
  */
 export const mirrorSource = sqliteTable('mirror_source', {
   id: integer('id').primaryKey(),
@@ -354,4 +355,6 @@ export const mirrorSource = sqliteTable('mirror_source', {
   server: text('server').notNull(),
   resourceVersion: text('resource_version'),
   updatedAt: text('updated_at').notNull(),
+  /** The Events watch's resume point; null until its first list is recorded. */
+  eventsResourceVersion: text('events_resource_version'),
 });

@@ -246,6 +246,7 @@ export const mirrorSource = pgTable('mirror_source', {
   server: text('server').notNull(),
   resourceVersion: text('resource_version'),
   updatedAt: text('updated_at').notNull(),
+  eventsResourceVersion: text('events_resource_version'),
 });
 
 /** Each compaction of the history (see the SQLite schema). */

@@ -1,0 +1,1 @@
+ALTER TABLE `mirror_source` ADD `events_resource_version` text;
