@@ -174,4 +174,43 @@ describeEachBackend('core/v1 Events written by controllers', (backend) => {
     expect(added.every((e) => e.type === 'ADDED')).toBe(true);
     expect(added.map((e) => e.object.metadata.name)).toEqual(listed);
   });
+
+  it('given a written Event, when PATCHed with a JSON patch and a merge patch, then both apply; a patch that breaks the Event is 422 at field patch', async () => {
+    await t.client.post(EVENTS, recorderEvent('web.187f0e1a2b3c4d10'));
+    const json = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d10`, {
+      body: JSON.stringify([{ op: 'replace', path: '/count', value: 4 }]),
+      contentType: 'application/json-patch+json',
+    });
+    expect(json.status).toBe(200);
+    expect(json.json.count).toBe(4);
+    const merge = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d10`, { body: JSON.stringify({ message: 'merged', metadata: { labels: { a: 'b' } } }), contentType: 'application/merge-patch+json' });
+    expect(merge.status).toBe(200);
+    expect(merge.json).toMatchObject({ count: 4, message: 'merged', metadata: { labels: { a: 'b' } } });
+    const broken = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d10`, { body: JSON.stringify({ count: 'many' }), contentType: 'application/merge-patch+json' });
+    expect(broken.status).toBe(422);
+    expect(broken.json.details.causes[0].field).toBe('patch');
+  });
+
+  it('given written Events, when the namespace collection is deleted by label, then those Events are gone and the derived ones stay', async () => {
+    const COLL = '/api/v1/namespaces/coll/events';
+    const event = (name: string, labels: Record<string, string>) => ({ ...recorderEvent(name), metadata: { name, namespace: 'coll', labels }, involvedObject: { kind: 'Service', namespace: 'coll', name: 'web' } });
+    await t.client.post('/api/v1/namespaces/coll/services', { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
+    await t.client.post(COLL, event('a.1800000000000001', { team: 'x' }));
+    await t.client.post(COLL, event('b.1800000000000002', { team: 'x' }));
+    await t.client.post(COLL, event('c.1800000000000003', { team: 'y' }));
+    const res = await t.client.delete(`${COLL}?labelSelector=team%3Dx`);
+    expect(res.status).toBe(200);
+    expect(res.json.kind).toBe('EventList');
+    expect(res.json.items.map((e: any) => e.metadata.name)).toEqual(['a.1800000000000001', 'b.1800000000000002']);
+    const left = (await t.client.get(COLL)).json.items.map((e: any) => e.metadata.name);
+    expect(left.filter((n: string) => !n.startsWith('web.'))).toEqual(['c.1800000000000003']);
+    expect(left.some((n: string) => n.startsWith('web.'))).toBe(true);
+  });
+
+  it("given a derived Event's name, when a controller POSTs an Event of that name, then 409 (the log's names are taken)", async () => {
+    const derived = (await t.client.get(`${EVENTS}?fieldSelector=source=svctrail`)).json.items[0];
+    const res = await t.client.post(EVENTS, recorderEvent(derived.metadata.name));
+    expect(res.status).toBe(409);
+    expect(res.json.reason).toBe('AlreadyExists');
+  });
 });
