@@ -200,6 +200,50 @@ export const allocations = pgTable(
   (t) => [primaryKey({ columns: [t.kind, t.value] }), index('allocations_uid').on(t.uid)],
 );
 
+/** Projection: the live core/v1 Events controllers wrote, exactly as GET serves them (see the SQLite schema). */
+export const kubeEvents = pgTable(
+  'kube_events',
+  {
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    uid: text('uid').notNull(),
+    resourceVersion: counter('resource_version').notNull(),
+    streamVersion: counter('stream_version').notNull(),
+    object: text('object').notNull(),
+    expiresAt: text('expires_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.namespace, t.name] }),
+    index('kube_events_resource_version').on(t.resourceVersion),
+    index('kube_events_namespace_resource_version').on(t.namespace, t.resourceVersion),
+    index('kube_events_expires_at')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} IS NOT NULL`),
+  ],
+);
+
+/** Projection: one row per write of an Event, kept forever (see the SQLite schema). */
+export const kubeEventOccurrences = pgTable(
+  'kube_event_occurrences',
+  {
+    resourceVersion: counter('resource_version').primaryKey(),
+    uid: text('uid').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    involvedKind: text('involved_kind').notNull(),
+    involvedNamespace: text('involved_namespace').notNull(),
+    involvedName: text('involved_name').notNull(),
+    involvedUid: text('involved_uid').notNull(),
+    type: text('type').notNull(),
+    reason: text('reason').notNull(),
+    reportingController: text('reporting_controller').notNull(),
+  },
+  (t) => [
+    index('kube_event_occurrences_involved').on(t.involvedNamespace, t.involvedName, t.resourceVersion),
+    index('kube_event_occurrences_namespace').on(t.namespace, t.resourceVersion),
+  ],
+);
+
 /** Mirror mode: where each recorded write came from (see the SQLite schema). */
 export const observedWrites = pgTable(
   'observed_writes',
