@@ -37,7 +37,9 @@ export class SqliteKubeEventWriteStore implements KubeEventWriteStore {
   write<R>(namespace: string, name: string, step: KubeEventWriteStep<R>): Promise<{ result: R; committed?: CommittedEventWrite }> {
     return this.committer.run(() => {
       const state = this.loadLive(namespace, name);
-      const outcome = step({ state, now: this.eventStore.recordingTime(this.clock.now()) });
+      const now = this.eventStore.recordingTime(this.clock.now());
+      const outcome = step({ state, now });
+      if (outcome.resume) this.mirror.recordResumePoint(outcome.resume, now, 'events');
       const append = outcome.append;
       if (!append) return { result: outcome.finish() };
       const [recorded] = this.eventStore.append({

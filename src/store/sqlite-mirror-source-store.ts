@@ -1,26 +1,28 @@
-// The embedded engine's mirror tables: the source this store records and its resume point
+// The embedded engine's mirror tables: the source this store records and its two resume points
 // (mirror_source, one row), and where each recorded write came from (observed_writes). The two
 // record* methods run inside the group commit's transaction, beside the write they belong to.
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
 import { MirrorSourceMismatchError, ResumePointMovedError } from './ports/mirror-source-store';
-import type { MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from './ports/mirror-source-store';
+import type { MirroredResource, MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from './ports/mirror-source-store';
 
 interface SourceRow {
   cluster_uid: string;
   server: string;
   resource_version: string | null;
+  events_resource_version: string | null;
 }
 
 export class SqliteMirrorSourceStore implements MirrorSourceStore {
-  private readonly statements: Record<'load' | 'insertSource' | 'resume' | 'observe' | 'observation', Statement>;
+  private readonly statements: Record<'load' | 'insertSource' | 'resume' | 'resumeEvents' | 'observe' | 'observation', Statement>;
 
   constructor(handle: DatabaseHandle) {
     const sqlite = handle.sqlite;
     this.statements = {
-      load: sqlite.prepare('SELECT cluster_uid, server, resource_version FROM mirror_source WHERE id = 1'),
+      load: sqlite.prepare('SELECT cluster_uid, server, resource_version, events_resource_version FROM mirror_source WHERE id = 1'),
       insertSource: sqlite.prepare('INSERT INTO mirror_source (id, cluster_uid, server, resource_version, updated_at) VALUES (1, ?, ?, NULL, ?) ON CONFLICT (id) DO NOTHING'),
       resume: sqlite.prepare('UPDATE mirror_source SET resource_version = ?, updated_at = ? WHERE id = 1'),
+      resumeEvents: sqlite.prepare('UPDATE mirror_source SET events_resource_version = ?, updated_at = ? WHERE id = 1'),
       observe: sqlite.prepare('INSERT INTO observed_writes (resource_version, source_resource_version, via, observed_at) VALUES (?, ?, ?, ?)'),
       observation: sqlite.prepare('SELECT resource_version, source_resource_version, via, observed_at FROM observed_writes WHERE resource_version = ?'),
     };
@@ -51,15 +53,16 @@ export class SqliteMirrorSourceStore implements MirrorSourceStore {
     this.statements.observe.run(resourceVersion, observation.sourceResourceVersion, observation.via, observation.observedAt);
   }
 
-  /** Inside a write transaction: resume from `point` once it commits. */
-  recordResumePoint(point: ResumePoint, now: Date): void {
-    const stored = this.loadNow();
-    if (!stored || stored.resourceVersion !== point.after) throw new ResumePointMovedError(point.after, stored?.resourceVersion ?? null);
-    this.statements.resume.run(point.resourceVersion, now.toISOString());
+  /** Inside a write transaction: the `resource` watch resumes from `point` once it commits. */
+  recordResumePoint(point: ResumePoint, now: Date, resource: MirroredResource = 'services'): void {
+    const loaded = this.loadNow();
+    const stored = loaded ? (resource === 'services' ? loaded.resourceVersion : loaded.eventsResourceVersion) : null;
+    if (!loaded || stored !== point.after) throw new ResumePointMovedError(point.after, stored, resource);
+    (resource === 'services' ? this.statements.resume : this.statements.resumeEvents).run(point.resourceVersion, now.toISOString());
   }
 
   private loadNow(): MirrorSource | null {
     const row = this.statements.load.get() as SourceRow | undefined;
-    return row ? { clusterUid: row.cluster_uid, server: row.server, resourceVersion: row.resource_version } : null;
+    return row ? { clusterUid: row.cluster_uid, server: row.server, resourceVersion: row.resource_version, eventsResourceVersion: row.events_resource_version } : null;
   }
 }

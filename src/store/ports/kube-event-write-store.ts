@@ -5,7 +5,7 @@
 import type { KubeEventState } from '../../domain/kube-event/kube-event.evolve';
 import type { KubeEventFact } from '../../domain/kube-event/kube-event.facts';
 import type { CommittedEventWrite } from './committed-event-write';
-import type { WriteObservation } from './mirror-source-store';
+import type { ResumePoint, WriteObservation } from './mirror-source-store';
 import type { WriteMetadata } from './recorded-event';
 
 /** What an Event write step may read: the stored state it decides on. */
@@ -31,6 +31,12 @@ export interface KubeEventStepAppend {
 export interface KubeEventStepOutcome<R> {
   /** Absent for a no-op or a dry run: nothing is appended. */
   append?: KubeEventStepAppend;
+  /**
+   * Mirror mode: the Events watch's source position this write completes, stored in its
+   * transaction (with or without an append) as the Events' resume point (mirror_source
+   * events_resource_version), only if the stored one is still `after` (else ResumePointMovedError).
+   */
+  resume?: ResumePoint;
   finish(committed?: CommittedEventWrite): R;
 }
 

@@ -1,7 +1,8 @@
 // Mirror mode's port to the store: which source cluster this store records, and where its
-// reflector resumes. The resume point moves inside the write transactions that record what it
-// covers (WriteObservation.cursor), never on its own: a restart resumes exactly after what is
-// durable.
+// reflectors resume (one point for the Services' watch, one for the Events'). A resume point moves
+// inside the write transactions that record what it covers (a step's `resume`: a Service write
+// moves the Services' point, an Event write the Events'), never on its own: a restart resumes
+// exactly after what is durable.
 import type { ObservedVia } from '../../domain/mirror/observed-change';
 
 /** Where one recorded write came from; kept with the write (observed_writes). */
@@ -24,10 +25,13 @@ export interface ResumePoint {
   after: string | null;
 }
 
+/** What a mirror watches at its source, each with its own resume point. */
+export type MirroredResource = 'services' | 'events';
+
 /** The stored resume point is not the one this write follows: an earlier observation was not stored. */
 export class ResumePointMovedError extends Error {
-  constructor(expected: string | null, stored: string | null) {
-    super(`the mirror's resume point is ${stored ?? 'unset'}, not ${expected ?? 'unset'}: an earlier observation was not stored`);
+  constructor(expected: string | null, stored: string | null, resource: MirroredResource = 'services') {
+    super(`the mirror's resume point of ${resource} is ${stored ?? 'unset'}, not ${expected ?? 'unset'}: an earlier observation was not stored`);
   }
 }
 
@@ -35,8 +39,10 @@ export interface MirrorSource {
   /** The uid of the source's default/kubernetes Service: one store records one cluster. */
   clusterUid: string;
   server: string;
-  /** Null until a complete LIST was recorded: the reflector lists first. */
+  /** Where the Services' watch resumes; null until a complete LIST was recorded: the reflector lists first. */
   resourceVersion: string | null;
+  /** Where the watch of Events about Services resumes (moved by Event writes only); null until its first LIST was recorded. */
+  eventsResourceVersion: string | null;
 }
 
 /** A store that recorded one cluster is started against another. */

@@ -8,15 +8,16 @@ interface SourceRow {
   cluster_uid: string;
   server: string;
   resource_version: string | null;
+  events_resource_version: string | null;
 }
 
 export class PgMirrorSourceStore implements MirrorSourceStore {
   constructor(private readonly pool: Pool) {}
 
   async load(): Promise<MirrorSource | null> {
-    const { rows } = await this.pool.query<SourceRow>('SELECT cluster_uid, server, resource_version FROM mirror_source WHERE id = 1');
+    const { rows } = await this.pool.query<SourceRow>('SELECT cluster_uid, server, resource_version, events_resource_version FROM mirror_source WHERE id = 1');
     const row = rows[0];
-    return row ? { clusterUid: row.cluster_uid, server: row.server, resourceVersion: row.resource_version } : null;
+    return row ? { clusterUid: row.cluster_uid, server: row.server, resourceVersion: row.resource_version, eventsResourceVersion: row.events_resource_version } : null;
   }
 
   async claim(clusterUid: string, server: string, now: Date): Promise<MirrorSource> {
