@@ -12,7 +12,7 @@ import type { ServiceEvent } from './service.events';
 import { evolveAll, type ServiceState } from './service.evolve';
 import { copySystemMetadata, prepareServiceForUpdate, prepareServiceStatusForUpdate } from './service-update-strategy';
 import type { ManagedFieldsEntry, Service } from './service.types';
-import { ignoreManagedFieldsTimestamps, updateManagedFields } from './field-management';
+import { ignoreManagedFieldsTimestamps, SERVICE_MANAGED_KIND, updateManagedFields } from './field-management';
 import type { Subresource } from './field-management';
 import { validateServiceCreate, validateServiceUpdate } from './validation/service.validation';
 import { validateServiceStatusUpdate } from './validation/service-status.validation';
@@ -177,7 +177,7 @@ export function decideReplaceStatus(command: ReplaceServiceStatus, state: Servic
 function ownership(ctx: DecisionContext, live: Service | undefined, requested: Service, subresource: Subresource, command: AppliedOwnership): ManagedFieldsEntry[] | undefined {
   if (command.appliedManagedFields !== undefined) return command.appliedManagedFields ?? undefined;
   if (ctx.manager === undefined) return live?.metadata.managedFields;
-  return updateManagedFields({ live, updated: requested, manager: ctx.manager, subresource, now: formatTime(ctx.now) });
+  return updateManagedFields({ live, updated: requested, manager: ctx.manager, subresource, now: formatTime(ctx.now) }, SERVICE_MANAGED_KIND);
 }
 
 function withManagedFields(object: Service, managedFields: ManagedFieldsEntry[] | undefined): Service {
@@ -197,7 +197,7 @@ function updateDecision(old: Service, next: Service, state: ServiceState): Decis
   const encoded = encodeService(next);
   encoded.metadata.resourceVersion = old.metadata.resourceVersion;
   // A write that changes nothing but managedFields times keeps the stored ones: still a no-op.
-  const canonical = ignoreManagedFieldsTimestamps(old, encoded);
+  const canonical = ignoreManagedFieldsTimestamps(old, encoded, SERVICE_MANAGED_KIND);
   const events = diffService(old, canonical);
   if (events.length === 0) return { events: [], created: false, unchanged: old };
   // §7.4: an update that leaves a deleting object without finalizers completes the deletion.

@@ -1,50 +1,27 @@
-// The managedFields engine for core/v1 Service: what kube-apiserver's field manager chain
-// (apimachinery pkg/util/managedfields/internal: versioncheck → lastappliedupdater →
-// lastappliedmanager → skipnonapplied → capmanagers → buildmanagerinfo →
-// managedfieldsupdater → stripmeta → structuredmerge) does on every write, as pure functions.
-import { encodeService } from '../codec/service-encoder';
+// The managedFields engine: what kube-apiserver's field manager chain (apimachinery
+// pkg/util/managedfields/internal: versioncheck → lastappliedupdater → lastappliedmanager →
+// skipnonapplied → capmanagers → buildmanagerinfo → managedfieldsupdater → stripmeta →
+// structuredmerge) does on every write, as pure functions over a kind's descriptor
+// (managed-kind.ts). Service callers may leave the kind out: the engine was the Service's first.
 import { BadRequestError, InternalServerError } from '../errors/domain-errors';
 import { type ManagedFieldsEntry, type Service } from '../service.types';
 import { ApplyConflictError, type FieldConflict } from './apply-conflict.error';
-import { fieldPath } from './field-path';
-import { FieldSet } from './field-set';
 import { FieldConflicts, type ManagerSets, recordApply, recordUpdate, type UpdaterContext } from './field-updater';
 import { compareGoStrings } from '../go-string-order';
 import { isJsonMap } from './go-json';
 import { allowedConflictsFromLastApplied, syncLastApplied } from './last-applied';
 import { copyManagedState, decodeManagedFields, emptyManagedState, encodeManagedFields, isResetManagedFields, type ManagedState, managerIdentifier, unixSeconds } from './managed-fields-codec';
-import { SERVICE_MERGE_TYPE } from './service-merge-schema';
+import { type ManagedKind, type ManagedObject, type Subresource } from './managed-kind';
+import { SERVICE_MANAGED_KIND } from './service-managed-kind';
 
-export type Subresource = '' | 'status';
-
-export const SERVICE_API_VERSION = 'v1';
+export type { Subresource } from './managed-kind';
+export { comparableService } from './service-managed-kind';
 
 /** DefaultMaxUpdateManagers: more Update entries than this are merged into `ancient-changes`. */
 export const MAX_UPDATE_MANAGERS = 10;
 
-/** Fields never owned by anyone (stripmeta.go). Removed member-wise from the writer's set. */
-export const UNTRACKED_FIELDS = FieldSet.of(
-  fieldPath('apiVersion'),
-  fieldPath('kind'),
-  fieldPath('metadata'),
-  fieldPath('metadata', 'name'),
-  fieldPath('metadata', 'namespace'),
-  fieldPath('metadata', 'creationTimestamp'),
-  fieldPath('metadata', 'selfLink'),
-  fieldPath('metadata', 'uid'),
-  fieldPath('metadata', 'clusterName'),
-  fieldPath('metadata', 'generation'),
-  fieldPath('metadata', 'managedFields'),
-  fieldPath('metadata', 'resourceVersion'),
-);
-
-/** GetResetFields of the Service strategies: the object endpoint resets status, /status resets spec. */
-export function resetFieldsFor(subresource: Subresource): FieldSet {
-  return subresource === 'status' ? FieldSet.of(fieldPath('spec')) : FieldSet.of(fieldPath('status'));
-}
-
-function context(subresource: Subresource): UpdaterContext {
-  return { type: SERVICE_MERGE_TYPE, apiVersion: SERVICE_API_VERSION, resetFields: resetFieldsFor(subresource) };
+function context(kind: ManagedKind<ManagedObject>, subresource: Subresource): UpdaterContext {
+  return { type: kind.mergeType, apiVersion: kind.apiVersion, resetFields: kind.resetFields(subresource) };
 }
 
 /** The fieldManager, else the User-Agent up to the first `/`, printable runes only, ≤128 bytes. */
@@ -59,19 +36,10 @@ export function managerName(fieldManager: string | undefined, userAgent: string 
   return out;
 }
 
-/** The plain JSON form the engine compares: Go's encoding of the object, without managedFields. */
-export function comparableService(svc: Service | undefined): Record<string, unknown> {
-  const base = svc ?? { metadata: {}, spec: {}, status: { loadBalancer: {} } };
-  const encoded = encodeService(base) as unknown as Record<string, unknown>;
-  const metadata = { ...(encoded.metadata as Record<string, unknown>) };
-  delete metadata.managedFields;
-  return { ...encoded, metadata };
-}
-
-function stripUntracked(sets: ManagerSets, manager: string): void {
+function stripUntracked(sets: ManagerSets, manager: string, kind: ManagedKind<ManagedObject>): void {
   const ms = sets.get(manager);
   if (!ms) return;
-  const set = ms.set.difference(UNTRACKED_FIELDS);
+  const set = ms.set.difference(kind.untrackedFields);
   if (set.isEmpty()) sets.delete(manager);
   else sets.set(manager, { ...ms, set });
 }
@@ -112,19 +80,28 @@ export function capUpdateManagers(state: ManagedState, max = MAX_UPDATE_MANAGERS
   return out;
 }
 
+/**
+ * merge/update.go reconcileManagedFieldsWithSchemaChanges and update(): a manager whose version
+ * this endpoint cannot type is dropped before the write is recorded.
+ */
+function typedManagers(sets: ManagerSets, kind: ManagedKind<ManagedObject>): ManagerSets {
+  if (kind.entriesOfOtherVersions === 'comparedAsOwn') return sets;
+  return new Map([...sets].filter(([, ms]) => ms.apiVersion === kind.apiVersion));
+}
+
 /** Runs one Update through buildmanagerinfo → managedfieldsupdater → stripmeta → updater, then caps. */
-function updateStep(live: unknown, next: unknown, state: ManagedState, manager: string, subresource: Subresource, now: string): ManagedState {
+function updateStep(kind: ManagedKind<ManagedObject>, live: unknown, next: unknown, state: ManagedState, manager: string, subresource: Subresource, now: string): ManagedState {
   const identifier = managerIdentifier({
     manager: manager || 'unknown',
     operation: 'Update',
-    apiVersion: SERVICE_API_VERSION,
+    apiVersion: kind.apiVersion,
     subresource,
   });
   // managedfieldsupdater.go: record the write as a throw-away manager, then fold it into the
   // writer's entry, so that the entry's time only moves when the write changed something.
   const self = 'current-operation';
-  const sets = recordUpdate(context(subresource), live, next, state.sets, self);
-  stripUntracked(sets, self);
+  const sets = recordUpdate(context(kind, subresource), live, next, typedManagers(state.sets, kind), self);
+  stripUntracked(sets, self, kind);
   const times = new Map(state.times);
   const current = sets.get(self);
   if (current) {
@@ -163,15 +140,15 @@ function decodeOrEmpty(entries: readonly ManagedFieldsEntry[] | undefined): Mana
   }
 }
 
-export interface UpdateManagedFieldsInput {
+export interface UpdateManagedFieldsInput<T extends ManagedObject = Service> {
   /** The stored object, or undefined when this write creates it. */
-  readonly live: Service | undefined;
+  readonly live: T | undefined;
   /**
    * The object as decoded and defaulted from the request (or the patched object), BEFORE the
-   * registry allocates cluster IPs and node ports and before the strategy resets status/spec.
-   * Its metadata.managedFields are the request's (they may reset or replace the stored ones).
+   * registry allocates (a Service's cluster IPs and node ports) and before the strategy resets
+   * anything. Its metadata.managedFields are the request's (they may reset or replace the stored ones).
    */
-  readonly updated: Service;
+  readonly updated: T;
   /** Resolved with managerName(fieldManager, userAgent). */
   readonly manager: string;
   readonly subresource: Subresource;
@@ -183,7 +160,9 @@ export interface UpdateManagedFieldsInput {
  * The managedFields to store with a create, update, status update or non-apply patch
  * (FieldManager.Update). Undefined means the object carries no managedFields.
  */
-export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] | undefined {
+export function updateManagedFields(input: UpdateManagedFieldsInput<Service>): ManagedFieldsEntry[] | undefined;
+export function updateManagedFields<T extends ManagedObject>(input: UpdateManagedFieldsInput<T>, kind: ManagedKind<T>): ManagedFieldsEntry[] | undefined;
+export function updateManagedFields(input: UpdateManagedFieldsInput<ManagedObject>, kind: ManagedKind<ManagedObject> = SERVICE_MANAGED_KIND): ManagedFieldsEntry[] | undefined {
   const { live, updated, subresource } = input;
   const requested = updated.metadata?.managedFields;
   let state: ManagedState;
@@ -200,14 +179,14 @@ export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFie
   }
   // skipnonapplied.go: an existing object without managedFields is only tracked from its first apply.
   if (state.sets.size === 0 && live !== undefined) return undefined;
-  const next = updateStep(comparableService(live), comparableService(updated), state, input.manager, subresource, input.now);
+  const next = updateStep(kind, kind.comparable(live), kind.comparable(updated), state, input.manager, subresource, input.now);
   return encodeManagedFields(next);
 }
 
-export interface ApplyInput {
+export interface ApplyInput<T extends ManagedObject = Service> {
   /** The stored object, or undefined when the apply creates it. */
-  readonly live: Service | undefined;
-  /** The applied configuration as parsed from the YAML/JSON body: not decoded into a Service, not defaulted. */
+  readonly live: T | undefined;
+  /** The applied configuration as parsed from the YAML/JSON body: not decoded, not defaulted. */
   readonly config: Record<string, unknown>;
   readonly manager: string;
   readonly subresource: Subresource;
@@ -226,13 +205,14 @@ export interface ApplyOutcome {
   readonly changed: boolean;
 }
 
-function groupVersionKindString(config: Record<string, unknown>): { ok: boolean; text: string } {
+/** versioncheck.go: the configuration must be this endpoint's group, version and kind. */
+function groupVersionKindString(config: Record<string, unknown>, expected: ManagedKind<ManagedObject>): { ok: boolean; text: string } {
   const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
   const kind = typeof config.kind === 'string' ? config.kind : '';
   const slash = apiVersion.indexOf('/');
   const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
   const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
-  return { ok: group === '' && version === SERVICE_API_VERSION && kind === 'Service', text: `${group}/${version}, Kind=${kind}` };
+  return { ok: group === expected.group && version === expected.version && kind === expected.kind, text: `${group}/${version}, Kind=${kind}` };
 }
 
 /**
@@ -240,7 +220,9 @@ function groupVersionKindString(config: Record<string, unknown>): { ok: boolean;
  * (400) for a wrong kind or a configuration carrying managedFields, InternalServerError when
  * the stored managedFields cannot be read, MergeValidationError for a configuration SMD rejects.
  */
-export function applyConfiguration(input: ApplyInput): ApplyOutcome {
+export function applyConfiguration(input: ApplyInput<Service>): ApplyOutcome;
+export function applyConfiguration<T extends ManagedObject>(input: ApplyInput<T>, kind: ManagedKind<T>): ApplyOutcome;
+export function applyConfiguration(input: ApplyInput<ManagedObject>, kind: ManagedKind<ManagedObject> = SERVICE_MANAGED_KIND): ApplyOutcome {
   const { live, config } = input;
   let state: ManagedState;
   try {
@@ -248,21 +230,21 @@ export function applyConfiguration(input: ApplyInput): ApplyOutcome {
   } catch (e) {
     throw new InternalServerError(`failed to decode managed fields: ${(e as Error).message}`);
   }
-  const gvk = groupVersionKindString(config);
+  const gvk = groupVersionKindString(config, kind);
   if (!gvk.ok) throw new BadRequestError(`invalid object type: ${gvk.text}`);
   const metadata = config.metadata;
   if (isJsonMap(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
     throw new BadRequestError('metadata.managedFields must be nil');
   }
-  const liveValue = comparableService(live);
-  const attempt = (force: boolean) => applyStep(liveValue, config, state, input, force);
+  const liveValue = kind.comparable(live);
+  const attempt = (force: boolean) => applyStep(kind, liveValue, config, state, input, force);
   let result: { object: Record<string, unknown>; state: ManagedState; changed: boolean };
   try {
     result = attempt(input.force);
   } catch (e) {
     if (!(e instanceof FieldConflicts)) throw e;
     // lastappliedmanager.go: `kubectl` may take over what its client-side apply last set.
-    const allowed = input.manager === 'kubectl' ? allowedConflictsFromLastApplied(live, liveValue) : undefined;
+    const allowed = input.manager === 'kubectl' ? allowedConflictsFromLastApplied(live, liveValue, kind) : undefined;
     if (!allowed) throw new ApplyConflictError(e.conflicts);
     const remaining: FieldConflict[] = e.conflicts.filter((c) => !allowed.has(c.path));
     if (remaining.length > 0) throw new ApplyConflictError(remaining);
@@ -273,21 +255,22 @@ export function applyConfiguration(input: ApplyInput): ApplyOutcome {
 }
 
 function applyStep(
+  kind: ManagedKind<ManagedObject>,
   liveValue: Record<string, unknown>,
   config: Record<string, unknown>,
   initial: ManagedState,
-  input: ApplyInput,
+  input: ApplyInput<ManagedObject>,
   force: boolean,
 ): { object: Record<string, unknown>; state: ManagedState; changed: boolean } {
   let state = initial;
   // skipnonapplied.go: the first apply to an untracked object gives what is there to `before-first-apply`.
   if (state.sets.size === 0) {
-    state = updateStep(comparableService(undefined), liveValue, state, 'before-first-apply', input.subresource, input.now);
+    state = updateStep(kind, kind.comparable(undefined), liveValue, state, 'before-first-apply', input.subresource, input.now);
   }
   const identifier = managerIdentifier({ manager: input.manager || 'unknown', operation: 'Apply', subresource: input.subresource });
-  const result = recordApply(context(input.subresource), liveValue, config, state.sets, identifier, force);
+  const result = recordApply(context(kind, input.subresource), liveValue, config, typedManagers(state.sets, kind), identifier, force);
   const sets = new Map(result.managers);
-  stripUntracked(sets, identifier);
+  stripUntracked(sets, identifier, kind);
   const times = new Map(state.times);
   const changed = result.object !== undefined;
   if (changed) times.set(identifier, input.now);

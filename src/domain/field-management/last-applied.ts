@@ -3,11 +3,10 @@
 // that `kubectl apply` set last time (its last-applied-configuration annotation) and that still
 // hold those values may be taken over without a conflict, and the annotation follows the
 // server-side applied configuration afterwards.
-import { type Service } from '../service.types';
 import { type FieldSet } from './field-set';
 import { goJsonMarshal, isJsonMap } from './go-json';
+import { type ManagedKind, type ManagedObject } from './managed-kind';
 import { compareObjects } from './object-comparison';
-import { SERVICE_MERGE_TYPE } from './service-merge-schema';
 import { toFieldSet } from './to-field-set';
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -16,7 +15,7 @@ export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-confi
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 /** The fields the annotation says kubectl applied and the live object still has; undefined when unusable. */
-export function allowedConflictsFromLastApplied(live: Service | undefined, liveValue: Record<string, unknown>): FieldSet | undefined {
+export function allowedConflictsFromLastApplied(live: ManagedObject | undefined, liveValue: Record<string, unknown>, kind: ManagedKind<ManagedObject>): FieldSet | undefined {
   const text = live?.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
   if (!text) return undefined;
   let lastApplied: unknown;
@@ -25,9 +24,10 @@ export function allowedConflictsFromLastApplied(live: Service | undefined, liveV
   } catch {
     return undefined;
   }
-  if (!isJsonMap(lastApplied) || lastApplied.apiVersion !== 'v1') return undefined;
-  const set = toFieldSet(lastApplied, SERVICE_MERGE_TYPE);
-  const c = compareObjects(lastApplied, liveValue, SERVICE_MERGE_TYPE);
+  // The annotation is typed by its own apiVersion, which must be the endpoint's.
+  if (!isJsonMap(lastApplied) || lastApplied.apiVersion !== kind.apiVersion) return undefined;
+  const set = toFieldSet(lastApplied, kind.mergeType);
+  const c = compareObjects(lastApplied, liveValue, kind.mergeType);
   return set.difference(c.modified).difference(c.added).difference(c.removed);
 }
 
