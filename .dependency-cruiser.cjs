@@ -67,7 +67,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/store/' },
       to: {
-        path: '^src/store/(service-change-log|change-history-repository|condition-history-repository|ingress-history-repository|kube-event-log|activity-summary-repository)[.]ts$',
+        path: '^src/store/(service-change-log|change-history-repository|condition-history-repository|ingress-history-repository|kube-event-log|kube-event-history-repository|activity-summary-repository)[.]ts$',
       },
     },
     {

@@ -22,6 +22,7 @@ export const HISTORY_RESOURCES: readonly HistoryResource[] = [
   { name: 'fieldownerships', singularName: 'fieldownership', kind: 'FieldOwnership', namespaced: true, verbs: ['list'] },
   { name: 'activitybuckets', singularName: 'activitybucket', kind: 'ActivityBucket', namespaced: true, verbs: ['list'] },
   { name: 'transitionrankings', singularName: 'transitionranking', kind: 'TransitionRanking', namespaced: true, verbs: ['list'] },
+  { name: 'events', singularName: 'event', kind: 'EventOccurrence', namespaced: true, verbs: ['list'] },
   { name: 'compactions', singularName: 'compaction', kind: 'Compaction', namespaced: false, verbs: ['list'] },
   { name: 'feed', singularName: 'feed', kind: 'ServiceChange', namespaced: false, verbs: ['get'] },
 ];

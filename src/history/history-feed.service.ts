@@ -1,9 +1,11 @@
-// The change feed: every write after position P as NDJSON, one ServiceChange per line, oldest
-// first, and each finished compaction of the history as a Compaction line after the newest write
-// recorded when it began (compaction-placements.ts). Without follow it ends at the head as of the request; with follow=true it then streams
-// new writes as they commit (like tail -f) until timeoutSeconds, the client leaving, or shutdown.
-// A reader resumes with after=<metadata.resourceVersion of the last line it processed>.
-// Followers are capped (429 beyond), and their backlogs count against the budget watches share.
+// The change feed: every write after position P as NDJSON, oldest first, one line per write: a
+// ServiceChange, or an EventOccurrence for a write of a core/v1 Event; and each finished
+// compaction of the history as a Compaction line after the newest write recorded when it began
+// (compaction-placements.ts). Without follow it ends at the head as of the request; with
+// follow=true it then streams new writes as they commit (like tail -f) until timeoutSeconds, the
+// client leaving, or shutdown. A reader resumes with after=<metadata.resourceVersion of the last
+// line it processed>. Followers are capped (429 beyond), and their backlogs count against the
+// budget watches share.
 import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
 import { HISTORY_READ_STORE } from '../store/ports/history-stores';
 import type { ServiceReadStore } from '../store/ports/service-read-store';
@@ -12,11 +14,12 @@ import { TooLargeResourceVersionError } from '../domain/errors/domain-errors';
 import { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import { ChangeFeed, FeedSubscription } from '../feed/change-feed';
 import { ApiError } from '../kube-api/api-errors';
-import { isEventWrite } from '../store/ports/committed-event-write';
+import { isEventWrite, type LoggedWrite } from '../store/ports/committed-event-write';
 import type { CommittedWrite } from '../store/ports/committed-write';
-import { CHANGE_HISTORY } from '../store/ports/change-history';
+import { CHANGE_HISTORY, isStoredEventWrite } from '../store/ports/change-history';
 import type { RecordedWrite, ChangeHistory } from '../store/ports/change-history';
 import { serviceChange, serviceChangeJson } from './history-items';
+import { eventOccurrence, eventWriteOfCommit, eventWriteOfRow } from './event-occurrence';
 import { WriteSources } from './write-sources';
 import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
 import type { MirrorObservations } from '../store/ports/mirror-source-store';
@@ -39,7 +42,7 @@ const DEFAULT_FOLLOW_MS = 30 * 60 * 1000;
 /** How often live followers look for compactions finished meanwhile (by any process or replica). */
 const COMPACTION_POLL_MS = 2000;
 /** One encoded line per live write, however many followers send it. */
-const encodedLines = new WeakMap<CommittedWrite, string>();
+const encodedLines = new WeakMap<LoggedWrite, string>();
 
 export interface FeedRequest {
   after: number;
@@ -147,13 +150,12 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
     };
     // A follower subscribes before it reads the log and holds what the feed brings meanwhile:
     // every write is in the log before the feed hears of it, so nothing falls between the two.
-    let held: CommittedWrite[] | undefined;
+    let held: LoggedWrite[] | undefined;
     let live = false;
     const follow = () => {
       held = [];
       subscription = this.feed.subscribe(
         (write) => {
-          if (isEventWrite(write)) return;
           if (live) {
             if (write.resourceVersion > last && send(write.resourceVersion, () => encodedLine(write))) flush();
           } else if (held) {
@@ -175,7 +177,10 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
       // Waits for the socket between writes, so a page of large objects is not buffered whole.
       for (const write of page) {
         const m = mirrored.get(write.resourceVersion);
-        if (!send(write.resourceVersion, () => `${serviceChangeJson(write, m?.source, m?.actor)}\n`)) return;
+        const line = isStoredEventWrite(write)
+          ? () => `${JSON.stringify(eventOccurrence(eventWriteOfRow(write.row), m?.source, m?.actor))}\n`
+          : () => `${serviceChangeJson(write, m?.source, m?.actor)}\n`;
+        if (!send(write.resourceVersion, line)) return;
         if (!sendCompactions(placed, write.resourceVersion)) return;
         if (res.writableNeedDrain) {
           await drained(res);
@@ -217,12 +222,13 @@ export class HistoryFeedService implements BeforeApplicationShutdown {
   }
 }
 
-function encodedLine(write: CommittedWrite): string {
+function encodedLine(write: LoggedWrite): string {
   let line = encodedLines.get(write);
   if (line === undefined) {
     const o = write.observation;
     const source = o ? { resourceVersion: o.sourceResourceVersion, observedAt: o.observedAt, via: o.via } : undefined;
-    encodedLines.set(write, (line = `${JSON.stringify(serviceChange(liveWrite(write), source))}\n`));
+    const item = isEventWrite(write) ? eventOccurrence(eventWriteOfCommit(write), source) : serviceChange(liveWrite(write), source);
+    encodedLines.set(write, (line = `${JSON.stringify(item)}\n`));
   }
   return line;
 }

@@ -30,7 +30,22 @@ export interface ItemMeta {
 }
 
 /** metav1.Time has second precision; the exact time is in the item's own fields. */
-const timestamp = (iso: string) => `${iso.slice(0, 19)}Z`;
+export const timestamp = (iso: string) => `${iso.slice(0, 19)}Z`;
+
+/** Who made a write: as recorded, or (mirror mode) as the audit webhook told it, with the request's field manager and id. */
+export function actorAsKnown(recorded: Actor, audited?: JoinedActor) {
+  if (!audited) return recorded;
+  return {
+    user: audited.user,
+    groups: audited.groups,
+    userAgent: audited.userAgent,
+    fieldManager: recorded.fieldManager,
+    requestId: recorded.requestId,
+    sourceIPs: audited.sourceIPs,
+    auditID: audited.auditID,
+    identifiedAt: audited.identifiedAt,
+  };
+}
 
 export interface ServiceChange {
   kind: 'ServiceChange';
@@ -121,18 +136,7 @@ export function conditionTransition(row: TransitionRow, source?: WriteSource, au
     observedGeneration: row.observedGeneration,
     lastTransitionTime: row.lastTransitionTime,
     time: row.recordedAt,
-    actor: audited
-      ? {
-          user: audited.user,
-          groups: audited.groups,
-          userAgent: audited.userAgent,
-          fieldManager: row.fieldManager,
-          requestId: row.requestId,
-          sourceIPs: audited.sourceIPs,
-          auditID: audited.auditID,
-          identifiedAt: audited.identifiedAt,
-        }
-      : { user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId },
+    actor: actorAsKnown({ user: row.actorUser, groups: JSON.parse(row.actorGroups) as string[], userAgent: row.userAgent, fieldManager: row.fieldManager, requestId: row.requestId }, audited),
     ...(source ? { source } : {}),
   };
 }

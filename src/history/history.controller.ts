@@ -10,6 +10,7 @@ import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { CompactionsService } from './compactions.service';
 import { ConditionAuditService } from './condition-audit.service';
+import { EventHistoryService } from './event-history.service';
 import { FieldOwnershipService } from './field-ownership.service';
 import { historyApiGroup, historyResourceList } from './history-api';
 import type { HistoryScope } from './history-scope';
@@ -29,6 +30,7 @@ export class HistoryController {
     ownership: FieldOwnershipService,
     activity: ActivitySummaryService,
     private readonly compactions: CompactionsService,
+    events: EventHistoryService,
   ) {
     this.scoped = {
       changes: (s, q) => changes.list(s, q),
@@ -39,6 +41,7 @@ export class HistoryController {
       fieldownerships: (s, q) => ownership.list(s, q),
       activitybuckets: (s, q) => activity.buckets(s, q),
       transitionrankings: (s, q) => activity.ranking(s, q),
+      events: (s, q) => events.list(s, q),
     };
   }
 

@@ -8,11 +8,13 @@ import { CONDITION_HISTORY } from '../store/ports/condition-history';
 import { HISTORY_READ_STORE, HISTORY_STORES } from '../store/ports/history-stores';
 import type { HistoryStores } from '../store/ports/history-stores';
 import { INGRESS_HISTORY } from '../store/ports/ingress-history';
+import { KUBE_EVENT_HISTORY } from '../store/ports/kube-event-history';
 import { ActivitySummaryService } from './activity-summary.service';
 import { HistoryFeedService } from './history-feed.service';
 import { ChangeLogService } from './change-log.service';
 import { CompactionsService } from './compactions.service';
 import { ConditionAuditService } from './condition-audit.service';
+import { EventHistoryService } from './event-history.service';
 import { FieldOwnershipService } from './field-ownership.service';
 import { HistoryController } from './history.controller';
 import { IngressHistoryService } from './ingress-history.service';
@@ -25,10 +27,12 @@ import { IngressHistoryService } from './ingress-history.service';
     { provide: CONDITION_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.conditions },
     { provide: INGRESS_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.ingress },
     { provide: ACTIVITY_SUMMARY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.activity },
+    { provide: KUBE_EVENT_HISTORY, inject: [HISTORY_STORES], useFactory: (s: HistoryStores) => s.events },
     ActivitySummaryService,
     ChangeLogService,
     CompactionsService,
     ConditionAuditService,
+    EventHistoryService,
     IngressHistoryService,
     HistoryFeedService,
     FieldOwnershipService,

@@ -37,6 +37,7 @@ export function occurrenceRow(write: CommittedEventWrite) {
     involvedUid: involved.uid ?? '',
     type: event.type ?? '',
     reason: event.reason ?? '',
-    reportingController: event.reportingComponent ?? '',
+    // As the history serves it: clients before 1.19 name themselves in source.component only.
+    reportingController: event.reportingComponent || event.source?.component || '',
   };
 }

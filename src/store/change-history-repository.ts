@@ -14,7 +14,8 @@ import type { RecordedEvent } from './ports/recorded-event';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import { decodeStoredText, type StoredText } from './stored-text-codec';
 import { filtersWholeWrites } from './ports/change-history';
-import type { ChangeFilters, ChangeHistory, ChangeRange, RecordedWrite, StoredWrite } from './ports/change-history';
+import type { ChangeFilters, ChangeHistory, ChangeRange, RecordedWrite, StoredLogWrite, StoredWrite } from './ports/change-history';
+import { isKubeEventFact } from '../domain/kube-event/kube-event.facts';
 
 /**
  * The events of the write at $1: the positions after the last earlier one of another write, up to
@@ -68,11 +69,14 @@ interface OwnershipRow extends EventRow {
 }
 /** Events read per round by the feed. */
 const FEED_EVENTS = 400;
-/** The log after $1 up to $2, with each write's stored patch read on its last event (the one at the write's resourceVersion). */
+/**
+ * The log after $1 up to $2, both kinds of stream, with each Service write's stored patch read on
+ * its last event (the one at the write's resourceVersion; an Event's uid has no revision).
+ */
 const FEED = `SELECT ${eventColumns('e')}, coalesce(r.patch, f.patch) AS patch FROM events e
   LEFT JOIN service_revisions r ON e.position = e.resource_version AND r.uid = e.stream_id AND r.resource_version = e.resource_version
   LEFT JOIN revision_facts f ON e.position = e.resource_version AND f.uid = e.stream_id AND f.resource_version = e.resource_version
-  WHERE e.position > $1 AND e.position <= $2 AND ${serviceRowsOnly('e')} ORDER BY e.position LIMIT ${FEED_EVENTS}`;
+  WHERE e.position > $1 AND e.position <= $2 ORDER BY e.position LIMIT ${FEED_EVENTS}`;
 
 /** Rows read per round while collecting distinct writes, at most. */
 const BATCH = 500;
@@ -260,21 +264,27 @@ export class ChangeHistoryRepository implements ChangeHistory {
 
   /**
    * Writes after a resourceVersion, oldest first, for the change feed: the log read in order, a
-   * batch of events at a time, cut into writes (consecutive events sharing a resourceVersion).
+   * batch of events at a time, cut into writes (consecutive events sharing a resourceVersion; an
+   * Event's write is its one fact).
    */
-  async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]> {
-    const out: StoredWrite[] = [];
+  async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredLogWrite[]> {
+    const out: StoredLogWrite[] = [];
     for (let after = resourceVersion; ;) {
       const rows = await this.db.all<EventRow & { patch: StoredText | null }>(FEED, [after, untilRv]);
       const full = rows.length === FEED_EVENTS;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
         if (i < rows.length && rows[i].resourceVersion === rows[start].resourceVersion) continue;
+        const eventWrite = isKubeEventFact(rows[start]);
         // The batch may have cut its last write short: that one is read again by the next batch.
-        if (i === rows.length && full && start > 0) break;
+        if (i === rows.length && full && start > 0 && !eventWrite) break;
         if (out.length === limit) return out;
-        // (A write longer than a whole batch is read whole on its own.)
-        out.push(i === rows.length && full ? await this.storedWrite(rows[start].resourceVersion) : await this.withPatch(rows.slice(start, i), rows[i - 1].patch));
+        if (eventWrite) {
+          const { patch: _none, ...row } = rows[start];
+          out.push({ kind: 'Event', resourceVersion: row.resourceVersion, row });
+        }
+        // (A Service's write longer than a whole batch is read whole on its own.)
+        else out.push(i === rows.length && full ? await this.storedWrite(rows[start].resourceVersion) : await this.withPatch(rows.slice(start, i), rows[i - 1].patch));
         after = out[out.length - 1].resourceVersion;
         start = i;
       }

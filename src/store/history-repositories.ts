@@ -5,6 +5,7 @@ import { ActivitySummaryRepository } from './activity-summary-repository';
 import { ChangeHistoryRepository } from './change-history-repository';
 import { ConditionHistoryRepository } from './condition-history-repository';
 import { IngressHistoryRepository } from './ingress-history-repository';
+import { KubeEventHistoryRepository } from './kube-event-history-repository';
 import type { HistoryStores } from './ports/history-stores';
 import type { ServiceReadStore } from './ports/service-read-store';
 import type { SqlReader } from './sql/sql-reader';
@@ -17,5 +18,6 @@ export function historyRepositories(db: SqlReader, reads: ServiceReadStore): His
     conditions: new ConditionHistoryRepository(db),
     ingress: new IngressHistoryRepository(db),
     activity: new ActivitySummaryRepository(db),
+    events: new KubeEventHistoryRepository(db),
   };
 }

@@ -94,6 +94,7 @@ describeEachBackend('history.svctrail.io', (backend) => {
         'fieldownerships',
         'activitybuckets',
         'transitionrankings',
+        'events',
         'compactions',
         'feed',
       ]);

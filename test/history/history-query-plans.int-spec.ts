@@ -8,6 +8,7 @@ import { ChangeHistoryRepository } from '../../src/store/change-history-reposito
 import { ConditionHistoryRepository } from '../../src/store/condition-history-repository';
 import { type DatabaseHandle, openDatabase } from '../../src/store/database';
 import { IngressHistoryRepository } from '../../src/store/ingress-history-repository';
+import { KubeEventHistoryRepository } from '../../src/store/kube-event-history-repository';
 import { SqlParams } from '../../src/store/sql/sql-reader';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 
@@ -85,6 +86,20 @@ describe('history query plans', () => {
     expect(fullScans(sql, values)).toEqual([]);
     // The actor's details come from the write's last event: a primary-key lookup.
     expect(plan(sql, values).join('\n')).toMatch(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+  });
+
+  it.each(subsets(['involved', 'namespace', 'involvedUid', 'type', 'reason', 'reportingController'] as const))('event occurrences %j', (filters) => {
+    const range = { ...filters, involved: filters.involved ? { kind: 'Service', namespace: 'ns', name: 'n' } : undefined, fromRv: 1, toRv: 100 };
+    const { sql, values } = new KubeEventHistoryRepository(reader()).rangeQuery(range, 10);
+    expect(fullScans(sql, values)).toEqual([]);
+    // The scope's range in resourceVersion order (no sort), each Event as written a primary-key lookup of the log.
+    const steps = plan(sql, values).join('\n');
+    if (filters.involved)
+      expect(steps).toMatch(/^SEARCH o USING (COVERING )?INDEX kube_event_occurrences_involved \(involved_namespace=\? AND involved_name=\? AND resource_version>\? AND resource_version<\?\)$/m);
+    else if (filters.namespace) expect(steps).toMatch(/^SEARCH o USING (COVERING )?INDEX kube_event_occurrences_namespace \(namespace=\? AND resource_version>\? AND resource_version<\?\)$/m);
+    else expect(steps).toMatch(/^SEARCH o USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/m);
+    expect(steps).toMatch(/^SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)$/m);
+    expect(steps).not.toMatch(/TEMP B-TREE/);
   });
 
   it.each(subsets(['namespace', 'name'] as const))('condition summary services %j', (filters) => {

@@ -29,7 +29,7 @@ import { CLOCK, FixedClock } from '../../src/shared/clock';
 import { ActivitySummaryRepository } from '../../src/store/activity-summary-repository';
 import { ACTIVITY_SUMMARY } from '../../src/store/ports/activity-summary';
 import { ChangeHistoryRepository } from '../../src/store/change-history-repository';
-import { CHANGE_HISTORY } from '../../src/store/ports/change-history';
+import { CHANGE_HISTORY, isStoredEventWrite, type StoredLogWrite } from '../../src/store/ports/change-history';
 import { ConditionHistoryRepository } from '../../src/store/condition-history-repository';
 import { CONDITION_HISTORY } from '../../src/store/ports/condition-history';
 import type { DatabaseHandle } from '../../src/store/database';
@@ -115,6 +115,9 @@ function engineFor(stores: HistoryStores, logs: SqlReader, handlers: ServiceHand
 }
 
 /** An answer as the API would send it (JSON text), or the error it would be refused with. */
+/** A write as the feed reads it: a Service's as the change log serves it, an Event's as its log row. */
+const feedLine = (write: StoredLogWrite) => (isStoredEventWrite(write) ? JSON.stringify(write.row) : serviceChangeJson(write));
+
 async function answer(read: () => Promise<unknown>): Promise<string> {
   try {
     const value = await read();
@@ -191,12 +194,12 @@ async function everyAnswer(e: Engine, facts: { addresses: string[]; scopes: { na
   // The repositories directly, where the API above does not reach every method.
   for (let rv = 0; rv <= head; rv++) {
     out[`changesAfter ${rv}`] = JSON.stringify(await e.changeLog.changesAfter(rv, 3));
-    out[`storedWritesAfter ${rv}`] = (await e.stores.changes.storedWritesAfter(rv, head, 2)).map((write) => serviceChangeJson(write));
+    out[`storedWritesAfter ${rv}`] = (await e.stores.changes.storedWritesAfter(rv, head, 2)).map(feedLine);
     out[`kube events after ${rv}`] = JSON.stringify(await e.kubeEvents.writesAfter(rv, 3));
     out[`kube event at ${rv}`] = JSON.stringify(await e.kubeEvents.at(rv));
   }
   out.allChanges = JSON.stringify(await e.changeLog.changesAfter(0, 100_000));
-  out.feed = (await e.stores.changes.storedWritesAfter(0, head, 100_000)).map((write) => serviceChangeJson(write));
+  out.feed = (await e.stores.changes.storedWritesAfter(0, head, 100_000)).map(feedLine);
   for (const rv of await e.stores.changes.matchingWrites({ fromRv: 1, toRv: head, fromPosition: 1 }, 100_000)) {
     out[`write ${rv}`] = JSON.stringify(await e.stores.changes.write(rv));
   }

@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LegacyEventRecorder } from '../history/event-recorder';
 import { putStatus, ready, startHistoryTestServer, type HistoryTestServer, START } from '../history/history-test-server';
 
 /** Steps that are searches despite their word. */
@@ -36,6 +37,10 @@ const PAGE_WALKS: Record<string, RegExp> = {
 const BOUNDED_WALKS: Record<string, RegExp> = {
   'SCAN pending_audit_events USING COVERING INDEX pending_audit_events_received': /^SELECT count\(\*\) FROM pending_audit_events$/,
   'SCAN p': /^SELECT p\.audit_id, p\.write, o\.resource_version FROM pending_audit_events p CROSS JOIN observed_writes o INDEXED BY observed_writes_source ON /,
+  // Every compaction (one row per run of `svctrail compact` or of --history-retention), which the feed places among its lines.
+  'SCAN compactions': /^SELECT id, horizon_resource_version AS "horizonResourceVersion", [\s\S]* FROM compactions ORDER BY id$/,
+  // How far an Events LIST's snapshot is behind the head: a count of a primary-key range that its LIMIT stops.
+  'SCAN s': /^SELECT count\(\*\) AS n FROM \(SELECT 1 FROM events WHERE position > \$1 LIMIT \d+\) s$/,
 };
 
 /** The migrations' own statements (run once, at start-up, by the migrator). */
@@ -102,6 +107,12 @@ describe('query plans of the write and read paths', () => {
     tick();
     expect((await admin.delete('/api/v1/namespaces/b/services/db')).status).toBe(200);
     tick();
+    // Controllers' Events about a/web: a creation and a repeat (POST, then PATCH of the count).
+    const recorder = new LegacyEventRecorder(lb, 'lb-controller');
+    for (let i = 0; i < 2; i++) {
+      await recorder.event({ namespace: 'a', name: 'web', uid: web.metadata.uid }, 'Warning', 'SyncLoadBalancerFailed', 'quota exceeded', START + 5000 + i);
+      tick();
+    }
     const middle = Number(web.metadata.resourceVersion);
     const middleTime = new Date(START + 4500).toISOString();
 
@@ -154,6 +165,10 @@ describe('query plans of the write and read paths', () => {
       'ingressintervals?address=203.0.113.1',
       'ingressconflicts',
       'fieldownerships',
+      'events',
+      'events?type=Warning&reason=SyncLoadBalancerFailed',
+      'events?reportingController=lb-controller',
+      `events?since=${since}&until=${until}`,
     ];
     for (const scope of scopes) {
       for (const resource of resources) {
@@ -164,6 +179,10 @@ describe('query plans of the write and read paths', () => {
     const uid = web.metadata.uid;
     for (const path of [
       `${history}/changes?uid=${uid}&limit=2`,
+      `${history}/namespaces/a/services/web/events?uid=${uid}&limit=2`,
+      `${history}/events?uid=${uid}&limit=2`,
+      // The change feed, Services' writes and Events' alike.
+      `${history}/feed?after=0`,
       `${history}/ingressowners?address=203.0.113.1&at=${middleTime}`,
       `${history}/ingressowners?address=203.0.113.1&from=${since}&to=${until}`,
     ]) {

@@ -42,6 +42,20 @@ export interface StoredWrite {
   patchJson: string;
 }
 
+/** An Event's write as the log stores it: its one fact's row (the Event as written, and who wrote it). */
+export interface StoredEventWrite {
+  kind: 'Event';
+  resourceVersion: number;
+  row: EventRow;
+}
+
+/** Any write of the log as the feed reads it: a Service's or an Event's. */
+export type StoredLogWrite = StoredWrite | StoredEventWrite;
+
+export function isStoredEventWrite(write: StoredLogWrite): write is StoredEventWrite {
+  return 'kind' in write && write.kind === 'Event';
+}
+
 /** The log as accepted writes, for the change log, the feed and field ownership (either engine). */
 export interface ChangeHistory {
   /** The resourceVersions of up to `limit` matching writes, oldest first. */
@@ -61,8 +75,8 @@ export interface ChangeHistory {
    * filters that keep writes whole.
    */
   managedFieldsWrites(range: ChangeRange, limit: number): Promise<OwnershipWrite[]>;
-  /** Up to `limit` writes after a resourceVersion and at or before `untilRv`, oldest first. */
-  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredWrite[]>;
+  /** Up to `limit` writes (Services' and Events') after a resourceVersion and at or before `untilRv`, oldest first. */
+  storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredLogWrite[]>;
 }
 
 /**

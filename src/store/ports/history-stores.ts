@@ -4,6 +4,7 @@ import type { ActivitySummary } from './activity-summary';
 import type { ChangeHistory } from './change-history';
 import type { ConditionHistory } from './condition-history';
 import type { IngressHistory } from './ingress-history';
+import type { KubeEventHistory } from './kube-event-history';
 import type { ServiceReadStore } from './service-read-store';
 
 export interface HistoryStores {
@@ -13,6 +14,7 @@ export interface HistoryStores {
   conditions: ConditionHistory;
   ingress: IngressHistory;
   activity: ActivitySummary;
+  events: KubeEventHistory;
 }
 
 /** DI token of the engine's HistoryStores. */
