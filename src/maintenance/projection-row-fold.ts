@@ -21,6 +21,7 @@ import { initialKubeEventState, type KubeEventState } from '../domain/kube-event
 import type { KubeEventFact } from '../domain/kube-event/kube-event.facts';
 import { foldEventWrite } from '../projections/committed-event-write';
 import { occurrenceRow } from '../projections/kube-event-occurrences.projection';
+import { liveEventRow } from '../projections/live-kube-events.projection';
 
 /** bytea: a stored text (store/stored-text-codec.ts), bytes on PostgreSQL, a BLOB (or older TEXT) on SQLite. */
 export type ColumnType = 'bigint' | 'text' | 'bytea';
@@ -118,8 +119,8 @@ export class ProjectionRowFold {
   /** Rows decided since the last `take()`, by table. */
   private rows = new Map<ProjectionTable, Row[]>();
   private readonly live = new Map<string, LiveService>();
-  /** Live Events, by uid: their state and where they live. */
-  private readonly liveEvents = new Map<string, { state: KubeEventState; namespace: string; name: string; resourceVersion: number; json: string }>();
+  /** Live Events, by uid: their state and their live row. */
+  private readonly liveEvents = new Map<string, { state: KubeEventState; resourceVersion: number; row: Row }>();
   /** The events of the write being read (they share one resourceVersion). */
   private pending: RecordedEvent[] = [];
   /** Streams written since the last `present()`. */
@@ -185,7 +186,7 @@ export class ProjectionRowFold {
       for (const port of new Set(held.nodePorts)) this.emit('allocations', ['node-port', String(port), uid]);
     }
     const events = [...this.liveEvents.entries()].filter(([uid]) => !only || only.has(uid)).sort(([, a], [, b]) => a.resourceVersion - b.resourceVersion);
-    for (const [uid, e] of events) this.emit('kube_events', [e.namespace, e.name, uid, e.resourceVersion, e.state.streamVersion, e.json, e.state.expiresAt ?? null]);
+    for (const [, e] of events) this.emit('kube_events', e.row);
   }
 
   private applyEvent(recorded: RecordedEvent<KubeEventFact>): void {
@@ -193,7 +194,8 @@ export class ProjectionRowFold {
     const write = foldEventWrite(this.liveEvents.get(uid)?.state ?? initialKubeEventState, recorded);
     this.touched.add(uid);
     this.emit('kube_event_occurrences', Object.values(occurrenceRow(write)));
-    if (write.after.object) this.liveEvents.set(uid, { state: write.after, namespace: write.namespace, name: write.name, resourceVersion: write.resourceVersion, json: write.objectJson! });
+    const live = liveEventRow(write);
+    if (live) this.liveEvents.set(uid, { state: write.after, resourceVersion: write.resourceVersion, row: Object.values(live) });
     else this.liveEvents.delete(uid);
     this.writes++;
     this.resourceVersion = write.resourceVersion;

@@ -22,19 +22,26 @@ export class LiveKubeEventsProjection implements Projection<CommittedEventWrite>
   }
 
   apply(write: CommittedEventWrite): void {
-    const object = write.after.object;
-    if (!object) {
-      this.remove.run(write.namespace, write.name, write.streamId);
-      return;
-    }
-    this.upsert.run({
-      namespace: write.namespace,
-      name: write.name,
-      uid: write.streamId,
-      resourceVersion: write.resourceVersion,
-      streamVersion: write.after.streamVersion,
-      object: write.objectJson ?? JSON.stringify(object),
-      expiresAt: write.after.expiresAt ?? null,
-    });
+    const row = liveEventRow(write);
+    if (row) this.upsert.run(row);
+    else this.remove.run(write.namespace, write.name, write.streamId);
   }
+}
+
+/**
+ * The live row an Event write leaves, in the table's column order; undefined when the write ended
+ * the Event (its row goes). Every engine and every fold stores this row.
+ */
+export function liveEventRow(write: CommittedEventWrite) {
+  const object = write.after.object;
+  if (!object) return undefined;
+  return {
+    namespace: write.namespace,
+    name: write.name,
+    uid: write.streamId,
+    resourceVersion: write.resourceVersion,
+    streamVersion: write.after.streamVersion,
+    object: write.objectJson ?? JSON.stringify(object),
+    expiresAt: write.after.expiresAt ?? null,
+  };
 }

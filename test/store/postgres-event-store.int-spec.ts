@@ -56,6 +56,8 @@ describePostgres('PostgreSQL event store', (database) => {
       'condition_transitions',
       'events',
       'ingress_intervals',
+      'kube_event_occurrences',
+      'kube_events',
       'mirror_source',
       'observed_writes',
       'pending_audit_events',

@@ -18,7 +18,7 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { ChangeFeed } from '../../feed/change-feed';
-import type { CommittedWrite } from '../ports/committed-write';
+import type { LoggedWrite } from '../ports/committed-event-write';
 import type { PgCommittedWriteReader } from './pg-committed-write-reader';
 
 /** The channel every append transaction notifies (payload: the log's head after it). */
@@ -72,7 +72,7 @@ export class PgLogFollower {
   }
 
   /** This replica committed `write`: publish up to it now rather than at the notification. */
-  committed(write: CommittedWrite): void {
+  committed(write: LoggedWrite): void {
     this.wake(write.resourceVersion);
   }
 

@@ -1,9 +1,9 @@
 // The PostgreSQL engine's ServiceWriteStore. Writes are decided before the append lock is taken
 // and appended in one statement that holds it only while the server runs it:
 //
-// 1. The writes one replica receives together form a batch (group commit: one statement, one
-//    WAL flush for all). One snapshot read loads the live row of every name the batch writes and
-//    the log's newest time.
+// 1. The writes one replica receives together form a batch (group commit, pg-append-queue.ts: one
+//    statement, one WAL flush for all, Event writes included). One snapshot read loads the live
+//    row of every name the batch writes and the log's newest time.
 // 2. Each write's pure step runs on that state (a write on a name an earlier write of the batch
 //    changed runs on the state that write leaves). Allocation questions are answered by asking
 //    the table for just the values the steps asked about, and running those steps again.
@@ -18,7 +18,6 @@
 // after the statement's COMMIT returned (synchronous_commit); when the server answered with an
 // error, nothing of the batch is stored; when no answer came, the outcome is unknown.
 import type { Pool } from 'pg';
-import { DatabaseError } from 'pg';
 import { initialServiceState, evolveAll, type ServiceState } from '../../domain/service.evolve';
 import type { Service } from '../../domain/service.types';
 import { foldWrite } from '../../projections/committed-write';
@@ -34,20 +33,12 @@ import { numberedEvents } from '../ports/recorded-event';
 import type { ServiceWriteStore, StepAppend, StepOutcome, StoredFacts, WriteStep } from '../ports/service-write-store';
 import type { CommitObserver } from '../ports/commit-observer';
 import { WriteNotStoredError } from '../ports/write-not-stored-error';
-import { WriteOutcomeUnknownError } from '../ports/write-outcome-unknown-error';
 import { recordingTime } from '../recording-time';
-import { randomBytes } from 'node:crypto';
+import { type AppendKind, type AppendOutcome, type DecidedWrites, PgAppendQueue, type QueuedWrite, type SentWrite } from './pg-append-queue';
+import { appendToken, occurrences } from './append-token';
 
-interface PendingWrite {
-  namespace: string;
-  name: string;
+interface PendingWrite extends QueuedWrite {
   step: WriteStep<unknown>;
-  resolve: (value: { result: unknown; committed?: CommittedWrite }) => void;
-  reject: (error: unknown) => void;
-  /** Times it was decided and found moved. */
-  attempts: number;
-  /** Sent in a batch of its own: a batch holding it failed on a data error. */
-  alone?: boolean;
 }
 
 /** A write decided on the batch's snapshot. */
@@ -64,128 +55,38 @@ interface Decided {
   sent?: { append?: StepAppend; before: ServiceState; folded: ServiceState; payload: Record<string, unknown>; index: number };
 }
 
-type AppendResult = { p: number | null; rv: number | null; t: string } | { moved: 'object' | 'allocation' } | { resumeMoved: string | null; found: boolean };
-/** What became of a sent write: the statement's answer, or its failure. */
-type Outcome = AppendResult | { failed: unknown };
-
-/** Writes in one statement: enough to share a flush, few enough that the lock is never held long. */
-const MAX_BATCH = 256;
-/** Decisions of one write that found its row moved before it is answered as not stored. */
-const MAX_ATTEMPTS = 25;
 /** Rounds of allocation questions before the rest of a kind's table is read whole. */
 const MAX_ALLOCATION_ROUNDS = 4;
 
 const keyOf = (w: { namespace: string; name: string }) => `${w.namespace}\u0000${w.name}`;
 const cellKey = (kind: AllocationKind, value: string) => `${kind}\u0000${value}`;
 
-/** The server answered, but the session or the server is going away: the statement may have committed. */
-function sessionLost(error: DatabaseError): boolean {
-  return error.severity === 'FATAL' || error.severity === 'PANIC' || /^(08|57P)/.test(error.code ?? '');
-}
+export class PgServiceWriteStore implements ServiceWriteStore, AppendKind {
+  readonly noun = 'Service';
 
-/** A refusal of one write's data (not of the batch, the lock or the server): worth retrying the others alone. */
-function dataRefusal(error: DatabaseError): boolean {
-  return /^(22|23)/.test(error.code ?? '');
-}
-
-export class PgServiceWriteStore implements ServiceWriteStore {
-  private queue: PendingWrite[] = [];
-  private draining = false;
-
+  /** `queue`: the replica's group commit, shared with its Event writes (a queue of its own when absent). */
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
-    private readonly observer?: CommitObserver,
+    observer?: CommitObserver,
+    private readonly queue = new PgAppendQueue(pool, observer),
   ) {}
 
   write<R>(namespace: string, name: string, step: WriteStep<R>): Promise<{ result: R; committed?: CommittedWrite }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ namespace, name, step, resolve: resolve as PendingWrite['resolve'], reject, attempts: 0 });
-      if (this.draining) return;
-      this.draining = true;
-      // Everything that arrives during this turn of the event loop joins the first batch.
-      setImmediate(() => void this.drain());
+      const write: PendingWrite = { kind: this, namespace, name, step, resolve, reject, attempts: 0 };
+      this.queue.enqueue(write);
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length) {
-      // A write sent alone goes on its own; the others in order up to the next such write.
-      const alone = this.queue.findIndex((w, i) => i > 0 && w.alone);
-      const size = this.queue[0].alone ? 1 : Math.min(MAX_BATCH, alone === -1 ? this.queue.length : alone);
-      const batch = this.queue.splice(0, size);
-      const again = await this.runBatch(batch);
-      // Writes decided again go first, in their order: a name's writes keep their arrival order.
-      this.queue.unshift(...again);
-    }
-    this.draining = false;
-  }
-
-  /** Decides, appends and answers one batch; returns the writes to decide again. Never rejects. */
-  private async runBatch(batch: PendingWrite[]): Promise<PendingWrite[]> {
-    let decided: Decided[];
-    try {
-      decided = await this.decide(batch);
-    } catch (error) {
-      for (const write of batch) write.reject(new WriteNotStoredError(error));
-      return [];
-    }
-    const sent = decided.filter((d) => d.sent);
-    if (!sent.length) return this.answer(decided, []);
-    const started = process.hrtime.bigint();
-    try {
-      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>('SELECT svctrail_append($1::jsonb) AS out', [JSON.stringify(sent.map((d) => d.sent!.payload))]);
-      this.observer?.committed(sent.length, Number(process.hrtime.bigint() - started) / 1e9);
-      this.observer?.appendLockHeld?.(rows[0].out.held);
-      return this.answer(decided, rows[0].out.results);
-    } catch (error) {
-      if (error instanceof DatabaseError && !sessionLost(error)) {
-        // The server refused the statement: it rolled back whole. One write's data may be the cause.
-        if (dataRefusal(error) && sent.length > 1) {
-          for (const d of decided) d.write.alone = true;
-          return decided.map((d) => d.write);
-        }
-        return this.answer(
-          decided,
-          sent.map(() => ({ failed: new WriteNotStoredError(error) })),
-        );
-      }
-      return this.answer(decided, await this.lookUp(sent, error));
-    }
-  }
-
-  /**
-   * The statement got no answer, or its session ended with it. When the server itself ended the
-   * session (a FATAL error: its backend is gone, so is the statement), the log says which writes
-   * it stored; otherwise, or when the log cannot be read, each may or may not have been stored.
-   */
-  private async lookUp(sent: Decided[], error: unknown): Promise<Outcome[]> {
-    const unknown = sent.map(() => ({ failed: new WriteOutcomeUnknownError(error) }));
-    if (!(error instanceof DatabaseError && (error.severity === 'FATAL' || error.severity === 'PANIC'))) return unknown;
-    try {
-      const { rows } = await this.pool.query<{ i: number; position: number; recorded_at: string }>(
-        `SELECT k.i, e.position, e.recorded_at FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS k(stream_id, stream_version, request_id, data, i)
-           JOIN events e ON e.stream_id = k.stream_id AND e.stream_version = k.stream_version AND e.request_id = k.request_id AND e.data = k.data`,
-        [
-          sent.map((d) => d.sent!.append!.streamId),
-          sent.map((d) => d.sent!.append!.expectedVersion + 1),
-          sent.map((d) => d.sent!.append!.metadata.requestId),
-          sent.map((d) => (d.sent!.payload.events as { data: string }[])[0]?.data ?? ''),
-        ],
-      );
-      const found = new Map(rows.map((row) => [Number(row.i) - 1, row]));
-      return sent.map((d, i) => {
-        const row = found.get(i);
-        if (!row) return { failed: new WriteNotStoredError(error) };
-        return { p: row.position, rv: row.position + d.sent!.append!.events.length - 1, t: row.recorded_at };
-      });
-    } catch {
-      return unknown;
-    }
+  async decide(writes: QueuedWrite[]): Promise<DecidedWrites> {
+    const decided = await this.decideAll(writes as PendingWrite[]);
+    const sent = decided.filter((d) => d.sent).map((d) => sentWrite(d.sent!));
+    return { sent, answer: (outcomes) => this.answer(decided, outcomes) };
   }
 
   /** Answers every decided write from the statement's results (by sent index); returns those to decide again. */
-  private answer(decided: Decided[], results: Outcome[]): PendingWrite[] {
+  private answer(decided: Decided[], results: AppendOutcome[]): PendingWrite[] {
     const again: PendingWrite[] = [];
     const stored = new Set<Decided>();
     for (const d of decided) {
@@ -195,7 +96,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
       if (d.after && !stored.has(d.after)) {
         const failure = results[d.after.sent!.index];
         if (failure && 'failed' in failure) write.reject(new WriteNotStoredError(failure.failed));
-        else again.push(this.retried(write));
+        else again.push(write);
         continue;
       }
       if (!result) {
@@ -207,7 +108,7 @@ export class PgServiceWriteStore implements ServiceWriteStore {
       else if ('moved' in result) {
         // A value the step never asked about is refused by the table alone: deciding again changes nothing.
         if (result.moved === 'allocation' && !d.asked) write.reject(new WriteNotStoredError(new Error('a value the write takes is allocated to another Service')));
-        else again.push(this.retried(write));
+        else again.push(write);
       } else if ('resumeMoved' in result) write.reject(new ResumePointMovedError(d.outcome!.resume!.after, result.resumeMoved));
       else if (result.p === null) write.resolve({ result: d.outcome!.finish() });
       else {
@@ -219,20 +120,11 @@ export class PgServiceWriteStore implements ServiceWriteStore {
         write.resolve({ result: d.outcome!.finish(committed), committed });
       }
     }
-    return again.filter((w) => {
-      if (w.attempts <= MAX_ATTEMPTS) return true;
-      w.reject(new WriteNotStoredError(new Error(`the Service ${w.namespace}/${w.name} kept changing under ${MAX_ATTEMPTS} attempts to write it`)));
-      return false;
-    });
-  }
-
-  private retried(write: PendingWrite): PendingWrite {
-    write.attempts++;
-    return write;
+    return again;
   }
 
   /** Runs every write's step on the snapshot, asking the allocation table only what the steps asked. */
-  private async decide(batch: PendingWrite[]): Promise<Decided[]> {
+  private async decideAll(batch: PendingWrite[]): Promise<Decided[]> {
     const snapshot = await this.snapshot(batch);
     const now = recordingTime(this.clock.now(), snapshot.newest);
     const states = snapshot.states;
@@ -415,13 +307,15 @@ function revisionTexts(revision: { object: string; patch: string }, token: strin
   return { object: object.bytes, patch: patch.bytes, patchTail: patch.tail };
 }
 
-function occurrences(text: string, token: string): number {
-  let count = 0;
-  for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) count++;
-  return count;
-}
-
-/** Stands for the write's resourceVersion in its texts until the log hands it out (unguessable, JSON-safe). */
-function appendToken(): string {
-  return `rv~${randomBytes(12).toString('base64url')}`;
+/** Where svctrail_append's answer goes, and where the log would hold the write. */
+function sentWrite(sent: NonNullable<Decided['sent']>): SentWrite {
+  const append = sent.append;
+  return {
+    payload: sent.payload,
+    streamId: append?.streamId ?? '',
+    firstStreamVersion: (append?.expectedVersion ?? 0) + 1,
+    requestId: append?.metadata.requestId ?? '',
+    firstData: (sent.payload.events as { data: string }[])[0]?.data ?? '',
+    events: append?.events.length ?? 0,
+  };
 }

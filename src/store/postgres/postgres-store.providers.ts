@@ -17,9 +17,11 @@ import { MIRROR_SOURCE_STORE } from '../ports/mirror-source-store';
 import { SERVICE_CHANGES } from '../ports/service-changes';
 import { SERVICE_READ_STORE } from '../ports/service-read-store';
 import { SERVICE_WRITE_STORE } from '../ports/service-write-store';
+import { KUBE_EVENT_WRITE_STORE } from '../ports/kube-event-write-store';
 import { ServiceChangeLog } from '../service-change-log';
 import { STORE_ENGINE } from '../store-engine';
 import type { StoreEngine } from '../store-engine';
+import { PgAppendQueue } from './pg-append-queue';
 import { PgAuditActorStore } from './pg-audit-actor-store';
 import { PgCommittedWriteReader } from './pg-committed-write-reader';
 import { pgHistoryCompactor } from './pg-history-compactor';
@@ -28,6 +30,7 @@ import { PgLogFollower } from './pg-log-follower';
 import { PgMirrorLease } from './pg-mirror-lease';
 import { PgMirrorSourceStore } from './pg-mirror-source-store';
 import { PgServiceReadStore } from './pg-service-read-store';
+import { PgKubeEventWriteStore } from './pg-kube-event-write-store';
 import { PgServiceWriteStore } from './pg-service-write-store';
 import { PgSqlReader } from './pg-sql-reader';
 import { openPostgres, redactedUrl } from './postgres-database';
@@ -75,10 +78,21 @@ export function postgresStoreProviders(url: string): Provider[] {
     { provide: MIRROR_SOURCE_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorSourceStore(postgresHandle(engine).pool) },
     { provide: MIRROR_LEASE, useValue: new PgMirrorLease(url) },
     { provide: AUDIT_ACTOR_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgAuditActorStore(postgresHandle(engine).pool) },
+    // One group commit for Service and Event writes: a turn's writes of both kinds share one statement.
+    {
+      provide: PgAppendQueue,
+      inject: [STORE_ENGINE, MetricsService],
+      useFactory: (engine: StoreEngine, metrics: MetricsService) => new PgAppendQueue(postgresHandle(engine).writePool, metrics),
+    },
     {
       provide: SERVICE_WRITE_STORE,
-      inject: [STORE_ENGINE, CLOCK, MetricsService],
-      useFactory: (engine: StoreEngine, clock: Clock, metrics: MetricsService) => new PgServiceWriteStore(postgresHandle(engine).writePool, clock, metrics),
+      inject: [STORE_ENGINE, CLOCK, PgAppendQueue],
+      useFactory: (engine: StoreEngine, clock: Clock, queue: PgAppendQueue) => new PgServiceWriteStore(postgresHandle(engine).writePool, clock, undefined, queue),
+    },
+    {
+      provide: KUBE_EVENT_WRITE_STORE,
+      inject: [STORE_ENGINE, CLOCK, PgAppendQueue],
+      useFactory: (engine: StoreEngine, clock: Clock, queue: PgAppendQueue) => new PgKubeEventWriteStore(postgresHandle(engine).writePool, clock, queue),
     },
     { provide: SERVICE_CHANGES, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new ServiceChangeLog(new PgSqlReader(() => postgresHandle(engine).pool)) },
     { provide: KUBE_EVENTS, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new KubeEventLog(new PgSqlReader(() => postgresHandle(engine).pool)) },
