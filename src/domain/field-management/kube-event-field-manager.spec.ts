@@ -104,7 +104,7 @@ describe('managedFields of core/v1 Events on Update operations', () => {
       ['"f:metadata":{"f:annotations":{".":{},"f:a":{}}}', '"f:related":{}'],
     ],
   ])('given a POST with %s, when recorded, then those fields are owned too', (_, overrides, fragments) => {
-    const fields = owned(created(recorderEvent(overrides as Partial<KubeEvent>)))[`${RECORDER}/Update/v1`];
+    const fields = owned(created(recorderEvent(overrides)))[`${RECORDER}/Update/v1`];
     for (const fragment of fragments) expect(fields).toContain(fragment);
   });
 
