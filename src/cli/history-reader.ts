@@ -3,6 +3,7 @@
 // from the same code and the same engine-neutral repositories, so the output is the same on both.
 import { ChangeLogService } from '../history/change-log.service';
 import { ConditionAuditService } from '../history/condition-audit.service';
+import { EventHistoryService } from '../history/event-history.service';
 import { FieldOwnershipService } from '../history/field-ownership.service';
 import { IngressHistoryService } from '../history/ingress-history.service';
 import { systemClock } from '../shared/clock';
@@ -15,6 +16,7 @@ export interface HistoryReader {
   conditions: ConditionAuditService;
   ingress: IngressHistoryService;
   ownership: FieldOwnershipService;
+  events: EventHistoryService;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function openHistory(store: CommandStore): Promise<HistoryReader> {
     conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock, observations, actors),
     ingress: new IngressHistoryService(stores.ingress, stores.reads, observations),
     ownership: new FieldOwnershipService(stores.changes, stores.reads, observations),
+    events: new EventHistoryService(stores.events, stores.reads, observations, actors),
     close,
   };
 }

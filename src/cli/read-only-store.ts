@@ -54,6 +54,7 @@ export async function openReadOnlyStore(store: CommandStore): Promise<ReadOnlySt
   if (!existsSync(path)) throw new UsageError(`no svctrail database in ${store.dataDir} (use --data-dir, or --storage postgres://…)`);
   const handle = openDatabase({ path, migrationsFolder: join(PROJECT_ROOT, 'migrations'), synchronous: 'NORMAL', readonly: true });
   standInForCompaction(handle.sqlite);
+  standInForEvents(handle.sqlite);
   // A store written before the audit join (migration 0009) is read as one: this reader needs its tables.
   const mirrored = handle.sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'audit_actors'").get() !== undefined && handle.sqlite.prepare('SELECT 1 FROM mirror_source').get() !== undefined;
   return {
@@ -76,4 +77,14 @@ function standInForCompaction(sqlite: Database.Database): void {
     facts_checksum TEXT, facts_checksum_after INTEGER)`);
   sqlite.exec(`CREATE TEMP TABLE revision_facts (uid TEXT NOT NULL, resource_version INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, recorded_at TEXT NOT NULL,
     managed_fields TEXT, patch TEXT NOT NULL, PRIMARY KEY (uid, resource_version))`);
+}
+
+/** A store written before controllers' Events (migration 0012) holds none: an empty stand-in, as above. */
+function standInForEvents(sqlite: Database.Database): void {
+  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'kube_event_occurrences'").get() !== undefined) return;
+  sqlite.exec(`CREATE TEMP TABLE kube_event_occurrences (resource_version INTEGER PRIMARY KEY, uid TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+    involved_kind TEXT NOT NULL, involved_namespace TEXT NOT NULL, involved_name TEXT NOT NULL, involved_uid TEXT NOT NULL, type TEXT NOT NULL, reason TEXT NOT NULL,
+    reporting_controller TEXT NOT NULL)`);
+  sqlite.exec('CREATE INDEX temp.kube_event_occurrences_involved ON kube_event_occurrences (involved_namespace, involved_name, resource_version)');
+  sqlite.exec('CREATE INDEX temp.kube_event_occurrences_namespace ON kube_event_occurrences (namespace, resource_version)');
 }

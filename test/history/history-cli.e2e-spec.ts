@@ -5,9 +5,11 @@ import { runHistory } from '../../src/cli/history.command';
 import { runOwners } from '../../src/cli/owners.command';
 import { runWhoHad } from '../../src/cli/who-had.command';
 import Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/test-server';
+import { LegacyEventRecorder } from './event-recorder';
 
 const NS = '/api/v1/namespaces/cli/services';
 const H = '/apis/history.svctrail.io/v1alpha1';
@@ -24,18 +26,59 @@ describe('history CLI commands', () => {
     t = await startTestServer();
     const created = await t.client.post(NS, { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
     const ready = (status: string) => [{ type: 'Ready', status, reason: status === 'True' ? 'Up' : 'Down', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }];
+    // A cloud controller's Warning between the writes, repeated after the second.
+    const recorder = new LegacyEventRecorder(t.client, 'service-controller');
+    const service = { namespace: 'cli', name: 'web', uid: created.json.metadata.uid };
+    await recorder.event(service, 'Warning', 'SyncLoadBalancerFailed', 'Error syncing load balancer', Date.parse('2026-01-01T00:00:00Z'));
     const one = await t.client.put(`${NS}/web/status`, { ...created.json, status: { loadBalancer: { ingress: [{ ip: '198.51.100.4' }] }, conditions: ready('True') } });
+    await recorder.event(service, 'Warning', 'SyncLoadBalancerFailed', 'Error syncing load balancer', Date.parse('2026-01-01T00:01:00Z'));
     await t.client.put(`${NS}/web/status`, { ...one.json, status: { loadBalancer: { ingress: [{ ip: '198.51.100.5' }] }, conditions: ready('False') } });
   });
   afterAll(async () => t.stop());
 
-  it('history -o json equals the changes list of the API', async () => {
+  it("history -o json is the API's changes and Events of the Service, in resourceVersion order", async () => {
     const cli = await run(runHistory, ['cli/web', '-o', 'json']);
     expect(cli.code).toBe(0);
-    expect(JSON.parse(cli.text)).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/changes`)).json);
+    const changes = (await t.client.get(`${H}/namespaces/cli/services/web/changes`)).json;
+    const events = (await t.client.get(`${H}/namespaces/cli/services/web/events`)).json;
+    const list = JSON.parse(cli.text);
+    expect(list).toMatchObject({ kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: changes.metadata.resourceVersion } });
+    expect(list.items.map((i: any) => i.kind)).toEqual(['ServiceChange', 'EventOccurrence', 'ServiceChange', 'EventOccurrence', 'ServiceChange']);
+    expect(list.items.filter((i: any) => i.kind === 'ServiceChange')).toEqual(changes.items);
+    expect(list.items.filter((i: any) => i.kind === 'EventOccurrence')).toEqual(events.items);
     const human = await run(runHistory, ['cli/web']);
-    expect(human.text.split('\n')[0]).toMatch(/^RV\s+TIME\s+USER\s+VIA\s+VERB\s+EVENTS\s+CHANGES$/);
+    const lines = human.text.split('\n');
+    expect(lines[0]).toMatch(/^RV\s+TIME\s+USER\s+VIA\s+VERB\s+EVENTS\s+CHANGES$/);
+    expect(lines[2]).toMatch(/^\d+\s+\S+\s+admin\s+service-controller\s+event created\s+Warning SyncLoadBalancerFailed ×1\s+service-controller: Error syncing load balancer$/);
+    expect(lines[4]).toMatch(/\s+event repeated\s+Warning SyncLoadBalancerFailed ×2\s+/);
     expect(human.text).toMatch(/patch|update status\s+LoadBalancerIngressChanged/);
+  });
+
+  it('history --actor and --event-type select changes only; --limit counts both together', async () => {
+    const byActor = JSON.parse((await run(runHistory, ['cli/web', '--actor', 'admin', '-o', 'json'])).text);
+    expect(byActor).toEqual((await t.client.get(`${H}/namespaces/cli/services/web/changes?actor=admin`)).json);
+    const byType = JSON.parse((await run(runHistory, ['cli/web', '--event-type', 'ServiceCreated', '-o', 'json'])).text);
+    expect(byType.items.map((i: any) => i.kind)).toEqual(['ServiceChange']);
+    const two = JSON.parse((await run(runHistory, ['cli/web', '--limit', '2', '-o', 'json'])).text);
+    expect(two.items.map((i: any) => i.kind)).toEqual(['ServiceChange', 'EventOccurrence']);
+    expect((await run(runHistory, ['cli/web', '--limit', '2'])).text).toMatch(/\(more: raise --limit, or narrow the window with --since\/--until\)$/);
+  });
+
+  it("history reads a store written before controllers' Events as one without any", async () => {
+    const old = mkdtempSync(join(tmpdir(), 'svctrail-before-events-'));
+    try {
+      const live = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
+      live.exec(`VACUUM INTO '${join(old, 'svctrail.db')}'`);
+      live.close();
+      const copy = new Database(join(old, 'svctrail.db'));
+      copy.exec('DROP TABLE kube_event_occurrences');
+      copy.close();
+      const lines: string[] = [];
+      expect(await runHistory(['cli/web', '-o', 'json', '--data-dir', old], (l) => lines.push(l))).toBe(0);
+      expect(JSON.parse(lines.join('\n')).items.map((i: any) => i.kind)).toEqual(['ServiceChange', 'ServiceChange', 'ServiceChange']);
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('who-had -o json equals ingressowners; the table names the holder', async () => {
