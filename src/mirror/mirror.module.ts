@@ -1,5 +1,6 @@
-// Mirror mode (`--mirror KUBECONFIG`): the reflector that records the source cluster's Services,
-// its status for /readyz and /metrics, and the history API's view of where writes came from.
+// Mirror mode (`--mirror KUBECONFIG`): the reflectors that record the source cluster's Services and
+// its Events about Services, their status for /readyz and /metrics, and the history API's view of
+// where writes came from.
 // Without --mirror the module provides nothing and svctrail is the API server itself.
 import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
@@ -9,6 +10,8 @@ import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
 import { MIRROR_ACTORS, MIRROR_OBSERVATIONS, MIRROR_SOURCE_STORE, MirrorSourceMismatchError } from '../store/ports/mirror-source-store';
 import type { MirrorSourceStore } from '../store/ports/mirror-source-store';
+import { KUBE_EVENTS } from '../store/ports/kube-events';
+import type { KubeEvents } from '../store/ports/kube-events';
 import { MIRROR_LEASE } from '../store/ports/mirror-lease';
 import type { HeldLease, MirrorLease } from '../store/ports/mirror-lease';
 import { SERVICE_READ_STORE } from '../store/ports/service-read-store';
@@ -17,14 +20,17 @@ import { MirrorStatus } from './mirror-status';
 import { AuditJoin } from './audit-join';
 import { AuditWebhookController } from './audit-webhook.controller';
 import { AUDIT_ACTOR_STORE } from '../store/ports/audit-actor-store';
+import { ObservedKubeEventRecorder } from './observed-kube-event-recorder';
 import { ObservedWriteRecorder } from './observed-write-recorder';
+import { ReflectedKubeEvents } from './reflected-kube-events';
+import { ReflectedServices } from './reflected-services';
 import { Reflector } from './reflector';
 import { loadSourceKubeconfig } from './source/source-kubeconfig';
 import { SourceClient } from './source/source-client';
 
-/** A new reflector for each term of the lease (a reflector runs once). */
+/** New reflectors for each term of the lease (a reflector runs once): the Services' first. */
 const REFLECTOR_FACTORY = Symbol('REFLECTOR_FACTORY');
-type ReflectorFactory = () => Reflector;
+type ReflectorFactory = () => [Reflector<unknown>, ...Reflector<unknown>[]];
 
 @Injectable()
 class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -42,7 +48,7 @@ class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
     // A store that recorded another cluster refuses to start. An unreachable source does not stop
     // the server: it serves what it recorded, and the reflector checks again before recording.
     try {
-      await this.reflectors().claimSource();
+      await this.reflectors()[0].claimSource();
     } catch (error) {
       if (error instanceof MirrorSourceMismatchError) throw error;
       this.logger.warn(`the source cannot be reached yet (${(error as Error).message}); serving what is recorded and retrying`);
@@ -60,14 +66,14 @@ class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
       } catch {
         return;
       }
-      const reflector = this.reflectors();
+      const reflectors = this.reflectors();
       this.status.lead(true);
       this.logger.log('this replica records the source');
-      reflector.start();
+      for (const reflector of reflectors) reflector.start();
       const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       await Promise.race([held.lost, stopped]);
       // Before the store closes or another replica takes over: the writes in flight finish (or fail) first.
-      await reflector.stop();
+      await Promise.all(reflectors.map((reflector) => reflector.stop()));
       this.status.lead(false);
       await held.release();
       if (!signal.aborted) this.logger.warn('the mirror lease was lost: another replica may record the source now');
@@ -91,25 +97,41 @@ export class MirrorModule {
       providers: [
         MirrorStatus,
         ObservedWriteRecorder,
+        ObservedKubeEventRecorder,
         AuditJoin,
         { provide: MIRROR_OBSERVATIONS, useExisting: MIRROR_SOURCE_STORE },
         { provide: MIRROR_ACTORS, useExisting: AUDIT_ACTOR_STORE },
         {
           provide: REFLECTOR_FACTORY,
-          inject: [APP_CONFIG, ObservedWriteRecorder, MIRROR_SOURCE_STORE, SERVICE_READ_STORE, MirrorStatus, CLOCK, ID_FACTORY],
-          useFactory: (c: AppConfig, recorder: ObservedWriteRecorder, sources: MirrorSourceStore, reads: ServiceReadStore, status: MirrorStatus, clock: Clock, ids: IdFactory) => {
+          inject: [APP_CONFIG, ObservedWriteRecorder, ObservedKubeEventRecorder, MIRROR_SOURCE_STORE, SERVICE_READ_STORE, KUBE_EVENTS, MirrorStatus, CLOCK, ID_FACTORY],
+          useFactory: (
+            c: AppConfig,
+            serviceRecorder: ObservedWriteRecorder,
+            eventRecorder: ObservedKubeEventRecorder,
+            sources: MirrorSourceStore,
+            reads: ServiceReadStore,
+            events: KubeEvents,
+            status: MirrorStatus,
+            clock: Clock,
+            ids: IdFactory,
+          ): ReflectorFactory => {
             const connection = loadSourceKubeconfig(c.mirror, c.mirrorContext || undefined);
             const client = new SourceClient(connection);
-            return (): Reflector =>
-              new Reflector(client, connection.server, recorder, sources, reads, status, clock, {
-                pageSize: 500,
-                ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),
-                // Bookmarks arrive about once a minute on a quiet source; twice that without a byte is a stalled connection.
-                idleTimeoutMs: Math.max(120, c.mirrorWatchTimeoutSeconds + 30) * 1000,
-                maxInFlight: 256,
-                backoff: { initialMs: 800, maxMs: 30_000, random: () => ids.random() },
-                random: () => ids.random(),
-              });
+            const options = {
+              pageSize: 500,
+              ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),
+              // Bookmarks arrive about once a minute on a quiet source; twice that without a byte is a stalled connection.
+              idleTimeoutMs: Math.max(120, c.mirrorWatchTimeoutSeconds + 30) * 1000,
+              maxInFlight: 256,
+              backoff: { initialMs: 800, maxMs: 30_000, random: () => ids.random() },
+              random: () => ids.random(),
+            };
+            const services = new ReflectedServices(serviceRecorder, reads);
+            const kubeEvents = new ReflectedKubeEvents(eventRecorder, events);
+            return () => [
+              new Reflector(client, connection.server, services, sources, status.services, clock, options),
+              new Reflector(client, connection.server, kubeEvents, sources, status.events, clock, options),
+            ];
           },
         },
         MirrorLifecycle,

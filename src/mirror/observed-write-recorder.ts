@@ -1,47 +1,30 @@
-// Records what the reflector observed through the ordinary write port: the store runs the pure
+// Records what the Services' reflector observed through the ordinary write port: the store runs the pure
 // decision (decideObserved) inside its transaction on the live state, appends the events with
 // where they came from, moves the resume point in the same transaction, and the change feed
 // hears of the write only after its commit — exactly as for a direct write.
 import { Inject, Injectable } from '@nestjs/common';
 import { decideObserved, decideObservedDeletion } from '../domain/mirror/observed-change';
-import type { ObservedDecision, ObservedVia } from '../domain/mirror/observed-change';
+import type { ObservedDecision } from '../domain/mirror/observed-change';
 import { initialServiceState } from '../domain/service.evolve';
 import type { Service } from '../domain/service.types';
 import { COMMIT_PUBLISHER } from '../feed/commit-publisher';
 import type { CommitPublisher } from '../feed/commit-publisher';
-import type { ResumePoint } from '../store/ports/mirror-source-store';
 import { SERVICE_WRITE_STORE } from '../store/ports/service-write-store';
 import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/ports/service-write-store';
 import { AuditJoin } from './audit-join';
-
-interface Provenance {
-  via: ObservedVia;
-  sourceResourceVersion: string;
-  /** When the reflector received it, RFC 3339 with milliseconds. */
-  observedAt: string;
-  /** Absent during a list: its resume point is stored once every item is. */
-  resume?: ResumePoint;
-}
-
-/** What one observation says: an object's state, an object gone, or only a newer source position (a BOOKMARK). */
-export type Observation =
-  ({ kind: 'object'; object: Service } & Provenance) | ({ kind: 'gone'; namespace: string; name: string; lastKnown: Service | null } & Provenance) | { kind: 'position'; resume: ResumePoint };
-
-export interface RecordOutcome {
-  /** svctrail resourceVersions of the writes appended (none when the store already held the state). */
-  resourceVersions: number[];
-}
+import { observationTarget } from './observation';
+import type { Observation, ObservationRecorder, RecordOutcome } from './observation';
 
 @Injectable()
-export class ObservedWriteRecorder {
+export class ObservedWriteRecorder implements ObservationRecorder<Service> {
   constructor(
     @Inject(SERVICE_WRITE_STORE) private readonly store: ServiceWriteStore,
     @Inject(COMMIT_PUBLISHER) private readonly publisher: CommitPublisher,
     private readonly audit: AuditJoin,
   ) {}
 
-  async record(observation: Observation): Promise<RecordOutcome> {
-    const { namespace, name } = target(observation);
+  async record(observation: Observation<Service>): Promise<RecordOutcome> {
+    const { namespace, name } = observationTarget(observation);
     const resourceVersions: number[] = [];
     // At most twice: a name whose recorded incarnation was replaced at the source is deleted,
     // then the observed one created.
@@ -59,7 +42,7 @@ export class ObservedWriteRecorder {
     }
   }
 
-  private step(observation: Observation, facts: StoredFacts): StepOutcome<{ again: boolean }> {
+  private step(observation: Observation<Service>, facts: StoredFacts): StepOutcome<{ again: boolean }> {
     if (observation.kind === 'position') return { resume: observation.resume, finish: () => ({ again: false }) };
     const decision: ObservedDecision = observation.kind === 'object' ? decideObserved(facts.state, observation.object) : decideObservedDeletion(facts.state, observation.lastKnown);
     // The resume point moves with the write that completes the observation, not with the deletion before it.
@@ -90,10 +73,4 @@ export class ObservedWriteRecorder {
       finish: () => ({ again: decision.replaced }),
     };
   }
-}
-
-function target(observation: Observation): { namespace: string; name: string } {
-  if (observation.kind === 'position') return { namespace: '', name: '' };
-  if (observation.kind === 'gone') return { namespace: observation.namespace, name: observation.name };
-  return { namespace: observation.object.metadata.namespace ?? '', name: observation.object.metadata.name ?? '' };
 }

@@ -1,4 +1,5 @@
-// The mirror's reflector (client-go tools/cache/reflector.go, as a recorder rather than a cache):
+// The mirror's reflector (client-go tools/cache/reflector.go, as a recorder rather than a cache),
+// one per watched resource (Services; Events about Services: ReflectedResource):
 // a paged LIST, then a WATCH with bookmarks from the list's resourceVersion; when a watch ends,
 // watch again from the last resourceVersion recorded — no relist — and relist only when the
 // source no longer holds the changes since then (410 Expired). Every observation is recorded
@@ -7,17 +8,16 @@
 // in shared transactions); each write moves the resume point only from the one before it, so
 // if one fails, every later one fails too and the next watch starts right after the last stored.
 import { Logger } from '@nestjs/common';
-import { decodeServiceValue } from '../domain/codec/service-decoder';
-import { observedObject, ObservedFoldError } from '../domain/mirror/observed-change';
+import { ObservedFoldError } from '../domain/mirror/observed-change';
 import type { ObservedVia } from '../domain/mirror/observed-change';
 import type { Service } from '../domain/service.types';
 import type { Clock } from '../shared/clock';
 import { MirrorSourceMismatchError } from '../store/ports/mirror-source-store';
 import type { MirrorSource, MirrorSourceStore } from '../store/ports/mirror-source-store';
-import type { ServiceReads } from '../store/ports/service-read-store';
 import { Backoff, type BackoffOptions } from './backoff';
-import type { MirrorStatus } from './mirror-status';
-import type { Observation, ObservedWriteRecorder } from './observed-write-recorder';
+import type { Observation, ObservationRecorder } from './observation';
+import type { ReflectedResource } from './reflected-resource';
+import type { ReflectorStatus } from './reflector-status';
 import { SourceExpiredError, isExpired } from './source-expired-error';
 
 /** What the reflector needs of the source API server. */
@@ -44,31 +44,32 @@ interface WatchEvent {
   object?: { metadata?: { resourceVersion?: string; namespace?: string; name?: string }; code?: number; reason?: string; message?: string };
 }
 
-interface ServiceList {
+interface ObjectList {
   metadata?: { resourceVersion?: string; continue?: string };
   items?: unknown[];
 }
 
 const DEFAULT_NAMESPACE_KUBERNETES = '/api/v1/namespaces/default/services/kubernetes';
 
-export class Reflector {
+export class Reflector<T> {
   private readonly abort = new AbortController();
   private running?: Promise<void>;
   private relistNeeded = false;
   /** Source resourceVersions of observations the events cannot express: skipped (logged) when seen again. */
   private readonly unrecordable = new Set<string>();
-  private readonly logger = new Logger('MirrorReflector');
+  private readonly logger: Logger;
 
   constructor(
     private readonly source: SourceApi,
     private readonly server: string,
-    private readonly recorder: ObservedWriteRecorder,
+    private readonly kind: ReflectedResource<T>,
     private readonly sources: MirrorSourceStore,
-    private readonly reads: ServiceReads,
-    private readonly status: MirrorStatus,
+    private readonly status: ReflectorStatus,
     private readonly clock: Clock,
     private readonly options: ReflectorOptions,
-  ) {}
+  ) {
+    this.logger = new Logger(kind.resource === 'services' ? 'MirrorReflector' : `MirrorReflector(${kind.resource})`);
+  }
 
   /**
    * Binds the store to the source cluster (the uid of its default/kubernetes Service). Rejects
@@ -100,8 +101,7 @@ export class Reflector {
           await this.claimSource();
           claimed = true;
         }
-        const stored = await this.sources.load();
-        let position = stored?.resourceVersion ?? null;
+        let position = this.kind.storedPosition(await this.sources.load());
         if (position === null || this.relistNeeded) {
           const via: ObservedVia = position === null && !this.relistNeeded ? 'list' : 'relist';
           position = await this.list(via, position);
@@ -143,12 +143,12 @@ export class Reflector {
   /** A complete paged LIST, reconciled against the store; returns the list's resourceVersion, stored as the resume point. */
   private async list(via: ObservedVia, storedPosition: string | null): Promise<string> {
     const observedAt = this.clock.now().toISOString();
-    const items: { object: Service; resourceVersion: string }[] = [];
+    const items: { object: T; resourceVersion: string }[] = [];
     let next = '';
     let listResourceVersion = '';
     do {
       const query = `limit=${this.options.pageSize}${next ? `&continue=${encodeURIComponent(next)}` : ''}`;
-      const page = (await this.source.getJson(`/api/v1/services?${query}`, { signal: this.abort.signal, timeoutMs: 60_000 })) as ServiceList;
+      const page = (await this.source.getJson(this.path(query), { signal: this.abort.signal, timeoutMs: 60_000 })) as ObjectList;
       for (const item of page.items ?? []) {
         const decoded = this.decode(item, page.metadata?.resourceVersion ?? '');
         if (decoded) items.push(decoded);
@@ -158,18 +158,23 @@ export class Reflector {
     } while (next);
     if (!listResourceVersion) throw new Error('the source answered a LIST without a resourceVersion');
 
-    const listed = new Set(items.map(({ object }) => `${object.metadata.namespace}/${object.metadata.name}`));
-    const gone = (await this.recordedNames()).filter((key) => !listed.has(key));
-    const observations: Observation[] = [
+    const listed = new Set(
+      items.map(({ object }) => {
+        const { namespace, name } = this.kind.keyOf(object);
+        return `${namespace}/${name}`;
+      }),
+    );
+    const gone = (await this.kind.recordedNames()).filter((key) => !listed.has(key));
+    const observations: Observation<T>[] = [
       // Deletions first: a Service created since may hold a gone one's cluster IP.
-      ...gone.map((key): Observation => {
+      ...gone.map((key): Observation<T> => {
         const [namespace, name] = splitKey(key);
         return { kind: 'gone', namespace, name, lastKnown: null, via, sourceResourceVersion: listResourceVersion, observedAt };
       }),
-      ...items.map(({ object, resourceVersion }): Observation => ({ kind: 'object', object, via, sourceResourceVersion: resourceVersion, observedAt })),
+      ...items.map(({ object, resourceVersion }): Observation<T> => ({ kind: 'object', object, via, sourceResourceVersion: resourceVersion, observedAt })),
     ];
-    const pipeline = new Pipeline(
-      this.recorder,
+    const pipeline = new Pipeline<T>(
+      this.kind.recorder,
       this.status,
       this.options.maxInFlight,
       this.clock,
@@ -183,8 +188,8 @@ export class Reflector {
     await pipeline.drain();
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- re-throws what the store threw, as it threw it
     if (pipeline.failure) throw pipeline.failure;
-    await this.recorder.record({ kind: 'position', resume: { resourceVersion: listResourceVersion, after: storedPosition } });
-    this.logger.log(`${via === 'list' ? 'listed' : 'relisted'} ${items.length} Services at source resourceVersion ${listResourceVersion} (${gone.length} gone)`);
+    await this.kind.recorder.record({ kind: 'position', resume: { resourceVersion: listResourceVersion, after: storedPosition } });
+    this.logger.log(`${via === 'list' ? 'listed' : 'relisted'} ${items.length} ${this.kind.description} at source resourceVersion ${listResourceVersion} (${gone.length} gone)`);
     return listResourceVersion;
   }
 
@@ -194,12 +199,12 @@ export class Reflector {
    */
   private async watch(position: string): Promise<boolean> {
     const timeout = this.options.watchTimeoutSeconds ?? 300 + Math.floor(this.options.random() * 300);
-    const path = `/api/v1/services?watch=true&resourceVersion=${encodeURIComponent(position)}&allowWatchBookmarks=true&timeoutSeconds=${timeout}`;
+    const path = this.path(`watch=true&resourceVersion=${encodeURIComponent(position)}&allowWatchBookmarks=true&timeoutSeconds=${timeout}`);
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     this.abort.signal.addEventListener('abort', onAbort);
-    const pipeline = new Pipeline(
-      this.recorder,
+    const pipeline = new Pipeline<T>(
+      this.kind.recorder,
       this.status,
       this.options.maxInFlight,
       this.clock,
@@ -241,54 +246,42 @@ export class Reflector {
     return progressed;
   }
 
-  private watchObservation(event: WatchEvent, resume: { resourceVersion: string; after: string }, observedAt: string): Observation {
+  private watchObservation(event: WatchEvent, resume: { resourceVersion: string; after: string }, observedAt: string): Observation<T> {
     const rv = resume.resourceVersion;
     if (event.type === 'BOOKMARK' || this.unrecordable.has(rv)) return { kind: 'position', resume };
     const object = this.decode(event.object, rv)?.object;
     if (!object) return { kind: 'position', resume };
-    if (event.type === 'DELETED') {
-      return { kind: 'gone', namespace: object.metadata.namespace ?? '', name: object.metadata.name ?? '', lastKnown: object, via: 'watch', sourceResourceVersion: rv, observedAt, resume };
-    }
+    if (event.type === 'DELETED') return { kind: 'gone', ...this.kind.keyOf(object), lastKnown: object, via: 'watch', sourceResourceVersion: rv, observedAt, resume };
     if (event.type === 'ADDED' || event.type === 'MODIFIED') return { kind: 'object', object, via: 'watch', sourceResourceVersion: rv, observedAt, resume };
     throw new Error(`an unknown watch event type ${JSON.stringify(event.type)}`);
   }
 
-  /**
-   * The source's object in svctrail's stored form (without the source's resourceVersion, which
-   * comes back beside it); null (logged, skipped) when it cannot be read as a Service at all.
-   */
-  private decode(raw: unknown, fallbackResourceVersion: string): { object: Service; resourceVersion: string } | null {
-    try {
-      // Lenient: unknown fields are ignored, nothing is defaulted or validated (the source accepted it).
-      const { object } = decodeServiceValue({ ...(raw as object), kind: 'Service', apiVersion: 'v1' }, { fieldValidation: 'Ignore' });
-      return { object: observedObject(object), resourceVersion: object.metadata.resourceVersion ?? fallbackResourceVersion };
-    } catch (error) {
-      this.logger.error(`skipping an object at source resourceVersion ${fallbackResourceVersion} that is not a Service: ${(error as Error).message}`);
-      return null;
-    }
+  /** The collection's path at the source with its field selector and `query`. */
+  private path(query: string): string {
+    const selector = this.kind.fieldSelector ? `fieldSelector=${encodeURIComponent(this.kind.fieldSelector)}&` : '';
+    return `${this.kind.path}?${selector}${query}`;
   }
 
-  /** namespace/name of every live Service the store holds. */
-  private async recordedNames(): Promise<string[]> {
-    const names: string[] = [];
-    let after: { namespace: string; name: string } | undefined;
-    for (;;) {
-      const rows = await this.reads.listPage({ limit: 1000, ...(after ? { after } : {}) });
-      for (const row of rows) names.push(`${row.namespace}/${row.name}`);
-      if (rows.length < 1000) return names;
-      after = { namespace: rows[rows.length - 1].namespace, name: rows[rows.length - 1].name };
+  /** The source's object in stored form; null (logged, skipped) when it cannot be read as one at all. */
+  private decode(raw: unknown, fallbackResourceVersion: string): { object: T; resourceVersion: string } | null {
+    try {
+      const { object, resourceVersion } = this.kind.decode(raw);
+      return { object, resourceVersion: resourceVersion ?? fallbackResourceVersion };
+    } catch (error) {
+      this.logger.error(`skipping an object at source resourceVersion ${fallbackResourceVersion} that is not one of the ${this.kind.description}: ${(error as Error).message}`);
+      return null;
     }
   }
 }
 
 /** Observations in flight to the store, in order, at most `limit` at once; the first failure stops the rest. */
-class Pipeline {
+class Pipeline<T> {
   private readonly inFlight = new Set<Promise<void>>();
   failure: unknown;
 
   constructor(
-    private readonly recorder: ObservedWriteRecorder,
-    private readonly status: MirrorStatus,
+    private readonly recorder: ObservationRecorder<T>,
+    private readonly status: ReflectorStatus,
     private readonly limit: number,
     private readonly clock: Clock,
     private readonly onFailure: () => void,
@@ -296,7 +289,7 @@ class Pipeline {
     private readonly onUnrecordable: (sourceResourceVersion: string) => void,
   ) {}
 
-  async submit(observation: Observation): Promise<void> {
+  async submit(observation: Observation<T>): Promise<void> {
     const received = this.clock.now().getTime();
     const write: Promise<void> = this.recorder.record(observation).then(
       (outcome) => {

@@ -16,6 +16,9 @@ const WRITTEN = 'SELECT object FROM kube_events WHERE namespace = $1 AND name = 
 const FACT_AT = `SELECT ${eventColumns()} FROM events WHERE stream_id = $1 AND stream_version = $2`;
 const EXPIRED = `SELECT namespace, name, resource_version AS "resourceVersion" FROM kube_events
   WHERE expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2`;
+// Pages of the live Events' names by their primary key.
+const LIVE_NAMES = 'SELECT namespace, name FROM kube_events ORDER BY namespace, name LIMIT $1';
+const LIVE_NAMES_AFTER = 'SELECT namespace, name FROM kube_events WHERE (namespace, name) > ($1, $2) ORDER BY namespace, name LIMIT $3';
 /** Writes since a snapshot that a page as of it still reconstructs; past this it is too old (410). */
 const MAX_WRITES_SINCE = 10_000;
 const WRITES_SINCE = `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE position > $1 LIMIT ${MAX_WRITES_SINCE + 1}) s`;
@@ -92,6 +95,11 @@ export class KubeEventLog implements KubeEvents {
 
   async expired(now: string, limit: number): Promise<ExpiredKubeEvent[]> {
     return this.db.all<ExpiredKubeEvent>(EXPIRED, [now, limit]);
+  }
+
+  async liveNames(after: { namespace: string; name: string } | undefined, limit: number): Promise<{ namespace: string; name: string }[]> {
+    if (!after) return this.db.all(LIVE_NAMES, [limit]);
+    return this.db.all(LIVE_NAMES_AFTER, [after.namespace, after.name, limit]);
   }
 }
 

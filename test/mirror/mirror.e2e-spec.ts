@@ -207,7 +207,7 @@ describeEachBackend('mirror mode (--mirror): a svctrail source behind a fault-in
   });
 
   it('relists only when the source answers 410 Expired, reconciling: changed objects become updates, gone ones deletions, new ones creations, each marked relist', async () => {
-    const relists = async () => Number(/svctrail_mirror_relists_total (\d+)/.exec((await mirrored('/metrics')).text)?.[1] ?? NaN);
+    const relists = async () => Number(/svctrail_mirror_relists_total\{resource="services"\} (\d+)/.exec((await mirrored('/metrics')).text)?.[1] ?? NaN);
     const relistsBefore = await relists();
     // The source goes away; meanwhile it changes, and (as after compaction) forgets the history before now.
     await proxy.stop();

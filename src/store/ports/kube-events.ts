@@ -56,6 +56,8 @@ export interface KubeEvents {
   factBefore(streamId: string, streamVersion: number): Promise<RecordedEvent<KubeEventFact> | undefined>;
   /** Live Events whose lease ran out at `now`, oldest lease first. */
   expired(now: string, limit: number): Promise<ExpiredKubeEvent[]>;
+  /** The names of live written Events after `after` in (namespace, name) order, at most `limit` (a mirror's relist reconciles against them). */
+  liveNames(after: { namespace: string; name: string } | undefined, limit: number): Promise<{ namespace: string; name: string }[]>;
 }
 
 /** DI token of the engine's KubeEvents. */
