@@ -37,7 +37,7 @@ export class AuditJoin implements OnApplicationBootstrap, BeforeApplicationShutd
     const registers = [metrics.registry];
     this.events = new Counter({
       name: 'svctrail_mirror_audit_events_total',
-      help: 'Audit events received by the webhook: joined to a recorded write, pending (its write not recorded yet), repeated or ignored (not a successful Service write).',
+      help: 'Audit events received by the webhook: joined to a recorded write, pending (its write not recorded yet), repeated or ignored (not a successful write of a Service or of an Event about a Service).',
       labelNames: ['outcome'] as const,
       registers,
     });

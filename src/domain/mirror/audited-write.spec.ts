@@ -49,6 +49,39 @@ describe('audited writes', () => {
     expect(auditedWriteOf(statusUpdate(overrides))).toBeNull();
   });
 
+  /** An audit event of a recorder's PATCH of an Event about a Service (a count bump). */
+  const eventPatch = (overrides: Partial<AuditEvent> = {}): AuditEvent =>
+    statusUpdate({
+      verb: 'patch',
+      objectRef: { resource: 'events', namespace: 'web', name: 'frontend.18a2b3c4d5e6f708', apiVersion: 'v1' },
+      responseObject: {
+        kind: 'Event',
+        metadata: { name: 'frontend.18a2b3c4d5e6f708', namespace: 'web', resourceVersion: '81240' },
+        involvedObject: { kind: 'Service', apiVersion: 'v1' },
+      },
+      ...overrides,
+    });
+
+  it('given a successful write of an Event about a Service (core/v1 or events.k8s.io/v1), then the write, joined like a Service write', () => {
+    expect(auditedWriteOf(eventPatch())).toMatchObject({ name: 'frontend.18a2b3c4d5e6f708', namespace: 'web', sourceResourceVersion: '81240', verb: 'patch' });
+    const series = eventPatch({
+      objectRef: { resource: 'events', apiGroup: 'events.k8s.io', namespace: 'web', name: 'frontend.18a2b3c4d5e6f708', apiVersion: 'v1' },
+      responseObject: { kind: 'Event', metadata: { name: 'frontend.18a2b3c4d5e6f708', namespace: 'web', resourceVersion: '81241' }, regarding: { kind: 'Service', apiVersion: 'v1' } },
+    });
+    expect(auditedWriteOf(series)).toMatchObject({ sourceResourceVersion: '81241' });
+  });
+
+  it.each<[string, Partial<AuditEvent>]>([
+    ['an Event about a Pod', { responseObject: { kind: 'Event', metadata: { name: 'p.1', namespace: 'web', resourceVersion: '9' }, involvedObject: { kind: 'Pod', apiVersion: 'v1' } } }],
+    [
+      'an Event about a Knative Service',
+      { responseObject: { kind: 'Event', metadata: { name: 'k.1', namespace: 'web', resourceVersion: '9' }, involvedObject: { kind: 'Service', apiVersion: 'serving.knative.dev/v1' } } },
+    ],
+    ['an Event deletion (answered with a Status)', { verb: 'delete', responseObject: { kind: 'Status', metadata: {} } }],
+  ])('given %s, then no write', (_what, overrides) => {
+    expect(auditedWriteOf(eventPatch(overrides))).toBeNull();
+  });
+
   it('reads an EventList, as text or parsed, and refuses anything else', () => {
     const list = { kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items: [statusUpdate()] };
     expect(auditEventsOf(JSON.stringify(list))).toHaveLength(1);

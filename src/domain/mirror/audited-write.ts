@@ -1,7 +1,9 @@
-// What an audit.k8s.io/v1 EventList tells a mirror: for each successful write to a Service, who
-// made it, and the resourceVersion that write produced (its responseObject's) — the key that joins
-// it to the change the reflector recorded. Everything else (other resources, other stages, failed
-// requests, events without a response object) tells nothing about a recorded write and is left out.
+// What an audit.k8s.io/v1 EventList tells a mirror: for each successful write to a Service or to an
+// Event about a Service, who made it, and the resourceVersion that write produced (its
+// responseObject's) — the key that joins it to the change the reflector recorded. Everything else
+// (other resources, Events about other objects, other stages, failed requests, events without a
+// response object, and Event deletions, which kube-apiserver answers with a Status that has no
+// resourceVersion) tells nothing about a recorded write and is left out.
 // Pure: the webhook's body in, the writes out.
 
 /** The fields of an audit event the join reads (k8s.io/apiserver pkg/apis/audit/v1 Event). */
@@ -14,11 +16,23 @@ export interface AuditEvent {
   userAgent?: string;
   objectRef?: { resource?: string; namespace?: string; name?: string; apiGroup?: string; apiVersion?: string; subresource?: string };
   responseStatus?: { code?: number };
-  responseObject?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } };
+  responseObject?: {
+    kind?: string;
+    metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+    /** core/v1 Event */
+    involvedObject?: ObjectReference;
+    /** events.k8s.io/v1 Event */
+    regarding?: ObjectReference;
+  };
   requestReceivedTimestamp?: string;
 }
 
-/** One successful Service write as the audit log tells it. */
+interface ObjectReference {
+  kind?: string;
+  apiVersion?: string;
+}
+
+/** One successful write of a Service, or of an Event about a Service, as the audit log tells it. */
 export interface AuditedWrite {
   auditID: string;
   namespace: string;
@@ -63,7 +77,7 @@ export function auditEventsOf(body: unknown): AuditEvent[] {
 export function auditedWriteOf(event: AuditEvent): AuditedWrite | null {
   if (event.stage !== 'ResponseComplete' || !event.auditID) return null;
   const ref = event.objectRef;
-  if (!ref || ref.resource !== 'services' || (ref.apiGroup ?? '') !== '' || !['', 'status'].includes(ref.subresource ?? '')) return null;
+  if (!ref || !(isServiceWrite(ref) || (isEventWrite(ref) && aboutAService(event.responseObject)))) return null;
   if (!event.verb || !WRITE_VERBS.has(event.verb)) return null;
   const code = event.responseStatus?.code ?? 0;
   if (code < 200 || code > 299) return null;
@@ -85,4 +99,19 @@ export function auditedWriteOf(event: AuditEvent): AuditedWrite | null {
     sourceIPs: Array.isArray(event.sourceIPs) ? event.sourceIPs.map(String) : [],
     requestReceivedTimestamp: event.requestReceivedTimestamp ?? '',
   };
+}
+
+function isServiceWrite(ref: NonNullable<AuditEvent['objectRef']>): boolean {
+  return ref.resource === 'services' && (ref.apiGroup ?? '') === '' && ['', 'status'].includes(ref.subresource ?? '');
+}
+
+/** core/v1 and events.k8s.io/v1 Events are one store: a write through either is recorded alike. */
+function isEventWrite(ref: NonNullable<AuditEvent['objectRef']>): boolean {
+  return ref.resource === 'events' && ['', 'events.k8s.io'].includes(ref.apiGroup ?? '') && !ref.subresource;
+}
+
+/** The mirror records only Events about core/v1 Services (the audit policy cannot select them). */
+function aboutAService(object: AuditEvent['responseObject']): boolean {
+  const about = object?.involvedObject ?? object?.regarding;
+  return about?.kind === 'Service' && about.apiVersion === 'v1';
 }
