@@ -16,7 +16,8 @@ export function authorizationHook(policy: () => AbacPolicy) {
     // Authentication already answered (401); Fastify skips later hooks then, but be explicit.
     if (reply.sent || isUiRequest(request)) return;
     const { user } = identityOf(request);
-    const attributes = requestAttributes(request.method, request.url);
+    // The URL as sent: a deprecated watch path, routed as its list path, is still verb watch.
+    const attributes = requestAttributes(request.method, request.originalUrl);
     const current = policy();
     if (authorize(current, user, attributes).allowed) {
       setRequestPolicy(request, current);

@@ -36,6 +36,10 @@ describe('requestAttributes (RequestInfoFactory.NewRequestInfo)', () => {
     ['PATCH', '/api/v1/namespaces/default/services/web/status', 'patch', '', 'v1', 'default', 'services', 'status', 'web'],
     ['PUT', '/api/v1/namespaces/default/services/web/status', 'update', '', 'v1', 'default', 'services', 'status', 'web'],
     ['GET', '/api/v1/events?watch=1', 'watch', '', 'v1', '', 'events', '', ''],
+    ['GET', '/api/v1/watch/namespaces/default/services/web', 'watch', '', 'v1', 'default', 'services', '', 'web'],
+    // The verb comes from the path, so the field selector names nothing (only a "get" becomes list or watch).
+    ['GET', '/api/v1/watch/namespaces/default/services?fieldSelector=metadata.name%3Dweb', 'watch', '', 'v1', 'default', 'services', '', ''],
+    ['GET', '/apis/events.k8s.io/v1/watch/namespaces/default/events/e1', 'watch', 'events.k8s.io', 'v1', 'default', 'events', '', 'e1'],
     ['GET', '/api/v1/namespaces/default/events/web.1', 'get', '', 'v1', 'default', 'events', '', 'web.1'],
     ['GET', '/apis/history.svctrail.io/v1alpha1/namespaces/default/servicehistories/web', 'get', 'history.svctrail.io', 'v1alpha1', 'default', 'servicehistories', '', 'web'],
     ['OPTIONS', '/api/v1/services', '', '', 'v1', '', 'services', '', ''],
@@ -85,6 +89,14 @@ describe('requestAttributes (RequestInfoFactory.NewRequestInfo)', () => {
       ['watch=False', 'list'],
       ['watch=0', 'list'],
       ['watch=0&watch=1', 'list'],
+      ['watch=True', 'watch'],
+      ['watch=FALSE', 'list'],
+      // Convert_Slice_string_To_bool folds case as strings.EqualFold: the long s is an s...
+      ['watch=fal%C5%BFe', 'list'],
+      // ... but when any parameter fails to decode, RequestInfo's fallback lowercases with strings.ToLower.
+      ['watch=fal%C5%BFe&limit=abc', 'watch'],
+      ['watch=FALSE&limit=', 'list'],
+      ['watch=1&timeoutSeconds=9223372036854775808', 'watch'],
       ['', 'list'],
     ])('?%s is %s', (query, verb) => {
       expect(requestAttributes('GET', `/api/v1/services?${query}`).verb).toBe(verb);

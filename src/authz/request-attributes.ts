@@ -3,7 +3,8 @@
 // (and /api/<v>, /apis/<g>, /apis/<g>/<v> themselves) are non-resource requests whose verb is
 // the lowercase HTTP method.
 import { parseLabelSelector } from '../domain/selectors/label-selector';
-import { compareGoStrings } from '../domain/go-string-order';
+import { parseFieldSelectorSyntax, requiredFieldValue } from '../domain/selectors/field-selector';
+import { queryBool, queryInt64 } from '../kube-api/query-parameters';
 
 export interface RequestAttributes {
   isResourceRequest: boolean;
@@ -121,72 +122,19 @@ function decodeOr(text: string): string {
  * selector or integer) upstream keeps only `watch` and drops the name.
  */
 function listOptionsOf(query: URLSearchParams): { watch: boolean; exactName?: string } {
-  const watchValue = query.get('watch');
-  // Convert_Slice_string_To_bool: only absent, "0" and "false" (any case) are false.
-  const watch = watchValue !== null && watchValue !== '0' && watchValue.toLowerCase() !== 'false';
   try {
+    const watch = queryBool(query, 'watch');
+    for (const key of ['timeoutSeconds', 'limit']) queryInt64(query, key);
     const labelSelector = query.get('labelSelector');
     if (labelSelector !== null) parseLabelSelector(labelSelector);
-    for (const key of ['timeoutSeconds', 'limit']) {
-      const value = query.get(key);
-      if (value !== null && value !== '' && !/^[+-]?\d+$/.test(value)) return { watch };
-    }
     const fieldSelector = query.get('fieldSelector');
-    return { watch, exactName: fieldSelector === null ? undefined : exactMatch(fieldSelector, 'metadata.name') };
+    // fields.ParseSelector then RequiresExactMatch: the first `metadata.name=` term in sort order.
+    return { watch, exactName: fieldSelector === null ? undefined : requiredFieldValue(parseFieldSelectorSyntax(fieldSelector), 'metadata.name') };
   } catch {
-    return { watch };
+    // RequestInfo's own fallback reads watch with strings.ToLower, not EqualFold: "falſe" is true here.
+    const first = query.get('watch');
+    return { watch: first !== null && !['0', 'false'].includes(first.toLowerCase()) };
   }
-}
-
-/**
- * fields.ParseSelector then RequiresExactMatch(field): the value of the first `field=` or
- * `field==` term. Throws on a term without an operator or a bad escape, as ParseSelector fails.
- */
-function exactMatch(selector: string, field: string): string | undefined {
-  let found: string | undefined;
-  // ParseSelector sorts the terms, so of two `field=` terms the one sorting first wins.
-  for (const term of splitTerms(selector).sort(compareGoStrings)) {
-    if (term === '') continue;
-    const op = /!=|==|=/.exec(term);
-    if (!op) throw new Error(`invalid selector term ${term}`);
-    const value = unescapeValue(term.slice(op.index + op[0].length));
-    if (found === undefined && op[0] !== '!=' && term.slice(0, op.index) === field) found = value;
-  }
-  return found;
-}
-
-/** splitTerms: commas not preceded by an escaping backslash. */
-function splitTerms(selector: string): string[] {
-  const terms: string[] = [];
-  let start = 0;
-  let escaped = false;
-  for (let i = 0; i < selector.length; i++) {
-    if (escaped) escaped = false;
-    else if (selector[i] === '\\') escaped = true;
-    else if (selector[i] === ',') {
-      terms.push(selector.slice(start, i));
-      start = i + 1;
-    }
-  }
-  terms.push(selector.slice(start));
-  return terms;
-}
-
-/** fields.UnescapeValue: `\\`, `\,` and `\=` are the only escapes; bare `,` and `=` are errors. */
-function unescapeValue(value: string): string {
-  let out = '';
-  let escaped = false;
-  for (const c of value) {
-    if (escaped) {
-      if (c !== '\\' && c !== ',' && c !== '=') throw new Error(`invalid escape sequence \\${c}`);
-      out += c;
-      escaped = false;
-    } else if (c === '\\') escaped = true;
-    else if (c === ',' || c === '=') throw new Error(`unescaped ${c}`);
-    else out += c;
-  }
-  if (escaped) throw new Error('invalid escape sequence');
-  return out;
 }
 
 /** apimachinery path.IsValidPathSegmentName. */

@@ -1,6 +1,7 @@
 // The query string of a history request: only the parameters the resource documents (anything
 // else is a 400 naming it), each parsed strictly, with a message that says what was expected.
 import { BadRequestError } from '../domain/errors/domain-errors';
+import { isTrueValue } from '../kube-api/query-parameters';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -85,11 +86,10 @@ export class HistoryQuery {
     return Number(v);
   }
 
+  /** As kube-apiserver reads a boolean parameter: only "0" and "false" (any case) are false; `?follow` is true. */
   boolean(key: string): boolean | undefined {
-    const v = this.string(key);
-    if (v === undefined) return undefined;
-    if (v !== 'true' && v !== 'false') throw new BadRequestError(`invalid ${key} ${JSON.stringify(v)}: must be true or false`);
-    return v === 'true';
+    const v = this.values.get(key);
+    return v === undefined ? undefined : isTrueValue(v);
   }
 
   /** A Go-style duration such as 90s, 10m or 1h30m, in milliseconds. */

@@ -45,7 +45,7 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, ses
         // On the raw response, so it holds whatever handler answers (the watch and the feed,
         // which write their own headers, keep their `no-cache`; a stream is never cached anyway).
         reply.raw.setHeader('cache-control', NO_STORE);
-        if (browserSessionMayRequest(request.method, requestAttributes(request.method, request.url))) return;
+        if (browserSessionMayRequest(request.method, requestAttributes(request.method, request.originalUrl))) return;
         sendStatus(request, reply, failureStatus(403, 'a browser session may only read Services, Events and history; use a token or client certificate to change anything', 'Forbidden'));
         return reply;
       }

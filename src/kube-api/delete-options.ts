@@ -8,7 +8,7 @@ import { ProtobufDecodeError } from '../domain/codec/protobuf/protobuf-decode-er
 import type { DeletePreconditions } from '../domain/service.commands';
 import { BadRequestError, InvalidError } from '../domain/errors/domain-errors';
 import { validateDeleteOptions } from '../domain/validation/options.validation';
-import { type QueryParams, queryValue, queryValues } from './write-options';
+import { type QueryParams, queryInt64, queryOptionalBool, queryValue, queryValues } from './query-parameters';
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
@@ -83,18 +83,15 @@ function fromObject(body: Record<string, unknown>): DeleteOptions {
   return options;
 }
 
+/** Convert_url_Values_To_v1_DeleteOptions, in its field order. */
 function fromQuery(query: QueryParams): DeleteOptions {
-  const grace = queryValue(query, 'gracePeriodSeconds');
-  const orphan = queryValue(query, 'orphanDependents');
-  const options: DeleteOptions = {
-    propagationPolicy: queryValue(query, 'propagationPolicy'),
-    dryRun: queryValues(query, 'dryRun'),
-  };
-  if (grace !== undefined) {
-    if (!/^-?\d+$/.test(grace)) throw new BadRequestError(`strconv.ParseInt: parsing ${JSON.stringify(grace)}: invalid syntax`);
-    options.gracePeriodSeconds = Number(grace);
-  }
-  if (orphan !== undefined) options.orphanDependents = orphan === 'true';
+  const options: DeleteOptions = {};
+  const grace = queryInt64(query, 'gracePeriodSeconds');
+  if (grace !== undefined) options.gracePeriodSeconds = grace;
+  const orphan = queryOptionalBool(query, 'orphanDependents');
+  if (orphan !== undefined) options.orphanDependents = orphan;
+  options.propagationPolicy = queryValue(query, 'propagationPolicy');
+  options.dryRun = queryValues(query, 'dryRun');
   return options;
 }
 

@@ -65,7 +65,7 @@ export class KubeStatusFilter implements ExceptionFilter {
     }
     if (isStoreUnreachable(exception)) {
       this.logger.warn(`the store is unreachable: ${(exception as Error).message}`);
-      const { resource, operation } = requestTarget(request);
+      const { resource, operation } = requestTarget({ method: request.method, url: request.originalUrl });
       return statusForError(apiErrors.serverTimeout(resource, operation))!;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));

@@ -7,7 +7,8 @@ import { InvalidError } from '../domain/errors/domain-errors';
 import { validatePatchOptions } from '../domain/validation/options.validation';
 import { patchTypeOf } from '../patch/patch-type';
 import { apiErrors } from './api-errors';
-import { type QueryParams, queryValue, queryValues, requestContext } from './write-options';
+import { type QueryParams, queryOptionalBool, queryValue, queryValues } from './query-parameters';
+import { requestContext } from './write-options';
 
 export function parsePatchRequest(request: FastifyRequest): { patch: PatchRequest; context: ReturnType<typeof requestContext> } {
   const type = patchTypeOf(request.headers['content-type']);
@@ -15,13 +16,13 @@ export function parsePatchRequest(request: FastifyRequest): { patch: PatchReques
   const query = request.query as QueryParams;
   const dryRun = queryValues(query, 'dryRun');
   const fieldValidation = queryValue(query, 'fieldValidation');
-  const force = queryValue(query, 'force');
-  const errors = validatePatchOptions({ dryRun, fieldValidation, fieldManager: queryValue(query, 'fieldManager'), force: force === undefined ? undefined : force === 'true' }, type === 'apply');
+  const force = queryOptionalBool(query, 'force');
+  const errors = validatePatchOptions({ dryRun, fieldValidation, fieldManager: queryValue(query, 'fieldManager'), force }, type === 'apply');
   if (errors.length) throw new InvalidError('PatchOptions', '', errors, 'meta.k8s.io');
   const body = typeof request.body === 'string' ? request.body : '';
   const validation = fieldValidation === 'Strict' || fieldValidation === 'Ignore' ? fieldValidation : 'Warn';
   return {
-    patch: type === 'apply' ? { type, body, fieldValidation: validation, force: force === 'true' } : { type, body, fieldValidation: validation },
+    patch: type === 'apply' ? { type, body, fieldValidation: validation, force: force ?? false } : { type, body, fieldValidation: validation },
     context: requestContext(request, (dryRun ?? []).includes('All')),
   };
 }

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError } from '../domain/errors/domain-errors';
 import type { PointInTime } from '../queries/service.queries';
-import { type QueryParams, queryValue } from './write-options';
+import { type QueryParams, queryValue } from './query-parameters';
 
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 

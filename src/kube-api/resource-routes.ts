@@ -1,5 +1,7 @@
 // The Kubernetes paths svctrail serves and the methods each allows, so that a known path with
 // an unrouted method answers 405 MethodNotAllowed (as go-restful does) instead of 404.
+import { deprecatedWatch } from './deprecated-watch-path';
+
 const SEGMENT = '[^/]+';
 
 const ROUTES: { pattern: RegExp; methods: readonly string[] }[] = [
@@ -16,6 +18,8 @@ const ROUTES: { pattern: RegExp; methods: readonly string[] }[] = [
 
 /** True when the path is a served resource but `method` is not one of its verbs. */
 export function isMethodNotAllowed(method: string, url: string): boolean {
+  // A deprecated watch path is a GET route of its own (installer.go's WATCH and WATCHLIST).
+  if (deprecatedWatch(url) !== undefined) return method.toUpperCase() !== 'GET';
   const path = url.split('?')[0];
   const route = ROUTES.find((r) => r.pattern.test(path));
   return route !== undefined && !route.methods.includes(method.toUpperCase());

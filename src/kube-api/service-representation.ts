@@ -12,7 +12,7 @@ import { buildPartialObjectMetadataList, partialObjectMetadataListOfObjectError,
 import { buildTable } from './table/table-builder';
 import { type ConversionRequest, parseIncludeObject, parseTableRequest } from './table/table-request';
 import type { MetaApiVersion } from './table/table.types';
-import { type QueryParams, queryValue } from './write-options';
+import { type QueryParams, queryValue } from './query-parameters';
 
 function conversionOf(request: FastifyRequest): ConversionRequest | undefined {
   return parseTableRequest(request.headers.accept);

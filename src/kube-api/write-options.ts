@@ -6,6 +6,7 @@ import { InvalidError } from '../domain/errors/domain-errors';
 import { validateWriteOptions } from '../domain/validation/options.validation';
 import { identityOf } from './request-identity';
 import type { FieldValidation } from '../domain/codec/service-decoder';
+import { type QueryParams, queryValue, queryValues } from './query-parameters';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -13,19 +14,8 @@ export interface WriteOptions {
   context: WriteRequestContext;
 }
 
-export type QueryParams = Record<string, string | string[] | undefined>;
-
-/** The last value of a repeated query parameter, as Go's url.Values.Get would give the first. */
-export function queryValue(query: QueryParams, key: string): string | undefined {
-  const v = query[key];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export function queryValues(query: QueryParams, key: string): string[] | undefined {
-  const v = query[key];
-  if (v === undefined) return undefined;
-  return Array.isArray(v) ? v : [v];
-}
+// Re-exported for the callers that read them beside the write options (the Events controller).
+export { type QueryParams, queryValue } from './query-parameters';
 
 /** `fieldManager`, else the User-Agent up to its first `/` (kube-apiserver's default manager). */
 export function fieldManagerOf(request: FastifyRequest, query: QueryParams): string {

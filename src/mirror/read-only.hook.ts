@@ -12,7 +12,7 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecolle
 export function readOnlyHook() {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void | FastifyReply> => {
     if (reply.sent) return;
-    const attributes = requestAttributes(request.method, request.url);
+    const attributes = requestAttributes(request.method, request.originalUrl);
     if (!attributes.isResourceRequest || attributes.resource !== 'services' || !WRITE_VERBS.has(attributes.verb)) return;
     sendStatus(request, reply, statusForError(apiErrors.methodNotAllowed())!);
     return reply;

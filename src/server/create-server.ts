@@ -16,8 +16,10 @@ import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
+import { rewriteDeprecatedWatch } from '../kube-api/deprecated-watch-path';
 import { answerClientError, answerFrameworkError } from '../kube-api/framework-errors';
 import { KubeStatusFilter } from '../kube-api/kube-status.filter';
+import { isWatchRequest } from '../kube-api/watch-options';
 import { LOGGER } from '../observability/logging.module';
 import type { LoggedRequest } from '../observability/logging.module';
 import { MetricsService } from '../observability/metrics.service';
@@ -90,6 +92,8 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     // Errors answered before any hook or Nest filter: a Status too (framework-errors.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // `/api/v1/watch/...` is routed as the list path it watches (deprecated-watch-path.ts).
+    rewriteUrl: rewriteDeprecatedWatch,
   });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
@@ -109,14 +113,14 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   let requestLog: { debug(fields: object, message: string): void; isLevelEnabled(level: string): boolean } | undefined;
   fastify.addHook('onResponse', async (request, reply) => {
     if (!metrics || !requestLog) return;
-    const watch = /[?&]watch=(true|1)(&|$)/.test(request.url);
-    const kind = requestKind(request.method, request.url, watch);
+    // The routed path (a deprecated watch path's list path) and the watch it is.
+    const kind = requestKind(request.method, request.url, request.method === 'GET' && isWatchRequest(request));
     metrics.requestServed(kind, reply.statusCode, reply.elapsedTime / 1000);
     // The request line is logged at debug only: not even its fields are gathered otherwise.
     if (!requestLog.isLevelEnabled('debug')) return;
     const raw = request.raw as unknown as LoggedRequest;
     requestLog.debug(
-      { requestId: raw.id, user: raw.svctrailUser, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      { requestId: raw.id, user: raw.svctrailUser, method: request.method, url: request.originalUrl, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
       'request completed',
     );
   });

@@ -13,6 +13,8 @@ import type { WatchWire } from './watch-wire';
 
 /** kube-apiserver's default: a random duration in [MinRequestTimeout, 2 × MinRequestTimeout), 30 min. */
 const MIN_REQUEST_TIMEOUT_MS = 30 * 60 * 1000;
+/** The longest timer Node keeps (about 24.8 days): a longer one would fire at once instead. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WatchRequest<T> {
   /** undefined or 0: start with ADDED for the current objects. */
@@ -69,7 +71,7 @@ export class WatchRegistry implements BeforeApplicationShutdown {
         bookmarks: request.bookmarks,
         encode: request.encode,
         wire: request.wire,
-        timeoutMs: request.timeoutSeconds ? request.timeoutSeconds * 1000 : MIN_REQUEST_TIMEOUT_MS * (1 + Math.random()),
+        timeoutMs: request.timeoutSeconds ? Math.min(request.timeoutSeconds * 1000, MAX_TIMER_MS) : MIN_REQUEST_TIMEOUT_MS * (1 + Math.random()),
         maxBacklogBytes: this.maxBacklogBytes,
         bookmarkIntervalMs: this.bookmarkIntervalMs,
         budget: this.budget,

@@ -230,7 +230,6 @@ describeEachBackend('history.svctrail.io', (backend) => {
       ['/ingressowners?address=1.2.3.4&from=2026-03-02T00:00:00Z&to=2026-03-01T00:00:00Z', 'is after to'],
       ['/ingressintervals?addressType=ipv9', 'must be one of ip, hostname'],
       ['/feed?after=x', 'invalid after'],
-      ['/feed?follow=maybe', 'must be true or false'],
     ])('%s is a 400 Status', async (path, message) => {
       const res = await get(path);
       expect(res.status).toBe(400);
@@ -296,6 +295,11 @@ describeEachBackend('history.svctrail.io', (backend) => {
       const windowed = (await get(`/conditionsummaries?since=${iso(at.flip0)}&until=${iso(at.flip2)}`)).json.items;
       expect(windowed[0].conditions[0]).toMatchObject({ secondsInStatus: { True: 60, False: 60 }, transitions: 3, status: 'True' });
       expect((await get('/conditionsummaries?flapping=true')).json.items.map((s: any) => s.service.uid)).toEqual([firstUid]);
+      // Booleans read as kube-apiserver reads ?watch=: only 0 and false (any case) are false, a bare name is true.
+      for (const on of ['True', '1', '']) expect((await get(`/conditionsummaries?flapping${on === '' ? '' : `=${on}`}`)).json.items.map((s: any) => s.service.uid)).toEqual([firstUid]);
+      const calmOnes = (await get('/conditionsummaries?flapping=false')).json.items;
+      expect(calmOnes.map((s: any) => s.service.uid)).not.toContain(firstUid);
+      for (const off of ['FALSE', '0']) expect((await get(`/conditionsummaries?flapping=${off}`)).json.items).toEqual(calmOnes);
       expect((await get('/namespaces/b/conditionsummaries')).json.items).toEqual([]);
     });
   });

@@ -87,6 +87,16 @@ function compareStrings(a: string, b: string): number {
  * bad terms the first one in sort order is reported. Throws BadRequestError.
  */
 export function parseFieldSelector(text: string, supported: readonly string[]): FieldSelector {
+  const selector = parseFieldSelectorSyntax(text);
+  // Transform runs after the whole selector parsed.
+  for (const r of selector.requirements) {
+    if (!supported.includes(r.field)) throw new BadRequestError(`field label not supported: ${r.field}`);
+  }
+  return selector;
+}
+
+/** fields.ParseSelector alone, before any kind's field labels are checked. Throws BadRequestError. */
+export function parseFieldSelectorSyntax(text: string): FieldSelector {
   const parts = splitTerms(text).sort(compareStrings);
   const requirements: FieldRequirement[] = [];
   for (const part of parts) {
@@ -95,11 +105,12 @@ export function parseFieldSelector(text: string, supported: readonly string[]): 
     if (!split) throw new BadRequestError(`invalid selector: '${text}'; can't understand '${part}'`);
     requirements.push({ field: split.lhs, operator: split.op, value: unescapeValue(split.rhs) });
   }
-  // Transform runs after the whole selector parsed.
-  for (const r of requirements) {
-    if (!supported.includes(r.field)) throw new BadRequestError(`field label not supported: ${r.field}`);
-  }
   return { requirements };
+}
+
+/** fields.EscapeValue: a value as a selector term carries it. */
+export function escapeFieldSelectorValue(value: string): string {
+  return value.replace(/[\\,=]/g, (c) => `\\${c}`);
 }
 
 /** Service ToSelectableFields: ObjectMetaFieldsSet (namespaced) + spec.clusterIP + spec.type. */

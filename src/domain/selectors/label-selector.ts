@@ -2,6 +2,7 @@
 // pkg/labels/selector.go (labels.Parse, NewRequirement, Requirement.Matches) at v0.32.
 // On LIST, a parse error becomes a 400 BadRequest whose message is the error text as is
 // (handlers/get.go: errors.NewBadRequest(err.Error()) around DecodeParameters).
+import { parseGoInt64 } from '../codec/go-parse-int';
 import { BadRequestError } from '../errors/domain-errors';
 import { aggregateMessage, type FieldError, fieldErrors } from '../errors/field-error';
 import { isQualifiedName, isValidLabelValue } from '../validation/name-validation';
@@ -297,13 +298,6 @@ function validateLabelKey(key: string, path: string): FieldError | undefined {
   return errs.length ? fieldErrors.invalid(path, key, errs.join('; ')) : undefined;
 }
 
-/** Go's strconv.ParseInt(s, 10, 64) succeeds. */
-function isInt64(s: string): boolean {
-  if (!/^[+-]?[0-9]+$/.test(s)) return false;
-  const n = BigInt(s);
-  return n >= -(1n << 63n) && n < 1n << 63n;
-}
-
 /**
  * NewRequirement with the parser's nil path: value errors land on `values[i][key]`, and the
  * aggregate of all errors is the message.
@@ -317,7 +311,7 @@ function newRequirement(key: string, operator: LabelOperator, values: string[]):
       errs.push(fieldErrors.invalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"));
     }
     values.forEach((v, i) => {
-      if (!isInt64(v)) {
+      if (!parseGoInt64(v).ok) {
         errs.push(fieldErrors.invalid(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
       }
     });
@@ -364,7 +358,7 @@ export function requirementMatches(r: LabelRequirement, labels: Record<string, s
       return !has;
     case 'gt':
     case 'lt': {
-      if (!has || !isInt64(value) || r.values.length !== 1 || !isInt64(r.values[0])) return false;
+      if (!has || !parseGoInt64(value).ok || r.values.length !== 1 || !parseGoInt64(r.values[0]).ok) return false;
       const lhs = BigInt(value);
       const rhs = BigInt(r.values[0]);
       return r.operator === 'gt' ? lhs > rhs : lhs < rhs;
