@@ -1,6 +1,7 @@
-// Mirror mode serves what it recorded and changes nothing: every write verb on Services answers
-// 405 MethodNotAllowed, as kube-apiserver answers a method a resource does not register (its
-// router's 405, after authentication and authorization, so it is registered after both hooks).
+// Mirror mode serves what it recorded and changes nothing: every write verb on Services and on
+// Events (core/v1 and events.k8s.io/v1: one store) answers 405 MethodNotAllowed, as kube-apiserver
+// answers a method a resource does not register (its router's 405, after authentication and
+// authorization, so it is registered after both hooks).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestAttributes } from '../authz/request-attributes';
 import { apiErrors } from '../kube-api/api-errors';
@@ -8,12 +9,13 @@ import { sendStatus } from '../kube-api/kube-response';
 import { statusForError } from '../kube-api/kube-status';
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const RECORDED_RESOURCES = new Set(['services', 'events']);
 
 export function readOnlyHook() {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void | FastifyReply> => {
     if (reply.sent) return;
     const attributes = requestAttributes(request.method, request.originalUrl);
-    if (!attributes.isResourceRequest || attributes.resource !== 'services' || !WRITE_VERBS.has(attributes.verb)) return;
+    if (!attributes.isResourceRequest || !RECORDED_RESOURCES.has(attributes.resource) || !WRITE_VERBS.has(attributes.verb)) return;
     sendStatus(request, reply, statusForError(apiErrors.methodNotAllowed())!);
     return reply;
   };
