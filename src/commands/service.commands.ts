@@ -1,7 +1,7 @@
 // @nestjs/cqrs command messages: a domain command plus who sent it.
 import { Command } from '@nestjs/cqrs';
 import type { CreateService, DeleteService, ReplaceService, ReplaceServiceStatus } from '../domain/service.commands';
-import type { ApplyPatch } from '../patch/applied-service';
+import type { ApplyPatch } from '../patch/applied-object';
 import type { ServicePatch } from '../patch/patched-service';
 import type { WriteRequestContext, WriteResult } from './write-result';
 
