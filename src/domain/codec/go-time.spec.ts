@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalTime, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339 } from './go-time';
+import { canonicalTime, formatRfc3339Micro, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339, parseRfc3339Micro } from './go-time';
 
 /** canonicalTime by the parse and the format alone (what the fast path must agree with). */
 function parsedAndFormatted(value: string): string | null | undefined {
@@ -113,4 +113,51 @@ describe('metav1.Time parsing and formatting', () => {
       expect(isCanonicalTimeText(value)).toBe(false);
     },
   );
+});
+
+// metav1.MicroTime: time.Parse(RFC3339Micro) needs exactly six fractional digits (stdFracSecond0),
+// and MarshalJSON writes them all, in UTC.
+describe('metav1.MicroTime parsing and formatting', () => {
+  const micro = (value: string): string => {
+    const r = parseRfc3339Micro(value);
+    if (!r.ok) throw new Error(r.error);
+    return formatRfc3339Micro(r.seconds, r.micros);
+  };
+  const microError = (value: string): string => {
+    const r = parseRfc3339Micro(value);
+    if (r.ok) throw new Error(`expected ${value} to fail`);
+    return r.error;
+  };
+  const M = '"2006-01-02T15:04:05.000000Z07:00"';
+
+  it.each([
+    ['2026-12-07T10:00:00.123456Z', '2026-12-07T10:00:00.123456Z'],
+    ['2026-12-07T10:00:00.000000Z', '2026-12-07T10:00:00.000000Z'],
+    ['2026-12-07T12:00:00.000042+02:00', '2026-12-07T10:00:00.000042Z'],
+    ['2026-12-07T10:00:00,999999Z', '2026-12-07T10:00:00.999999Z'],
+    // atoi takes a sign: "+12345" is 12345 µs.
+    ['2026-12-07T10:00:00.+12345Z', '2026-12-07T10:00:00.012345Z'],
+  ])('normalises %s to %s', (input, output) => {
+    expect(micro(input)).toBe(output);
+  });
+
+  it.each([
+    ['2026-12-07T10:00:00Z', `parsing time "2026-12-07T10:00:00Z" as ${M}: cannot parse "Z" as ".000000"`],
+    ['2026-12-07T10:00:00.5Z', `parsing time "2026-12-07T10:00:00.5Z" as ${M}: cannot parse ".5Z" as ".000000"`],
+    ['2026-12-07T10:00:00.123456789Z', `parsing time "2026-12-07T10:00:00.123456789Z" as ${M}: cannot parse "789Z" as "Z07:00"`],
+    ['2026-12-07T10:00:00.12a456Z', `parsing time "2026-12-07T10:00:00.12a456Z" as ${M}: cannot parse "Z" as ".000000"`],
+    ['2026-12-07T10:00:00x123456Z', `parsing time "2026-12-07T10:00:00x123456Z" as ${M}: cannot parse "Z" as ".000000"`],
+    ['2026-12-07T10:00:00.-12345Z', 'parsing time "2026-12-07T10:00:00.-12345Z": fractional second out of range'],
+    ['2026-13-07T10:00:00.000000Z', 'parsing time "2026-13-07T10:00:00.000000Z": month out of range'],
+  ])('rejects %s as Go does', (input, error) => {
+    expect(microError(input)).toBe(error);
+  });
+
+  it('given any instant in microseconds, when formatted and parsed again, then it is the same', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: GO_ZERO_TIME_SECONDS, max: 253402300799 }), fc.integer({ min: 0, max: 999_999 }), (seconds, micros) => {
+        expect(parseRfc3339Micro(formatRfc3339Micro(seconds, micros))).toEqual({ ok: true, seconds, micros });
+      }),
+    );
+  });
 });

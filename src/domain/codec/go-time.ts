@@ -2,10 +2,14 @@
 // writes t.UTC().Format(time.RFC3339) — whole seconds, `Z`. This mirrors Go's general parser
 // (time/format.go `parse`) for the layout "2006-01-02T15:04:05Z07:00", including its error
 // texts (`parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`).
+// metav1.MicroTime (apimachinery micro_time.go) does the same with RFC3339Micro,
+// "2006-01-02T15:04:05.000000Z07:00": exactly six fractional digits in and out.
 
 export const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
+export const RFC3339_MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 
 export type GoTimeParseResult = { ok: true; seconds: number } | { ok: false; error: string };
+export type GoMicroTimeParseResult = { ok: true; seconds: number; micros: number } | { ok: false; error: string };
 
 /** time/format.go quote(): ASCII kept (with \" and \\), every other byte as \xNN. */
 function timeQuote(s: string): string {
@@ -69,11 +73,28 @@ function civilFromDays(z: number): [number, number, number] {
 
 /** Parses like time.Parse(time.RFC3339, value); returns Unix seconds (fraction dropped). */
 export function parseRfc3339(value: string): GoTimeParseResult {
-  const cannot = (valueElem: string, layoutElem: string): GoTimeParseResult => ({
+  const parsed = parseLayout(value, false);
+  return parsed.ok ? { ok: true, seconds: parsed.seconds } : parsed;
+}
+
+/** Parses like time.Parse(RFC3339Micro, value) (MicroTime.UnmarshalJSON): Unix seconds and microseconds. */
+export function parseRfc3339Micro(value: string): GoMicroTimeParseResult {
+  return parseLayout(value, true);
+}
+
+/** MicroTime's `t.UTC().Format(RFC3339Micro)`. */
+export function formatRfc3339Micro(seconds: number, micros: number): string {
+  return `${formatRfc3339Utc(seconds).slice(0, -1)}.${String(micros).padStart(6, '0')}Z`;
+}
+
+/** time/format.go parse for RFC3339 (`micro`: RFC3339Micro, whose six fractional digits are required). */
+function parseLayout(value: string, micro: boolean): GoMicroTimeParseResult {
+  const layout = micro ? RFC3339_MICRO_LAYOUT : RFC3339_LAYOUT;
+  const cannot = (valueElem: string, layoutElem: string): GoMicroTimeParseResult => ({
     ok: false,
-    error: `parsing time ${timeQuote(value)} as ${timeQuote(RFC3339_LAYOUT)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`,
+    error: `parsing time ${timeQuote(value)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`,
   });
-  const outOfRange = (what: string): GoTimeParseResult => ({
+  const outOfRange = (what: string): GoMicroTimeParseResult => ({
     ok: false,
     error: `parsing time ${timeQuote(value)}: ${what} out of range`,
   });
@@ -117,8 +138,20 @@ export function parseRfc3339(value: string): GoTimeParseResult {
   if (!second) return cannot(rest, '05');
   if (second.n >= 60) return outOfRange('second');
   rest = second.rest;
-  // A fractional second not in the layout is still accepted after the seconds ('.' or ',').
-  if (rest.length >= 2 && (rest[0] === '.' || rest[0] === ',') && isDigitAt(rest, 1)) {
+  let micros = 0;
+  if (micro) {
+    // stdFracSecond0 ".000000": a separator and six characters for atoi; the value moves past
+    // them before a bad one is reported (parseNanoseconds, then `value = value[ndigit:]`).
+    if (rest.length < 7) return cannot(rest, '.000000');
+    const separator = rest[0];
+    const digits = rest.slice(1, 7);
+    rest = rest.slice(7);
+    if ((separator !== '.' && separator !== ',') || !/^[+-]?\d+$/.test(digits)) return cannot(rest, '.000000');
+    micros = Number(digits);
+    if (micros < 0) return outOfRange('fractional second');
+    micros = Math.abs(micros);
+  } else if (rest.length >= 2 && (rest[0] === '.' || rest[0] === ',') && isDigitAt(rest, 1)) {
+    // A fractional second not in the layout is still accepted after the seconds ('.' or ',').
     let n = 2;
     while (isDigitAt(rest, n)) n++;
     rest = rest.slice(n);
@@ -144,7 +177,7 @@ export function parseRfc3339(value: string): GoTimeParseResult {
   if (day.n < 1 || day.n > daysIn(month.n, year)) return outOfRange('day');
 
   const local = daysFromCivil(year, month.n, day.n) * 86400 + hour.n * 3600 + minute.n * 60 + second.n;
-  return { ok: true, seconds: local - offsetSeconds };
+  return { ok: true, seconds: local - offsetSeconds, micros };
 }
 
 /** Go's Time.Format(time.RFC3339) of a UTC instant with whole seconds. */

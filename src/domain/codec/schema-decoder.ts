@@ -11,7 +11,7 @@
 // The output is canonical: non-pointer omitempty zero values are absent, non-omitempty ones are
 // materialised ("" / 0 / null time), nested non-pointer structs always exist.
 import { type FieldSchema, type GoType, goTypeName, type StructSchema } from './go-schema';
-import { canonicalTime, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339 } from './go-time';
+import { canonicalTime, formatRfc3339Micro, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339, parseRfc3339Micro } from './go-time';
 import { strconvQuote } from './go-quote';
 import { type JsonValue, jsonKindName, toPlainJson } from './json-value';
 
@@ -203,7 +203,7 @@ class SchemaDecoder {
       case 'intOrString':
         return decodeIntOrString(json, ctx);
       case 'time':
-        return decodeTime(json, ctx);
+        return type.micro ? decodeMicroTime(json, ctx) : decodeTime(json, ctx);
       case 'rawJson':
         return toPlainJson(json);
     }
@@ -300,6 +300,14 @@ function decodeTime(json: JsonValue, ctx: ErrorContext): unknown {
   const parsed = parseRfc3339(json.value);
   if (!parsed.ok) throw new GoUnmarshalError(parsed.error);
   return parsed.seconds === GO_ZERO_TIME_SECONDS ? undefined : formatRfc3339Utc(parsed.seconds);
+}
+
+/** metav1.MicroTime.UnmarshalJSON: time.Parse(RFC3339Micro), six fractional digits kept (the zero time is unset). */
+function decodeMicroTime(json: JsonValue, ctx: ErrorContext): unknown {
+  if (json.kind !== 'string') throw new GoUnmarshalError(typeErrorText(jsonKindName(json), 'string', ctx));
+  const parsed = parseRfc3339Micro(json.value);
+  if (!parsed.ok) throw new GoUnmarshalError(parsed.error);
+  return parsed.seconds === GO_ZERO_TIME_SECONDS && parsed.micros === 0 ? undefined : formatRfc3339Micro(parsed.seconds, parsed.micros);
 }
 
 /** The value a fresh Go element of this type decodes into. */
