@@ -14,9 +14,6 @@ export interface WriteOptions {
   context: WriteRequestContext;
 }
 
-// Re-exported for the callers that read them beside the write options (the Events controller).
-export { type QueryParams, queryValue } from './query-parameters';
-
 /** `fieldManager`, else the User-Agent up to its first `/` (kube-apiserver's default manager). */
 export function fieldManagerOf(request: FastifyRequest, query: QueryParams): string {
   const explicit = queryValue(query, 'fieldManager');
