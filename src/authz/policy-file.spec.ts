@@ -58,6 +58,8 @@ describe('policy file', () => {
       [1, 'ro', '*', true],
       [3, 'sw', '*', true],
       [4, 'sw', 'services/status', false],
+      [5, 'sw', 'events', false],
+      [6, 'sw', 'events', false],
     ]);
   });
 
@@ -74,10 +76,12 @@ describe('policyFor (issue-credentials presets)', () => {
     expect(policyFor('readonly', 'ro')).toEqual([{ user: 'ro', readonly: true, apiGroup: '*', resource: '*', namespace: '*' }]);
   });
 
-  it('status-writer: read, plus services/status in the core group', () => {
+  it('status-writer: read, plus services/status in the core group and Events in both groups (what a load-balancer controller writes)', () => {
     expect(policyFor('status-writer', 'sw', 'team-a')).toEqual([
       { user: 'sw', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a' },
       { user: 'sw', apiGroup: '', resource: 'services/status', namespace: 'team-a' },
+      { user: 'sw', apiGroup: '', resource: 'events', namespace: 'team-a' },
+      { user: 'sw', apiGroup: 'events.k8s.io', resource: 'events', namespace: 'team-a' },
     ]);
   });
 

@@ -17,6 +17,8 @@ describe('ABAC rule resolver (PolicyList.RulesFor)', () => {
       resourceRules: [
         { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },
         { verbs: ['*'], apiGroups: [''], resources: ['services/status'] },
+        { verbs: ['*'], apiGroups: [''], resources: ['events'] },
+        { verbs: ['*'], apiGroups: ['events.k8s.io'], resources: ['events'] },
       ],
       nonResourceRules: [],
       incomplete: false,
@@ -73,6 +75,8 @@ describe('the union rule resolver (bootstrap RBAC roles, then ABAC)', () => {
         { verbs: ['*'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
         { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },
         { verbs: ['*'], apiGroups: [''], resources: ['services/status'] },
+        { verbs: ['*'], apiGroups: [''], resources: ['events'] },
+        { verbs: ['*'], apiGroups: ['events.k8s.io'], resources: ['events'] },
       ],
       nonResourceRules: [
         { verbs: ['get'], nonResourceURLs: [...DISCOVERY_URLS] },

@@ -4,12 +4,15 @@
 // the position of its last write) over one snapshot position; WATCH follows both.
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { ExpiredError, INCONSISTENT_CONTINUE, NotFoundError } from '../domain/errors/domain-errors';
+import { ExpiredError, INCONSISTENT_CONTINUE } from '../domain/errors/domain-errors';
+import { parseEventFieldSelector } from '../domain/kube-event/event-field-selector';
+import { EVENTS_V1 } from '../domain/kube-event/events-v1-event.types';
+import { eventNotFound } from '../domain/kube-event/kube-event.decider';
 import { endsKubeEvent, type KubeEventFact } from '../domain/kube-event/kube-event.facts';
 import { servedKubeEvent } from '../domain/kube-event/kube-event.evolve';
-import { KUBE_EVENT_SELECTABLE_FIELDS, kubeEventFieldSet } from '../domain/kube-event/kube-event-fields';
-import type { KubeEvent } from '../domain/kube-event/kube-event.types';
-import { FieldSelector, matchesFields, parseFieldSelector, requiredFieldValue } from '../domain/selectors/field-selector';
+import { kubeEventFieldSet } from '../domain/kube-event/kube-event-fields';
+import type { EventApiVersion, KubeEvent } from '../domain/kube-event/kube-event.types';
+import { FieldSelector, matchesFields, requiredFieldValue } from '../domain/selectors/field-selector';
 import { LabelSelector, matchesLabels, parseLabelSelector } from '../domain/selectors/label-selector';
 import { ChangeFeed } from '../feed/change-feed';
 import { decodeContinue, encodeContinue } from '../queries/continue-token';
@@ -24,7 +27,10 @@ import { deriveKubeEvent, isReportedAsKubeEvent } from './kube-event-derivation'
 export interface EventSelection {
   namespace?: string;
   labelSelector?: string;
+  /** In the field labels of `api`. */
   fieldSelector?: string;
+  /** The API asked (default core/v1): its field labels, and its group version in bookmarks. */
+  api?: EventApiVersion;
 }
 
 export interface EventList {
@@ -108,14 +114,14 @@ export class KubeEventsService {
     return { kind: 'EventList', apiVersion: 'v1', metadata: { resourceVersion: String(until) }, items };
   }
 
-  /** A written Event by name, else the derived one of that name. */
-  async get(namespace: string, name: string): Promise<KubeEvent> {
+  /** A written Event by name, else the derived one of that name; the NotFound names the API's resource. */
+  async get(namespace: string, name: string, api: EventApiVersion = 'v1'): Promise<KubeEvent> {
     const written = await this.log.written(namespace, name);
     if (written !== undefined) return JSON.parse(written) as KubeEvent;
     const match = DERIVED_NAME.exec(name);
     const recorded = match ? await this.log.at(parseInt(match[2], 16)) : undefined;
     if (!recorded || !isServiceRecord(recorded) || recorded.namespace !== namespace || recorded.name !== match![1] || !isReportedAsKubeEvent(recorded)) {
-      throw new NotFoundError('events', name);
+      throw eventNotFound(name, api);
     }
     return deriveKubeEvent(recorded);
   }
@@ -141,9 +147,7 @@ export class KubeEventsService {
         const changes: WatchChange<KubeEvent>[] = [];
         for (const recorded of page.events) {
           changes.push(
-            isEventRecord(recorded)
-              ? await this.writtenChange(s, recorded, () => this.previousObject(recorded))
-              : { resourceVersion: recorded.resourceVersion, event: this.derivedEvent(s, recorded) },
+            isEventRecord(recorded) ? await this.writtenChange(s, recorded, () => this.previousObject(recorded)) : { resourceVersion: recorded.resourceVersion, event: this.derivedEvent(s, recorded) },
           );
         }
         return { changes, complete: page.complete };
@@ -156,7 +160,7 @@ export class KubeEventsService {
           }
           for (const recorded of write.events) listener({ resourceVersion: recorded.resourceVersion, event: this.derivedEvent(s, recorded) });
         }, failed),
-      bookmark: (rv) => ({ kind: 'Event', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } }),
+      bookmark: (rv) => ({ kind: 'Event', apiVersion: selection.api === 'events.k8s.io/v1' ? EVENTS_V1 : 'v1', metadata: { resourceVersion: String(rv) } }),
     };
     return this.registry.prepare(request, sources, 0);
   }
@@ -206,7 +210,7 @@ export class KubeEventsService {
   }
 
   private compile(selection: EventSelection): CompiledSelection {
-    const fields = selection.fieldSelector ? parseFieldSelector(selection.fieldSelector, KUBE_EVENT_SELECTABLE_FIELDS) : undefined;
+    const fields = selection.fieldSelector ? parseEventFieldSelector(selection.fieldSelector, selection.api ?? 'v1') : undefined;
     return {
       namespace: selection.namespace,
       labels: selection.labelSelector ? parseLabelSelector(selection.labelSelector) : undefined,

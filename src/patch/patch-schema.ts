@@ -4,6 +4,7 @@
 // another kind only needs its StructSchema and its tags.
 import { type GoType, type StructSchema } from '../domain/codec/go-schema';
 import { eventSchema } from '../domain/codec/event-schema';
+import { eventsV1EventSchema } from '../domain/codec/events-v1-event-schema';
 import { serviceSchema } from '../domain/codec/service-schema';
 
 export type SmpType =
@@ -93,3 +94,6 @@ export const servicePatchSchema: SmpType = patchSchemaOf(serviceSchema, serviceP
 
 /** core/v1 Event has no patch tags of its own: only ObjectMeta's lists merge. */
 export const kubeEventPatchSchema: SmpType = patchSchemaOf(eventSchema, { ObjectMeta: servicePatchTags.ObjectMeta });
+
+/** events.k8s.io/v1 Event has none either (kubernetes/api events/v1/types.go). */
+export const eventsV1EventPatchSchema: SmpType = patchSchemaOf(eventsV1EventSchema, { ObjectMeta: servicePatchTags.ObjectMeta });

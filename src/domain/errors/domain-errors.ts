@@ -22,6 +22,21 @@ export abstract class DomainError extends Error {
   }
 }
 
+/**
+ * schema.GroupResource, for a resource outside the core group: messages name it
+ * `events.events.k8s.io`, details carry the group and the resource apart (as kind).
+ */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+/** A plain string is a core-group resource (or a kind, as BeforeDelete's conflicts name it). */
+type Qualified = string | GroupResource;
+
+const qualifiedName = (q: Qualified): string => (typeof q === 'string' ? q : q.group ? `${q.resource}.${q.group}` : q.resource);
+const qualifiedDetails = (q: Qualified): { group?: string; kind: string } => (typeof q === 'string' ? { kind: q } : { ...(q.group ? { group: q.group } : {}), kind: q.resource });
+
 /** `services "web" not found` */
 export class NotFoundError extends DomainError {
   readonly reason = 'NotFound';
@@ -30,25 +45,30 @@ export class NotFoundError extends DomainError {
   }
 }
 
-/** `services "web" already exists` */
+/** `services "web" already exists` (`events.events.k8s.io "x" already exists`) */
 export class AlreadyExistsError extends DomainError {
   readonly reason = 'AlreadyExists';
-  constructor(resource: string, name: string, message?: string, retryAfterSeconds?: number) {
-    super(message ?? `${resource} "${name}" already exists`, {
+  constructor(resource: Qualified, name: string, message?: string, retryAfterSeconds?: number) {
+    super(message ?? `${qualifiedName(resource)} "${name}" already exists`, {
       name,
-      kind: resource,
+      ...qualifiedDetails(resource),
       ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
     });
+  }
+
+  /** errors.NewGenerateNameConflict: the name drawn from generateName was taken. */
+  static generateNameConflict(resource: Qualified, name: string): AlreadyExistsError {
+    return new AlreadyExistsError(resource, name, `${qualifiedName(resource)} "${name}" already exists, the server was not able to generate a unique name for the object`, 1);
   }
 }
 
 /** 409 Conflict, e.g. a stale resourceVersion or a failed uid precondition. */
 export class ConflictError extends DomainError {
   readonly reason = 'Conflict';
-  constructor(resourceOrKind: string, name: string, detail: string) {
-    super(`Operation cannot be fulfilled on ${resourceOrKind} "${name}": ${detail}`, { name, kind: resourceOrKind });
+  constructor(resourceOrKind: Qualified, name: string, detail: string) {
+    super(`Operation cannot be fulfilled on ${qualifiedName(resourceOrKind)} "${name}": ${detail}`, { name, ...qualifiedDetails(resourceOrKind) });
   }
-  static staleResourceVersion(resource: string, name: string): ConflictError {
+  static staleResourceVersion(resource: Qualified, name: string): ConflictError {
     return new ConflictError(resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
   }
 }

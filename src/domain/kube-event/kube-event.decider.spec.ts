@@ -150,10 +150,14 @@ describe('Event decider', () => {
       }
     });
 
-    it('given nothing, when an events.k8s.io Event sets the deprecated fields, then 422 for each', () => {
+    // The kind is core's whichever API was called (BeforeCreate names the internal type's first kind).
+    it('given nothing, when an events.k8s.io Event sets the deprecated fields, then 422 for each, naming the kind Event', () => {
       given()
         .when(create(strict({ count: 3, firstTimestamp: '2026-12-07T10:00:00Z', source: { component: 'x' } }), 'events.k8s.io/v1'))
-        .thenThrows(InvalidError, /Event.events.k8s.io "web.187f0e1a2b3c4d5f" is invalid: \[firstTimestamp: Invalid value: "": needs to be unset, count: Invalid value: "": needs to be unset, source: Invalid value: "": needs to be unset\]/);
+        .thenThrows(
+          InvalidError,
+          /^Event "web.187f0e1a2b3c4d5f" is invalid: \[firstTimestamp: Invalid value: "": needs to be unset, count: Invalid value: "": needs to be unset, source: Invalid value: "": needs to be unset\]/,
+        );
     });
 
     it('given nothing, when an events.k8s.io Event has no eventTime and an unknown type, then 422', () => {
@@ -175,9 +179,7 @@ describe('Event decider', () => {
     });
 
     it('given a live Event, when it is posted again, then 409 AlreadyExists', () => {
-      given(create(recorded()))
-        .when(create(recorded()))
-        .thenThrows(AlreadyExistsError, 'events "web.187f0e1a2b3c4d5e" already exists');
+      given(create(recorded())).when(create(recorded())).thenThrows(AlreadyExistsError, 'events "web.187f0e1a2b3c4d5e" already exists');
     });
   });
 
@@ -227,6 +229,25 @@ describe('Event decider', () => {
     it('given an events.k8s.io Event, when an update changes its reason through events.k8s.io, then 422 field is immutable', () => {
       const g = given(create(strict(), 'events.k8s.io/v1'));
       g.when(replace({ ...g.state.object!, reason: 'Other' }, { api: 'events.k8s.io/v1' })).thenThrows(InvalidError, 'reason: Invalid value: "Other": field is immutable');
+    });
+
+    // The generic store names the request's group and resource (qualifiedResourceFromContext).
+    it('given an events.k8s.io write, when it is refused by the store, then its errors name events.events.k8s.io', () => {
+      const api = 'events.k8s.io/v1';
+      given(create(strict(), api)).when(create(strict(), api)).thenThrows(AlreadyExistsError, 'events.events.k8s.io "web.187f0e1a2b3c4d5f" already exists');
+      given()
+        .when(replace(strict(), { api, patch: true }))
+        .thenThrows(NotFoundError, 'events.events.k8s.io "web.187f0e1a2b3c4d5f" not found');
+      const g = given(create(strict(), api), replace({ ...strict(), series: { count: 2, lastObservedTime: '2026-12-07T10:05:00.000001Z' } }, { api }));
+      const stale = { ...g.state.object!, metadata: { ...g.state.object!.metadata, resourceVersion: '1' } };
+      g.when(replace(stale, { api })).thenThrows(ConflictError, 'Operation cannot be fulfilled on events.events.k8s.io "web.187f0e1a2b3c4d5f": the object has been modified');
+      let conflict: ConflictError | undefined;
+      try {
+        g.when(replace(stale, { api })).then(() => undefined);
+      } catch (error) {
+        conflict = error as ConflictError;
+      }
+      expect(conflict?.details).toEqual({ name: 'web.187f0e1a2b3c4d5f', group: 'events.k8s.io', kind: 'events' });
     });
 
     it('given an events.k8s.io Event, when its series moves on, then the update is accepted', () => {

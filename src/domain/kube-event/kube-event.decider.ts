@@ -4,7 +4,7 @@
 // TTL lease renewed by every write), so the first error kube-apiserver would report is the one
 // thrown here.
 import { encodeKubeEvent } from '../codec/kube-event-encoder';
-import { AlreadyExistsError, BadRequestError, ConflictError, InvalidError, NotFoundError, RawServerError } from '../errors/domain-errors';
+import { AlreadyExistsError, BadRequestError, ConflictError, type GroupResource, InvalidError, NotFoundError, RawServerError } from '../errors/domain-errors';
 import { jsonCopy } from '../json-copy';
 import { sameJson } from '../json-equality';
 import { formatTime } from '../service.decider';
@@ -36,10 +36,20 @@ export interface KubeEventDecision {
 }
 
 export const EVENTS_RESOURCE = 'events';
+/**
+ * The kind rest.BeforeCreate/BeforeUpdate/BeforeDelete name: the first of the internal type's
+ * kinds in the legacy scheme, core's (its install runs before events.k8s.io's), whichever API
+ * was called — an events.k8s.io recorder sees `Event "x" is invalid: action: Required value`.
+ */
 const KIND = 'Event';
 
-/** The group an error names: kube-apiserver qualifies events.k8s.io's resource and kind. */
-const groupOf = (api: EventApiVersion): string | undefined => (api === 'events.k8s.io/v1' ? 'events.k8s.io' : undefined);
+/**
+ * The resource the generic store names (qualifiedResourceFromContext: the request's group and
+ * resource): `events "x" not found` on core/v1, `events.events.k8s.io "x" not found` on events.k8s.io.
+ */
+export function eventsResource(api: EventApiVersion): GroupResource {
+  return { group: api === 'events.k8s.io/v1' ? 'events.k8s.io' : '', resource: EVENTS_RESOURCE };
+}
 
 function checkNamespace(object: KubeEvent, namespace: string): void {
   if (object.metadata.namespace && object.metadata.namespace !== namespace) {
@@ -53,23 +63,29 @@ function checkName(object: KubeEvent, name: string): void {
   }
 }
 
-function checkUidPrecondition(object: KubeEvent, current: KubeEvent | null, namespace: string, name: string): void {
+function checkUidPrecondition(object: KubeEvent, current: KubeEvent | null, namespace: string, name: string, api: EventApiVersion): void {
   const sent = object.metadata.uid;
   const stored = current?.metadata.uid ?? '';
   if (sent && sent !== stored) {
     throw new ConflictError(
-      EVENTS_RESOURCE,
+      eventsResource(api),
       name,
       `StorageError: invalid object, Code: 4, Key: /registry/events/${namespace}/${name}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${sent}, UID in object meta: ${stored}`,
     );
   }
 }
 
-function checkResourceVersion(object: KubeEvent, current: KubeEvent, name: string): void {
+function checkResourceVersion(object: KubeEvent, current: KubeEvent, name: string, api: EventApiVersion): void {
   const rv = object.metadata.resourceVersion;
   if (!rv || rv === '0' || rv === current.metadata.resourceVersion) return;
   if (!/^\d+$/.test(rv)) throw new RawServerError(`strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
-  throw ConflictError.staleResourceVersion(EVENTS_RESOURCE, name);
+  throw ConflictError.staleResourceVersion(eventsResource(api), name);
+}
+
+/** `events "x" not found`, or `events.events.k8s.io "x" not found`. */
+export function eventNotFound(name: string, api: EventApiVersion): NotFoundError {
+  const { group, resource } = eventsResource(api);
+  return new NotFoundError(resource, name, group || undefined);
 }
 
 /** Every write renews the lease: the Event expires --event-ttl after it (etcd3 store, a lease per write). */
@@ -106,13 +122,11 @@ export function decideKubeEventCreate(command: CreateKubeEvent, state: KubeEvent
   meta.creationTimestamp = formatTime(ctx.now);
   withManagedFields(object, ctx.managedFields?.(undefined, command.object));
   const errors = validateKubeEventCreate(object, command.api);
-  if (errors.length) throw new InvalidError(KIND, meta.name ?? '', errors, groupOf(command.api));
+  if (errors.length) throw new InvalidError(KIND, meta.name ?? '', errors);
   const name = meta.name ?? '';
   if (state.object) {
-    if (command.nameGenerated) {
-      throw new AlreadyExistsError(EVENTS_RESOURCE, name, `${EVENTS_RESOURCE} "${name}" already exists, the server was not able to generate a unique name for the object`, 1);
-    }
-    throw new AlreadyExistsError(EVENTS_RESOURCE, name);
+    if (command.nameGenerated) throw AlreadyExistsError.generateNameConflict(eventsResource(command.api), name);
+    throw new AlreadyExistsError(eventsResource(command.api), name);
   }
   if (requestedResourceVersion) throw new RawServerError('resourceVersion should not be set on objects to be created');
   return { facts: [{ type: 'KubeEventCreated', data: { object: stored(object), ...lease(ctx) } }], created: true };
@@ -120,22 +134,22 @@ export function decideKubeEventCreate(command: CreateKubeEvent, state: KubeEvent
 
 /** PUT (store.Update + rest.BeforeUpdate), or a PATCH's patched object: a missing Event is created by PUT, 404 for PATCH. */
 export function decideKubeEventReplace(command: ReplaceKubeEvent, state: KubeEventState, ctx: KubeEventDecisionContext): KubeEventDecision {
-  if (command.patch && !state.object) throw new NotFoundError(EVENTS_RESOURCE, command.name, groupOf(command.api));
+  if (command.patch && !state.object) throw eventNotFound(command.name, command.api);
   checkNamespace(command.object, command.namespace);
   checkName(command.object, command.name);
-  checkUidPrecondition(command.object, state.object, command.namespace, command.name);
+  checkUidPrecondition(command.object, state.object, command.namespace, command.name, command.api);
   if (!state.object) {
     const object = jsonCopy(command.object);
     delete object.metadata.resourceVersion;
     return decideKubeEventCreate({ kind: 'CreateKubeEvent', namespace: command.namespace, object, api: command.api }, state, ctx);
   }
   const old = state.object;
-  checkResourceVersion(command.object, old, command.name);
+  checkResourceVersion(command.object, old, command.name, command.api);
   const requested = jsonCopy(command.object);
   requested.metadata.namespace = command.namespace;
   const next = withManagedFields(copySystemMetadata(requested, old), ctx.managedFields ? ctx.managedFields(old, requested) : undefined);
   const errors = validateKubeEventUpdate(next, old, command.api);
-  if (errors.length) throw new InvalidError(KIND, command.name, errors, groupOf(command.api));
+  if (errors.length) throw new InvalidError(KIND, command.name, errors);
   const object = stored(next);
   const before = stored(old);
   // etcd3's GuaranteedUpdate writes nothing (and renews no lease) when the bytes are the same.
@@ -150,7 +164,7 @@ export function decideKubeEventReplace(command: ReplaceKubeEvent, state: KubeEve
 /** DELETE: preconditions, then gone at once, or pending (deletionTimestamp) while finalizers remain. */
 export function decideKubeEventDelete(command: DeleteKubeEvent, state: KubeEventState, ctx: KubeEventDecisionContext & { api?: EventApiVersion }): KubeEventDecision {
   const current = state.object;
-  if (!current) throw new NotFoundError(EVENTS_RESOURCE, command.name, groupOf(ctx.api ?? 'v1'));
+  if (!current) throw eventNotFound(command.name, ctx.api ?? 'v1');
   const pre = command.preconditions;
   if (pre?.uid && pre.uid !== current.metadata.uid) {
     throw new ConflictError(

@@ -4,7 +4,7 @@ import { AlreadyExistsError } from '../../domain/errors/domain-errors';
 import { GENERATE_NAME_ATTEMPTS, generateName } from '../../domain/generate-name';
 import { jsonCopy } from '../../domain/json-copy';
 import type { CreateKubeEvent } from '../../domain/kube-event/kube-event.commands';
-import { decideKubeEventCreate, EVENTS_RESOURCE } from '../../domain/kube-event/kube-event.decider';
+import { decideKubeEventCreate, eventsResource } from '../../domain/kube-event/kube-event.decider';
 import { ID_FACTORY } from '../../shared/ids';
 import type { IdFactory } from '../../shared/ids';
 import type { WriteRequestContext } from '../../commands/write-result';
@@ -42,7 +42,7 @@ export class CreateKubeEventHandler implements ICommandHandler<CreateKubeEventCo
   private async created(command: CreateKubeEvent, request: WriteRequestContext): Promise<KubeEventWriteResult> {
     const name = command.object.metadata.name ?? '';
     // A derived Event's name never changes hands: its position is in the log for good.
-    if (name && (await this.events.isDerivedName(command.namespace, name))) throw new AlreadyExistsError(EVENTS_RESOURCE, name);
+    if (name && (await this.events.isDerivedName(command.namespace, name))) throw new AlreadyExistsError(eventsResource(command.api), name);
     return this.writes.run({ namespace: command.namespace, name, verb: 'create', decide: (state, context) => decideKubeEventCreate(command, state, context) }, request);
   }
 }

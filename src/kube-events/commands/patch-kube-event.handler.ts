@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '../../domain/errors/domain-errors';
-import { decideKubeEventReplace, EVENTS_RESOURCE } from '../../domain/kube-event/kube-event.decider';
+import { decideKubeEventReplace, eventNotFound } from '../../domain/kube-event/kube-event.decider';
 import { patchedKubeEvent } from '../../patch/patched-kube-event';
 import { PatchKubeEventCommand, type KubeEventWriteResult } from './kube-event.commands';
 import { KubeEventWriteRunner } from './kube-event-write-runner';
@@ -22,8 +21,9 @@ export class PatchKubeEventHandler implements ICommandHandler<PatchKubeEventComm
         name,
         verb: 'patch',
         decide: (state, context) => {
-          if (!state.object) throw new NotFoundError(EVENTS_RESOURCE, name, api === 'events.k8s.io/v1' ? 'events.k8s.io' : undefined);
-          const patched = patchedKubeEvent(state.object, patch);
+          if (!state.object) throw eventNotFound(name, api);
+          // The patch applies to the Event as the API it came through serves it.
+          const patched = patchedKubeEvent(state.object, patch, api);
           warnings = patched.warnings;
           return decideKubeEventReplace({ kind: 'ReplaceKubeEvent', namespace, name, object: patched.object, api, patch: true }, state, context);
         },

@@ -1,7 +1,9 @@
 // The kinds svctrail answers in protobuf, and their envelopes. The envelope carries the group
 // version of the object (its own apiVersion, else the kind's: core/v1 and the unversioned meta
-// kinds are `v1`, the self reviews live in authorization.k8s.io/v1 and authentication.k8s.io/v1).
+// kinds are `v1`, the self reviews live in authorization.k8s.io/v1 and authentication.k8s.io/v1,
+// events.k8s.io's Event in events.k8s.io/v1) and the kind's own name (`Event` for both Events).
 import { eventListSchema, eventSchema } from '../event-schema';
+import { eventsV1EventListSchema, eventsV1EventSchema } from '../events-v1-event-schema';
 import type { StructSchema } from '../go-schema';
 import { deleteOptionsSchema, statusSchema } from '../meta-schema';
 import { selfSubjectAccessReviewSchema, selfSubjectReviewSchema, selfSubjectRulesReviewSchema } from '../review-schema';
@@ -15,6 +17,8 @@ const SCHEMAS = {
   Status: statusSchema,
   Event: eventSchema,
   EventList: eventListSchema,
+  EventsV1Event: eventsV1EventSchema,
+  EventsV1EventList: eventsV1EventListSchema,
   DeleteOptions: deleteOptionsSchema,
   SelfSubjectAccessReview: selfSubjectAccessReviewSchema,
   SelfSubjectRulesReview: selfSubjectRulesReviewSchema,
@@ -27,7 +31,18 @@ const GROUP_VERSIONS: Partial<Record<ProtobufKind, string>> = {
   SelfSubjectAccessReview: 'authorization.k8s.io/v1',
   SelfSubjectRulesReview: 'authorization.k8s.io/v1',
   SelfSubjectReview: 'authentication.k8s.io/v1',
+  EventsV1Event: 'events.k8s.io/v1',
+  EventsV1EventList: 'events.k8s.io/v1',
 };
+
+/** The envelope's kind where it is not the key (a kind of the same name in another group). */
+const ENVELOPE_KINDS: Partial<Record<ProtobufKind, string>> = {
+  EventsV1Event: 'Event',
+  EventsV1EventList: 'EventList',
+};
+
+const envelopeKind = (kind: ProtobufKind): string => ENVELOPE_KINDS[kind] ?? kind;
+const groupVersionOf = (kind: ProtobufKind): string => GROUP_VERSIONS[kind] ?? 'v1';
 
 /** The Go struct schema of a kind svctrail speaks protobuf for. */
 export function protobufSchemaOf(kind: ProtobufKind): StructSchema {
@@ -37,8 +52,8 @@ export function protobufSchemaOf(kind: ProtobufKind): StructSchema {
 /** `k8s\0` + Unknown{groupVersion, kind} + the object's message, from the object's JSON view. */
 export function encodeKubeObject(kind: ProtobufKind, object: object): Uint8Array {
   const own = (object as { apiVersion?: unknown }).apiVersion;
-  const apiVersion = typeof own === 'string' && own !== '' ? own : (GROUP_VERSIONS[kind] ?? 'v1');
-  return encodeEnvelope(apiVersion, kind, encodeMessage(SCHEMAS[kind], object));
+  const apiVersion = typeof own === 'string' && own !== '' ? own : groupVersionOf(kind);
+  return encodeEnvelope(apiVersion, envelopeKind(kind), encodeMessage(SCHEMAS[kind], object));
 }
 
 /**
@@ -48,7 +63,9 @@ export function encodeKubeObject(kind: ProtobufKind, object: object): Uint8Array
  */
 export function decodeKubeObject(body: Uint8Array): Record<string, unknown> {
   const envelope = decodeEnvelope(body);
-  const schema = SCHEMAS[envelope.kind as ProtobufKind];
-  if (!schema) throw new Error(`no protobuf schema for kind ${JSON.stringify(envelope.kind)}`);
-  return { kind: envelope.kind, apiVersion: envelope.apiVersion, ...decodeMessage(schema, envelope.raw) };
+  const kinds = Object.keys(SCHEMAS) as ProtobufKind[];
+  // The kind of that name in the envelope's group version (Status is `v1` in every group).
+  const kind = kinds.find((k) => envelopeKind(k) === envelope.kind && groupVersionOf(k) === envelope.apiVersion) ?? kinds.find((k) => k === envelope.kind);
+  if (!kind) throw new Error(`no protobuf schema for kind ${JSON.stringify(envelope.kind)}`);
+  return { kind: envelope.kind, apiVersion: envelope.apiVersion, ...decodeMessage(SCHEMAS[kind], envelope.raw) };
 }

@@ -1,10 +1,11 @@
 // The protobuf field numbers of every Kubernetes message svctrail reads or writes, written from
-// the `protobuf:"…,N,…"` tags of k8s.io/api core/v1, authorization/v1, authentication/v1 and
-// apimachinery meta/v1 (v0.32). A JSON
+// the `protobuf:"…,N,…"` tags of k8s.io/api core/v1, events/v1, authorization/v1,
+// authentication/v1 and apimachinery meta/v1 (v0.32). A JSON
 // field that has no number here (the inlined TypeMeta's kind/apiVersion) is not on the wire: it
 // travels in the runtime.Unknown envelope instead. Everything else about a field (its Go type,
 // pointer-ness, omitempty) comes from the Go struct schemas the JSON codec already uses.
 import { eventListSchema, eventSchema, eventSeriesSchema, eventSourceSchema, objectReferenceSchema } from '../event-schema';
+import { eventsV1EventListSchema, eventsV1EventSchema, eventsV1EventSeriesSchema } from '../events-v1-event-schema';
 import type { StructSchema } from '../go-schema';
 import { deleteOptionsSchema, listMetaSchema, preconditionsSchema, statusCauseSchema, statusDetailsSchema, statusSchema } from '../meta-schema';
 import {
@@ -147,6 +148,29 @@ const LAYOUT = new Map<StructSchema, FieldNumbers>([
   [objectReferenceSchema, { kind: 1, namespace: 2, name: 3, uid: 4, apiVersion: 5, resourceVersion: 6, fieldPath: 7 }],
   [eventSourceSchema, { component: 1, host: 2 }],
   [eventSeriesSchema, { count: 1, lastObservedTime: 2 }],
+  // events.k8s.io/v1 Event (its ObjectReference and EventSource are core/v1's)
+  [
+    eventsV1EventSchema,
+    {
+      metadata: 1,
+      eventTime: 2,
+      series: 3,
+      reportingController: 4,
+      reportingInstance: 5,
+      action: 6,
+      reason: 7,
+      regarding: 8,
+      related: 9,
+      note: 10,
+      type: 11,
+      deprecatedSource: 12,
+      deprecatedFirstTimestamp: 13,
+      deprecatedLastTimestamp: 14,
+      deprecatedCount: 15,
+    },
+  ],
+  [eventsV1EventListSchema, { metadata: 1, items: 2 }],
+  [eventsV1EventSeriesSchema, { count: 1, lastObservedTime: 2 }],
   // meta/v1 selector requirements
   [labelSelectorRequirementSchema, { key: 1, operator: 2, values: 3 }],
   [fieldSelectorRequirementSchema, { key: 1, operator: 2, values: 3 }],
