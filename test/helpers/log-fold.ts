@@ -1,6 +1,9 @@
 // Re-folds the whole event log from an open database and compares it with the projections, row
-// by row: the check a crash, a replay or an import must pass.
+// by row: the check a crash, a replay or an import must pass. Controllers' Events (their own
+// streams in the same log) are folded on their own and compared with the live Events table.
 import Database from 'better-sqlite3';
+import { evolveKubeEvent, initialKubeEventState, type KubeEventState } from '../../src/domain/kube-event/kube-event.evolve';
+import { isKubeEventFact } from '../../src/domain/kube-event/kube-event.facts';
 import { evolve, initialServiceState, type ServiceState } from '../../src/domain/service.evolve';
 import type { ServiceEvent } from '../../src/domain/service.events';
 import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
@@ -35,12 +38,18 @@ export function foldLogAndCompare(path: string): FoldReport {
     const revisions = new Map<number, string>();
     const answers = new Map<number, string>();
     const differences: string[] = [];
+    const kubeEvents = new Map<string, KubeEventState>();
     for (const row of rows) {
+      const event = { type: row.type, data: JSON.parse(row.data) as unknown };
+      if (isKubeEventFact(event)) {
+        kubeEvents.set(row.stream_id, evolveKubeEvent(kubeEvents.get(row.stream_id) ?? initialKubeEventState, event, row.resource_version));
+        continue;
+      }
       const before = states.get(row.stream_id) ?? { ...initialServiceState, namespace: row.namespace, name: row.name };
       if (row.type === 'ServiceDeleted' && before.object?.metadata.resourceVersion === String(row.resource_version)) {
         answers.set(row.resource_version, JSON.stringify(before.object));
       }
-      const next = evolve(before, { type: row.type, data: JSON.parse(row.data) } as ServiceEvent, row.resource_version);
+      const next = evolve(before, event as ServiceEvent, row.resource_version);
       states.set(row.stream_id, { ...next, namespace: row.namespace, name: row.name });
       if (row.position === row.resource_version && next.object) {
         revisions.set(row.resource_version, JSON.stringify(next.object));
@@ -61,6 +70,13 @@ export function foldLogAndCompare(path: string): FoldReport {
       if (revisions.get(rv) !== decodeStoredText(object)) differences.push(`service_revisions rv ${rv} differs from the fold`);
     }
     if (stored.length !== revisions.size) differences.push(`service_revisions has ${stored.length} rows, the fold ${revisions.size}`);
+    const liveEvents = new Map((db.prepare('SELECT uid, object FROM kube_events').all() as { uid: string; object: string }[]).map((r) => [r.uid, r.object]));
+    for (const [uid, state] of kubeEvents) {
+      const folded = state.object ? JSON.stringify(state.object) : undefined;
+      if (liveEvents.get(uid) !== folded) differences.push(`kube_events ${uid}: projection ${liveEvents.get(uid) ?? 'absent'} != fold ${folded ?? 'absent'}`);
+      liveEvents.delete(uid);
+    }
+    for (const uid of liveEvents.keys()) differences.push(`kube_events row ${uid} has no facts`);
     return { events: rows.length, differences, revisions, answers };
   } finally {
     db.close();

@@ -1,5 +1,6 @@
 // replay, verify, export/import and point-in-time copies on a real store written through the
-// real write path, with the application still holding the database open.
+// real write path, with the application still holding the database open: Services, and
+// controllers' Events beside them (created, repeated, deleted, expired, created again).
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ import { StoreWriter } from './store-fixture';
 import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
 import { encodeRevisionObject, encodeRevisionPatch } from '../../src/store/revision-texts';
 
-const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations'];
+const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'kube_events', 'kube_event_occurrences'];
 
 /** Every row of every table, in a stable order: what "identical state" means. */
 function dump(dbPath: string): Record<string, unknown[]> {
@@ -68,6 +69,7 @@ describe('maintenance on a live store', () => {
     ctx = await createAppContext();
     writer = new StoreWriter(ctx);
     await writer.history();
+    await writer.eventHistory();
     dbPath = join(ctx.dataDir, 'svctrail.db');
     live = new Database(dbPath);
     scratchRoot = mkdtempSync(join(tmpdir(), 'svctrail-maint-'));
@@ -83,8 +85,21 @@ describe('maintenance on a live store', () => {
     expect(report.differences).toBe(0);
     expect(report.samples).toEqual([]);
     expect(report.events).toBeGreaterThan(10);
-    expect(report.tables.map((t) => t.table)).toEqual(['services', 'service_revisions', 'revision_facts', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations']);
+    expect(report.tables.map((t) => t.table)).toEqual([
+      'services',
+      'service_revisions',
+      'revision_facts',
+      'service_lifetimes',
+      'condition_transitions',
+      'ingress_intervals',
+      'allocations',
+      'kube_events',
+      'kube_event_occurrences',
+    ]);
     for (const t of report.tables) expect(t.liveRows).toBe(t.foldedRows);
+    // Three live Events (one repeated, one created again after its deletion); every write of an Event an occurrence, the expiry included.
+    expect(report.tables.find((t) => t.table === 'kube_events')!.liveRows).toBe(3);
+    expect(report.tables.find((t) => t.table === 'kube_event_occurrences')!.liveRows).toBe(9);
     expect(foldLogAndCompare(dbPath).differences).toEqual([]);
     // verify leaves nothing behind in the data directory
     expect(readdirSync(ctx.dataDir).filter((f) => f.startsWith('.svctrail-'))).toEqual([]);
@@ -96,11 +111,24 @@ describe('maintenance on a live store', () => {
     live.prepare(`UPDATE services SET object = ? WHERE name = 'web'`).run(web.replace('203.0.113.8', '192.0.2.66'));
     live.prepare('DELETE FROM condition_transitions WHERE id = 2').run();
     live.prepare(`INSERT INTO allocations (kind, value, uid) VALUES ('cluster-ip', '10.96.255.254', 'nobody')`).run();
+    // A live Event whose count was changed, and an occurrence that lost its reason.
+    const repeated = live.prepare(`SELECT object FROM kube_events WHERE name = 'web.1800000000000002'`).pluck().get() as string;
+    live.prepare(`UPDATE kube_events SET object = ? WHERE name = 'web.1800000000000002'`).run(repeated.replace('"count":3', '"count":30'));
+    const occurrence = live.prepare(`SELECT resource_version FROM kube_event_occurrences WHERE name = 'db.1800000000000003' ORDER BY resource_version LIMIT 1`).pluck().get() as number;
+    live.prepare(`UPDATE kube_event_occurrences SET reason = '' WHERE resource_version = ?`).run(occurrence);
 
     const report = await verify(ctx.dataDir);
-    expect(report.differences).toBe(3);
+    expect(report.differences).toBe(5);
     expect(report.tables.find((t) => t.table === 'services')!.differences).toBe(1);
-    const [allocation, transition, services] = [...report.samples].sort((a, b) => a.table.localeCompare(b.table));
+    const [allocation, transition, occurrenceSample, liveEvent, services] = [...report.samples].sort((a, b) => a.table.localeCompare(b.table));
+    expect(liveEvent).toMatchObject({ table: 'kube_events', kind: 'changed', key: { namespace: 'default', name: 'web.1800000000000002' } });
+    expect(liveEvent.columns).toEqual([expect.objectContaining({ column: 'object', fields: [{ path: '.count', live: 30, folded: 3 }] })]);
+    expect(occurrenceSample).toMatchObject({
+      table: 'kube_event_occurrences',
+      kind: 'changed',
+      key: { resource_version: occurrence },
+      columns: [{ column: 'reason', live: '', folded: 'EnsuringLoadBalancer' }],
+    });
     expect(services).toMatchObject({ table: 'services', kind: 'changed', key: { namespace: 'default', name: 'web' } });
     expect(services.columns).toEqual([
       expect.objectContaining({
@@ -121,6 +149,8 @@ describe('maintenance on a live store', () => {
       condition_transitions: 1,
       ingress_intervals: 0,
       allocations: 1,
+      kube_events: 1,
+      kube_event_occurrences: 1,
     });
     expect(replay.caughtUpWrites).toBe(0);
     expect(dump(dbPath)).toEqual(before);
@@ -199,22 +229,33 @@ describe('maintenance on a live store', () => {
   it('replay folds in writes a running server commits while the fresh tables are built', async () => {
     const committer = ctx.app.get(GroupCommitter);
     let pending: Promise<unknown> | undefined;
-    // A write lands between the build and the swap (the progress hook runs right before it).
+    // Writes land between the build and the swap (the progress hook runs right before it): a
+    // Service, an Event repeated, one deleted and one created, all in one commit.
     const progress: Progress = {
       ...silentProgress,
       start: (phase) => {
         if (phase !== 'swap') return;
-        pending = writer.create('late', 'team-b');
+        pending = Promise.all([
+          writer.create('late', 'team-b'),
+          writer.repeatEvent('web.1800000000000002', 'default', 4),
+          writer.deleteEvent('web.1800000000000004', 'default'),
+          writer.event('late.1800000000000005', 'team-b', 'late'),
+        ]);
         committer.flush();
       },
     };
     const report = replayProjections({ dataDir: ctx.dataDir, progress });
     await pending;
-    expect(report.caughtUpWrites).toBe(1);
-    expect(report.resourceVersion).toBe(report.builtAt + 1);
+    expect(report.caughtUpWrites).toBe(4);
+    expect(report.resourceVersion).toBe(report.builtAt + 4);
     expect(report.tables.find((t) => t.table === 'services')!.changed).toBeNull();
     expect((await verify(ctx.dataDir)).differences).toBe(0);
     expect(writer.repository.loadLive('team-b', 'late').object).not.toBeNull();
+    expect(live.prepare(`SELECT name, json_extract(object, '$.count') AS count FROM kube_events ORDER BY name`).all()).toEqual([
+      { name: 'db.1800000000000003', count: 1 },
+      { name: 'late.1800000000000005', count: 1 },
+      { name: 'web.1800000000000002', count: 4 },
+    ]);
   });
 
   it('replay never holds the write lock between its steps: a write that will not wait commits in every phase', async () => {
@@ -297,7 +338,8 @@ describe('maintenance on a live store', () => {
     const projectionDerived = live
       .prepare(
         `SELECT type, 'replay_shadow_' || name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
-        AND tbl_name IN ('services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'ingress_interval_spans') ORDER BY 1, 2`,
+        AND tbl_name IN ('services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'ingress_interval_spans',
+          'kube_events', 'kube_event_occurrences') ORDER BY 1, 2`,
       )
       .raw()
       .all();
@@ -554,6 +596,36 @@ describe('maintenance on a live store', () => {
     }
     expect((await verify(out)).differences).toBe(0);
     expect(() => buildPointInTime({ dataDir: ctx.dataDir, until: parseLogPoint('1', '--until'), outDir: out, progress: silentProgress })).toThrow(/--out .* is not empty/);
+  });
+
+  it('replay --until copies the Events live at that point: each as its last write then left it, with the lease it had, the ended ones gone', async () => {
+    // Right after an Event was deleted (and before its name was created again), one expired before it, one repeated.
+    const at = live.prepare(`SELECT min(position) FROM events WHERE type = 'KubeEventDeleted' AND name = 'db.1800000000000003'`).pluck().get() as number;
+    const out = join(scratchRoot, 'pit-events');
+    buildPointInTime({ dataDir: ctx.dataDir, until: parseLogPoint(String(at), '--until'), outDir: out, progress: silentProgress });
+    // The live Events at `at`, from the facts alone: each stream's last fact up to `at`, unless it ended it.
+    const expected = live
+      .prepare(
+        `SELECT e.namespace, e.name, e.stream_id AS uid, e.resource_version, e.stream_version, json_extract(e.data, '$.expiresAt') AS expires_at FROM events e
+         WHERE e.type IN ('KubeEventCreated', 'KubeEventUpdated') AND e.position <= @at
+           AND NOT EXISTS (SELECT 1 FROM events n WHERE n.stream_id = e.stream_id AND n.stream_version > e.stream_version AND n.position <= @at)
+         ORDER BY 1, 2`,
+      )
+      .all({ at });
+    expect(expected.map((e: any) => e.name)).toEqual(['web.1800000000000002']);
+    const pit = new Database(join(out, 'svctrail.db'), { readonly: true });
+    try {
+      const copied = pit.prepare('SELECT namespace, name, uid, resource_version, stream_version, expires_at, object FROM kube_events ORDER BY 1, 2').all() as Record<string, unknown>[];
+      expect(copied.map(({ object: _object, ...row }) => row)).toEqual(expected);
+      expect(JSON.parse(copied[0].object as string)).toMatchObject({ count: 2, metadata: { name: 'web.1800000000000002', resourceVersion: String(copied[0].resource_version) } });
+      // Every write of an Event up to `at` is an occurrence of the copy, the expiry and the deletion included.
+      expect(pit.prepare('SELECT resource_version FROM kube_event_occurrences ORDER BY 1').pluck().all()).toEqual(
+        live.prepare(`SELECT position FROM events WHERE type LIKE 'KubeEvent%' AND position <= ? ORDER BY 1`).pluck().all(at),
+      );
+    } finally {
+      pit.close();
+    }
+    expect((await verify(out)).differences).toBe(0);
   });
 
   it('reads a point as a resourceVersion or an RFC 3339 time and rejects anything else', () => {

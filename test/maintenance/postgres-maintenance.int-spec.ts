@@ -1,8 +1,8 @@
 // Moving a store between engines and keeping PostgreSQL's projections honest: a SQLite history
-// exported, imported into PostgreSQL and exported again gives the same bytes, and back into
-// SQLite too; both engines then answer every read alike and hold the same rows. verify folds the
-// PostgreSQL log and finds a corrupted row; replay rebuilds the tables (while writes arrive)
-// and verify passes again.
+// (Services, and controllers' Events beside them) exported, imported into PostgreSQL and
+// exported again gives the same bytes, and back into SQLite too; both engines then answer every
+// read alike and hold the same rows. verify folds the PostgreSQL log and finds a corrupted row;
+// replay rebuilds the tables (while Service and Event writes arrive) and verify passes again.
 import type { Logger } from 'pino';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
@@ -32,11 +32,21 @@ import { DATABASE } from '../../src/store/ports/store.tokens';
 import { type AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { createTestDatabase, describePostgres, dropTestDatabase, type PostgresTestDatabase } from '../helpers/postgres';
 import { handlersOn } from '../helpers/service-handlers';
-import { as, loadBalancer, StoreWriter } from './store-fixture';
+import { as, loadBalancer, recorderEvent, StoreWriter } from './store-fixture';
 import { readLog } from '../../src/projections/log-reader';
 import { PROJECTION_TABLES, ProjectionRowFold, rowColumns } from '../../src/maintenance/projection-row-fold';
 import { PROJECTION_KEYS } from '../../src/maintenance/postgres/pg-projection-comparison';
 import { parseLogPoint } from '../../src/maintenance/log-point';
+import { KubeEventLog } from '../../src/store/kube-event-log';
+import type { KubeEvents } from '../../src/store/ports/kube-events';
+import { PgSqlReader } from '../../src/store/postgres/pg-sql-reader';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
+import { PgAppendQueue } from '../../src/store/postgres/pg-append-queue';
+import { PgKubeEventWriteStore } from '../../src/store/postgres/pg-kube-event-write-store';
+import { KubeEventWriteRunner } from '../../src/kube-events/commands/kube-event-write-runner';
+import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
+import { decideKubeEventCreate, decideKubeEventDelete, decideKubeEventReplace } from '../../src/domain/kube-event/kube-event.decider';
+import type { KubeEvent } from '../../src/domain/kube-event/kube-event.types';
 
 async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;
@@ -68,6 +78,9 @@ const TABLES: Record<string, string> = {
   ingress_intervals: `SELECT id, address, address_type, uid, namespace, name, from_resource_version, from_time, set_by,
                         to_resource_version, to_time, cleared_by FROM ingress_intervals ORDER BY id`,
   allocations: 'SELECT kind, value, uid FROM allocations ORDER BY kind, value',
+  kube_events: 'SELECT namespace, name, uid, resource_version, stream_version, object, expires_at FROM kube_events ORDER BY namespace, name',
+  kube_event_occurrences: `SELECT resource_version, uid, namespace, name, involved_kind, involved_namespace, involved_name, involved_uid, type, reason,
+                             reporting_controller FROM kube_event_occurrences ORDER BY resource_version`,
 };
 
 async function pgRows(handle: PostgresHandle): Promise<Record<string, unknown[]>> {
@@ -106,6 +119,25 @@ async function everyRead(reads: ServiceReadStore, names: readonly (readonly [str
   return out;
 }
 
+/** The Events API's reads of written Events: each LIST page as of every resourceVersion, and every live Event. */
+async function everyEventRead(events: KubeEvents, names: readonly (readonly [string, string])[]): Promise<Record<string, unknown>> {
+  const head = await events.head();
+  const out: Record<string, unknown> = { head };
+  for (let until = 0; until <= head; until++) {
+    for (const namespace of [undefined, 'default']) out[`written ${namespace ?? '*'}@${until}`] = await events.writtenPage({ namespace, afterPosition: 0, untilPosition: until, limit: 100 });
+  }
+  for (const [namespace, name] of names) out[`written ${namespace}/${name}`] = await events.written(namespace, name);
+  out.expired = await events.expired('2030-01-01T00:00:00.000Z', 100);
+  return out;
+}
+
+const EVENT_NAMES = [
+  ['default', 'web.1800000000000002'],
+  ['default', 'web.1800000000000004'],
+  ['default', 'api.1800000000000001'],
+  ['team-a', 'db.1800000000000003'],
+] as const;
+
 const NAMES = [
   ['default', 'kubernetes'],
   ['default', 'web'],
@@ -117,7 +149,9 @@ describe('ProjectionRowFold', () => {
   let ctx: AppContext;
   beforeAll(async () => {
     ctx = await createAppContext(4);
-    await new StoreWriter(ctx).history();
+    const writer = new StoreWriter(ctx);
+    await writer.history();
+    await writer.eventHistory();
   });
   afterAll(() => ctx?.close());
 
@@ -156,7 +190,9 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
 
   beforeAll(async () => {
     ctx = await createAppContext(3);
-    await new StoreWriter(ctx).history();
+    const writer = new StoreWriter(ctx);
+    await writer.history();
+    await writer.eventHistory();
     exported = await sqliteExport(ctx.dataDir);
     pg = await openPostgres(database().url);
   });
@@ -181,6 +217,9 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     const fromPg = await everyRead(new PgServiceReadStore(pg.pool), NAMES);
     expect(fromSqlite.head).toBeGreaterThan(10);
     expect(fromPg).toEqual(fromSqlite);
+    const eventsFromSqlite = await everyEventRead(new KubeEventLog(new SqliteSqlReader(ctx.app.get<DatabaseHandle>(DATABASE))), EVENT_NAMES);
+    expect(eventsFromSqlite['written default/web.1800000000000002']).toBeDefined();
+    expect(await everyEventRead(new KubeEventLog(new PgSqlReader(() => pg.pool)), EVENT_NAMES)).toEqual(eventsFromSqlite);
   });
 
   it('exports the same window of writes as SQLite, by resourceVersion and by time', async () => {
@@ -260,9 +299,21 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     const report = await verify(database().url);
     expect(report.differences).toBe(0);
     expect(report.resourceVersion).toBe(await new PgServiceReadStore(pg.pool).head());
-    expect(report.tables.map((t) => t.table)).toEqual(['services', 'service_revisions', 'revision_facts', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations']);
+    expect(report.tables.map((t) => t.table)).toEqual([
+      'services',
+      'service_revisions',
+      'revision_facts',
+      'service_lifetimes',
+      'condition_transitions',
+      'ingress_intervals',
+      'allocations',
+      'kube_events',
+      'kube_event_occurrences',
+    ]);
     for (const t of report.tables) expect(t.liveRows).toBe(t.foldedRows);
     expect(report.tables.find((t) => t.table === 'condition_transitions')!.liveRows).toBeGreaterThan(0);
+    expect(report.tables.find((t) => t.table === 'kube_events')!.liveRows).toBe(3);
+    expect(report.tables.find((t) => t.table === 'kube_event_occurrences')!.liveRows).toBe(9);
   });
 
   describe('after rows are corrupted', () => {
@@ -276,13 +327,33 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       await pg.pool.query(`UPDATE condition_transitions SET reason = 'Tampered' WHERE id = 1`);
       await pg.pool.query(`INSERT INTO ingress_intervals (id, address, address_type, uid, namespace, name, from_resource_version, from_time, set_by)
                            VALUES (1000, '192.0.2.1', 'ip', 'nobody', 'default', 'ghost', 1, '2026-01-01T00:00:00.000Z', 'intruder')`);
+      // A live Event whose lease was stretched, and an occurrence of an Event that was never written.
+      await pg.pool.query(`UPDATE kube_events SET expires_at = '2099-01-01T00:00:00.000Z' WHERE namespace = 'team-a' AND name = 'db.1800000000000003'`);
+      await pg.pool.query(`INSERT INTO kube_event_occurrences SELECT resource_version + 100000, 'ghost', namespace, 'ghost', involved_kind, involved_namespace, involved_name,
+                             involved_uid, type, reason, reporting_controller FROM kube_event_occurrences ORDER BY resource_version LIMIT 1`);
     });
 
     it('verify reports each difference, naming the field', async () => {
       const report = await verify(database().url);
       const byTable = Object.fromEntries(report.tables.map((t) => [t.table, t.differences]));
-      expect(byTable).toEqual({ services: 1, service_revisions: 0, revision_facts: 0, service_lifetimes: 0, condition_transitions: 1, ingress_intervals: 1, allocations: 1 });
-      expect(report.differences).toBe(4);
+      expect(byTable).toEqual({
+        services: 1,
+        service_revisions: 0,
+        revision_facts: 0,
+        service_lifetimes: 0,
+        condition_transitions: 1,
+        ingress_intervals: 1,
+        allocations: 1,
+        kube_events: 1,
+        kube_event_occurrences: 1,
+      });
+      expect(report.differences).toBe(6);
+      expect(report.samples.find((s) => s.table === 'kube_events')).toMatchObject({
+        kind: 'changed',
+        key: { namespace: 'team-a', name: 'db.1800000000000003' },
+        columns: [{ column: 'expires_at', live: '2099-01-01T00:00:00.000Z' }],
+      });
+      expect(report.samples.find((s) => s.table === 'kube_event_occurrences')).toMatchObject({ kind: 'unexpected', row: { uid: 'ghost' } });
       const web = report.samples.find((s) => s.table === 'services')!;
       expect(web).toMatchObject({ kind: 'changed', key: { namespace: 'default', name: 'web' } });
       expect(web.columns![0].fields).toEqual([{ path: '.status.loadBalancer.ingress[0].ip', live: '192.0.2.99', folded: '203.0.113.8' }]);
@@ -300,7 +371,20 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
           return () => `during-replay-${++n}`;
         })(),
       };
-      const handlers = handlersOn(new ServiceWriteRunner(new PgServiceWriteStore(pg.writePool, clock), new ChangeFeed(), ctx.app.get(ClusterNetwork), ids, ctx.app.get<Logger>(LOGGER)), ids);
+      const queue = new PgAppendQueue(pg.writePool);
+      const logger = ctx.app.get<Logger>(LOGGER);
+      const handlers = handlersOn(new ServiceWriteRunner(new PgServiceWriteStore(pg.writePool, clock, undefined, queue), new ChangeFeed(), ctx.app.get(ClusterNetwork), ids, logger), ids);
+      const events = new KubeEventWriteRunner(new PgKubeEventWriteStore(pg.writePool, clock, queue), new ChangeFeed(), ids, ctx.app.get<AppConfig>(APP_CONFIG), logger);
+      const repeatEvent = (namespace: string, name: string, count: number) =>
+        events.run(
+          {
+            namespace,
+            name,
+            verb: 'patch',
+            decide: (state, context) => decideKubeEventReplace({ kind: 'ReplaceKubeEvent', namespace, name, object: { ...state.object!, count }, api: 'v1', patch: true }, state, context),
+          },
+          as('recorder'),
+        );
       const reads = new PgServiceReadStore(pg.pool);
       const setIngress = async (namespace: string, name: string, ip: string) => {
         const current = JSON.parse((await reads.liveJson(namespace, name))!) as Service;
@@ -317,15 +401,36 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
             await setIngress('default', 'web', '203.0.113.50');
             await handlers.execute({ kind: 'CreateService', namespace: 'team-b', object: loadBalancer('new', 'team-b') }, as('creator'));
             await handlers.execute({ kind: 'DeleteService', namespace: 'default', name: 'api' }, as('operator'));
+            // And Events: one repeated, one deleted, one created.
+            await repeatEvent('default', 'web.1800000000000002', 4);
+            await events.run(
+              {
+                namespace: 'default',
+                name: 'web.1800000000000004',
+                verb: 'delete',
+                decide: (state, context) => decideKubeEventDelete({ kind: 'DeleteKubeEvent', namespace: 'default', name: 'web.1800000000000004' }, state, context),
+              },
+              as('operator'),
+            );
+            const created = recorderEvent('new.1800000000000009', 'team-b', 'new');
+            await events.run(
+              {
+                namespace: 'team-b',
+                name: created.metadata.name!,
+                verb: 'create',
+                decide: (state, context) => decideKubeEventCreate({ kind: 'CreateKubeEvent', namespace: 'team-b', object: created, api: 'v1' }, state, context),
+              },
+              as('recorder'),
+            );
           } else if (name === 'caught-up') {
-            // Folded under the append lock, in the swap's transaction.
-            await setIngress('team-a', 'db', '198.51.100.77');
+            // Folded under the append lock, in the swap's transaction: a Service's write and an Event's, one statement.
+            await Promise.all([setIngress('team-a', 'db', '198.51.100.77'), repeatEvent('team-a', 'db.1800000000000003', 2)]);
           }
         },
       });
       expect(report.builtAt).toBe(headBefore);
-      expect(report.caughtUpWrites).toBe(4);
-      expect(report.swapWrites).toBe(1);
+      expect(report.caughtUpWrites).toBe(8);
+      expect(report.swapWrites).toBe(2);
       const head = await reads.head();
       expect(report.resourceVersion).toBe(head);
       expect(report.tables.map((t) => [t.table, t.changed])).toEqual(report.tables.map((t) => [t.table, null]));
@@ -338,6 +443,12 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       expect(JSON.parse((await reads.liveJson('team-a', 'db'))!).status.loadBalancer.ingress).toEqual([{ ip: '198.51.100.77', ipMode: 'VIP' }]);
       expect(await reads.liveJson('default', 'api')).toBeUndefined();
       expect(await reads.liveJson('team-b', 'new')).toBeDefined();
+      const { rows: liveEvents } = await pg.pool.query<{ name: string; count: number }>(`SELECT name, (object::jsonb->>'count')::int AS count FROM kube_events ORDER BY name`);
+      expect(liveEvents).toEqual([
+        { name: 'db.1800000000000003', count: 2 },
+        { name: 'new.1800000000000009', count: 1 },
+        { name: 'web.1800000000000002', count: 4 },
+      ]);
       // The same indexes and constraints, under the same names; no shadow table left.
       expect(await indexes()).toEqual(indexesBefore);
       const { rows } = await pg.pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE '%replay%'`);

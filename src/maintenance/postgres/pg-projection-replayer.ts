@@ -7,8 +7,8 @@
 //    indexes and constraints are created on them under temporary names.
 // 2. Writes committed meanwhile are folded in rounds, without any lock: each round reads the log
 //    after the last folded resourceVersion (positions become visible in order, see
-//    lockAppends), adds their history rows and replaces the present rows of the Services they
-//    touched.
+//    lockAppends), adds their history rows and replaces the present rows of the Services and
+//    Events they touched.
 // 3. The last round runs under the append lock every write takes, so no write can commit between
 //    it and the swap, which renames the shadow tables (and their indexes and constraints) to the
 //    live names in the same transaction. Writes wait for the lock, none is lost; readers see the
@@ -56,6 +56,7 @@ const PRESENT_ROWS: Partial<Record<ProjectionTable, string>> = {
   allocations: 'uid = ANY($1)',
   service_lifetimes: 'uid = ANY($1) AND deleted_resource_version IS NULL',
   ingress_intervals: 'uid = ANY($1) AND to_resource_version IS NULL',
+  kube_events: 'uid = ANY($1)',
 };
 
 interface IndexDefinition {
