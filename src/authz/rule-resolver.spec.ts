@@ -17,8 +17,6 @@ describe('ABAC rule resolver (PolicyList.RulesFor)', () => {
       resourceRules: [
         { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },
         { verbs: ['*'], apiGroups: [''], resources: ['services/status'] },
-        { verbs: ['*'], apiGroups: [''], resources: ['events'] },
-        { verbs: ['*'], apiGroups: ['events.k8s.io'], resources: ['events'] },
       ],
       nonResourceRules: [],
       incomplete: false,
