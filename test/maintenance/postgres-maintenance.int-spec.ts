@@ -46,7 +46,6 @@ import { PgKubeEventWriteStore } from '../../src/store/postgres/pg-kube-event-wr
 import { KubeEventWriteRunner } from '../../src/kube-events/commands/kube-event-write-runner';
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { decideKubeEventCreate, decideKubeEventDelete, decideKubeEventReplace } from '../../src/domain/kube-event/kube-event.decider';
-import type { KubeEvent } from '../../src/domain/kube-event/kube-event.types';
 
 async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;

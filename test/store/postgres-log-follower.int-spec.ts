@@ -1,7 +1,7 @@
 // The writes a replica reads back from the PostgreSQL log (PgCommittedWriteReader, which feeds
 // every replica's change feed through PgLogFollower and serves watch resume) must be exactly the
-// CommittedWrites the writing replica held: same events, same state before and after, same JSON.
-// And a follower publishes the writes of another pool (another replica) in order, once each.
+// CommittedWrites the writing replica held: same events, same state before and after, same JSON,
+// for Services' writes and controllers' Events' (CommittedEventWrite) alike. And a follower publishes the writes of another pool (another replica) in order, once each.
 import { pino } from 'pino';
 import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
 import type { WriteRequestContext } from '../../src/commands/write-result';
@@ -10,7 +10,12 @@ import { ClusterNetwork } from '../../src/config/cluster-network';
 import { applyServiceDefaults } from '../../src/domain/service-defaults';
 import type { Service } from '../../src/domain/service.types';
 import { ChangeFeed } from '../../src/feed/change-feed';
-import type { CommittedWrite } from '../../src/store/ports/committed-write';
+import { isEventWrite, type LoggedWrite } from '../../src/store/ports/committed-event-write';
+import { decideKubeEventCreate, decideKubeEventDelete, decideKubeEventReplace } from '../../src/domain/kube-event/kube-event.decider';
+import type { KubeEvent } from '../../src/domain/kube-event/kube-event.types';
+import { KubeEventWriteRunner } from '../../src/kube-events/commands/kube-event-write-runner';
+import { PgAppendQueue } from '../../src/store/postgres/pg-append-queue';
+import { PgKubeEventWriteStore } from '../../src/store/postgres/pg-kube-event-write-store';
 import { FixedClock } from '../../src/shared/clock';
 import { PgCommittedWriteReader } from '../../src/store/postgres/pg-committed-write-reader';
 import { PgLogFollower } from '../../src/store/postgres/pg-log-follower';
@@ -27,7 +32,8 @@ const service = (name: string): Service =>
 
 describePostgres('reading committed writes back from the PostgreSQL log', (database) => {
   const handles: PostgresHandle[] = [];
-  const network = new ClusterNetwork(validateConfig({ dataDir: '/tmp/unused' }));
+  const config = validateConfig({ dataDir: '/tmp/unused' });
+  const network = new ClusterNetwork(config);
   const logger = pino({ level: 'silent' });
 
   /** A replica's write path whose own feed hears its live CommittedWrites. */
@@ -35,16 +41,19 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     const handle = await openPostgres(database().url);
     handles.push(handle);
     const feed = new ChangeFeed();
-    const live: CommittedWrite[] = [];
+    const live: LoggedWrite[] = [];
     feed.subscribe((write) => live.push(write));
-    const store = new PgServiceWriteStore(handle.writePool, new FixedClock(new Date('2026-01-02T03:04:05.000Z')));
+    const clock = new FixedClock(new Date('2026-01-02T03:04:05.000Z'));
+    const queue = new PgAppendQueue(handle.writePool);
+    const store = new PgServiceWriteStore(handle.writePool, clock, undefined, queue);
     const ids = deterministicIds(seed);
     ids.newUid = (
       (n = 0) =>
       () =>
         `uid-${seed}-${++n}`
     )();
-    return { handle, live, handlers: handlersOn(new ServiceWriteRunner(store, feed, network, ids, logger), ids) };
+    const events = new KubeEventWriteRunner(new PgKubeEventWriteStore(handle.writePool, clock, queue), feed, ids, config, logger);
+    return { handle, live, events, handlers: handlersOn(new ServiceWriteRunner(store, feed, network, ids, logger), ids) };
   };
 
   afterAll(async () => {
@@ -58,12 +67,38 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     const kept = (await w.handlers.execute({ kind: 'ReplaceService', namespace: 'ns', name: 'web', object: withFinalizer }, as)).object;
     await w.handlers.execute({ kind: 'ReplaceServiceStatus', namespace: 'ns', name: 'web', object: { ...kept, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } } }, as);
     await w.handlers.execute({ kind: 'CreateService', namespace: 'ns', object: service('api') }, as);
+    // A controller's Event about it: created, repeated, deleted, created again (a new incarnation).
+    const event: KubeEvent = {
+      metadata: { name: 'api.1', namespace: 'ns' },
+      involvedObject: { kind: 'Service', namespace: 'ns', name: 'api' },
+      reason: 'EnsuringLoadBalancer',
+      count: 1,
+      reportingComponent: 'service-controller',
+      reportingInstance: '',
+    };
+    const create = () =>
+      w.events.run(
+        { namespace: 'ns', name: 'api.1', verb: 'create', decide: (state, ctx) => decideKubeEventCreate({ kind: 'CreateKubeEvent', namespace: 'ns', object: event, api: 'v1' }, state, ctx) },
+        as,
+      );
+    await create();
+    await w.events.run(
+      {
+        namespace: 'ns',
+        name: 'api.1',
+        verb: 'patch',
+        decide: (state, ctx) => decideKubeEventReplace({ kind: 'ReplaceKubeEvent', namespace: 'ns', name: 'api.1', object: { ...state.object!, count: 2 }, api: 'v1', patch: true }, state, ctx),
+      },
+      as,
+    );
+    await w.events.run({ namespace: 'ns', name: 'api.1', verb: 'delete', decide: (state, ctx) => decideKubeEventDelete({ kind: 'DeleteKubeEvent', namespace: 'ns', name: 'api.1' }, state, ctx) }, as);
+    await create();
     await w.handlers.execute({ kind: 'DeleteService', namespace: 'ns', name: 'web' }, as);
     const current = (await w.handlers.execute({ kind: 'CreateService', namespace: 'ns', object: service('gone') }, as)).object;
     await w.handlers.execute({ kind: 'DeleteService', namespace: 'ns', name: 'gone' }, as);
     // A deletion pending on a finalizer, then the update that removes it: two events in one write.
     const web2 = await new PgCommittedWriteReader(w.handle.pool).writesAfter(0, 100);
-    const pending = web2.writes.filter((write) => write.name === 'web').pop()!.after.object!;
+    const pending = web2.writes.filter((write) => write.name === 'web' && !isEventWrite(write)).pop()!.after.object as Service;
     await w.handlers.execute({ kind: 'ReplaceService', namespace: 'ns', name: 'web', object: { ...pending, metadata: { ...pending.metadata, finalizers: [] } } }, as);
     await new Promise((resolve) => setImmediate(resolve));
     expect(current.metadata.name).toBe('gone');
@@ -73,10 +108,16 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     expect(all.complete).toBe(true);
     expect(all.writes).toEqual(w.live);
     expect(w.live.some((write) => write.events.length > 1)).toBe(true);
+    expect(w.live.filter(isEventWrite).map((write) => [write.events[0].event.type, write.before.object?.count ?? null, write.after.object?.count ?? null])).toEqual([
+      ['KubeEventCreated', null, 1],
+      ['KubeEventUpdated', 1, 2],
+      ['KubeEventDeleted', 2, null],
+      ['KubeEventCreated', null, 1],
+    ]);
     expect(w.live.some((write) => write.after.object === null)).toBe(true);
 
     // Pages of one write at a time, from every starting point, add up to the same.
-    const paged: CommittedWrite[] = [];
+    const paged: LoggedWrite[] = [];
     for (let after = 0; ;) {
       const page = await reader.writesAfter(after, 1);
       paged.push(...page.writes);
