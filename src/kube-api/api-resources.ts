@@ -1,6 +1,7 @@
 // The resources svctrail serves, described once for legacy discovery (APIResourceList) and
 // aggregated discovery (apidiscovery.k8s.io APIGroupDiscoveryList).
 import { historyAggregatedGroup, historyApiGroup } from '../history/history-api';
+import { eventsAggregatedGroup, eventsApiGroup } from './events-api-group';
 import { REVIEW_GROUPS, reviewAggregatedGroup, reviewApiGroup } from './self-review-api';
 export interface ServedResource {
   name: string;
@@ -82,14 +83,18 @@ export function aggregatedCoreDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | '
   };
 }
 
-/** GET /apis with an aggregated-discovery Accept: the named groups (the self reviews', history.svctrail.io). */
+/** GET /apis with an aggregated-discovery Accept: the named groups (events.k8s.io, the self reviews', history.svctrail.io). */
 export function aggregatedGroupsDiscovery(apiVersion: 'apidiscovery.k8s.io/v2' | 'apidiscovery.k8s.io/v2beta1') {
-  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [...REVIEW_GROUPS.map(reviewAggregatedGroup), historyAggregatedGroup()] as unknown[] };
+  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items: [eventsAggregatedGroup(), ...REVIEW_GROUPS.map(reviewAggregatedGroup), historyAggregatedGroup()] as unknown[] };
 }
 
-/** GET /apis: the named groups in legacy discovery, built-in groups first as kube-apiserver orders them. */
+/**
+ * GET /apis: the named groups in legacy discovery, built-in groups first as kube-apiserver orders
+ * them (by group priority, DefaultGenericAPIServicePriorities: events.k8s.io 17750,
+ * authentication.k8s.io 17700, authorization.k8s.io 17600).
+ */
 export function apiGroupList() {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...REVIEW_GROUPS.map(reviewApiGroup), historyApiGroup()] };
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [eventsApiGroup(), ...REVIEW_GROUPS.map(reviewApiGroup), historyApiGroup()] };
 }
 
 /**

@@ -6,6 +6,7 @@ import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDiscovery, apiGroupList, legacyResourceList } from './api-resources';
 import { sendObject } from './kube-response';
 import { apiErrors } from './api-errors';
+import { eventsApiGroup, eventsResourceList } from './events-api-group';
 import { findReviewGroup, reviewApiGroup, reviewResourceList } from './self-review-api';
 
 export const SERVER_VERSION = {
@@ -60,6 +61,16 @@ export class DiscoveryController {
     if (aggregated) return sendAggregated(reply, aggregated, aggregatedGroupsDiscovery(`apidiscovery.k8s.io/${aggregated}`));
     reply.header('vary', 'Accept');
     sendObject(request, reply, 200, apiGroupList());
+  }
+
+  @Get('apis/events.k8s.io')
+  eventsGroup(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    sendObject(request, reply, 200, { kind: 'APIGroup', apiVersion: 'v1', ...eventsApiGroup() });
+  }
+
+  @Get('apis/events.k8s.io/v1')
+  eventsResources(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    sendObject(request, reply, 200, eventsResourceList());
   }
 
   /** /apis/authentication.k8s.io and /apis/authorization.k8s.io (history.svctrail.io has its own controller). */

@@ -13,7 +13,9 @@ import { KubeEventCommandHandlers } from '../kube-events/commands';
 import { KubeEventWriteRunner } from '../kube-events/commands/kube-event-write-runner';
 import { KubeEventExpiryService } from '../kube-events/kube-event-expiry.service';
 import { DiscoveryController } from './discovery.controller';
+import { EventEndpoints } from './event-endpoints';
 import { EventsController } from './events.controller';
+import { EventsV1Controller } from './events-v1.controller';
 import { HealthController } from './health.controller';
 import { SelfReviewController } from './self-review.controller';
 import { ServiceStatusController } from './service-status.controller';
@@ -23,8 +25,21 @@ import { ServicesController } from './services.controller';
 @Module({
   // HistoryModule is imported by AppModule.
   imports: [CqrsModule.forRoot(), OpenApiModule],
-  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, SelfReviewController],
-  providers: [ServiceEndpoints, ServiceWriteRunner, KubernetesServiceBootstrap, ServiceWatchService, WatchRegistry, KubeEventsService, KubeEventWriteRunner, KubeEventExpiryService, ...KubeEventCommandHandlers, ...CommandHandlers, ...QueryHandlers],
+  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, EventsV1Controller, SelfReviewController],
+  providers: [
+    ServiceEndpoints,
+    EventEndpoints,
+    ServiceWriteRunner,
+    KubernetesServiceBootstrap,
+    ServiceWatchService,
+    WatchRegistry,
+    KubeEventsService,
+    KubeEventWriteRunner,
+    KubeEventExpiryService,
+    ...KubeEventCommandHandlers,
+    ...CommandHandlers,
+    ...QueryHandlers,
+  ],
   exports: [ServiceWatchService, WatchRegistry],
 })
 export class KubeApiModule {}

@@ -15,11 +15,13 @@ const CONTENT_TYPES: Record<ResponseFormat, string> = {
 
 /** The core/v1 resource paths whose objects (and errors) may be answered in protobuf. */
 const PROTOBUF_PATH = /^\/api\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?(?:services|events)(?:[/?]|$)/;
+/** events.k8s.io/v1 Events, which kube-apiserver serves in protobuf as it does core/v1's. */
+const PROTOBUF_EVENTS_V1_PATH = /^\/apis\/events\.k8s\.io\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?events(?:[/?]|$)/;
 /** The self-review endpoints (`kubectl auth can-i`, `whoami`), which kubectl 1.32+ calls in protobuf. */
 const PROTOBUF_REVIEW_PATH = /^\/apis\/(?:authorization\.k8s\.io\/v1\/(?:selfsubjectaccessreviews|selfsubjectrulesreviews)|authentication\.k8s\.io\/(?:v1|v1beta1)\/selfsubjectreviews)(?:[/?]|$)/;
 
 export function servesProtobuf(request: FastifyRequest): boolean {
-  return PROTOBUF_PATH.test(request.url) || PROTOBUF_REVIEW_PATH.test(request.url);
+  return PROTOBUF_PATH.test(request.url) || PROTOBUF_EVENTS_V1_PATH.test(request.url) || PROTOBUF_REVIEW_PATH.test(request.url);
 }
 
 /** JSON or YAML: for documents svctrail serves in those only (discovery, history). */

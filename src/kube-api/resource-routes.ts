@@ -11,6 +11,9 @@ const ROUTES: { pattern: RegExp; methods: readonly string[] }[] = [
   { pattern: /^\/api\/v1\/services$/, methods: ['GET'] },
   { pattern: new RegExp(`^/api/v1/namespaces/${SEGMENT}/events(/${SEGMENT})?$`), methods: ['GET'] },
   { pattern: /^\/api\/v1\/events$/, methods: ['GET'] },
+  { pattern: new RegExp(`^/apis/events\\.k8s\\.io/v1/namespaces/${SEGMENT}/events$`), methods: ['GET', 'POST', 'DELETE'] },
+  { pattern: new RegExp(`^/apis/events\\.k8s\\.io/v1/namespaces/${SEGMENT}/events/${SEGMENT}$`), methods: ['GET', 'PUT', 'PATCH', 'DELETE'] },
+  { pattern: /^\/apis\/events\.k8s\.io\/v1\/events$/, methods: ['GET'] },
   // The self reviews are create-only.
   { pattern: /^\/apis\/authorization\.k8s\.io\/v1\/(selfsubjectaccessreviews|selfsubjectrulesreviews)$/, methods: ['POST'] },
   { pattern: /^\/apis\/authentication\.k8s\.io\/(v1|v1beta1)\/selfsubjectreviews$/, methods: ['POST'] },

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { message, messages, namedEntries, str } from '../../test/openapi/protobuf-reader';
 import { isOpenApiObject, type OpenApiObject, type OpenApiValue } from './openapi-value';
-import { buildServiceSwagger, SERVICE_OPENAPI_V2_JSON, SERVICE_OPENAPI_V2_PROTOBUF } from './service-openapi-v2';
+import { buildSwagger, OPENAPI_V2_JSON_DOCUMENT, OPENAPI_V2_PROTOBUF_DOCUMENT } from './openapi-v2';
 
 function walk(value: OpenApiValue, visit: (key: string, v: OpenApiValue) => void): void {
   if (Array.isArray(value)) value.forEach((v) => walk(v, visit));
@@ -13,7 +13,7 @@ function walk(value: OpenApiValue, visit: (key: string, v: OpenApiValue) => void
 }
 
 describe('the /openapi/v2 document', () => {
-  const swagger = buildServiceSwagger();
+  const swagger = buildSwagger();
   const definitions = swagger.definitions as OpenApiObject;
 
   it('is Swagger 2.0 with #/definitions refs that all resolve, and nothing Swagger 2.0 lacks', () => {
@@ -49,11 +49,11 @@ describe('the /openapi/v2 document', () => {
   });
 
   it('serves the same document as JSON', () => {
-    expect(JSON.parse(SERVICE_OPENAPI_V2_JSON.bytes.toString())).toEqual(swagger);
+    expect(JSON.parse(OPENAPI_V2_JSON_DOCUMENT.bytes.toString())).toEqual(swagger);
   });
 
   describe('as gnostic protobuf', () => {
-    const bytes = SERVICE_OPENAPI_V2_PROTOBUF.bytes;
+    const bytes = OPENAPI_V2_PROTOBUF_DOCUMENT.bytes;
 
     it('round-trips the header fields', () => {
       expect(str(bytes, 1)).toBe('2.0');
@@ -75,6 +75,18 @@ describe('the /openapi/v2 document', () => {
           .map((q) => str(q, 4));
         expect(queryNames).toContain('fieldValidation');
       }
+    });
+
+    it('declares fieldValidation on the events.k8s.io Event PATCH, tagged with its GVK', () => {
+      const patch = message(namedEntries(message(bytes, 8), 2).get('/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}'), 8)!;
+      expect(parseYaml(str(namedEntries(patch, 13).get('x-kubernetes-group-version-kind'), 2)!)).toEqual({ group: 'events.k8s.io', kind: 'Event', version: 'v1' });
+      const queryNames = messages(patch, 8)
+        .map((item) => message(message(message(item, 1), 2), 3))
+        .filter((q): q is Buffer => q !== undefined)
+        .map((q) => str(q, 4));
+      expect(queryNames).toContain('fieldValidation');
+      const event = namedEntries(message(bytes, 9), 1).get('io.k8s.api.events.v1.Event')!;
+      expect(parseYaml(str(namedEntries(event, 31).get('x-kubernetes-group-version-kind'), 2)!)).toEqual([{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }]);
     });
 
     it('carries the Service definitions with their GVK and patch keys', () => {

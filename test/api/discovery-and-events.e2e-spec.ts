@@ -13,7 +13,7 @@ describe('discovery', () => {
     expect((await t.client.get('/api')).json).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const apis = (await t.client.get('/apis')).json;
     expect(apis).toMatchObject({ kind: 'APIGroupList', apiVersion: 'v1' });
-    expect(apis.groups.map((g: any) => g.name)).toEqual(['authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
+    expect(apis.groups.map((g: any) => g.name)).toEqual(['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
     const v1 = (await t.client.get('/api/v1')).json;
     expect(v1.groupVersion).toBe('v1');
     const services = v1.resources.find((r: any) => r.name === 'services');
@@ -41,7 +41,7 @@ describe('discovery', () => {
     });
     const groups = await t.client.get('/apis', { accept });
     expect(groups.json).toMatchObject({ kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {} });
-    expect(groups.json.items.map((g: any) => g.metadata.name)).toEqual(['authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
+    expect(groups.json.items.map((g: any) => g.metadata.name)).toEqual(['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
   });
 });
 

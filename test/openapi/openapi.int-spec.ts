@@ -1,6 +1,7 @@
 // The OpenAPI endpoints over real HTTPS: content types, hashes, ETags, redirects, auth.
 import { request as httpsRequest } from 'node:https';
-import { SERVICE_OPENAPI_V2_JSON, SERVICE_OPENAPI_V2_PROTOBUF } from '../../src/openapi/service-openapi-v2';
+import { OPENAPI_V2_JSON_DOCUMENT, OPENAPI_V2_PROTOBUF_DOCUMENT } from '../../src/openapi/openapi-v2';
+import { EVENTS_V1_OPENAPI_V3 } from '../../src/openapi/events-v1-openapi-v3';
 import { SERVICE_OPENAPI_V3 } from '../../src/openapi/service-openapi-v3';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { str } from './protobuf-reader';
@@ -33,14 +34,28 @@ describe('OpenAPI endpoints', () => {
     await t.stop();
   });
 
-  it('indexes api/v1 under the hash of its document', async () => {
+  it('indexes api/v1 and apis/events.k8s.io/v1 under the hashes of their documents', async () => {
     const res = await get('/openapi/v3', { accept: 'application/json, */*' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.headers['cache-control']).toBe('no-cache, private');
     expect(JSON.parse(res.body.toString())).toEqual({
-      paths: { 'api/v1': { serverRelativeURL: `/openapi/v3/api/v1?hash=${SERVICE_OPENAPI_V3.hash}` } },
+      paths: {
+        'api/v1': { serverRelativeURL: `/openapi/v3/api/v1?hash=${SERVICE_OPENAPI_V3.hash}` },
+        'apis/events.k8s.io/v1': { serverRelativeURL: `/openapi/v3/apis/events.k8s.io/v1?hash=${EVENTS_V1_OPENAPI_V3.hash}` },
+      },
     });
+  });
+
+  it('serves the events.k8s.io/v1 document at its hash, and redirects a stale hash to it', async () => {
+    const url = `/openapi/v3/apis/events.k8s.io/v1?hash=${EVENTS_V1_OPENAPI_V3.hash}`;
+    const res = await get(url, { accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, immutable');
+    expect(res.body.equals(EVENTS_V1_OPENAPI_V3.bytes)).toBe(true);
+    const stale = await get('/openapi/v3/apis/events.k8s.io/v1?hash=0123', { accept: 'application/json' });
+    expect(stale.status).toBe(301);
+    expect(stale.headers.location).toBe(url);
   });
 
   it('serves the hashed document as immutable, with an ETag that answers 304', async () => {
@@ -79,13 +94,13 @@ describe('OpenAPI endpoints', () => {
     const res = await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
-    expect(res.headers.etag).toBe(SERVICE_OPENAPI_V2_PROTOBUF.etag);
-    expect(res.body.equals(SERVICE_OPENAPI_V2_PROTOBUF.bytes)).toBe(true);
+    expect(res.headers.etag).toBe(OPENAPI_V2_PROTOBUF_DOCUMENT.etag);
+    expect(res.body.equals(OPENAPI_V2_PROTOBUF_DOCUMENT.bytes)).toBe(true);
     expect(str(res.body, 1)).toBe('2.0');
 
     const cached = await get('/openapi/v2', {
       accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
-      'if-none-match': SERVICE_OPENAPI_V2_PROTOBUF.etag,
+      'if-none-match': OPENAPI_V2_PROTOBUF_DOCUMENT.etag,
     });
     expect(cached.status).toBe(304);
   });
@@ -94,7 +109,7 @@ describe('OpenAPI endpoints', () => {
     const res = await get('/openapi/v2', { accept: 'application/json' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(res.headers.etag).toBe(SERVICE_OPENAPI_V2_JSON.etag);
+    expect(res.headers.etag).toBe(OPENAPI_V2_JSON_DOCUMENT.etag);
     expect(JSON.parse(res.body.toString()).swagger).toBe('2.0');
     expect((await get('/openapi/v2', { accept: 'application/yaml' })).status).toBe(406);
   });

@@ -62,7 +62,17 @@ export function eventRow(event: KubeEvent, now: Date): (string | number)[] {
   return [lastSeen, event.type ?? '', event.reason ?? '', target, involved.fieldPath ?? '', eventSource(event), (event.message ?? '').trim(), firstSeen, count, event.metadata.name ?? ''];
 }
 
-export function buildEventTable(items: readonly KubeEvent[], opts: ListMetaOptions & { now: Date; includeObject: IncludeObject; apiVersion: MetaApiVersion; noHeaders?: boolean }) {
+export function buildEventTable(
+  items: readonly KubeEvent[],
+  opts: ListMetaOptions & {
+    now: Date;
+    includeObject: IncludeObject;
+    apiVersion: MetaApiVersion;
+    noHeaders?: boolean;
+    /** includeObject=Object: the Event in the request's version (asTable converts it); default core/v1. */
+    served?: (event: KubeEvent) => object;
+  },
+) {
   return {
     kind: 'Table',
     apiVersion: opts.apiVersion,
@@ -74,7 +84,7 @@ export function buildEventTable(items: readonly KubeEvent[], opts: ListMetaOptio
         opts.includeObject === 'None'
           ? null
           : opts.includeObject === 'Object'
-            ? { kind: 'Event', apiVersion: 'v1', ...event }
+            ? (opts.served?.(event) ?? { kind: 'Event', apiVersion: 'v1', ...event })
             : { kind: 'PartialObjectMetadata', apiVersion: opts.apiVersion, metadata: event.metadata },
     })),
   };
