@@ -5,6 +5,8 @@ export { applyConfiguration, managerName, updateManagedFields } from './field-ma
 export type { ManagedKind, ManagedObject, Subresource } from './managed-kind';
 export { SERVICE_MANAGED_KIND } from './service-managed-kind';
 export { CORE_EVENT_MANAGED_KIND } from './kube-event-managed-kind';
+export { EVENTS_V1_EVENT_MANAGED_KIND } from './events-v1-event-managed-kind';
+export { kubeEventManagedKind } from './event-managed-kind';
 export { ApplyConflictError } from './apply-conflict.error';
 export { MergeValidationError } from './object-merge';
 export { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';

@@ -9,7 +9,8 @@ import { CORE_EVENT_MERGE_TYPE } from './kube-event-merge-schema';
 import { type ManagedKind } from './managed-kind';
 import { UNTRACKED_FIELDS } from './untracked-fields';
 
-const EMPTY_EVENT: KubeEvent = { metadata: {}, involvedObject: {}, reportingComponent: '', reportingInstance: '' };
+/** scope.Creater.New: the Event a create starts from. */
+export const EMPTY_EVENT: KubeEvent = { metadata: {}, involvedObject: {}, reportingComponent: '', reportingInstance: '' };
 
 /** Go's encoding of the core/v1 Event (source `{}`, zero times null, reporting fields ""), without managedFields. */
 export function comparableKubeEvent(event: KubeEvent | undefined): Record<string, unknown> {

@@ -5,6 +5,7 @@
 // thrown here.
 import { encodeKubeEvent } from '../codec/kube-event-encoder';
 import { AlreadyExistsError, BadRequestError, ConflictError, type GroupResource, InvalidError, NotFoundError, RawServerError } from '../errors/domain-errors';
+import { CORE_EVENT_MANAGED_KIND, ignoreManagedFieldsTimestamps } from '../field-management';
 import { jsonCopy } from '../json-copy';
 import { sameJson } from '../json-equality';
 import { formatTime } from '../service.decider';
@@ -21,8 +22,11 @@ export interface KubeEventDecisionContext {
   newUid(): string;
   /** --event-ttl: a written Event expires this long after its last write; undefined: never. */
   ttlSeconds?: number;
-  /** The managedFields a write leaves (FieldManager.Update); absent: the Event keeps none. */
-  managedFields?(live: KubeEvent | undefined, updated: KubeEvent): ManagedFieldsEntry[] | undefined;
+  /**
+   * The managedFields a write leaves (FieldManager.Update of the API version written through, or
+   * an apply's); absent: the Event keeps none.
+   */
+  managedFields?(live: KubeEvent | undefined, updated: KubeEvent, api: EventApiVersion): ManagedFieldsEntry[] | undefined;
 }
 
 export interface KubeEventDecision {
@@ -120,7 +124,7 @@ export function decideKubeEventCreate(command: CreateKubeEvent, state: KubeEvent
   delete meta.resourceVersion;
   meta.uid = ctx.newUid();
   meta.creationTimestamp = formatTime(ctx.now);
-  withManagedFields(object, ctx.managedFields?.(undefined, command.object));
+  withManagedFields(object, ctx.managedFields?.(undefined, command.object, command.api));
   const errors = validateKubeEventCreate(object, command.api);
   if (errors.length) throw new InvalidError(KIND, meta.name ?? '', errors);
   const name = meta.name ?? '';
@@ -147,11 +151,12 @@ export function decideKubeEventReplace(command: ReplaceKubeEvent, state: KubeEve
   checkResourceVersion(command.object, old, command.name, command.api);
   const requested = jsonCopy(command.object);
   requested.metadata.namespace = command.namespace;
-  const next = withManagedFields(copySystemMetadata(requested, old), ctx.managedFields ? ctx.managedFields(old, requested) : undefined);
+  const next = withManagedFields(copySystemMetadata(requested, old), ctx.managedFields ? ctx.managedFields(old, requested, command.api) : undefined);
   const errors = validateKubeEventUpdate(next, old, command.api);
   if (errors.length) throw new InvalidError(KIND, command.name, errors);
-  const object = stored(next);
   const before = stored(old);
+  // A write that only moved managedFields times keeps the stored ones: still a no-op (equality.go).
+  const object = ignoreManagedFieldsTimestamps(before, stored(next), CORE_EVENT_MANAGED_KIND);
   // etcd3's GuaranteedUpdate writes nothing (and renews no lease) when the bytes are the same.
   if (sameJson(object, before)) return { facts: [], created: false, unchanged: old };
   // An update that leaves a deleting Event without finalizers deletes it (store.Update).

@@ -1,11 +1,14 @@
 // What every Event write shares (as ServiceWriteRunner for Services): the handler's decision run
-// as a step through the Event store's write port, the fact recorded with who wrote it and its
-// TTL lease, the answer, and the change feed told only after the commit that holds it.
+// as a step through the Event store's write port, with the writer's field ownership (the
+// request's field manager, FieldManager.Update for the API version written through), the fact
+// recorded with who wrote it and its TTL lease, the answer, and the change feed told only after
+// the commit that holds it.
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ReplayedDraws } from '../../commands/replayed-draws';
 import type { WriteRequestContext } from '../../commands/write-result';
+import { kubeEventManagedKind, managerName, updateManagedFields } from '../../domain/field-management';
 import type { KubeEventDecision, KubeEventDecisionContext } from '../../domain/kube-event/kube-event.decider';
 import { evolveKubeEvent, initialKubeEventState, servedKubeEvent, type KubeEventState } from '../../domain/kube-event/kube-event.evolve';
 import { ChangeFeed } from '../../feed/change-feed';
@@ -17,6 +20,7 @@ import type { IdFactory } from '../../shared/ids';
 import type { CommittedEventWrite } from '../../store/ports/committed-event-write';
 import { KUBE_EVENT_WRITE_STORE } from '../../store/ports/kube-event-write-store';
 import type { KubeEventFacts, KubeEventStepOutcome, KubeEventWriteStore } from '../../store/ports/kube-event-write-store';
+import { formatTime } from '../../domain/service.decider';
 import type { KubeEventWriteResult } from './kube-event.commands';
 
 /** One Event write as its handler defines it: which Event, the verb recorded, and what it decides. */
@@ -56,7 +60,13 @@ export class KubeEventWriteRunner {
 
   private step(write: KubeEventWrite, request: WriteRequestContext, facts: KubeEventFacts, draws: ReplayedDraws): KubeEventStepOutcome<KubeEventWriteResult> {
     const { state, now } = facts;
-    const decision = write.decide(state, { now, newUid: () => draws.newUid(), ttlSeconds: this.ttlSeconds });
+    const manager = managerName(request.fieldManager, request.userAgent);
+    const decision = write.decide(state, {
+      now,
+      newUid: () => draws.newUid(),
+      ttlSeconds: this.ttlSeconds,
+      managedFields: (live, updated, api) => updateManagedFields({ live, updated, manager, subresource: '', now: formatTime(now) }, kubeEventManagedKind(api)),
+    });
     const [fact] = decision.facts;
     if (!fact || request.dryRun) return { finish: () => dryAnswer(decision, state) };
     const before = decision.created ? initialKubeEventState : state;
@@ -88,7 +98,16 @@ export class KubeEventWriteRunner {
   private published(write: CommittedEventWrite): void {
     const m = write.metadata;
     this.logger.info(
-      { requestId: m.requestId, user: m.user, verb: m.verb, namespace: write.namespace, name: write.name, uid: write.streamId, resourceVersion: write.resourceVersion, events: [write.events[0].event.type] },
+      {
+        requestId: m.requestId,
+        user: m.user,
+        verb: m.verb,
+        namespace: write.namespace,
+        name: write.name,
+        uid: write.streamId,
+        resourceVersion: write.resourceVersion,
+        events: [write.events[0].event.type],
+      },
       'write committed',
     );
     if (this.publisher) this.publisher.committed(write);

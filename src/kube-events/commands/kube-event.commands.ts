@@ -2,6 +2,7 @@
 import type { WriteRequestContext } from '../../commands/write-result';
 import type { CreateKubeEvent, DeleteKubeEvent, ReplaceKubeEvent } from '../../domain/kube-event/kube-event.commands';
 import type { EventApiVersion, KubeEvent } from '../../domain/kube-event/kube-event.types';
+import type { ApplyPatch } from '../../patch/applied-object';
 import type { KubeEventPatch } from '../../patch/patched-kube-event';
 
 /** What an Event write answers. */
@@ -34,7 +35,7 @@ export class PatchKubeEventCommand {
   constructor(
     readonly namespace: string,
     readonly name: string,
-    readonly patch: KubeEventPatch,
+    readonly patch: KubeEventPatch | ApplyPatch,
     readonly api: EventApiVersion,
     readonly request: WriteRequestContext,
   ) {}
