@@ -24,6 +24,9 @@ import { foldLogAndCompare } from '../helpers/log-fold';
 import { StoreWriter } from './store-fixture';
 import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
 import { encodeRevisionObject, encodeRevisionPatch } from '../../src/store/revision-texts';
+import { KubeEventLog } from '../../src/store/kube-event-log';
+import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
+import { HISTORY_COMPACTOR, type HistoryCompactor } from '../../src/store/ports/history-compaction';
 
 const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'kube_events', 'kube_event_occurrences'];
 
@@ -634,5 +637,39 @@ describe('maintenance on a live store', () => {
     for (const bad of ['-1', '4.2', 'yesterday', '2026-01-02', '2026-13-02T00:00:00Z', '']) {
       expect(() => parseLogPoint(bad, '--until')).toThrow(InvalidArgumentError);
     }
+  });
+
+  // Last: the store stays compacted.
+  it('compact removes revision objects only: every Event fact and occurrence stays, the Events answer as before, and verify, replay and export/import stay clean', async () => {
+    const eventRows = () => ({
+      facts: live.prepare(`SELECT * FROM events WHERE type LIKE 'KubeEvent%' ORDER BY position`).all(),
+      live: live.prepare('SELECT * FROM kube_events ORDER BY namespace, name').all(),
+      occurrences: live.prepare('SELECT * FROM kube_event_occurrences ORDER BY resource_version').all(),
+    });
+    const reads = new KubeEventLog(new SqliteSqlReader(ctx.app.get<symbol, DatabaseHandle>(DATABASE)));
+    const answers = async () => {
+      const head = await reads.head();
+      const pages = [];
+      for (let until = 0; until <= head; until++) pages.push(await reads.writtenPage({ afterPosition: 0, untilPosition: until, limit: 100 }));
+      return { pages, web: await reads.written('default', 'web.1800000000000002') };
+    };
+    const [rowsBefore, answersBefore] = [eventRows(), await answers()];
+    expect(rowsBefore.facts.length).toBeGreaterThan(8);
+    const head = live.prepare('SELECT max(position) FROM events').pluck().get() as number;
+    const outcome = await ctx.app.get<HistoryCompactor>(HISTORY_COMPACTOR).compact({ point: { kind: 'resourceVersion', resourceVersion: head }, actor: 'test:compactor' });
+    expect(outcome).toMatchObject({ kind: 'compacted', compaction: { horizon: { resourceVersion: head } } });
+    expect(live.prepare('SELECT count(*) FROM revision_facts').pluck().get()).toBeGreaterThan(0);
+    expect(eventRows()).toEqual(rowsBefore);
+    expect(await answers()).toEqual(answersBefore);
+
+    expect((await verify(ctx.dataDir)).differences).toBe(0);
+    const replay = replayProjections({ dataDir: ctx.dataDir, progress: silentProgress });
+    expect(replay.tables.filter((t) => t.changed !== 0)).toEqual([]);
+    expect(eventRows()).toEqual(rowsBefore);
+    const { text } = await exportText(ctx.dataDir);
+    const target = join(scratchRoot, 'compacted-import');
+    await importEvents({ dataDir: target, lines: linesOf(text), progress: silentProgress });
+    expect(dump(join(target, 'svctrail.db'))).toEqual(dump(dbPath));
+    expect((await verify(target)).differences).toBe(0);
   });
 });

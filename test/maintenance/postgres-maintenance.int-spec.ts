@@ -40,6 +40,7 @@ import { parseLogPoint } from '../../src/maintenance/log-point';
 import { KubeEventLog } from '../../src/store/kube-event-log';
 import type { KubeEvents } from '../../src/store/ports/kube-events';
 import { PgSqlReader } from '../../src/store/postgres/pg-sql-reader';
+import { pgHistoryCompactor } from '../../src/store/postgres/pg-history-compactor';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
 import { PgAppendQueue } from '../../src/store/postgres/pg-append-queue';
 import { PgKubeEventWriteStore } from '../../src/store/postgres/pg-kube-event-write-store';
@@ -513,6 +514,36 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       const second = await replayPgProjections({ url: database().url, progress: silentProgress });
       expect(second.tables.every((t) => t.changed === 0)).toBe(true);
       expect((await verify(database().url)).differences).toBe(0);
+    });
+
+    it('compact removes revision objects only: every Event fact and occurrence stays, the Events answer as before, verify and replay stay clean, and the store moves to SQLite', async () => {
+      const eventRows = async () => ({
+        facts: (await pg.pool.query(`SELECT * FROM events WHERE type LIKE 'KubeEvent%' ORDER BY position`)).rows,
+        live: (await pg.pool.query(TABLES.kube_events)).rows,
+        occurrences: (await pg.pool.query(TABLES.kube_event_occurrences)).rows,
+      });
+      const reads = new KubeEventLog(new PgSqlReader(() => pg.pool));
+      const [rowsBefore, answersBefore] = [await eventRows(), await everyEventRead(reads, EVENT_NAMES)];
+      const head = await reads.head();
+      const outcome = await pgHistoryCompactor(pg.pool, new FixedClock(new Date('2026-08-01T00:00:00.000Z'))).compact({
+        point: { kind: 'resourceVersion', resourceVersion: head },
+        actor: 'test:compactor',
+      });
+      expect(outcome).toMatchObject({ kind: 'compacted', compaction: { horizon: { resourceVersion: head } } });
+      expect((await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM revision_facts')).rows[0].n).toBeGreaterThan(0);
+      expect(await eventRows()).toEqual(rowsBefore);
+      expect(await everyEventRead(reads, EVENT_NAMES)).toEqual(answersBefore);
+      expect((await verify(database().url)).differences).toBe(0);
+      const replay = await replayPgProjections({ url: database().url, progress: silentProgress });
+      expect(replay.tables.filter((t) => t.changed !== 0)).toEqual([]);
+      expect(await eventRows()).toEqual(rowsBefore);
+      // Into SQLite and out again: the same lines, the compaction's last.
+      const text = await pgExport(database().url);
+      expect(text.trimEnd().split('\n').pop()).toMatch(/^\{"compaction":/);
+      const dataDir = join(mkdtempSync(join(tmpdir(), 'svctrail-pg-compacted-')), 'data');
+      scratchDirs.push(join(dataDir, '..'));
+      await importEvents({ dataDir, lines: linesOf(text), progress: silentProgress });
+      expect(await sqliteExport(dataDir)).toBe(text);
     });
   });
 });
