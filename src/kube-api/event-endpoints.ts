@@ -10,7 +10,6 @@ import { KubeEventsService } from '../kube-events/kube-events.service';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { protobufWatchWire } from '../watch/watch-wire';
-import { apiErrors } from './api-errors';
 import { parseDeleteOptions } from './delete-options';
 import { type EventApi, listItemOf } from './event-api';
 import { formatFor, sendKubeObject } from './kube-response';
@@ -74,10 +73,9 @@ export class EventEndpoints {
 
   async patch(api: EventApi, namespace: string, name: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { patch, context } = parsePatchRequest(request);
-    // Server-side apply needs the Event's field ownership, which svctrail does not keep.
-    if (patch.type === 'apply') throw apiErrors.unsupportedMediaType();
     const result: KubeEventWriteResult = await this.commands.execute(new PatchKubeEventCommand(namespace, name, patch, api.version, context));
-    this.sendWritten(api, request, reply, 200, result, result.warnings ?? []);
+    // Server-side apply creates a missing Event: 201.
+    this.sendWritten(api, request, reply, result.created ? 201 : 200, result, result.warnings ?? []);
   }
 
   async delete(api: EventApi, namespace: string, name: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
