@@ -4,7 +4,11 @@
 // the Events whose lease ran out, each with a KubeEventExpired fact through the ordinary write
 // path, so the expiry is in the history like any write. An Event written again meanwhile has a
 // new lease and is left alone (the expiry names the write it expires). With several PostgreSQL
-// replicas each may sweep; all but the first find nothing left to expire.
+// replicas each may sweep; all but the first find nothing left to expire (their write moved, is
+// decided again on the new state and writes nothing). A sweep that fails (the database is
+// unreachable; the store is a read-only point-in-time copy, whose Events stay as they were at
+// its point) is logged once, then tried again after pauses that grow to MAX_PAUSE_MS, until a
+// round succeeds: never a warning a second.
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { decideKubeEventExpiry } from '../domain/kube-event/kube-event.decider';
@@ -21,6 +25,8 @@ export const EXPIRY_ACTOR = 'system:apiserver';
 
 /** Events ended per round, at most; a longer backlog goes on in the next round at once. */
 const ROUND = 200;
+/** The longest pause after failed rounds. */
+const MAX_PAUSE_MS = 60_000;
 
 @Injectable()
 export class KubeEventExpiryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -29,6 +35,8 @@ export class KubeEventExpiryService implements OnApplicationBootstrap, BeforeApp
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
+  /** Rounds failed in a row. */
+  private failures = 0;
 
   constructor(
     @Inject(KUBE_EVENTS) private readonly events: KubeEvents,
@@ -56,7 +64,7 @@ export class KubeEventExpiryService implements OnApplicationBootstrap, BeforeApp
   private schedule(delayMs: number | undefined): void {
     if (this.stopped || delayMs === undefined) return;
     this.timer = setTimeout(() => {
-      this.running = this.sweep().then((full) => this.schedule(full ? 0 : this.periodMs));
+      this.running = this.sweep().then((full) => this.schedule(full ? 0 : this.pause()));
     }, delayMs);
     this.timer.unref();
   }
@@ -66,11 +74,19 @@ export class KubeEventExpiryService implements OnApplicationBootstrap, BeforeApp
     try {
       const due = await this.events.expired(this.clock.now().toISOString(), ROUND);
       await Promise.all(due.map((e) => this.expire(e.namespace, e.name, e.resourceVersion)));
+      if (this.failures) this.logger.log(`expiring Events works again, after ${this.failures} failed round${this.failures === 1 ? '' : 's'}`);
+      this.failures = 0;
       return due.length === ROUND;
     } catch (error) {
-      this.logger.warn(`expiring Events failed, retried in the next round: ${(error as Error).message}`);
+      if (this.failures++ === 0) this.logger.warn(`expiring Events failed, retried after growing pauses (not logged again until it works): ${(error as Error).message}`);
       return false;
     }
+  }
+
+  /** Until the next round: the period, doubled for each round failed in a row. */
+  private pause(): number | undefined {
+    if (this.periodMs === undefined || !this.failures) return this.periodMs;
+    return Math.min(MAX_PAUSE_MS, this.periodMs * 2 ** Math.min(this.failures, 16));
   }
 
   private expire(namespace: string, name: string, resourceVersion: number): Promise<unknown> {
