@@ -25,7 +25,9 @@ describePostgres('svctrail export/import/verify/replay with --storage', (databas
     buildDist();
     root = mkdtempSync(join(tmpdir(), 'svctrail-pg-cli-'));
     ctx = await createAppContext(5);
-    await new StoreWriter(ctx).history();
+    const writer = new StoreWriter(ctx);
+    await writer.history();
+    await writer.eventHistory();
   }, 180000);
   afterAll(async () => {
     await ctx?.close();
@@ -52,7 +54,12 @@ describePostgres('svctrail export/import/verify/replay with --storage', (databas
     expect(verified.stdout).toMatch(/^OK: \d+ events/m);
     const replayed = await inProcess(['replay', '--storage', database().url, '-o', 'json']);
     expect(replayed.code).toBe(0);
-    expect(JSON.parse(replayed.stdout).tables.map((t: { changed: number }) => t.changed)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    const tables = JSON.parse(replayed.stdout).tables as { table: string; rows: number; changed: number }[];
+    expect(tables.map((t) => t.changed)).toEqual(tables.map(() => 0));
+    expect(tables.filter((t) => t.table.startsWith('kube_event')).map((t) => [t.table, t.rows])).toEqual([
+      ['kube_events', 3],
+      ['kube_event_occurrences', 9],
+    ]);
 
     // Refusals: a second import (exit 1), a data directory beside the URL and --until (exit 2).
     const again = await cli(['import', '--storage', database().url, fromPg]);
