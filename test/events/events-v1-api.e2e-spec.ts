@@ -391,6 +391,28 @@ describeEachBackend('events.k8s.io/v1 Events', (backend) => {
     });
   });
 
+  it('given the deprecated watch paths of events.k8s.io, when Events are written, then the list watch and the one-Event watch see them as events.k8s.io/v1', async () => {
+    const head = (await t.client.get(V1)).json.metadata.resourceVersion;
+    const all = await t.client.stream(`/apis/events.k8s.io/v1/watch/namespaces/${NS}/events?resourceVersion=${head}`);
+    const one = await t.client.stream(`/apis/events.k8s.io/v1/watch/namespaces/${NS}/events/web.188a0e1a2b3c4d42?resourceVersion=${head}`);
+    await t.client.post(V1, newRecorderEvent('web.188a0e1a2b3c4d43'));
+    await t.client.post(V1, newRecorderEvent('web.188a0e1a2b3c4d42'));
+    await t.client.request('PATCH', `${V1}/web.188a0e1a2b3c4d42`, { body: JSON.stringify({ series: { count: 2, lastObservedTime: '2026-12-07T10:02:00.000000Z' } }), contentType: SMP });
+    const seenByAll = await all.take(3);
+    const seenByOne = await one.take(2);
+    all.close();
+    one.close();
+    expect(seenByAll.map((e) => [e.type, e.object.metadata.name, e.object.apiVersion])).toEqual([
+      ['ADDED', 'web.188a0e1a2b3c4d43', 'events.k8s.io/v1'],
+      ['ADDED', 'web.188a0e1a2b3c4d42', 'events.k8s.io/v1'],
+      ['MODIFIED', 'web.188a0e1a2b3c4d42', 'events.k8s.io/v1'],
+    ]);
+    expect(seenByOne.map((e) => [e.type, e.object.metadata.name, e.object.series?.count])).toEqual([
+      ['ADDED', 'web.188a0e1a2b3c4d42', undefined],
+      ['MODIFIED', 'web.188a0e1a2b3c4d42', 2],
+    ]);
+  });
+
   it('given kubectl asking for a Table, when listing through events.k8s.io, then the core/v1 printer columns, and rows embed events.k8s.io/v1 objects', async () => {
     const res = await t.client.get(`${V1}?includeObject=Object`, { accept: TABLE });
     expect(res.status).toBe(200);

@@ -35,10 +35,3 @@ export interface EventsV1Event {
   deprecatedLastTimestamp: string | null;
   deprecatedCount?: number;
 }
-
-export interface EventsV1EventList {
-  kind: 'EventList';
-  apiVersion: typeof EVENTS_V1;
-  metadata: { resourceVersion: string; continue?: string };
-  items: EventsV1Event[];
-}
