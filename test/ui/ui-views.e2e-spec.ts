@@ -1,9 +1,11 @@
 // The UI's views in Debian's chromium against a real server with seeded history (a hand-moved
-// clock, three controllers, one address on two Services at once, hostile text in a user agent
-// and an annotation): what each view shows, deep links, keyboard zoom and pan, the "as of"
+// clock, three controllers, their Events as client-go's recorder sends them — a Warning repeated,
+// two reports of the address work each followed by its ingress change —, one address on two
+// Services at once, hostile text in a user agent and an annotation): what each view shows, deep links, keyboard zoom and pan, the "as of"
 // cursor against the time-travel API, the live feed, accessibility (axe-core), dark mode.
 // Writes the README's screenshots to docs/screenshots/.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LegacyEventRecorder, type ServiceRef } from '../history/event-recorder';
 import { type HistoryTestServer, putStatus, ready, START, startHistoryTestServer } from '../history/history-test-server';
 import { buildUi, closeBrowser, describeInBrowser, launch, newContext, screenshot, seriousAccessibilityViolations, signInWithToken } from './ui-browser';
 
@@ -14,6 +16,8 @@ const FROM = iso(START);
 const TO = iso(START + 60 * MIN);
 const HOSTILE_AGENT = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const HOSTILE_NOTE = '<img src=x onerror="window.__pwned=3"><script>window.__pwned=4</script>';
+const QUOTA = 'Error syncing load balancer: failed to ensure load balancer: quota exceeded';
+const LANES = ['ingress 203.0.113.7', 'ingress 203.0.113.8', 'controller Events', 'condition Ready', 'spec / metadata'];
 
 // Predicates for waitForFunction are passed as functions (the page's CSP forbids the eval that
 // string predicates need) and reach the DOM through globalThis (the test project has no DOM types).
@@ -38,12 +42,25 @@ describeInBrowser('browser views', () => {
     const metallb = t.as('metallb');
     const cloud = t.as('cloud-lb');
     const web = (status: object, who = metallb, agent = 'metallb-controller/v0.14') => putStatus(who, 'team-a', 'web', status, agent);
-    await at(1, () => admin.post('/api/v1/namespaces/team-a/services', { metadata: { name: 'web', labels: { app: 'web' } }, spec: LB }));
+    let webRef: ServiceRef = { namespace: 'team-a', name: 'web', uid: '' };
+    await at(1, async () => {
+      const created = (await admin.post('/api/v1/namespaces/team-a/services', { metadata: { name: 'web', labels: { app: 'web' } }, spec: LB })).json;
+      webRef = { ...webRef, uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion };
+    });
+    const metallbEvents = new LegacyEventRecorder(metallb, 'metallb-controller', 'metallb-controller/v0.14');
+    const cloudEvents = new LegacyEventRecorder(cloud, 'service-controller', 'cloud-lb/2.1');
+    const now = () => t.clock.now().getTime();
+    // MetalLB reports the address, then writes it.
+    await at(4.9, () => metallbEvents.event(webRef, 'Normal', 'IPAllocated', 'Assigned IP ["203.0.113.7"]', now()));
     await at(5, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [ready('True', 'Serving', START + 5 * MIN)] }));
     await at(8, () => admin.post('/api/v1/namespaces/team-b/services', { metadata: { name: 'api' }, spec: LB }));
     await at(10, () => putStatus(metallb, 'team-b', 'api', { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } }, 'metallb-controller/v0.14'));
+    await at(12, () => cloudEvents.event(webRef, 'Warning', 'SyncLoadBalancerFailed', QUOTA, now()));
+    await at(13, () => cloudEvents.event(webRef, 'Warning', 'SyncLoadBalancerFailed', QUOTA, now()));
     await at(15, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [ready('False', 'Unhealthy', START + 15 * MIN)] }, cloud, 'cloud-lb/2.1'));
     await at(20, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] }, conditions: [ready('True', 'Serving', START + 20 * MIN)] }));
+    // The cloud controller reports its load balancer, then moves the address.
+    await at(29.9, () => cloudEvents.event(webRef, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer', now()));
     await at(30, () => web({ loadBalancer: { ingress: [{ ip: '203.0.113.8' }] }, conditions: [ready('True', 'Serving', START + 20 * MIN)] }, cloud, 'cloud-lb/2.1'));
     await at(40, () => putStatus(metallb, 'team-b', 'api', { loadBalancer: {} }, 'metallb-controller/v0.14'));
     await at(45, () => admin.post('/api/v1/namespaces/team-c/services', { metadata: { name: 'odd', annotations: { note: HOSTILE_NOTE } }, spec: LB }));
@@ -144,10 +161,11 @@ describeInBrowser('browser views', () => {
   it('the timeline shows the ingress intervals and condition segments with who set and cleared them', async () => {
     await page.goto(url(timelineQuery('team-a', 'web')));
     await chart().waitFor();
-    expect(await laneTitles()).toEqual(['ingress 203.0.113.7', 'ingress 203.0.113.8', 'condition Ready', 'spec / metadata']);
+    expect(await laneTitles()).toEqual(LANES);
     await chart().focus();
     expect(await select('ArrowDown')).toMatch(/^203\.0\.113\.7: 203\.0\.113\.7 \(ip\) set by metallb at rv \d+; cleared by cloud-lb at rv \d+$/);
     expect(await select('ArrowDown')).toMatch(/^203\.0\.113\.8: 203\.0\.113\.8 \(ip\) set by cloud-lb at rv \d+; still held$/);
+    expect(await select('ArrowDown')).toMatch(/^Events: Normal IPAllocated created; by metallb-controller; /);
     expect(await select('ArrowDown')).toBe('Ready: Ready True, reason Serving, set by metallb');
     expect(await select('ArrowRight')).toBe('Ready: Ready False, reason Unhealthy, set by cloud-lb');
     expect(await select('ArrowRight')).toBe('Ready: Ready True, reason Serving, set by metallb');
@@ -175,6 +193,65 @@ describeInBrowser('browser views', () => {
     expect(ingress).toEqual([expect.stringMatching(/^203\.0\.113\.7.*metallb.*cloud-lb$/), expect.stringMatching(/^203\.0\.113\.8.*cloud-lb.*still held$/)]);
     const conditions = await page.locator('[data-testid=conditions-table] tbody tr').allTextContents();
     expect(conditions).toEqual([expect.stringMatching(/Ready—TrueServingmetallb$/), expect.stringMatching(/ReadyTrueFalseUnhealthycloud-lb$/), expect.stringMatching(/ReadyFalseTrueServingmetallb$/)]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Show chart' }).click();
+    await chart().waitFor();
+  });
+
+  it('the Events lane: what controllers said, a Warning unmissable, each report linked to the ingress change it explains', async () => {
+    await page.goto(url(timelineQuery('team-a', 'web')));
+    await chart().waitFor();
+    await settled();
+    // Above the chart, in words: the Warnings of the window.
+    expect((await page.getByTestId('warning-note').textContent())!.replace(/\s+/g, ' ').trim()).toBe('⚠ 2 Warning Event writes in this window from service-controller: SyncLoadBalancerFailed.');
+    const changes = (await t.client.get('/apis/history.svctrail.io/v1alpha1/namespaces/team-a/services/web/changes?eventType=LoadBalancerIngressChanged')).json.items;
+    const [toSeven, toEight] = changes.map((c: any) => c.metadata.resourceVersion);
+    await chart().focus();
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown']) await select(key);
+    expect(await page.getByTestId('chart-selection').textContent()).toMatch(
+      new RegExp(
+        `^Events: Normal IPAllocated created; by metallb-controller; “Assigned IP \\["203\\.0\\.113\\.7"\\]”; seen 2026-03-01T00:04:54Z; written by metallb at rv \\d+; explains the ingress change at rv ${toSeven} \\(ingress none → 203\\.0\\.113\\.7\\)$`,
+      ),
+    );
+    expect(await select('ArrowRight')).toMatch(
+      /^Events: Warning SyncLoadBalancerFailed created; by service-controller; “Error syncing load balancer: failed to ensure load balancer: quota exceeded”; seen 2026-03-01T00:12:00Z; written by cloud-lb at rv \d+$/,
+    );
+    expect(await select('ArrowRight')).toMatch(
+      /^Events: Warning SyncLoadBalancerFailed repeated, count 2; by service-controller; .*; first seen 2026-03-01T00:12:00Z, last seen 2026-03-01T00:13:00Z; written by cloud-lb at rv \d+$/,
+    );
+    expect(await select('ArrowRight')).toMatch(
+      new RegExp(`^Events: Normal EnsuredLoadBalancer created; by service-controller; .*; explains the ingress change at rv ${toEight} \\(ingress 203\\.0\\.113\\.7 → 203\\.0\\.113\\.8\\)$`),
+    );
+    // Enter puts the cursor on the report; the Service then did not have the new address yet.
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('at') === iso(START + 29.9 * MIN));
+    // Each mark is drawn where its write is, a Warning's too.
+    const marks = await page.evaluate<{ kind: string; x: number; width: number }[]>(`document.querySelector('.chart-plot canvas').drawnSegments.filter((d) => d.kind === 'events')`);
+    const plot = await stablePlotBox();
+    expect(marks.map((m) => Math.round(((m.x + m.width / 2) / plot.width) * 60 * 10) / 10)).toEqual([4.9, 12, 13, 29.9]);
+    // Hovering the repeated Warning shows its details beside it.
+    await page.mouse.move(plot.x + marks[2].x + marks[2].width / 2, plot.y + 2 * 30 + 15);
+    const tooltip = page.getByTestId('chart-tooltip');
+    await tooltip.waitFor();
+    expect(await tooltip.textContent()).toContain('Warning SyncLoadBalancerFailed repeated, count 2; by service-controller; “Error syncing load balancer');
+    expect(await tooltip.getAttribute('class')).toContain('is-warning');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'timeline-events');
+    await page.mouse.move(0, 0);
+    // The table says the same, the Warnings with their icon and word, the reports with the change they explain.
+    await page.getByRole('button', { name: 'Show table' }).click();
+    const rows = await tableRows('events-table', 4);
+    expect(rows.map((r) => r.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z/, ''))).toEqual([
+      `NormalIPAllocatedcreated1Assigned IP ["203.0.113.7"]metallb-controllerrv ${toSeven}: ingress none → 203.0.113.7`,
+      `⚠ WarningSyncLoadBalancerFailedcreated1${QUOTA}service-controller`,
+      `⚠ WarningSyncLoadBalancerFailedrepeated2${QUOTA}service-controller`,
+      `NormalEnsuredLoadBalancercreated1Ensured load balancerservice-controllerrv ${toEight}: ingress 203.0.113.7 → 203.0.113.8`,
+    ]);
+    expect(await page.locator('[data-testid=events-table] tr.is-warning').count()).toBe(2);
+    expect(await page.locator('[data-testid=events-table] tr.is-warning .event-warning').first().textContent()).toBe('⚠ Warning');
+    // A link moves the "as of" cursor to the change it names.
+    await page.getByRole('button', { name: `rv ${toEight}: ingress 203.0.113.7 → 203.0.113.8` }).click();
+    await page.waitForURL((u) => u.searchParams.get('at') === iso(START + 30 * MIN));
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Show chart' }).click();
     await chart().waitFor();
@@ -277,7 +354,7 @@ describeInBrowser('browser views', () => {
   it('the "as of" cursor shows exactly what the time-travel API answers at that moment', async () => {
     await page.goto(url(timelineQuery('team-a', 'web')));
     await chart().focus();
-    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown']) await select(key);
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown']) await select(key);
     expect(await select('ArrowRight')).toBe('Ready: Ready False, reason Unhealthy, set by cloud-lb');
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.searchParams.has('at'));
@@ -347,6 +424,33 @@ describeInBrowser('browser views', () => {
     await page.getByLabel('User').fill('');
     await page.getByLabel('User').press('Enter');
     await page.locator('[data-testid=live-table] tbody tr', { hasText: 'while-paused/1.0' }).waitFor();
+    // A controller's Event is a line of its own, a Warning marked by its icon and word.
+    t.clock.advance(MIN);
+    const api = (await t.client.get('/api/v1/namespaces/team-b/services/api')).json;
+    await new LegacyEventRecorder(t.as('metallb'), 'metallb-controller', 'metallb-controller/v0.14').event(
+      { namespace: 'team-b', name: 'api', uid: api.metadata.uid },
+      'Warning',
+      'AllocationFailed',
+      'Failed to allocate IP for "team-b/api": no available IPs',
+      t.clock.now().getTime(),
+    );
+    const event = page.getByTestId('event-row').filter({ hasText: 'AllocationFailed' });
+    await event.waitFor({ timeout: 2_000 });
+    expect(await event.getAttribute('class')).toBe('is-warning');
+    // A Normal Event is a line like it, without the Warning's marks.
+    const normal = page.getByTestId('event-row').filter({ hasText: 'EnsuredLoadBalancer' });
+    expect([await normal.getAttribute('class'), await normal.locator('.event-warning').count()]).toEqual(['', 0]);
+    // Each row keeps its own shading as new lines arrive above it.
+    const shade = (row: typeof normal) =>
+      row
+        .locator('td')
+        .first()
+        .evaluate((td: any) => (globalThis as any).getComputedStyle(td).backgroundColor as string);
+    expect(await shade(normal)).toBe('rgba(0, 0, 0, 0)');
+    expect(await shade(event)).not.toBe('rgba(0, 0, 0, 0)');
+    expect((await event.locator('[data-field=what-changed]').textContent())!.trim()).toBe('⚠ Warning AllocationFailedmetallb-controller: Failed to allocate IP for "team-b/api": no available IPs');
+    expect(await event.textContent()).toContain('event created');
+    expect(await event.getByRole('link').getAttribute('href')).toContain('view=timeline&ns=team-b&name=api');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'live');
   });
@@ -379,7 +483,7 @@ describeInBrowser('browser views', () => {
     await signInWithToken(p, t.server.url, t.adminToken, `/svctrail/ui/?${timelineQuery('team-a', 'web')}`);
     await p.locator('.chart').waitFor();
     await p.getByTestId('change-list').locator('li.change').first().waitFor();
-    expect((await p.locator('.lane-title').allTextContents()).map((x) => x.trim())).toEqual(['ingress 203.0.113.7', 'ingress 203.0.113.8', 'condition Ready', 'spec / metadata']);
+    expect((await p.locator('.lane-title').allTextContents()).map((x) => x.trim())).toEqual(LANES);
     expect(seen.length).toBeGreaterThan(5);
     expect(seen.filter((path) => !path.startsWith('/svctrail/'))).toEqual([]);
     expect(seen).toEqual(expect.arrayContaining(['/svctrail/ui/', '/svctrail/ui/api/session', '/svctrail/api/v1/namespaces/team-a/services/web']));

@@ -1,6 +1,10 @@
 // Canvas 2D layer of the timeline: one row per lane, a bar per segment. Status is never colour
 // alone: False is hatched, Unknown dotted, True solid, and each bar carries its text when it fits.
+// Controllers' Events are marks at an instant: a Warning a triangle with "!", a Normal Event a
+// circle, each followed by its text, with a dashed connector to the ingress change it explains.
 import type { Lane, Segment } from './lanes';
+
+const MARK = 7;
 
 export interface Palette {
   ingress: string;
@@ -9,6 +13,9 @@ export interface Palette {
   dots: string;
   conflict: string;
   marker: string;
+  warning: string;
+  warningText: string;
+  event: string;
   text: string;
   barText: string;
   grid: string;
@@ -27,6 +34,9 @@ export function paletteFrom(element: Element): Palette {
     dots: v('--bar-unknown'),
     conflict: v('--bar-conflict'),
     marker: v('--marker'),
+    warning: v('--event-warning'),
+    warningText: v('--event-warning-text'),
+    event: v('--event-normal'),
     text: v('--fg'),
     barText: v('--bar-text'),
     grid: v('--grid'),
@@ -105,6 +115,8 @@ export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): DrawnSeg
     dots: pattern(ctx, palette.dots, 'dots'),
     conflict: pattern(ctx, palette.conflict, 'conflict'),
     marker: palette.marker,
+    warning: palette.warning,
+    event: palette.event,
   };
   ctx.font = '12px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
@@ -112,6 +124,10 @@ export function drawLanes(canvas: HTMLCanvasElement, input: DrawInput): DrawnSeg
     const top = li * laneHeight;
     ctx.fillStyle = palette.grid;
     ctx.fillRect(0, top + laneHeight - 1, width, 1);
+    if (lane.kind === 'events') {
+      drawn.push(...drawEventMarks(ctx, lane, li, top, input, x));
+      return;
+    }
     lane.segments.forEach((s, si) => {
       const x0 = Math.max(0, x(s.start));
       const x1 = Math.min(width, s.end === null ? width : x(s.end));
@@ -156,4 +172,66 @@ function drawLabel(ctx: CanvasRenderingContext2D, s: Segment, x0: number, w: num
     ctx.fillStyle = palette.text;
   } else ctx.fillStyle = palette.barText;
   ctx.fillText(shown, x0 + 5, midY);
+}
+
+/** One lane of Events: connectors first (under the marks), then each mark and as much of its text as fits before the next. */
+function drawEventMarks(ctx: CanvasRenderingContext2D, lane: Lane, li: number, top: number, input: DrawInput, x: (t: number) => number): DrawnSegment[] {
+  const { width, laneHeight, palette } = input;
+  const mid = top + laneHeight / 2 - 1;
+  const drawn: DrawnSegment[] = [];
+  const visible = lane.segments.map((s, si) => ({ s, si, at: x(s.start) })).filter(({ at }) => at >= -MARK && at <= width + MARK);
+  ctx.save();
+  ctx.setLineDash([4, 3]);
+  ctx.lineWidth = 1.5;
+  for (const { s, at } of visible) {
+    if (s.link === undefined) continue;
+    const to = Math.min(width, x(s.link));
+    ctx.strokeStyle = s.style === 'warning' ? palette.warning : palette.event;
+    ctx.beginPath();
+    ctx.moveTo(at, mid);
+    ctx.lineTo(to, mid);
+    ctx.moveTo(to, mid - 5);
+    ctx.lineTo(to, mid + 5);
+    ctx.stroke();
+  }
+  ctx.restore();
+  visible.forEach(({ s, si, at }, i) => {
+    const warning = s.style === 'warning';
+    ctx.fillStyle = warning ? palette.warning : palette.event;
+    ctx.strokeStyle = palette.bg;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    if (warning) {
+      ctx.moveTo(at, mid - MARK - 1);
+      ctx.lineTo(at + MARK + 1, mid + MARK);
+      ctx.lineTo(at - MARK - 1, mid + MARK);
+      ctx.closePath();
+    } else ctx.arc(at, mid, MARK - 2, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.stroke();
+    if (warning) {
+      ctx.fillStyle = palette.barText;
+      ctx.font = 'bold 10px system-ui, sans-serif';
+      ctx.textAlign = 'center';
+      ctx.fillText('!', at, mid + 2);
+      ctx.textAlign = 'start';
+    }
+    if (input.selected && input.selected.lane === li && input.selected.segment === si) {
+      ctx.strokeStyle = palette.selected;
+      ctx.lineWidth = 3;
+      ctx.strokeRect(at - MARK - 3, mid - MARK - 3, 2 * MARK + 6, 2 * MARK + 6);
+    }
+    drawn.push({ lane: li, kind: lane.kind, segment: si, x: at - MARK, width: 2 * MARK });
+    // Text from after the mark up to the next one.
+    const room = (i + 1 < visible.length ? visible[i + 1].at - MARK : width) - (at + MARK + 4) - 4;
+    ctx.font = warning ? 'bold 12px system-ui, sans-serif' : '12px system-ui, sans-serif';
+    let shown = s.label;
+    while (shown.length > 3 && ctx.measureText(shown).width > room) shown = `${shown.slice(0, -2)}…`;
+    if (ctx.measureText(shown).width <= room) {
+      ctx.fillStyle = warning ? palette.warningText : palette.text;
+      ctx.fillText(shown, at + MARK + 4, mid + 1);
+    }
+  });
+  ctx.font = '12px system-ui, sans-serif';
+  return drawn;
 }

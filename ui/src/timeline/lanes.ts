@@ -1,22 +1,25 @@
 // Turns history API answers into lanes of intervals (pure): one lane per ingress address (bars
 // from set to cleared, with who did each), one per condition type (a segment per status, starting
 // from the status as of the window's start), and one of change markers from the summary buckets.
+// The lane of controllers' Events is event-lane.ts.
 export interface Segment {
   start: number;
   /** null: still open at the end of the window. */
   end: number | null;
   /** What the bar says in text (never only its colour). */
   label: string;
-  /** Drawing style: filled, hatched, dotted, conflict, marker. */
-  style: 'solid' | 'hatch' | 'dots' | 'conflict' | 'marker';
+  /** Drawing style: filled, hatched, dotted, conflict, marker; a controller's Event: warning or event (a point in time). */
+  style: 'solid' | 'hatch' | 'dots' | 'conflict' | 'marker' | 'warning' | 'event';
   detail: string;
   /** The time the as-of cursor jumps to when the segment is chosen. */
   at: number;
+  /** An Event's: when the ingress change it explains was written (drawn as a connector to it). */
+  link?: number;
 }
 
 export interface Lane {
   id: string;
-  kind: 'ingress' | 'condition' | 'changes';
+  kind: 'ingress' | 'condition' | 'changes' | 'events';
   title: string;
   segments: Segment[];
 }

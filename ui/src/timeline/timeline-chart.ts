@@ -1,6 +1,7 @@
 // The interactive timeline: lane titles (DOM), intervals (Canvas 2D), time axis and cursor (SVG).
 // Zoom: wheel, pinch, + and -; pan: drag, swipe, Shift+←/→; ↑/↓ choose a lane, ←/→ an interval
-// in it, Enter puts the "as of" cursor at its start; a click puts it where clicked.
+// in it, Enter puts the "as of" cursor at its start; a click puts it where clicked. Hovering an
+// interval or an Event shows its details (the same words the selection reads out).
 import { scaleUtc, scaleTime } from 'd3-scale';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
@@ -9,6 +10,8 @@ import { type DrawnSegment, drawLanes, paletteFrom } from './draw-lanes';
 import type { Lane } from './lanes';
 
 const LANE_HEIGHT = 30;
+/** The word before a lane's title, saying what it shows. */
+const LANE_PREFIX: Record<Lane['kind'], string> = { ingress: 'ingress ', condition: 'condition ', changes: '', events: 'controller ' };
 
 type DrawnCanvas = HTMLCanvasElement & { drawnSegments?: DrawnSegment[] };
 const MIN_SPAN_MS = 1000;
@@ -70,6 +73,7 @@ export function TimelineChart(props: TimelineChartProps) {
   const [width, setWidth] = useState(800);
   const [selected, setSelected] = useState<{ lane: number; segment: number } | undefined>(undefined);
   const [theme, setTheme] = useState(0);
+  const [hover, setHover] = useState<{ x: number; y: number; text: string; warning: boolean } | null>(null);
   const gesture = useRef<Gesture | null>(null);
   const live = useRef({ from, to });
   live.current = { from, to };
@@ -123,6 +127,7 @@ export function TimelineChart(props: TimelineChartProps) {
 
   const onPointerDown = (event: PointerEvent) => {
     (event.currentTarget as HTMLElement).setPointerCapture(event.pointerId);
+    setHover(null);
     const g: Gesture = gesture.current ?? { pointers: new Map(), startFrom: from, startTo: to, startX: event.clientX, moved: false };
     g.pointers.set(event.pointerId, event.clientX);
     g.startFrom = from;
@@ -134,9 +139,23 @@ export function TimelineChart(props: TimelineChartProps) {
     }
     gesture.current = g;
   };
+  /** The segment under the pointer, if any, as a tooltip beside it. */
+  const hoverAt = (event: PointerEvent) => {
+    const c: DrawnCanvas | null = canvas.current;
+    if (!c || !plot.current) return;
+    const box = c.getBoundingClientRect();
+    const px = event.clientX - box.left;
+    const lane = Math.floor((event.clientY - box.top) / LANE_HEIGHT);
+    const hit = event.clientY < box.top ? undefined : (c.drawnSegments ?? []).filter((d) => d.lane === lane && px >= d.x - 2 && px <= d.x + d.width + 2).pop();
+    const segment = hit ? lanes[hit.lane]?.segments[hit.segment] : undefined;
+    if (!segment) return setHover(null);
+    const area = plot.current.getBoundingClientRect();
+    setHover({ x: event.clientX - area.left, y: event.clientY - area.top, text: `${lanes[hit!.lane].title}: ${segment.detail}`, warning: segment.style === 'warning' });
+  };
   const onPointerMove = (event: PointerEvent) => {
     const g = gesture.current;
-    if (!g || !g.pointers.has(event.pointerId)) return;
+    if (!g) return hoverAt(event);
+    if (!g.pointers.has(event.pointerId)) return;
     g.pointers.set(event.pointerId, event.clientX);
     const rect = plot.current!.getBoundingClientRect();
     const span = g.startTo - g.startFrom;
@@ -218,9 +237,9 @@ export function TimelineChart(props: TimelineChartProps) {
   >
     <div class="chart-titles" aria-hidden="true">
       <div class="axis-spacer"></div>
-      ${lanes.map((l, i) => html`<div class=${`lane-title${selected?.lane === i ? ' is-selected' : ''}`} title=${l.title}>${l.kind === 'condition' ? 'condition ' : l.kind === 'ingress' ? 'ingress ' : ''}<strong>${l.title}</strong></div>`)}
+      ${lanes.map((l, i) => html`<div class=${`lane-title${selected?.lane === i ? ' is-selected' : ''}`} title=${l.title}>${LANE_PREFIX[l.kind]}<strong>${l.title}</strong></div>`)}
     </div>
-    <div class="chart-plot" ref=${plot} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp}>
+    <div class="chart-plot" ref=${plot} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp} onPointerLeave=${() => setHover(null)}>
       <svg class="axis" width=${width} height="24" aria-hidden="true">
         ${ticks.map((t) => {
           const x = scale(t);
@@ -239,6 +258,18 @@ export function TimelineChart(props: TimelineChartProps) {
               title=${`Compacted before ${formatTime(props.horizon, zone)}: facts only`}
             >
               <span class="horizon-label">facts only</span>
+            </div>`
+          : null
+      }
+      ${
+        hover
+          ? html`<div
+              class=${`chart-tooltip${hover.warning ? ' is-warning' : ''}`}
+              data-testid="chart-tooltip"
+              aria-hidden="true"
+              style=${hover.x > width / 2 ? `right:${Math.round(width - hover.x + 12)}px;top:${Math.round(hover.y + 14)}px` : `left:${Math.round(hover.x + 12)}px;top:${Math.round(hover.y + 14)}px`}
+            >
+              ${hover.text}
             </div>`
           : null
       }

@@ -1,6 +1,7 @@
-// One Service over a window: ingress and condition lanes with their actors, change markers from
-// the summary endpoint, the change list with actors, events and diffs, and the "as of" cursor
-// showing the Service as the time-travel API answers at that instant.
+// One Service over a window: ingress and condition lanes with their actors, a lane of what
+// controllers said about it (its Events, each linked to the ingress change it explains), change
+// markers from the summary endpoint, the change list with actors, events and diffs, and the "as
+// of" cursor showing the Service as the time-travel API answers at that instant.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, HISTORY, query, serviceHistoryPath, servicePath } from '../api';
 import { html } from '../html';
@@ -11,6 +12,8 @@ import type { EventItem } from '../timeline/change-summary';
 import { type BucketItem, changeLane, conditionLanes, densityLane, type IngressIntervalItem, ingressLanes, type Lane, type TransitionItem } from '../timeline/lanes';
 import { type CompactionItem, conditionsBefore, type Horizon, horizonOf } from '../timeline/horizon';
 import { fitServiceWindow } from '../timeline/service-window';
+import { type IngressChange, ingressChanges, LINK_WINDOW_MS, linkEventsToIngressChanges, type OccurrenceItem } from '../timeline/event-links';
+import { eventLane, isWarning } from '../timeline/event-lane';
 import { TimelineChart } from '../timeline/timeline-chart';
 
 const DETAIL_LIMIT = 2000;
@@ -25,6 +28,11 @@ interface TimelineData {
   intervals: IngressIntervalItem[];
   transitions: TransitionItem[];
   buckets: BucketItem[];
+  /** Controllers' Events about the Service in the window, and the ingress change each explains. */
+  events: OccurrenceItem[];
+  links: Map<number, IngressChange>;
+  /** More Events than DETAIL_LIMIT: the first ones are shown. */
+  eventsTruncated: boolean;
 }
 
 export interface ChangeItem {
@@ -112,14 +120,19 @@ function Timeline({ route }: { route: Route }) {
           const manyIntervals = total('ingressSets') > DETAIL_LIMIT;
           const manyTransitions = total('conditionTransitions') > DETAIL_LIMIT;
           const none = { metadata: {}, items: [] };
-          const [initial, transitions, intervals] = await Promise.all([
+          // Ingress changes up to a link's reach past the window: an Event near its end may explain one just after.
+          const ingressWindow = query({ since, until: new Date(to + LINK_WINDOW_MS).toISOString(), eventType: 'LoadBalancerIngressChanged', limit: DETAIL_LIMIT });
+          const [initial, transitions, intervals, events, ingressWrites] = await Promise.all([
             // 410: the window starts below the compaction horizon, where no object is kept.
             getJson(`${servicePath(ns, name)}${query({ asOf: since })}`, abort.signal).catch((e) =>
               e instanceof ApiError && (e.status === 404 || e.status === 410) ? (e.status === 410 ? COMPACTED : null) : Promise.reject(e),
             ),
             manyTransitions ? none : getJson(`${serviceHistoryPath(ns, name, 'conditiontransitions')}${window}`, abort.signal),
             manyIntervals ? none : getJson(`${serviceHistoryPath(ns, name, 'ingressintervals')}${window}`, abort.signal),
+            getJson<{ items: OccurrenceItem[]; metadata: { continue?: string } }>(`${serviceHistoryPath(ns, name, 'events')}${window}`, abort.signal),
+            getJson(`${serviceHistoryPath(ns, name, 'changes')}${ingressWindow}`, abort.signal),
           ]);
+          const links = linkEventsToIngressChanges(events.items, ingressChanges(ingressWrites.items));
           const inWindow = (transitions.items as TransitionItem[]).filter((t) => Date.parse(t.time) > from);
           const initialConditions: Record<string, string> = initial === COMPACTED ? conditionsBefore(inWindow) : {};
           if (initial !== COMPACTED) for (const c of initial?.status?.conditions ?? []) initialConditions[c.type] = c.status;
@@ -128,12 +141,23 @@ function Timeline({ route }: { route: Route }) {
           const denseTransitions = manyTransitions || !!transitions.metadata.continue;
           const lanes = [
             ...(denseIntervals ? [densityLane('ingress-density', 'ingress set (count)', buckets.items, (b) => b.ingressSets, 'ingress assignments')] : ingressLanes(intervals.items)),
+            // Beside the ingress lanes, whose changes these Events explain; only when there are any.
+            ...(events.items.length ? [eventLane(events.items, links)] : []),
             ...(denseTransitions
               ? [densityLane('condition-density', 'condition transitions (count)', buckets.items, (b) => b.conditionTransitions, 'condition transitions')]
               : conditionLanes(initialConditions, inWindow, from)),
             changeLane(buckets.items),
           ];
-          setData({ lanes, truncated: denseIntervals || denseTransitions, intervals: intervals.items, transitions: inWindow, buckets: buckets.items });
+          setData({
+            lanes,
+            truncated: denseIntervals || denseTransitions,
+            intervals: intervals.items,
+            transitions: inWindow,
+            buckets: buckets.items,
+            events: events.items,
+            links,
+            eventsTruncated: !!events.metadata.continue,
+          });
           setLoadedAt(performance.now() - started);
         } catch (e) {
           if (!abort.signal.aborted) setError((e as Error).message);
@@ -192,7 +216,7 @@ function Timeline({ route }: { route: Route }) {
         : null
     }
     ${data?.truncated ? html`<p class="note">More than ${DETAIL_LIMIT} intervals in this window: lanes show counts per time bucket; zoom in to see each interval and its actors.</p>` : null}
-    ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}
+    ${data ? html`<${WarningNote} events=${data.events} truncated=${data.eventsTruncated} />` : null} ${!data && !error ? html`<p aria-busy="true">Loading…</p>` : null}
     ${
       data && !table
         ? html`<${TimelineChart}
@@ -207,14 +231,29 @@ function Timeline({ route }: { route: Route }) {
           />`
         : null
     }
-    ${data && table ? html`<${TimelineTables} data=${data} zone=${z} />` : null}
+    ${data && table ? html`<${TimelineTables} data=${data} zone=${z} onCursor=${onCursor} />` : null}
     <div class="split">
       <${ChangeList} ns=${ns} name=${name} from=${from} to=${to} onCursor=${onCursor} />
       <${AsOf} ns=${ns} name=${name} at=${at} />
     </div>`;
 }
 
-function TimelineTables({ data, zone: z }: { data: TimelineData; zone: 'utc' | 'local' }) {
+/** Warnings in the window, said in words above the chart (a mark in a lane can be missed). */
+function WarningNote({ events, truncated }: { events: OccurrenceItem[]; truncated: boolean }) {
+  const warnings = events.filter(isWarning);
+  const reasons = [...new Set(warnings.map((e) => e.reason || '(no reason)'))].join(', ');
+  const controllers = [...new Set(warnings.map((e) => e.reportingController || 'an unnamed controller'))].join(', ');
+  const rest = ` in this window from ${controllers}: ${reasons}.`;
+  return html`${
+    warnings.length
+      ? html`<p class="note warning-note" data-testid="warning-note">
+          <span class="event-warning"><span aria-hidden="true">⚠ </span>${warnings.length} Warning Event write${warnings.length === 1 ? '' : 's'}</span>${rest}
+        </p>`
+      : null
+  }${truncated ? html`<p class="note">More than ${DETAIL_LIMIT} Event writes in this window: the first ${DETAIL_LIMIT} are shown; zoom in to see the rest.</p>` : null}`;
+}
+
+function TimelineTables({ data, zone: z, onCursor }: { data: TimelineData; zone: 'utc' | 'local'; onCursor(t: number): void }) {
   return html` <table class="data" data-testid="ingress-table">
       <caption>
         Ingress addresses
@@ -239,6 +278,46 @@ function TimelineTables({ data, zone: z }: { data: TimelineData; zone: 'utc' | '
               <td>${i.to?.clearedBy ?? ''}</td>
             </tr>`,
         )}
+      </tbody>
+    </table>
+    <table class="data" data-testid="events-table">
+      <caption>
+        Controller Events
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Type</th>
+          <th scope="col">Reason</th>
+          <th scope="col">What</th>
+          <th scope="col">Count</th>
+          <th scope="col">Message</th>
+          <th scope="col">Controller</th>
+          <th scope="col">Explains</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${data.events.map((e) => {
+          const explains = data.links.get(Number(e.metadata.resourceVersion));
+          return html`<tr class=${isWarning(e) ? 'is-warning' : ''}>
+            <td>${formatTime(e.time, z)}</td>
+            <td>${isWarning(e) ? html`<span class="event-warning"><span aria-hidden="true">⚠ </span>Warning</span>` : e.type}</td>
+            <td>${e.reason}</td>
+            <td>${e.happened}</td>
+            <td>${e.count}</td>
+            <td>${e.message}</td>
+            <td>${e.reportingController}${e.reportingInstance ? ` (${e.reportingInstance})` : ''}</td>
+            <td>
+              ${
+                explains
+                  ? html`<button type="button" class="linkish" onClick=${() => onCursor(explains.time)} title="Show the Service as of this change">
+                      rv ${explains.resourceVersion}: ${explains.summary}
+                    </button>`
+                  : ''
+              }
+            </td>
+          </tr>`;
+        })}
       </tbody>
     </table>
     <table class="data" data-testid="conditions-table">
