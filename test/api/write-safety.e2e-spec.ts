@@ -8,7 +8,7 @@ import type { WriteRequestContext } from '../../src/commands/write-result';
 import { ChangeFeed } from '../../src/feed/change-feed';
 import { statusForError } from '../../src/kube-api/kube-status';
 import { decodeServiceBody } from '../../src/kube-api/service-body';
-import type { CommittedWrite } from '../../src/store/ports/committed-write';
+import type { LoggedWrite } from '../../src/store/ports/committed-event-write';
 import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
 import { DATABASE } from '../../src/store/ports/store.tokens';
@@ -95,7 +95,7 @@ describe('write safety', () => {
   it('a feed listener hears of a write only after the writer has its answer', async () => {
     const feed = t.server.app.get(ChangeFeed);
     const commands = t.server.app.get(CommandBus);
-    const heard: CommittedWrite[] = [];
+    const heard: LoggedWrite[] = [];
     const subscription = feed.subscribe((write) => write.namespace === 'order' && heard.push(write));
     try {
       const result = await commands.execute(create('order', svc('first'), 'order-1'));

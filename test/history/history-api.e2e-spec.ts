@@ -75,7 +75,7 @@ describeEachBackend('history.svctrail.io', (backend) => {
     it('lists the group in /apis, the group document and its resources', async () => {
       const groups = (await t.client.get('/apis')).json;
       // After the built-in groups svctrail serves (the self reviews').
-      expect(groups.groups.map((g: any) => g.name)).toEqual(['authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
+      expect(groups.groups.map((g: any) => g.name)).toEqual(['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'history.svctrail.io']);
       expect(groups.groups.find((g: any) => g.name === 'history.svctrail.io')).toEqual({
         name: 'history.svctrail.io',
         versions: [{ groupVersion: 'history.svctrail.io/v1alpha1', version: 'v1alpha1' }],
