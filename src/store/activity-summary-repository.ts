@@ -3,6 +3,7 @@
 // metadata changes, condition transitions and ingress assignments; and which Services had the
 // most condition transitions in a window. Buckets are position ranges (positions grow with
 // recorded_at), so each count is a range scan of an index that ends in position/resourceVersion.
+import { serviceRowsOnly } from './sql/log-stream-kinds';
 import { type SqlDialect, SqlParams, type SqlReader } from './sql/sql-reader';
 import type { ActivitySummary, BucketCounts, RankingRange, TransitionRank } from './ports/activity-summary';
 
@@ -22,7 +23,8 @@ const BUCKETS: Record<SqlDialect['name'], { rows: string; values: (bounds: [numb
 };
 
 // The buckets drive the join (SQLite: CROSS JOIN keeps them the outer loop), so each one is a
-// single index range seek (namespace, name, lo..hi).
+// single index range seek (namespace, name, lo..hi). An Event may bear the Service's name: only
+// the Service's own rows count.
 const countsSql = (dialect: SqlDialect) => {
   const join = `FROM b ${dialect.drivingJoin}`;
   const withBuckets = `WITH ${BUCKETS[dialect.name].rows}`;
@@ -32,7 +34,7 @@ SELECT b.i AS i, count(DISTINCT e.resource_version) AS changes,
   count(*) FILTER (WHERE e.type = 'ServiceCreated') AS created, count(*) FILTER (WHERE e.type = 'ServiceDeleted') AS deleted,
   count(*) FILTER (WHERE e.type = 'ServiceSpecChanged') AS "specChanges", count(*) FILTER (WHERE e.type = 'ServiceMetadataChanged') AS "metadataChanges",
   count(*) FILTER (WHERE e.type = 'LoadBalancerIngressChanged') AS "ingressChanges"
-${join} events e${dialect.indexedBy('events_name_position')} ON e.namespace = $1 AND e.name = $2 AND e.position >= b.lo AND e.position < b.hi
+${join} events e${dialect.indexedBy('events_name_position')} ON e.namespace = $1 AND e.name = $2 AND e.position >= b.lo AND e.position < b.hi AND ${serviceRowsOnly('e')}
 GROUP BY b.i`,
     transitions: `${withBuckets}
 SELECT b.i AS i, count(*) AS n

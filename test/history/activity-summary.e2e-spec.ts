@@ -23,6 +23,22 @@ describeEachBackend('history.svctrail.io activitybuckets and transitionrankings'
     await at(2, () => admin.post('/api/v1/namespaces/b/services', { metadata: { name: 'api' }, spec: LB }));
     // web: ingress set at 5, Ready flips at 5, 12, 14, 16 (4 transitions); api: one at 20.
     await at(5, () => putStatus(lb, 'a', 'web', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] }, conditions: [ready('True', 'Up', START + 5 * MIN)] }, 'lb/1'));
+    // An Event that happens to be named like the Service (core/v1 names are free): its writes are not the Service's.
+    await at(6, async () => {
+      const event = {
+        metadata: { name: 'web', namespace: 'a' },
+        involvedObject: { kind: 'Service', namespace: 'a', name: 'web', apiVersion: 'v1' },
+        reason: 'IPAllocated',
+        message: 'Assigned IP ["192.0.2.1"]',
+        source: { component: 'lb' },
+        count: 1,
+        type: 'Normal',
+        reportingComponent: 'lb',
+        reportingInstance: '',
+      };
+      expect((await lb.post('/api/v1/namespaces/a/events', event)).status).toBe(201);
+      expect((await lb.request('PATCH', '/api/v1/namespaces/a/events/web', { body: { count: 2 }, contentType: 'application/strategic-merge-patch+json' })).status).toBe(200);
+    });
     for (const [minute, status] of [
       [12, 'False'],
       [14, 'True'],
