@@ -43,12 +43,13 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
       initialServiceState,
     );
   };
-  // An Event's state: its live row (folded from the log by the same code), else ended or not yet created.
-  const liveEvent = handle.sqlite.prepare('SELECT object, stream_version AS streamVersion, expires_at AS expiresAt FROM kube_events WHERE uid = ?');
-  const eventStateOf = (streamId: string): KubeEventState => {
-    const known = states.get(streamId) as KubeEventState | undefined;
+  // An Event's state: its live row (folded from the log by the same code), else ended or not yet
+  // created. Found by its name (the primary key; kube_events has no index by uid), then its uid.
+  const liveEvent = handle.sqlite.prepare('SELECT object, stream_version AS streamVersion, expires_at AS expiresAt FROM kube_events WHERE namespace = ? AND name = ? AND uid = ?');
+  const eventStateOf = (recorded: LoggedEvent): KubeEventState => {
+    const known = states.get(recorded.streamId) as KubeEventState | undefined;
     if (known) return known;
-    const row = liveEvent.get(streamId) as { object: string; streamVersion: number; expiresAt: string | null } | undefined;
+    const row = liveEvent.get(recorded.namespace, recorded.name, recorded.streamId) as { object: string; streamVersion: number; expiresAt: string | null } | undefined;
     if (!row) return initialKubeEventState;
     return { object: JSON.parse(row.object) as KubeEvent, streamVersion: row.streamVersion, ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}) };
   };
@@ -61,7 +62,7 @@ export function foldWritesAfter(handle: DatabaseHandle, projector: Projector, af
     for (const events of groupByWrite(complete)) {
       const first = events[0];
       if (isEventRecord(first)) {
-        const write = foldEventWrite(eventStateOf(first.streamId), first);
+        const write = foldEventWrite(eventStateOf(first), first);
         projector.applyEvent(write);
         states.set(write.streamId, write.after);
         writes++;

@@ -13,8 +13,15 @@ export interface CatchUpStep {
   /** The scratch log now ends here. */
   head: number;
   writes: number;
-  /** The streams (uids) those writes touched: only their projection rows changed. */
-  streams: string[];
+  /** The streams those writes touched: only their projection rows changed. */
+  streams: WrittenStream[];
+}
+
+/** A stream (a Service's or an Event's incarnation) and the name it lives under. */
+export interface WrittenStream {
+  uid: string;
+  namespace: string;
+  name: string;
 }
 
 export function liveHead(scratch: DatabaseHandle): number {
@@ -31,7 +38,7 @@ export function catchUpWithLive(scratch: DatabaseHandle, after: number, states: 
     sqlite
       .prepare(`INSERT INTO main.events (${columns}) SELECT ${columns} FROM ${LIVE_SCHEMA}.events WHERE position > ? AND position <= ? AND resource_version <= ? ORDER BY position`)
       .run(after, head, head);
-    const streams = sqlite.prepare('SELECT DISTINCT stream_id FROM main.events WHERE position > ?').pluck().all(after) as string[];
+    const streams = sqlite.prepare('SELECT DISTINCT stream_id AS uid, namespace, name FROM main.events WHERE position > ?').all(after) as WrittenStream[];
     const writes = foldWritesAfter(scratch, new Projector(scratch), after, states);
     return { head, writes, streams };
   })();

@@ -202,7 +202,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
         const catchUp = () => {
           for (let round = 0; round < MAX_ROUNDS && liveHead(scratch!) - at > FINAL_GAP_EVENTS; round++) {
             const step = catchUpWithLive(scratch!, at, states);
-            resyncStreamsInBatches(sqlite, owners, step.streams, clock);
+            resyncStreamsInBatches(sqlite, owners, step.streams, at, clock);
             at = step.head;
             caughtUpWrites += step.writes;
             rounds++;
@@ -222,7 +222,7 @@ export function replayProjections(options: ReplayOptions): ReplayReport {
           // A compaction meanwhile removed objects the shadow tables still hold: nothing is swapped.
           if (sqliteHorizon(liveSqlite) !== horizon) throw new MaintenanceError('the history was compacted during the replay; run replay again');
           const step = catchUpWithLive(scratch!, at, states);
-          resyncStreams(sqlite, owners, step.streams);
+          resyncStreams(sqlite, owners, step.streams, at);
           swapShadowTables(sqlite, schema);
           for (const { table } of owners) {
             const rows = sqlite.prepare(`SELECT count(*) FROM ${LIVE_SCHEMA}."${table}"`).pluck().get();

@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import { BatchSize } from './batch-size';
 import type { LockClock } from './lock-clock';
-import { LIVE_SCHEMA } from './live-catch-up';
+import { LIVE_SCHEMA, type WrittenStream } from './live-catch-up';
 import type { Progress } from './progress';
 import { MaintenanceError } from './maintenance-error';
 import { renameIndexes } from './index-renames';
@@ -140,30 +140,44 @@ export function indexShadowTables(live: Database.Database, schema: ProjectionSch
 }
 
 /**
- * Makes the shadow rows of `streams` equal to the scratch ones. Every projection row belongs to the
- * stream (uid) whose writes produce it, so after the scratch folded writes to these streams, only
- * their rows can differ; of those, only the rows that differ are deleted and inserted (a busy
- * stream has thousands of revisions and one new). Runs in the caller's transaction.
+ * Makes the shadow rows of `streams` equal to the scratch ones, after the scratch folded the writes
+ * after resourceVersion `after`. Every projection row belongs to the stream whose writes produce
+ * it, so only the rows of these streams can differ; of those, only the rows that differ are
+ * deleted and inserted (a busy stream has thousands of revisions and one new). A stream's rows are
+ * found by the table's own key where it can: a table keyed by (namespace, name) by the streams'
+ * names; one keyed by resource_version alone holds one row per write, never changed after it (the
+ * Events' occurrences), so only its rows after `after` are compared; any other by uid (each has
+ * an index that starts with it). Runs in the caller's transaction.
  */
-export function resyncStreams(scratch: Database.Database, owners: readonly TableShape[], streams: readonly string[]): void {
+export function resyncStreams(scratch: Database.Database, owners: readonly TableShape[], streams: readonly WrittenStream[], after: number): void {
   if (!streams.length) return;
-  const list = JSON.stringify(streams);
+  const uids = JSON.stringify(streams.map((s) => s.uid));
+  const names = JSON.stringify(streams.map((s) => [s.namespace, s.name]));
   for (const shape of owners) {
     if (!shape.columns.includes('uid')) throw new Error(`projection table ${shape.table} has no uid column; replay re-copies rows by stream`);
     const shadow = `${LIVE_SCHEMA}.${quote(shadowName(shape.table))}`;
     const fresh = `main.${quote(shape.table)}`;
     const cols = columnList(shape);
     const same = shape.columns.map((c) => `a.${quote(c)} IS b.${quote(c)}`).join(' AND ');
-    const inStreams = `uid IN (SELECT value FROM json_each(@list))`;
-    scratch.prepare(`DELETE FROM ${shadow} WHERE rowid IN (SELECT a.rowid FROM ${shadow} a WHERE a.${inStreams} AND NOT EXISTS (SELECT 1 FROM ${fresh} b WHERE ${same}))`).run({ list });
-    scratch.prepare(`INSERT INTO ${shadow} (${cols}) SELECT ${cols} FROM ${fresh} a WHERE a.${inStreams} AND NOT EXISTS (SELECT 1 FROM ${shadow} b WHERE ${same})`).run({ list });
+    const [inStreams, params] = streamRows(shape, uids, names, after);
+    scratch.prepare(`DELETE FROM ${shadow} WHERE rowid IN (SELECT a.rowid FROM ${shadow} a WHERE ${inStreams} AND NOT EXISTS (SELECT 1 FROM ${fresh} b WHERE ${same}))`).run(params);
+    scratch.prepare(`INSERT INTO ${shadow} (${cols}) SELECT ${cols} FROM ${fresh} a WHERE ${inStreams} AND NOT EXISTS (SELECT 1 FROM ${shadow} b WHERE ${same})`).run(params);
   }
 }
 
+/** The condition on a row `a` of the table that holds for the rows of the streams, and its parameters. */
+function streamRows(shape: TableShape, uids: string, names: string, after: number): [string, Record<string, unknown>] {
+  const key = shape.key.join(',');
+  if (key === 'namespace,name') return ['(a.namespace, a.name) IN (SELECT value ->> 0, value ->> 1 FROM json_each(@names))', { names }];
+  const byUid = 'a.uid IN (SELECT value FROM json_each(@uids))';
+  if (key === 'resource_version') return [`a.resource_version > @after AND ${byUid}`, { uids, after }];
+  return [byUid, { uids }];
+}
+
 /** resyncStreams in batches of streams, each its own short transaction. */
-export function resyncStreamsInBatches(scratch: Database.Database, owners: readonly TableShape[], streams: readonly string[], clock: LockClock): void {
+export function resyncStreamsInBatches(scratch: Database.Database, owners: readonly TableShape[], streams: readonly WrittenStream[], after: number, clock: LockClock): void {
   for (let i = 0; i < streams.length; i += BATCH_STREAMS) {
-    clock.hold(scratch, 'catch up: re-copy the rows of written Services', () => resyncStreams(scratch, owners, streams.slice(i, i + BATCH_STREAMS)));
+    clock.hold(scratch, 'catch up: re-copy the rows of written Services and Events', () => resyncStreams(scratch, owners, streams.slice(i, i + BATCH_STREAMS), after));
   }
 }
 
