@@ -64,18 +64,22 @@ export class KubeEventLog implements KubeEvents {
     const p = new SqlParams(afterPosition, untilPosition);
     const namespace = query.namespace === undefined ? '' : ` AND namespace = ${p.param(query.namespace)}`;
     const index = query.namespace === undefined ? 'kube_events_resource_version' : 'kube_events_namespace_resource_version';
-    const unchanged = await this.db.all<{ position: number; json: string }>(
-      `SELECT resource_version AS position, object AS json FROM kube_events${this.db.dialect.indexedBy(index)}
+    const live = await this.db.all<{ position: number; json: string; uid: string }>(
+      `SELECT resource_version AS position, object AS json, uid FROM kube_events${this.db.dialect.indexedBy(index)}
        WHERE resource_version > $1 AND resource_version <= $2${namespace} ORDER BY resource_version LIMIT ${p.param(limit)}`,
       p.values,
     );
+    const unchanged: WrittenKubeEvent[] = live.map(({ position, json }) => ({ position, json }));
     const since = (await this.db.one<{ n: number }>(WRITES_SINCE, [untilPosition]))!.n;
     if (since === 0) return unchanged;
     if (since > MAX_WRITES_SINCE) return null;
     // Those written since (changed, ended or created): each as its last fact at the snapshot left it.
+    // An Event read above as unchanged may have been written since that read (each query sees its
+    // own moment on PostgreSQL): it is there already, as it was at the snapshot.
+    const read = new Set(live.map((e) => e.uid));
     const then: WrittenKubeEvent[] = [];
     for (const { streamId, firstAfter } of await this.db.all<{ streamId: string; firstAfter: number }>(EVENTS_WRITTEN_SINCE, [untilPosition])) {
-      if (firstAfter <= 1) continue;
+      if (firstAfter <= 1 || read.has(streamId)) continue;
       const row = await this.db.one<EventRow>(FACT_AT, [streamId, firstAfter - 1]);
       if (!row || row.position <= afterPosition || row.position > untilPosition) continue;
       const fact = toRecorded(row);

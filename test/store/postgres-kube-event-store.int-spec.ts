@@ -23,6 +23,9 @@ import { PgAppendQueue } from '../../src/store/postgres/pg-append-queue';
 import { PgKubeEventWriteStore } from '../../src/store/postgres/pg-kube-event-write-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
 import { openPostgres, type PostgresHandle } from '../../src/store/postgres/postgres-database';
+import { KubeEventLog } from '../../src/store/kube-event-log';
+import { PgSqlReader } from '../../src/store/postgres/pg-sql-reader';
+import type { SqlReader } from '../../src/store/sql/sql-reader';
 import { type AppContext, createAppContext, deterministicIds } from '../helpers/app-context';
 import { describePostgres } from '../helpers/postgres';
 import { handlersOn, type ServiceHandlers } from '../helpers/service-handlers';
@@ -250,6 +253,32 @@ describePostgres('PostgreSQL Event write store', (database) => {
     expect(await live('web.0008')).toMatchObject({ stream_version: 1, resource_version: Number(again.object.metadata.resourceVersion) });
     const { rows } = await a.handle.pool.query<{ reason: string }>(`SELECT reason FROM kube_event_occurrences WHERE name = 'web.0008' ORDER BY resource_version`);
     expect(rows.map((r) => r.reason)).toEqual(['EnsuringLoadBalancer', 'EnsuringLoadBalancer', 'EnsuredLoadBalancer']);
+  });
+
+  it('reads a LIST page of written Events as of its snapshot when an Event is written between its queries: each Event once, as it was', async () => {
+    const created = await create(a, 'web.0009');
+    const head = (await a.handle.pool.query<{ head: number }>('SELECT max(position) AS head FROM events')).rows[0].head;
+    // A reader that lets another replica's repeat of the Event commit right after the page read the live Events table.
+    const pg = new PgSqlReader(() => a.handle.pool);
+    let between: (() => Promise<unknown>) | undefined = () => repeat(b, 'web.0009', 'repeated meanwhile');
+    const racing: SqlReader = {
+      dialect: pg.dialect,
+      async all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+        const rows = await pg.all<T>(sql, params);
+        const write = sql.includes('FROM kube_events') ? between : undefined;
+        between = write ? undefined : between;
+        await write?.();
+        return rows;
+      },
+      async one<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined> {
+        return (await racing.all<T>(sql, params))[0];
+      },
+    };
+    const page = (await new KubeEventLog(racing).writtenPage({ namespace: 'ev', afterPosition: 0, untilPosition: head, limit: 100 }))!;
+    expect(between).toBeUndefined();
+    const ours = page.filter((e) => (JSON.parse(e.json) as KubeEvent).metadata.name === 'web.0009');
+    expect(ours).toEqual([{ position: Number(created.object.metadata.resourceVersion), json: JSON.stringify(created.object) }]);
+    expect(new Set(page.map((e) => e.position)).size).toBe(page.length);
   });
 
   it('leaves the log without holes: every position from 1 to the head, each Event fact its own resourceVersion', async () => {
