@@ -136,7 +136,13 @@ describe('self reviews', () => {
         metadata: { creationTimestamp: null },
         spec: {},
         status: {
-          resourceRules: [...SELF_REVIEW_RULES, { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], apiGroups: [''], resources: ['services/status'] }],
+          resourceRules: [
+            ...SELF_REVIEW_RULES,
+            { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },
+            { verbs: ['*'], apiGroups: [''], resources: ['services/status'] },
+            { verbs: ['*'], apiGroups: [''], resources: ['events'] },
+            { verbs: ['*'], apiGroups: ['events.k8s.io'], resources: ['events'] },
+          ],
           nonResourceRules: DISCOVERY_RULES,
           incomplete: false,
         },
