@@ -149,6 +149,33 @@ describe('WatchRegistry', () => {
     expect(res.writableEnded).toBe(true);
   });
 
+  it.each([
+    ['reads the log (a resumed watch)', 3],
+    ['reads the current objects (a watch from now)', 0],
+  ])('a watcher that goes away while it %s leaves no bookmark timer and no feed subscription behind', async (_what, resourceVersion) => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const registry = new WatchRegistry();
+      const res = new RecordingResponse();
+      const { src, live } = sources(
+        5,
+        [4, 5].map((rv) => ({ resourceVersion: rv, event: { type: 'MODIFIED', object: `w${rv}` } })),
+      );
+      // The client disconnects (a killed reflector, a cut proxy) while the server reads.
+      const changesAfter = src.changesAfter;
+      src.changesAfter = (rv, limit) => (res.destroy(), changesAfter(rv, limit));
+      src.currentObjects = async () => (res.destroy(), { objects: [], resourceVersion: 5 });
+      await (
+        await registry.prepare({ resourceVersion, bookmarks: true, encode: (o) => o }, src, 0)
+      )(res as unknown as ServerResponse);
+      expect(registry.openWatches).toBe(0);
+      expect(live.observed).toBe(false);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   describe('live fan-out', () => {
     type Payload = { name: string; size?: number };
     /** Live changes from a real ChangeFeed: each write carries one shared object. */

@@ -120,7 +120,8 @@ export class WatchSession<T> implements BudgetedStream {
       this.lastResourceVersion = this.options.resourceVersion;
     }
     await this.catchUpAndFollow();
-    if (this.options.bookmarks) {
+    // A client gone meanwhile was closed already: a timer started now would never be cleared.
+    if (this.options.bookmarks && !this.closed) {
       this.timers.push(setInterval(() => this.bookmark(), this.options.bookmarkIntervalMs));
     }
   }
@@ -150,6 +151,8 @@ export class WatchSession<T> implements BudgetedStream {
    */
   private async catchUpAndFollow(): Promise<void> {
     for (;;) {
+      // Closed while it read the current objects: a subscription taken now would never end.
+      if (this.closed) return;
       let held: WatchChange<T>[] | undefined = [];
       let live = false;
       this.subscription = this.sources.subscribe(
