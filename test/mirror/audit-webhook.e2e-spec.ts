@@ -1,8 +1,9 @@
 // Actors from kube-apiserver's audit webhook, end to end: a source svctrail behind the fault proxy,
-// a mirror recording it, and audit events built in the audit.k8s.io/v1 format from the source's
-// real answers, posted by a user holding only the audit-webhook policy. The join works in both
-// orders (audit event after the recorded write, and before it), repeated deliveries change
-// nothing, and history as of before the join does not know the actor yet.
+// a mirror recording it (Services and Events about them), and audit events built in the
+// audit.k8s.io/v1 format from the source's real answers, posted by a user holding only the
+// audit-webhook policy. The join works in both orders (audit event after the recorded write, and
+// before it), repeated deliveries change nothing, and history as of before the join does not know
+// the actor yet.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { openHistory } from '../../src/cli/history-reader';
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy } from '../helpers/fault-proxy';
+import { recorderEvent, repeatBody, STRATEGIC_MERGE_PATCH } from '../helpers/recorder-event';
 import type { FaultProxy } from '../helpers/fault-proxy';
 import { describeEachBackend } from '../helpers/storage-backends';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -172,6 +174,35 @@ describeEachBackend('the audit webhook (mirror mode)', (backend) => {
     );
     expect(res.status).toBe(200);
     expect(await metric(/^svctrail_mirror_audit_events_total\{outcome="ignored"\} (\d+)$/m)).toBe(ignoredBefore + 3);
+  });
+
+  it("joins who wrote an Event about a Service (a recorder's POST and repeat) to its recorded write; an Event about a Pod is ignored", async () => {
+    const EVENTS = '/api/v1/namespaces/a/events';
+    const eventOccurrences = async () => ((await mirror.client.get(`${H}/namespaces/a/services/lb/events?limit=500`)).json.items as any[]).filter((o) => o.event.name === 'lb.audited');
+    const created = await source.client.post(EVENTS, recorderEvent('a', 'lb.audited', { kind: 'Service', name: 'lb' }));
+    expect(created.status).toBe(201);
+    const repeated = await source.client.request('PATCH', `${EVENTS}/lb.audited`, { body: repeatBody(2), contentType: STRATEGIC_MERGE_PATCH });
+    expect(repeated.status).toBe(200);
+    await until(async () => (await eventOccurrences()).length === 2, 'the Event writes to be recorded');
+    expect((await eventOccurrences()).map((o) => o.actor.user)).toEqual(['', '']);
+    const eventAudit = (auditID: string, verb: string, answer: any) =>
+      auditEvent(auditID, answer, {
+        verb,
+        requestURI: `${EVENTS}/lb.audited`,
+        user: { username: 'system:serviceaccount:kube-system:service-controller', groups: ['system:serviceaccounts', 'system:authenticated'] },
+        userAgent: 'kube-controller-manager/v1.32.0',
+        objectRef: { resource: 'events', namespace: 'a', name: 'lb.audited', apiVersion: 'v1' },
+      });
+    const ignoredBefore = await metric(/^svctrail_mirror_audit_events_total\{outcome="ignored"\} (\d+)$/m);
+    const aboutPod = { ...created.json, metadata: { ...created.json.metadata, name: 'web-0.audited' }, involvedObject: { kind: 'Pod', namespace: 'a', name: 'web-0', apiVersion: 'v1' } };
+    const res = await post(eventList(eventAudit('ev-create', 'create', created.json), eventAudit('ev-patch', 'patch', repeated.json), eventAudit('ev-pod', 'create', aboutPod)));
+    expect(res.status).toBe(200);
+    expect(await metric(/^svctrail_mirror_audit_events_total\{outcome="ignored"\} (\d+)$/m)).toBe(ignoredBefore + 1);
+    const joined = await eventOccurrences();
+    expect(joined.map((o) => [o.happened, o.actor.user, o.actor.auditID, o.actor.userAgent])).toEqual([
+      ['created', 'system:serviceaccount:kube-system:service-controller', 'ev-create', 'kube-controller-manager/v1.32.0'],
+      ['repeated', 'system:serviceaccount:kube-system:service-controller', 'ev-patch', 'kube-controller-manager/v1.32.0'],
+    ]);
   });
 
   it('refuses a body that is no EventList with a 400 Status, and a user without the policy with 403', async () => {
