@@ -61,7 +61,7 @@ function row(item: HistoryItem): string[] {
   const via = item.actor.fieldManager || item.actor.userAgent;
   if (item.kind === 'EventOccurrence') {
     const said = `${item.reportingController || '?'}: ${item.message}`;
-    return [item.metadata.resourceVersion, item.time, item.actor.user, via, `event ${item.happened}`, `${item.type} ${item.reason} ×${item.count}`, said.slice(0, 80)];
+    return [item.metadata.resourceVersion, item.time, item.actor.user, via, `event ${item.happened}`, `${item.type} ${item.reason}${item.count > 1 ? ` ×${item.count}` : ''}`, said.slice(0, 80)];
   }
   return [
     item.metadata.resourceVersion,

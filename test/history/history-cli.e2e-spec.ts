@@ -49,7 +49,7 @@ describe('history CLI commands', () => {
     const human = await run(runHistory, ['cli/web']);
     const lines = human.text.split('\n');
     expect(lines[0]).toMatch(/^RV\s+TIME\s+USER\s+VIA\s+VERB\s+EVENTS\s+CHANGES$/);
-    expect(lines[2]).toMatch(/^\d+\s+\S+\s+admin\s+service-controller\s+event created\s+Warning SyncLoadBalancerFailed ×1\s+service-controller: Error syncing load balancer$/);
+    expect(lines[2]).toMatch(/^\d+\s+\S+\s+admin\s+service-controller\s+event created\s+Warning SyncLoadBalancerFailed\s+service-controller: Error syncing load balancer$/);
     expect(lines[4]).toMatch(/\s+event repeated\s+Warning SyncLoadBalancerFailed ×2\s+/);
     expect(human.text).toMatch(/patch|update status\s+LoadBalancerIngressChanged/);
   });
