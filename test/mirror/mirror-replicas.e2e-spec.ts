@@ -1,11 +1,13 @@
 // Several mirror replicas on one PostgreSQL store: every replica serves reads, exactly one records
-// the source at a time (the lease), and when that one is killed (kill -9) another takes over
-// within 15 s, resuming from the stored resourceVersion: every source write recorded once.
+// the source (its Services and its Events about them) at a time (the lease), and when that one is
+// killed (kill -9) another takes over within 15 s, resuming each watch from its stored
+// resourceVersion: every source write recorded once.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { HttpsClient } from '../helpers/https-client';
+import { recorderEvent, repeatBody, STRATEGIC_MERGE_PATCH } from '../helpers/recorder-event';
 import { describePostgres } from '../helpers/postgres';
 import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -26,6 +28,12 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs: num
 }
 
 const leads = async (replica: Replica) => /^svctrail_mirror_leader 1$/m.test((await replica.client.get('/metrics')).text);
+
+/** Each Event write in a history, oldest first: the Event, what happened, its count, and the source's resourceVersion of it. */
+async function eventWrites(client: HttpsClient, sourceRv: (o: any) => string): Promise<string[]> {
+  const items = (await client.get(`${H}/namespaces/ha/events?limit=5000`)).json.items as any[];
+  return items.map((o) => `${o.event.name} ${o.happened} ${o.count} ${sourceRv(o)}`);
+}
 
 async function ingressSequence(client: HttpsClient): Promise<string[]> {
   const items = (await client.get(`${H}/namespaces/ha/services/lb/changes?limit=5000`)).json.items as any[];
@@ -61,13 +69,22 @@ describePostgres('mirror replicas on PostgreSQL', (database) => {
     return replica;
   };
 
+  /** An Event about the Service created (count 1) or repeated (count > 1) at the source. */
+  const eventAboutLb = async (name: string, count: number) => {
+    const res =
+      count === 1
+        ? await source.client.post('/api/v1/namespaces/ha/events', recorderEvent('ha', name, { kind: 'Service', name: 'lb' }))
+        : await source.client.request('PATCH', `/api/v1/namespaces/ha/events/${name}`, { body: repeatBody(count), contentType: STRATEGIC_MERGE_PATCH });
+    expect(res.status).toBeLessThan(300);
+  };
+
   const setIngress = async (ip: string) => {
     const current = (await source.client.get('/api/v1/namespaces/ha/services/lb')).json;
     const res = await source.client.put('/api/v1/namespaces/ha/services/lb/status', { ...current, status: { loadBalancer: { ingress: [{ ip }] } } });
     expect(res.status).toBe(200);
   };
 
-  it('records with one replica at a time, serves reads from all, and hands over within 15 s of a kill -9, recording every write once', async () => {
+  it('records with one replica at a time, serves reads from all, and hands over within 15 s of a kill -9, recording every write (Services and Events) once', async () => {
     const kubeconfig = join(root, 'source.kubeconfig');
     writeFileSync(kubeconfig, renderKubeconfig({ server: source.server.url, caPem: source.ca, user: { token: source.adminToken }, userName: 'admin' }));
     expect((await source.client.post('/api/v1/namespaces/ha/services', { metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } })).status).toBe(201);
@@ -80,12 +97,17 @@ describePostgres('mirror replicas on PostgreSQL', (database) => {
     expect((await standby.client.get('/readyz')).text).toBe('ok');
 
     for (let i = 1; i <= 20; i++) await setIngress(`198.51.100.${i}`);
+    for (const name of ['lb.e1', 'lb.e2']) await eventAboutLb(name, 1);
     await until(async () => (await ingressSequence(standby.client)).length === 20, 'the writes recorded before the kill', 30_000);
+    await until(async () => (await eventWrites(standby.client, () => '')).length === 2, 'the Events recorded before the kill', 30_000);
 
     // Writes keep coming while the leader dies.
     const writes = (async () => {
       for (let i = 21; i <= 60; i++) {
         await setIngress(`198.51.100.${i}`);
+        // Each Event repeated once per round, and a new one every tenth.
+        for (const name of ['lb.e1', 'lb.e2']) await eventAboutLb(name, i - 19);
+        if (i % 10 === 0) await eventAboutLb(`lb.e${i}`, 1);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
@@ -98,5 +120,9 @@ describePostgres('mirror replicas on PostgreSQL', (database) => {
     const expected = await ingressSequence(source.client);
     await until(async () => (await ingressSequence(standby.client)).length >= expected.length, 'every write recorded', 30_000);
     expect(await ingressSequence(standby.client)).toEqual(expected);
+    const expectedEvents = await eventWrites(source.client, (o) => o.metadata.resourceVersion);
+    expect(expectedEvents).toHaveLength(2 + 40 * 2 + 4);
+    await until(async () => (await eventWrites(standby.client, () => '')).length >= expectedEvents.length, 'every Event write recorded', 30_000);
+    expect(await eventWrites(standby.client, (o) => o.source?.resourceVersion)).toEqual(expectedEvents);
   }, 180_000);
 });
