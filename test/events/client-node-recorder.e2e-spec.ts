@@ -58,7 +58,7 @@ class LegacyRecorder {
 
   private remember(key: string, stored: k8s.CoreV1Event): k8s.CoreV1Event {
     // Name and first time come from the server's answer (the recorder's LRU is fed by it).
-    this.seen.set(key, { name: stored.metadata!.name!, count: stored.count ?? 1, firstTimestamp: stored.firstTimestamp! });
+    this.seen.set(key, { name: stored.metadata.name!, count: stored.count ?? 1, firstTimestamp: stored.firstTimestamp! });
     return stored;
   }
 }
@@ -89,14 +89,14 @@ describeEachBackend('@kubernetes/client-node as an event recorder', (backend) =>
       const first = await recorder.event(involved, 'Warning', 'SyncLoadBalancerFailed', 'quota exceeded', t0);
       expect(first.count).toBe(1);
       const second = await recorder.event(involved, 'Warning', 'SyncLoadBalancerFailed', 'quota exceeded', new Date(t0.getTime() + 5000));
-      expect(second).toMatchObject({ count: 2, metadata: { name: first.metadata!.name, uid: first.metadata!.uid } });
+      expect(second).toMatchObject({ count: 2, metadata: { name: first.metadata.name, uid: first.metadata.uid } });
       expect(second.lastTimestamp).toEqual(new Date(t0.getTime() + 5000));
       expect(second.firstTimestamp).toEqual(t0);
       // Gone (an operator deleted it): the next repeat's PATCH is 404, and the recorder POSTs it anew.
-      await api.deleteNamespacedEvent({ name: first.metadata!.name!, namespace });
+      await api.deleteNamespacedEvent({ name: first.metadata.name!, namespace });
       const third = await recorder.event(involved, 'Warning', 'SyncLoadBalancerFailed', 'quota exceeded', new Date(t0.getTime() + 9000));
       expect(third.count).toBe(3);
-      expect(third.metadata!.uid).not.toBe(first.metadata!.uid);
+      expect(third.metadata.uid).not.toBe(first.metadata.uid);
       await waitFor(() => seen.length >= 5);
       // The derived Event of the Service's creation comes first (the informer lists both kinds).
       expect(seen).toEqual(['add Created 1', 'add SyncLoadBalancerFailed 1', 'update SyncLoadBalancerFailed 2', 'delete SyncLoadBalancerFailed', 'add SyncLoadBalancerFailed 3']);
