@@ -52,7 +52,19 @@ class LegacyRecorder {
   private create(involved: k8s.V1ObjectReference, type: string, reason: string, message: string, name: string, count: number, first: Date, last: Date): Promise<k8s.CoreV1Event> {
     return this.api.createNamespacedEvent({
       namespace: involved.namespace!,
-      body: { metadata: { name, namespace: involved.namespace }, involvedObject: involved, reason, message, source: { component: this.component }, firstTimestamp: first, lastTimestamp: last, count, type, reportingComponent: this.component, reportingInstance: '' },
+      body: {
+        metadata: { name, namespace: involved.namespace },
+        involvedObject: involved,
+        reason,
+        message,
+        source: { component: this.component },
+        firstTimestamp: first,
+        lastTimestamp: last,
+        count,
+        type,
+        reportingComponent: this.component,
+        reportingInstance: '',
+      },
     });
   }
 

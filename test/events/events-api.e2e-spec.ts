@@ -59,7 +59,14 @@ describeEachBackend('core/v1 Events written by controllers', (backend) => {
   it('given no such Event, when the recorder PATCHes it, then 404 NotFound (never 5xx), and its POST then succeeds', async () => {
     const res = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d03`, { body: JSON.stringify({ count: 5 }), contentType: SMP });
     expect(res.status).toBe(404);
-    expect(res.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404, message: 'events "web.187f0e1a2b3c4d03" not found', details: { name: 'web.187f0e1a2b3c4d03', kind: 'events' } });
+    expect(res.json).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'NotFound',
+      code: 404,
+      message: 'events "web.187f0e1a2b3c4d03" not found',
+      details: { name: 'web.187f0e1a2b3c4d03', kind: 'events' },
+    });
     expect((await t.client.post(EVENTS, recorderEvent('web.187f0e1a2b3c4d03', { count: 5 }))).status).toBe(201);
   });
 
@@ -76,7 +83,11 @@ describeEachBackend('core/v1 Events written by controllers', (backend) => {
     expect(res.json).toMatchObject({
       reason: 'Invalid',
       message: 'Event "web.187f0e1a2b3c4d05" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace',
-      details: { name: 'web.187f0e1a2b3c4d05', kind: 'Event', causes: [{ reason: 'FieldValueInvalid', field: 'involvedObject.namespace', message: 'Invalid value: "other": does not match event.namespace' }] },
+      details: {
+        name: 'web.187f0e1a2b3c4d05',
+        kind: 'Event',
+        causes: [{ reason: 'FieldValueInvalid', field: 'involvedObject.namespace', message: 'Invalid value: "other": does not match event.namespace' }],
+      },
     });
   });
 
@@ -183,7 +194,10 @@ describeEachBackend('core/v1 Events written by controllers', (backend) => {
     });
     expect(json.status).toBe(200);
     expect(json.json.count).toBe(4);
-    const merge = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d10`, { body: JSON.stringify({ message: 'merged', metadata: { labels: { a: 'b' } } }), contentType: 'application/merge-patch+json' });
+    const merge = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d10`, {
+      body: JSON.stringify({ message: 'merged', metadata: { labels: { a: 'b' } } }),
+      contentType: 'application/merge-patch+json',
+    });
     expect(merge.status).toBe(200);
     expect(merge.json).toMatchObject({ count: 4, message: 'merged', metadata: { labels: { a: 'b' } } });
     const broken = await t.client.request('PATCH', `${EVENTS}/web.187f0e1a2b3c4d10`, { body: JSON.stringify({ count: 'many' }), contentType: 'application/merge-patch+json' });
@@ -193,7 +207,11 @@ describeEachBackend('core/v1 Events written by controllers', (backend) => {
 
   it('given written Events, when the namespace collection is deleted by label, then those Events are gone and the derived ones stay', async () => {
     const COLL = '/api/v1/namespaces/coll/events';
-    const event = (name: string, labels: Record<string, string>) => ({ ...recorderEvent(name), metadata: { name, namespace: 'coll', labels }, involvedObject: { kind: 'Service', namespace: 'coll', name: 'web' } });
+    const event = (name: string, labels: Record<string, string>) => ({
+      ...recorderEvent(name),
+      metadata: { name, namespace: 'coll', labels },
+      involvedObject: { kind: 'Service', namespace: 'coll', name: 'web' },
+    });
     await t.client.post('/api/v1/namespaces/coll/services', { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
     await t.client.post(COLL, event('a.1800000000000001', { team: 'x' }));
     await t.client.post(COLL, event('b.1800000000000002', { team: 'x' }));

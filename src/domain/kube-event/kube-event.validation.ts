@@ -118,7 +118,12 @@ export function validateKubeEventUpdate(next: KubeEvent, old: KubeEvent, api: Ev
       ...immutable('involvedObject', next.involvedObject, old.involvedObject, goObjectReference(next.involvedObject)),
       ...immutable('reason', str(next.reason), str(old.reason), str(next.reason)),
       ...immutable('message', str(next.message), str(old.message), str(next.message)),
-      ...immutable('source', { component: str(next.source?.component), host: str(next.source?.host) }, { component: str(old.source?.component), host: str(old.source?.host) }, goEventSource(next.source)),
+      ...immutable(
+        'source',
+        { component: str(next.source?.component), host: str(next.source?.host) },
+        { component: str(old.source?.component), host: str(old.source?.host) },
+        goEventSource(next.source),
+      ),
       ...immutable('firstTimestamp', time(next.firstTimestamp), time(old.firstTimestamp), goTimeLiteral(next.firstTimestamp)),
       ...immutable('lastTimestamp', time(next.lastTimestamp), time(old.lastTimestamp), goTimeLiteral(next.lastTimestamp)),
       ...immutable('count', next.count ?? 0, old.count ?? 0, next.count ?? 0),

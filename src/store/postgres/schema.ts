@@ -238,10 +238,7 @@ export const kubeEventOccurrences = pgTable(
     reason: text('reason').notNull(),
     reportingController: text('reporting_controller').notNull(),
   },
-  (t) => [
-    index('kube_event_occurrences_involved').on(t.involvedNamespace, t.involvedName, t.resourceVersion),
-    index('kube_event_occurrences_namespace').on(t.namespace, t.resourceVersion),
-  ],
+  (t) => [index('kube_event_occurrences_involved').on(t.involvedNamespace, t.involvedName, t.resourceVersion), index('kube_event_occurrences_namespace').on(t.namespace, t.resourceVersion)],
 );
 
 /** Mirror mode: where each recorded write came from (see the SQLite schema). */
