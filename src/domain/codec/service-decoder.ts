@@ -6,7 +6,6 @@ import { decodeObjectProtobuf, decodeObjectText, decodeObjectValue, type Decoded
 import { serviceSchema } from './service-schema';
 
 export { summarizeBody, type FieldValidation } from './object-decoder';
-export type DecodeServiceOptions = DecodeOptions;
 export type DecodeServiceResult = DecodeResult<Service>;
 
 const SERVICE: DecodedKind = { group: '', version: 'v1', kind: 'Service', schema: serviceSchema, internalGoType: 'core.Service' };
