@@ -8,6 +8,13 @@
 // removals; with and without a fieldManager): the answers must be the same bytes, and the rows
 // both wrote (events, services, service_revisions, condition_transitions, ingress_intervals and
 // the R-tree) the same, minus the times and request ids (the clock and a random id).
+// Then svctrail, floor-full and the floor get the same Event writes, as client-go's recorder sends
+// them (a POST of a new Event, strategic-merge and merge PATCHes of its repeats, a repeat that
+// changes nothing, a POST of a live name, a PATCH of a missing one): the same status codes, the
+// same answers and the same fact, kube_events and kube_event_occurrences rows, minus what each
+// server draws or reads off its clock (uids, creationTimestamp, managedFields times, expiresAt,
+// recorded_at, request ids) and with resourceVersions counted from each server's head; the floor
+// records no caller columns (groups, user agent, field manager), so those are left out for it.
 // Prints one line per request kind and exits 1 on any unexpected difference.
 //
 // usage: node bench/dist/check-floor.js [--dataset 10k] [--samples 40]
@@ -21,6 +28,7 @@ import { DATA_ROOT, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
 import { ROOT, real } from './real';
 import { Rng } from './rng';
 import { onServingLine } from './run/serving-line';
+import { type EventAbout, SERVICE_CONTROLLER_EVENTS, recorderEvent, recorderWrite, repeatPatch } from './run/recorder-events';
 
 const HISTORY = '/apis/history.svctrail.io/v1alpha1';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -207,6 +215,138 @@ async function checkWrites(svctrail: Server, floorFull: Server, token: string, h
   }
 }
 
+/**
+ * Makes one server's Event JSON comparable with another's: its uids numbered in order of first
+ * appearance, its clock's times replaced, resourceVersions counted from the head it started at.
+ */
+class EventNormalizer {
+  private readonly uids = new Map<string, string>();
+  constructor(private readonly head: number) {}
+  uid(u: string): string {
+    if (!this.uids.has(u)) this.uids.set(u, `uid-${this.uids.size + 1}`);
+    return this.uids.get(u)!;
+  }
+  rv(rv: number | string): number {
+    return Number(rv) - this.head;
+  }
+  event(e: any): any {
+    const m = e?.metadata;
+    if (!m) return e;
+    if (m.uid) m.uid = this.uid(m.uid);
+    if (m.resourceVersion) m.resourceVersion = String(this.rv(m.resourceVersion));
+    if (m.creationTimestamp) m.creationTimestamp = '<clock>';
+    for (const entry of m.managedFields ?? []) entry.time = '<clock>';
+    return e;
+  }
+  /** Text in, text out: the key order stays, so byte-for-byte is still compared. */
+  json(text: string): string {
+    return JSON.stringify(this.event(JSON.parse(text)));
+  }
+  fact(data: string): string {
+    const d = JSON.parse(data);
+    this.event(d.object);
+    if (d.expiresAt) d.expiresAt = '<clock>';
+    return JSON.stringify(d);
+  }
+}
+
+/** The Event rows a server wrote after `head`, normalized (`caller`: with the caller columns the floor does not record). */
+function writtenEventRows(dir: string, head: number, n: EventNormalizer, caller: boolean): Record<string, unknown[]> {
+  const db = new Database(join(dir, 'svctrail.db'), { readonly: true });
+  try {
+    const events = db
+      .prepare(
+        `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent, field_manager, verb, subresource
+         FROM events WHERE position > ? ORDER BY position`,
+      )
+      .all(head) as any[];
+    const live = db
+      .prepare('SELECT namespace, name, uid, resource_version, stream_version, object, expires_at FROM kube_events WHERE resource_version > ? ORDER BY namespace, name')
+      .all(head) as any[];
+    const occurrences = db.prepare('SELECT * FROM kube_event_occurrences WHERE resource_version > ? ORDER BY resource_version').all(head) as any[];
+    return {
+      events: events.map(({ actor_groups, user_agent, field_manager, ...r }) => ({
+        ...r,
+        ...(caller ? { actor_groups, user_agent, field_manager } : {}),
+        position: n.rv(r.position),
+        resource_version: n.rv(r.resource_version),
+        stream_id: n.uid(r.stream_id),
+        data: n.fact(r.data),
+      })),
+      kube_events: live.map((r) => ({ ...r, uid: n.uid(r.uid), resource_version: n.rv(r.resource_version), object: n.json(r.object), expires_at: r.expires_at ? '<clock>' : null })),
+      kube_event_occurrences: occurrences.map((r) => ({ ...r, resource_version: n.rv(r.resource_version), uid: n.uid(r.uid) })),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const headOf = (dir: string): number => {
+  const db = new Database(join(dir, 'svctrail.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT max(position) FROM events').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+};
+
+/** The Event half of the check: see the header. */
+async function checkEventWrites(servers: { label: string; server: Server; caller: boolean }[], token: string, objects: EventAbout[], rng: Rng, note: Note): Promise<void> {
+  const heads = servers.map((s) => headOf(s.server.dir));
+  const normalizers = heads.map((h) => new EventNormalizer(h));
+  const samples = Math.min(SAMPLES, 20);
+  const requests: { kind: string; method: 'POST' | 'PATCH'; path: string; body: string; contentType?: string }[] = [];
+  for (let i = 0; i < samples; i++) {
+    const about = objects[rng.int(objects.length)];
+    const said = SERVICE_CONTROLLER_EVENTS[i % SERVICE_CONTROLLER_EVENTS.length];
+    const name = `${about.name}.${(0x18ec000000000000n + BigInt(i)).toString(16)}`;
+    const events = `/api/v1/namespaces/${about.ns}/events`;
+    const first = new Date(Date.parse('2026-12-07T10:00:00Z') + i * 60_000);
+    const post = recorderEvent(about, name, said, first);
+    const repeat = (count: number) => repeatPatch(count, said.message, new Date(first.getTime() + count * 1000));
+    requests.push(
+      { kind: 'event-post', method: 'POST', path: events, body: post },
+      { kind: 'event-repeat', method: 'PATCH', path: `${events}/${name}`, body: repeat(2) },
+      { kind: 'event-repeat-merge', method: 'PATCH', path: `${events}/${name}`, body: repeat(3), contentType: 'application/merge-patch+json' },
+      { kind: 'event-repeat-no-op', method: 'PATCH', path: `${events}/${name}`, body: repeat(3) },
+      { kind: 'event-post-live-name', method: 'POST', path: events, body: post },
+      { kind: 'event-patch-missing', method: 'PATCH', path: `${events}/${name}x`, body: repeat(2) },
+    );
+  }
+  // One server after the other per request: every log gets the writes in the same order.
+  for (const r of requests) {
+    const answers = [];
+    for (const s of servers) answers.push(await recorderWrite(s.server.url, token, r.method, r.path, r.body, { contentType: r.contentType }));
+    const [a] = answers;
+    for (const [k, b] of answers.entries()) {
+      if (k === 0) continue;
+      const label = `${r.kind} (${servers[k].label})`;
+      if (a.status !== b.status) note(label, false, `${r.path}: status ${a.status} vs ${b.status}: ${a.body.slice(0, 300)} / ${b.body.slice(0, 300)}`);
+      else if (a.status >= 300) note(label, true);
+      else {
+        const x = normalizers[0].json(a.body);
+        const y = normalizers[k].json(b.body);
+        note(label, x === y, `${r.path}: ${x.slice(0, 700)} vs ${y.slice(0, 700)}`);
+      }
+    }
+  }
+  const rows = servers.map((s, k) => writtenEventRows(s.server.dir, heads[k], normalizers[k], s.caller));
+  for (const [k, s] of servers.entries()) {
+    if (k === 0) continue;
+    // Against svctrail's rows, with the caller columns only where this server records them.
+    const x = s.caller ? rows[0] : writtenEventRows(servers[0].server.dir, heads[0], normalizers[0], false);
+    const y = rows[k];
+    for (const table of Object.keys(x)) {
+      const i = x[table].findIndex((row, j) => !isDeepStrictEqual(row, y[table][j]));
+      note(
+        `rows-${table} (${s.label}, ${x[table].length})`,
+        isDeepStrictEqual(x[table], y[table]),
+        `${x[table].length} vs ${y[table].length} rows; first difference at ${i}: ${JSON.stringify(x[table][i])?.slice(0, 600)} vs ${JSON.stringify(y[table][i])?.slice(0, 600)}`,
+      );
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const source = join(DATA_ROOT, values.dataset);
   const token = readFileSync(join(source, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
@@ -218,6 +358,12 @@ async function main(): Promise<void> {
     ns: string;
     name: string;
   }[];
+  const eventObjects = db
+    .prepare(
+      `SELECT namespace AS ns, name, json_extract(object, '$.metadata.uid') AS uid, CAST(resource_version AS TEXT) AS rv FROM services
+       WHERE namespace <> 'default' AND json_extract(object, '$.spec.type') = 'LoadBalancer' ORDER BY namespace, name`,
+    )
+    .all() as EventAbout[];
   const maxRowid = db.prepare('SELECT max(rowid) FROM service_revisions').pluck().get() as number;
   const revision = db.prepare('SELECT namespace AS ns, name, resource_version AS rv, recorded_at AS time FROM service_revisions WHERE rowid = ?');
   const times = db.prepare('SELECT from_time FROM ingress_intervals WHERE address = ? ORDER BY from_resource_version').pluck();
@@ -351,6 +497,18 @@ async function main(): Promise<void> {
     // floor-full: the same status PUTs as svctrail, the same answers and the same rows.
     floorFull = await start(join(ROOT, 'bench', 'dist', 'floor-server.js'), source, 'floor-full', ['--variant', 'storage']);
     await checkWrites(svctrail, floorFull, token, head, lbServices, rng, note);
+    // The Event writes on all three (the floor's copy has taken no write yet: positions are counted from each one's head).
+    await checkEventWrites(
+      [
+        { label: 'svctrail', server: svctrail, caller: true },
+        { label: 'floor-full', server: floorFull, caller: true },
+        { label: 'floor', server: floor, caller: false },
+      ],
+      token,
+      eventObjects,
+      rng,
+      note,
+    );
   } finally {
     for (const s of [svctrail, floor, floorFull].filter((x): x is Server => x !== undefined)) {
       s.child.kill('SIGTERM');

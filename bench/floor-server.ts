@@ -37,6 +37,11 @@
 // R-tree row by svctrail's trigger) and open (INSERT) rows. No framework, no decider, no
 // managedFields computation: what is left between svctrail and floor-full is CPU, not storage.
 //
+// Event writes (client-go's recorder: POST .../namespaces/{ns}/events, strategic-merge PATCH
+// .../events/{name}) go through the same group commit, each in its own savepoint: the fact row,
+// the live kube_events row and the kube_event_occurrences row, with svctrail's statements
+// (floor/kube-events.ts says what each floor does and leaves out).
+//
 // usage: node bench/dist/floor-server.js --data-dir DIR [--port 0] [--host 127.0.0.1] [--variant floor|storage]
 //        prints "floor serving https://127.0.0.1:PORT"
 //        node bench/dist/floor-server.js --data-dir DIR --explain   prints every statement's query plan
@@ -56,11 +61,14 @@ import { floorHistory } from './floor/history';
 import { LazyStatement } from './floor/lazy-statement';
 import { storedText, storeRevisionText } from './floor/stored-text';
 import { checkpointer, WAL_SIZE_LIMIT } from './floor/checkpointer';
+import { type EventWrite, floorKubeEvents } from './floor/kube-events';
 
 interface PendingWrite {
   namespace: string;
   name: string;
   body: { status?: { loadBalancer?: { ingress?: unknown[] }; conditions?: unknown[] } };
+  /** An Event write (floor/kube-events.ts) instead of a status PUT: answered with its own status and JSON. */
+  event?: EventWrite;
   user: string;
   /** floor-full records the caller as svctrail does (groups, user agent, field manager). */
   groups: string;
@@ -119,8 +127,12 @@ function migrate(db: Database.Database, migrationsFolder: string): void {
 const FLOOR_INDEXES = new Set(['events_name_position']);
 
 function dropUnusedIndexes(db: Database.Database): void {
-  // Only the tables a floor write touches: the others cost nothing at write time.
-  const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('events', 'services') AND sql IS NOT NULL`).pluck().all() as string[];
+  // Only the tables a floor write touches: the others cost nothing at write time. The Events'
+  // tables are read by their primary keys only (the live row by namespace and name).
+  const indexes = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('events', 'services', 'kube_events', 'kube_event_occurrences') AND sql IS NOT NULL`)
+    .pluck()
+    .all() as string[];
   for (const name of indexes) if (!FLOOR_INDEXES.has(name)) db.exec(`DROP INDEX "${name}"`);
 }
 
@@ -223,7 +235,8 @@ function main(): void {
   const pb = real.protobufObject();
   const envelope = real.protobufEnvelope();
   const { summarizeConditions } = real.conditionSummary();
-  const managerName = full ? real.fieldManager().managerName : () => '';
+  // svctrail's: a Service write's field_manager column (floor-full), an Event's managedFields entry (both floors).
+  const { managerName } = real.fieldManager();
 
   const current = prepare('SELECT uid, stream_version AS streamVersion, object FROM services WHERE namespace = ? AND name = ?');
   const currentObject = prepare('SELECT object FROM services WHERE namespace = ? AND name = ?').pluck();
@@ -351,6 +364,22 @@ function main(): void {
      ORDER BY b_id, a_id LIMIT @limit`,
   );
   let head = prepare('SELECT coalesce(max(position), 0) FROM events').pluck().get() as number;
+  // floor-full: the time of the newest log row (a write is never recorded before it).
+  let lastRecordedAt = full ? ((recordedAt.get(head) as string | undefined) ?? '') : '';
+  const kubeEvents = floorKubeEvents({
+    prepare,
+    full,
+    head: () => head,
+    // floor-full: time never goes back along the log (svctrail's recordingTime); the floor: the clock.
+    recordingTime: () => {
+      const clock = new Date().toISOString();
+      return full && clock < lastRecordedAt ? lastRecordedAt : clock;
+    },
+    appended: (rv, recordedAt) => {
+      head = rv;
+      if (full) lastRecordedAt = recordedAt;
+    },
+  });
 
   if (values.explain) {
     for (const sql of prepared) {
@@ -373,6 +402,12 @@ function main(): void {
   let scheduled = false;
 
   const applyOne = db.transaction((w: PendingWrite) => {
+    if (w.event) {
+      const outcome = kubeEvents.write(w.event);
+      w.status = outcome.status;
+      w.result = outcome.json;
+      return;
+    }
     const row = current.get(w.namespace, w.name) as { uid: string; streamVersion: number; object: string } | undefined;
     if (!row) {
       w.status = 404;
@@ -415,7 +450,6 @@ function main(): void {
     w.object = object;
     w.changed = true;
   });
-  let lastRecordedAt = full ? ((recordedAt.get(head) as string | undefined) ?? '') : '';
   /**
    * floor-full: svctrail's rows for one status write (see the header), with its statements.
    * The events are svctrail's (its pure condition diff: keyed events, or the whole list when
@@ -620,6 +654,43 @@ function main(): void {
     page();
   };
 
+  const enqueue = (w: PendingWrite) => {
+    queue.push(w);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  const SMP = 'application/strategic-merge-patch+json';
+  const MERGE = 'application/merge-patch+json';
+  /** An Event POST or PATCH: parsed and checked here, written in the group commit (floor/kube-events.ts). */
+  const eventWrite = (req: IncomingMessage, res: ServerResponse, user: string, namespace: string, urlName: string | undefined, query: URLSearchParams | undefined) => {
+    const verb = req.method === 'POST' ? 'create' : 'patch';
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim();
+    if (verb === 'create' ? type !== 'application/json' : type !== SMP && type !== MERGE) {
+      return send(res, 415, '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"UnsupportedMediaType","code":415}');
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: Record<string, any>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(res, 400, '{"kind":"Status","code":400}');
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return send(res, 400, '{"kind":"Status","code":400}');
+      const name = verb === 'create' ? (body.metadata?.name as string | undefined) : urlName;
+      // The minimal checks (the floor validates none of the Event's fields): a name, and the URL's namespace.
+      if (!name) return send(res, 422, '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Invalid","code":422}');
+      if (verb === 'create' && body.metadata.namespace && body.metadata.namespace !== namespace) return send(res, 400, '{"kind":"Status","code":400}');
+      const userAgent = req.headers['user-agent'] ?? '';
+      const manager = managerName(query?.get('fieldManager') ?? undefined, userAgent);
+      const caller = { groups: full ? (groupsOf.get(user) ?? '[]') : '', userAgent: full ? userAgent : '', fieldManager: full ? manager : '' };
+      enqueue({ namespace, name, body: {}, user, ...caller, res, protobuf: false, event: { verb, namespace, name, body, user, ...caller, manager } });
+    });
+  };
+
   const reported = new Set<string>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -650,6 +721,8 @@ function main(): void {
       if (req.method === 'GET' && query?.get('watch') === 'true' && (parts.length === 4 || parts.length === 6)) return watch(res, protobuf, query);
       const namespace = parts[4];
       const name = parts[6];
+      // client-go's event recorder: a POST of each new Event, a strategic-merge PATCH of each repeat.
+      if (parts[5] === 'events' && ((req.method === 'POST' && parts.length === 6) || (req.method === 'PATCH' && parts.length === 7))) return eventWrite(req, res, user, namespace, name, query);
       if (req.method === 'PUT' && parts.length === 8 && parts[7] === 'status') {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
@@ -664,11 +737,7 @@ function main(): void {
           // Only floor-full records the caller beyond the user (the floor stays the least work).
           const userAgent = full ? (req.headers['user-agent'] ?? '') : '';
           const fieldManager = full ? managerName(query?.get('fieldManager') ?? undefined, userAgent) : '';
-          queue.push({ namespace, name, body, user, groups: full ? (groupsOf.get(user) ?? '[]') : '', userAgent, fieldManager, res, protobuf });
-          if (!scheduled) {
-            scheduled = true;
-            setImmediate(flush);
-          }
+          enqueue({ namespace, name, body, user, groups: full ? (groupsOf.get(user) ?? '[]') : '', userAgent, fieldManager, res, protobuf });
         });
         return;
       }

@@ -47,7 +47,7 @@ import { RSS_LIMIT, IDLE_RSS_LIMIT, CLI_RSS_LIMIT, args, PROFILE, PROFILE_DIR, Q
 import { type Target, children } from './run/processes';
 
 import { type Fixture, readFixture } from './run/fixture';
-import { type Result, type CaseResult, type CaseDef, READ_CASES, TIME_TRAVEL_CASES, WHO_HAD_CASES, HISTORY_CASES, WRITE_CASES, FLAT_CASES, FLAT_WRITE_CASES } from './run/cases';
+import { type Result, type CaseResult, type CaseDef, READ_CASES, TIME_TRAVEL_CASES, WHO_HAD_CASES, HISTORY_CASES, WRITE_CASES, EVENT_WRITE_CASES, FLAT_CASES, FLAT_WRITE_CASES } from './run/cases';
 import { storage, profileOf, maintenance, compaction, copies } from './run/storage-and-cli';
 import { type Row, type Check, type Spread, ratioRow, absoluteRow, table, pgTable, summary } from './run/report';
 import { fmtMs, fmtNum, fmtMB, fmtX } from './run/format';
@@ -91,12 +91,14 @@ async function main(): Promise<void> {
       ` hot Service: ${fixture.hot.ns}/${fixture.hot.name}; ${fixture.lb.length} LoadBalancer Services take the PUTs; ${HEAVY_ADDRESS} assigned ${fixture.heavyAssignments} times, ` +
         `${ONCE_ADDRESS} ${fixture.onceTimes.length}; watch resume from ${fixture.resumeFrom} (${fixture.catchUpWrites} events)`,
     );
-    const defs = { reads: [...READ_CASES, ...HISTORY_CASES, ...TIME_TRAVEL_CASES], writes: WRITE_CASES, watch: true, base: storageMain };
+    // The status PUTs, then the Event writes (issue 42), on every target.
+    const writes = [...WRITE_CASES, ...EVENT_WRITE_CASES];
+    const defs = { reads: [...READ_CASES, ...HISTORY_CASES, ...TIME_TRAVEL_CASES], writes, watch: true, base: storageMain };
     if (PROFILE) mkdirSync(PROFILE_DIR, { recursive: true });
     // floor-full: the cases whose misses are read against the same storage work.
     const mainTargets = [
       ...(runs('svctrail') || PROFILE ? [{ target: 'svctrail' as const, defs }] : []),
-      ...(!PROFILE && runs('floor-full') ? [{ target: 'floor-full' as const, defs: { reads: READ_CASES, writes: WRITE_CASES, watch: true, base: storageMain } }] : []),
+      ...(!PROFILE && runs('floor-full') ? [{ target: 'floor-full' as const, defs: { reads: READ_CASES, writes, watch: true, base: storageMain } }] : []),
       ...(!PROFILE && runs('floor') ? [{ target: 'floor' as const, defs }] : []),
     ];
     Object.assign(memoryOf, await runTargets(mainTargets, fixture, mainSet.dir, mainKey, results, scratch));
@@ -174,12 +176,15 @@ async function main(): Promise<void> {
     rows.push(ratioRow(`  p99 ms`, num(r.svctrail, 'p99'), num(r.floor, 'p99'), fmtMs, p99, ff(r, 'p99'), spreadOf(r, 'p99')));
   };
 
-  // 1. writes
-  for (const def of WRITE_CASES) {
+  // 1. writes: the status PUTs (issue 11's targets), then the Event writes (issue 42: shown beside
+  // the floors doing the same storage work; no target of their own).
+  for (const def of [...WRITE_CASES, ...EVENT_WRITE_CASES]) {
+    const judged = WRITE_CASES.includes(def);
     for (const variant of ['settled', 'burst']) {
       const r = results.get(`${def.id}-${variant}`);
       if (!r) continue;
-      loadRows(r, atLeast(0.5, 1), atMost(2, 1));
+      if (judged) loadRows(r, atLeast(0.5, 1), atMost(2, 1));
+      else loadRows(r);
       rows.push(ratioRow(`  WAL file after the case`, num(r.svctrail, 'walBytes'), num(r.floor, 'walBytes'), fmtMB, undefined, ff(r, 'walBytes'), spreadOf(r, 'walBytes')));
       const growth = (t: Target) => (num(r[t], 'walMaxBytes') ?? NaN) - (num(r[t], 'walBeforeBytes') ?? NaN);
       rows.push(ratioRow(`  WAL file growth during the case`, growth('svctrail'), growth('floor'), fmtMB, undefined, r['floor-full'] ? growth('floor-full') : undefined));
@@ -369,10 +374,20 @@ async function main(): Promise<void> {
     );
   }
   if (storageWritten.svctrail) {
-    // Informational: what the write cases' events cost each target (every table and index, from
-    // dbstat, after the phase minus before). The target above is judged on the whole dataset.
+    // Informational: what the write cases' log rows cost each target (every table and index, from
+    // dbstat, after the phase minus before; the Event writes' rows included). The target above is
+    // judged on the whole dataset.
     const per = (t: Target) => (storageWritten[t] ? (num(storageWritten[t], 'bytesPerEvent') ?? NaN) : undefined);
-    rows.push(ratioRow(`database bytes/event added by the phase's writes, ${mainKey} (every table and index)`, per('svctrail'), per('floor'), fmtNum, undefined, per('floor-full')));
+    rows.push(
+      ratioRow(
+        `database bytes/event added by the phase's writes, ${mainKey} (status PUTs and Event writes, per log row; every table and index)`,
+        per('svctrail'),
+        per('floor'),
+        fmtNum,
+        undefined,
+        per('floor-full'),
+      ),
+    );
   }
   if (storageFlat) rows.push(ratioRow(`database bytes/event, 10k (floor: the events table alone)`, num(storageFlat, 'bytesPerEvent'), num(storageFlat, 'eventTableBytesPerEvent'), fmtNum));
   rows.push(

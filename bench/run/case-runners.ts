@@ -180,7 +180,7 @@ export async function runWriteCase(server: Running, f: Fixture, def: LoadCase, s
     pre = { settleMs: s.settleMs, settled: s.settled, walBeforeBytes: walSize(server.dataDir) };
   } else {
     const spread = new Rng(seed + 10_000);
-    const burst = await load(server, f.token, 64, BURST, () => jsonPut(f.lb[spread.int(f.lb.length)]));
+    const burst = await load(server, f.token, 64, BURST, () => (def.ownBurst ? def.next(spread, f) : jsonPut(f.lb[spread.int(f.lb.length)])));
     pre = { burstRps: burst.rps, burstWrites: burst.ok, walBeforeBytes: walSize(server.dataDir) };
   }
   if (variant === 'settled') {

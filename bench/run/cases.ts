@@ -1,11 +1,12 @@
 // The cases: what each one requests (reads, history, time travel, who-had, writes).
 import { HEAVY_ADDRESS, ONCE_ADDRESS } from '../generate-data';
 import { type Rng } from '../rng';
-import { HISTORY, PROTOBUF, CATCH_UP_EVENTS } from './options';
+import { HISTORY, PROTOBUF, CATCH_UP_EVENTS, log } from './options';
 import { type Running } from './processes';
 import { type RequestSpec } from './load';
 import { type Fixture, jsonPut, protobufPut } from './fixture';
 import { walkPages, watchResume } from './case-runners';
+import { RECORDER_USER_AGENT, STRATEGIC_MERGE_PATCH, newEvent, repeatOf, seedEvents } from './recorder-events';
 
 export type Result = Record<string, unknown>;
 
@@ -54,6 +55,10 @@ export interface LoadCase {
   next: (rng: Rng, f: Fixture) => RequestSpec;
   /** A probe request; a non-2xx answer marks the case as not served by that target. */
   probe?: (f: Fixture) => string;
+  /** Write cases: the 64-connection burst before "after a burst" sends this case's own requests (default: status PUTs of many Services). */
+  ownBurst?: boolean;
+  /** Write cases: run once on each target before the case's first run (what its requests need to exist). */
+  prepare?: (server: Running, f: Fixture) => Promise<void>;
 }
 
 interface DriveCase {
@@ -231,6 +236,38 @@ export const HISTORY_CASES: CaseDef[] = [
     probe: (f) => `${HISTORY}/feed?after=${f.head}`,
   },
 ];
+
+/** Each target's copy gets the pool's Events once, through its own API (the same names everywhere). */
+const seeded = new Set<string>();
+async function seedPool(server: Running, f: Fixture): Promise<void> {
+  if (seeded.has(server.dataDir)) return;
+  seeded.add(server.dataDir);
+  const t0 = performance.now();
+  await seedEvents(server.url, f.token, f.eventPool);
+  log(`  ${server.target.padEnd(10)} ${f.eventPool.events.length} live Events created for the repeats in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** client-go's event recorder (recorder-events.ts): a new Event about one of many LoadBalancer Services, in every namespace. */
+export const eventPost = (connections: number): LoadCase => ({
+  kind: 'load',
+  id: `event-post-${connections}`,
+  title: `POST Event (a new one, the recorder's), many Services, ${connections} conn`,
+  connections,
+  next: (rng, f) => ({ method: 'POST', ...newEvent(rng, f.eventObjects), userAgent: RECORDER_USER_AGENT }),
+  ownBurst: true,
+});
+/** The recorder's repeat: a strategic-merge PATCH of count, lastTimestamp and message of one of the pool's live Events. */
+export const eventPatch = (connections: number): LoadCase => ({
+  kind: 'load',
+  id: `event-patch-${connections}`,
+  title: `PATCH Event (a repeat: count, lastTimestamp, message), many Events, ${connections} conn`,
+  connections,
+  next: (rng, f) => ({ method: 'PATCH', ...repeatOf(rng, f.eventPool), contentType: STRATEGIC_MERGE_PATCH, userAgent: RECORDER_USER_AGENT }),
+  ownBurst: true,
+  prepare: seedPool,
+});
+/** Issue 42: the Event write path, as the status PUTs at 1 and 16 connections. */
+export const EVENT_WRITE_CASES: LoadCase[] = [eventPost(1), eventPost(16), eventPatch(1), eventPatch(16)];
 
 export const WRITE_CASES: LoadCase[] = [putMany(1), putMany(16), putMany(64), putHot(1), putHot(16), putHot(64), putMany(1, true), putMany(16, true)];
 /** The cases repeated on the 10k dataset in the full run. */

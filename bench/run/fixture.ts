@@ -7,6 +7,7 @@ import { real } from '../real';
 import { Rng } from '../rng';
 import type { RequestSpec } from './load';
 import { CATCH_UP_EVENTS, PROTOBUF } from './options';
+import { type EventAbout, type EventPool, eventPool } from './recorder-events';
 
 interface Pinned {
   ns: string;
@@ -27,6 +28,10 @@ export interface Fixture {
   /** LoadBalancer Services outside `default`: PUT body split around the ingress IP. */
   lb: { ns: string; name: string; before: string; after: string; pb: Buffer; pbAt: number }[];
   hot: Fixture['lb'][number];
+  /** What the Event cases' Events are about: the same LoadBalancer Services, in every namespace but `default`. */
+  eventObjects: EventAbout[];
+  /** The live Events the repeat PATCHes patch (created on each target before its first repeat case). */
+  eventPool: EventPool;
   /** Revisions sampled over the whole log: a Service that existed at rv / time. */
   pinned: Pinned[];
   /** Times at which HEAVY_ADDRESS / ONCE_ADDRESS were held, and windows over HEAVY_ADDRESS. */
@@ -38,6 +43,9 @@ export interface Fixture {
   resumeFrom: number;
   catchUpWrites: number;
 }
+
+/** The most live Events the repeat cases patch (per target). */
+const EVENT_POOL = 4000;
 
 export const IP_MARK = '100.199.199.199'; // the same length as every nextIP()
 let ipCounter = 0;
@@ -57,9 +65,11 @@ export function readFixture(dataDir: string, manifest: DatasetManifest): Fixture
   // Writes per Service, through the events' (namespace, name, position) index.
   const revisionsOf = db.prepare('SELECT count(*) FROM events WHERE namespace = ? AND name = ?').pluck();
   const lb: Fixture['lb'] = [];
+  const eventObjects: EventAbout[] = [];
   for (const row of rows) {
     const object = JSON.parse(row.object);
     if (object.spec.type !== 'LoadBalancer' || row.ns === 'default') continue;
+    eventObjects.push({ ns: row.ns, name: row.name, uid: object.metadata.uid, rv: object.metadata.resourceVersion });
     delete object.metadata.resourceVersion;
     object.status.loadBalancer = { ingress: [{ ip: IP_MARK, ipMode: 'VIP' }] };
     const [before, after] = JSON.stringify(object).split(IP_MARK);
@@ -109,6 +119,10 @@ export function readFixture(dataDir: string, manifest: DatasetManifest): Fixture
     all: rows.map(({ ns, name }) => ({ ns, name })),
     lb,
     hot,
+    eventObjects,
+    // Up to two live Events per LoadBalancer Service, at most EVENT_POOL: the Events a service
+    // controller keeps repeating within the hour of --event-ttl.
+    eventPool: eventPool(eventObjects, EVENT_POOL),
     pinned,
     heavyTimes,
     onceTimes: once,

@@ -20,12 +20,14 @@ export interface LoadResult {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'PUT';
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH';
   path: string;
   body?: string | Buffer;
   /** Accept and Content-Type (default JSON). */
   accept?: string;
   contentType?: string;
+  /** The client's User-Agent (none by default; svctrail names a write's field manager after it). */
+  userAgent?: string;
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
@@ -83,7 +85,8 @@ export function load(server: Running, token: string, connections: number, second
             {
               setupRequest: (req: any) => {
                 const spec = next();
-                const headers = { ...base, accept: spec.accept ?? 'application/json', 'content-type': spec.contentType ?? 'application/json' };
+                const headers: Record<string, string> = { ...base, accept: spec.accept ?? 'application/json', 'content-type': spec.contentType ?? 'application/json' };
+                if (spec.userAgent) headers['user-agent'] = spec.userAgent;
                 return { ...req, method: spec.method, path: spec.path, body: spec.body, headers };
               },
             },

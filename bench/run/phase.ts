@@ -134,6 +134,8 @@ async function interleavedWrites(phases: Phase[], results: Map<string, CaseResul
     const variants = (p: Phase) => (PROFILE || p.defs.settledOnly ? (['settled'] as const) : (['settled', 'burst'] as const));
     const runs = new Map<string, Result[]>();
     const { window } = await underLoadWatch(`${on[0].label} ${def.id}`, async () => {
+      // What the case's requests need (the Events its repeats patch), on every target first.
+      if (def.prepare) for (const p of on) await def.prepare(p.server, p.fx);
       for (let run = 0; run < repeats; run++) {
         for (const p of run % 2 ? [...on].reverse() : on) {
           for (const variant of variants(p)) {
