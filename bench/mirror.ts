@@ -35,6 +35,10 @@ export interface MirrorFigures {
   relistSeconds: number;
   relistChanges: { updated: number; deleted: number; created: number };
   relistLostWrites: number;
+  /** Each reflector's relists after the restart (Events: when the mirror has an Events reflector). */
+  relists: { services: number; events?: number };
+  /** Watches the proxy answered 410 Expired, by collection path. */
+  expiredWatches: Record<string, number>;
   peakRssBytes: number;
 }
 
@@ -112,15 +116,22 @@ async function pool(n: number, concurrency: number, work: (i: number) => Promise
   );
 }
 
-/** A proxy that answers watches from below `expireBelow` as a compacted kube-apiserver does (410 Expired, in-band). */
-function expiringProxy(upstream: string, dataDir: string): Promise<{ url: string; server: Server; expireBelow(rv: number): void }> {
+/**
+ * A proxy that answers watches from below `expireBelow` as a compacted kube-apiserver does (410
+ * Expired, in-band), on every collection the mirror watches (/api/v1/services and /api/v1/events
+ * alike: the check is on the query alone). Everything else, LISTs included, goes to the source.
+ */
+function expiringProxy(upstream: string, dataDir: string): Promise<{ url: string; server: Server; expireBelow(rv: number): void; expired: Map<string, number> }> {
   const target = new URL(upstream);
   const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
   let below = 0;
+  /** Watches answered 410, by collection path. */
+  const expired = new Map<string, number>();
   const server = createServer({ cert: readFileSync(join(dataDir, 'serving.crt')), key: readFileSync(join(dataDir, 'serving.key')) }, (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://x');
     const rv = Number(url.searchParams.get('resourceVersion') ?? NaN);
     if (url.searchParams.get('watch') === 'true' && rv > 0 && rv < below) {
+      expired.set(url.pathname, (expired.get(url.pathname) ?? 0) + 1);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${below})`, reason: 'Expired', code: 410 } })}\n`,
@@ -134,7 +145,9 @@ function expiringProxy(upstream: string, dataDir: string): Promise<{ url: string
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `https://127.0.0.1:${(server.address() as { port: number }).port}`, server, expireBelow: (rv) => (below = rv) })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `https://127.0.0.1:${(server.address() as { port: number }).port}`, server, expireBelow: (rv) => (below = rv), expired })),
+  );
 }
 
 async function waitReady(client: Client, timeoutMs: number): Promise<void> {
@@ -287,8 +300,13 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
     await pool(changes.created, 32, async (i) => {
       await src.request('POST', '/api/v1/namespaces/bench/services', { metadata: { name: `new-${i}` }, spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }] } });
     });
+    // The source "compacted" up to its head, as far as a kube-apiserver ever compacts: a watch from
+    // below it is answered 410 (the mirror's stored positions, of its Services and of its Events,
+    // are all older: it stopped before these writes), a watch from the head itself is served. The
+    // relist's LIST is at the head, so the watch after it must be served: expiring the head too
+    // (head + 1) sent the mirror from relist to 410 to relist forever.
     const sourceHead = Number((await src.request('GET', '/api/v1/namespaces/bench/services?limit=1')).json.metadata.resourceVersion);
-    proxy.expireBelow(sourceHead + 1);
+    proxy.expireBelow(sourceHead);
     started = Date.now();
     mirror = await startSvctrail(mirrorDir, ['--mirror', kubeconfig]);
     procs.push(mirror);
@@ -304,9 +322,18 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
     }
     const relistSeconds = (Date.now() - started) / 1000;
     const relistLostWrites = [...expected].filter(([name, ip]) => got.get(name) !== ip).length + [...got.keys()].filter((name) => !expected.has(name)).length;
-    const relists = Number(/^svctrail_mirror_relists_total (\d+)$/m.exec((await mir.request('GET', '/metrics')).text)?.[1] ?? NaN);
-    if (!(relists >= 1)) throw new Error(`the mirror did not relist (svctrail_mirror_relists_total ${relists})`);
-    log(`mirror: relist of ${expected.size} Services in ${relistSeconds.toFixed(2)} s; ${relistLostWrites} differences from the source`);
+    // Each reflector counts its relists under its resource's label (the Events' reflector, when the
+    // mirror has one, relists too: its stored position is as old as the Services').
+    const metrics = (await mir.request('GET', '/metrics')).text;
+    const relistsOf = (resource: string) =>
+      Number(new RegExp(`^svctrail_mirror_relists_total\\{[^}]*resource="${resource}"[^}]*\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? /^svctrail_mirror_relists_total (\d+)$/m.exec(metrics)?.[1] ?? NaN);
+    const relists = { services: relistsOf('services'), events: metrics.includes('resource="events"') ? relistsOf('events') : undefined };
+    if (!(relists.services >= 1)) throw new Error(`the mirror did not relist its Services (svctrail_mirror_relists_total ${relists.services})`);
+    const answered410 = [...proxy.expired].map(([path, n]) => `${path} ${n}`).join(', ');
+    log(
+      `mirror: relist of ${expected.size} Services in ${relistSeconds.toFixed(2)} s; ${relistLostWrites} differences from the source; ` +
+        `relists: Services ${relists.services}${relists.events === undefined ? '' : `, Events ${relists.events}`}; watches answered 410: ${answered410 || 'none'}`,
+    );
     const peakRssBytes = vmHwm(mirror.child.pid!);
     proxy.server.close();
     return {
@@ -321,6 +348,8 @@ export async function mirrorPhase(options: { services: number; rate: number; sec
       relistSeconds,
       relistChanges: changes,
       relistLostWrites,
+      relists,
+      expiredWatches: Object.fromEntries(proxy.expired),
       peakRssBytes,
     };
   } finally {
@@ -342,6 +371,9 @@ export function mirrorRows(f: MirrorFigures): string[] {
     `| … p99 (${f.writesSeen}/${f.writesSent} writes seen) | ${f.lagP99Ms.toFixed(1)} ms | ≤ ${MIRROR_TARGETS.lagP99Ms} ms | ${yes(f.lagP99Ms <= MIRROR_TARGETS.lagP99Ms && f.writesSeen === f.writesSent)} |`,
     `| relist of ${f.services.toLocaleString('en-US')} Services after 410 (${f.relistChanges.updated} updated, ${f.relistChanges.deleted} deleted, ${f.relistChanges.created} created meanwhile), restart included | ${f.relistSeconds.toFixed(2)} s | ≤ ${MIRROR_TARGETS.relistSeconds} s | ${yes(f.relistSeconds <= MIRROR_TARGETS.relistSeconds)} |`,
     `| … Services differing from the source after it (lost writes) | ${f.relistLostWrites} | 0 | ${yes(f.relistLostWrites === 0)} |`,
+    `| … relists (the reflectors' own counts; watches the proxy answered 410: ${Object.entries(f.expiredWatches ?? {})
+      .map(([path, n]) => `${path} ${n}`)
+      .join(', ')}) | Services ${f.relists?.services ?? '–'}${f.relists?.events === undefined ? '' : `, Events ${f.relists.events}`} | – | – |`,
     `| mirror's peak RSS (VmHWM) over the phase | ${mb(f.peakRssBytes)} | – | – |`,
   ];
 }
