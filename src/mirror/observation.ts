@@ -25,10 +25,3 @@ export interface RecordOutcome {
 export interface ObservationRecorder<T> {
   record(observation: Observation<T>): Promise<RecordOutcome>;
 }
-
-/** The namespace and name an observation writes to (none for a position: the write only moves the resume point). */
-export function observationTarget<T extends { metadata: { namespace?: string; name?: string } }>(observation: Observation<T>): { namespace: string; name: string } {
-  if (observation.kind === 'position') return { namespace: '', name: '' };
-  if (observation.kind === 'gone') return { namespace: observation.namespace, name: observation.name };
-  return { namespace: observation.object.metadata.namespace ?? '', name: observation.object.metadata.name ?? '' };
-}

@@ -12,7 +12,7 @@ import type { CommitPublisher } from '../feed/commit-publisher';
 import { SERVICE_WRITE_STORE } from '../store/ports/service-write-store';
 import type { ServiceWriteStore, StepOutcome, StoredFacts } from '../store/ports/service-write-store';
 import { AuditJoin } from './audit-join';
-import { observationTarget } from './observation';
+import { writeObservation } from './observation-write';
 import type { Observation, ObservationRecorder, RecordOutcome } from './observation';
 
 @Injectable()
@@ -23,23 +23,8 @@ export class ObservedWriteRecorder implements ObservationRecorder<Service> {
     private readonly audit: AuditJoin,
   ) {}
 
-  async record(observation: Observation<Service>): Promise<RecordOutcome> {
-    const { namespace, name } = observationTarget(observation);
-    const resourceVersions: number[] = [];
-    // At most twice: a name whose recorded incarnation was replaced at the source is deleted,
-    // then the observed one created.
-    for (;;) {
-      const { result, committed } = await this.store.write(namespace, name, (facts) => this.step(observation, facts));
-      if (committed) {
-        resourceVersions.push(committed.resourceVersion);
-        this.publisher.committed(committed);
-        // Its audit event may have come first and be waiting.
-        if (observation.kind !== 'position') {
-          await this.audit.recorded({ resourceVersion: committed.resourceVersion, namespace, name, sourceResourceVersion: observation.sourceResourceVersion });
-        }
-      }
-      if (!result.again) return { resourceVersions };
-    }
+  record(observation: Observation<Service>): Promise<RecordOutcome> {
+    return writeObservation(observation, (namespace, name) => this.store.write(namespace, name, (facts) => this.step(observation, facts)), this.publisher, this.audit);
   }
 
   private step(observation: Observation<Service>, facts: StoredFacts): StepOutcome<{ again: boolean }> {
