@@ -6,8 +6,9 @@
 // dataset. It splits each gap to the floor into what the stack costs (framework-floor ÷ floor)
 // and what svctrail's own code costs (svctrail ÷ framework-floor).
 //
-// The reads run on the four read targets up at once, then the status PUTs on the four write
-// targets up at once, each on its own copy (each phase reports its servers' peak RSS: the
+// The reads run on the four read targets up at once, then the writes — status PUTs, and the Event
+// writes of client-go's recorder (a POST of a new Event, a strategic-merge PATCH of a repeat;
+// bench/run/recorder-events.ts) — on the four write targets up at once, each on its own copy (each phase reports its servers' peak RSS: the
 // write phase's puts svctrail's beside framework-floor-full's, the same storage work on the same
 // stack); every case is interleaved across the targets and
 // repeated (--repeat, default 2: in one order, then in the reverse order), so a drift of the
@@ -27,6 +28,8 @@ import { ROOT } from './real';
 import { syncAndDrop } from './run/page-cache';
 import { onServingLine } from './run/serving-line';
 import { type LoadWindow, BUSY_RULE, busyMark, loadWindows, underLoadWatch } from './run/load-average';
+import { type EventAbout, RECORDER_USER_AGENT, STRATEGIC_MERGE_PATCH, eventPool, newEvent, repeatOf, seedEvents } from './run/recorder-events';
+import { Rng } from './rng';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }>;
@@ -221,6 +224,7 @@ async function main(): Promise<void> {
     await stopEach(readServers);
   }
   // Status PUTs of many LoadBalancer Services, each with a new ingress IP, as the main bench's put-many.
+  const eventObjects: EventAbout[] = [];
   const lbs = (() => {
     const read = new Database(join(source, 'svctrail.db'), { readonly: true });
     const all = read.prepare(`SELECT namespace, name, object FROM services WHERE namespace LIKE 'team-%' ORDER BY namespace, name`).all() as { namespace: string; name: string; object: string }[];
@@ -228,6 +232,7 @@ async function main(): Promise<void> {
     return all.flatMap((r) => {
       const object = JSON.parse(r.object);
       if (object.spec.type !== 'LoadBalancer') return [];
+      eventObjects.push({ ns: r.namespace, name: r.name, uid: object.metadata.uid, rv: object.metadata.resourceVersion });
       delete object.metadata.resourceVersion;
       object.status.loadBalancer = { ingress: [{ ip: IP_MARK, ipMode: 'VIP' }] };
       const [before, after] = JSON.stringify(object).split(IP_MARK);
@@ -241,16 +246,41 @@ async function main(): Promise<void> {
     const ip = `100.${100 + ((c >> 14) & 63)}.${100 + ((c >> 7) & 127)}.${100 + (c & 127)}`;
     return { ...req, method: 'PUT', path: s.path, body: s.before + ip + s.after, headers: { ...(req.headers as object), 'content-type': 'application/json' } };
   };
+  // The Event writes, as the main bench's event-post and event-patch: a new Event about one of the
+  // LoadBalancer Services, or a repeat of one of the pool's live Events (created on each server first).
+  const rng = new Rng(42);
+  const pool = eventPool(eventObjects, 4000);
+  const recorder = (req: Record<string, unknown>, method: 'POST' | 'PATCH', contentType: string, spec: { path: string; body: string }) => ({
+    ...req,
+    method,
+    ...spec,
+    headers: { ...(req.headers as object), 'content-type': contentType, 'user-agent': RECORDER_USER_AGENT },
+  });
+  const WRITE_KINDS: { title: string; request: (req: Record<string, unknown>) => Record<string, unknown>; seed?: boolean }[] = [
+    { title: 'PUT status, many Services', request: putRequest },
+    { title: "POST Event (a new one, the recorder's), many Services", request: (req) => recorder(req, 'POST', 'application/json', newEvent(rng, eventObjects)) },
+    { title: 'PATCH Event (a repeat), many Events', request: (req) => recorder(req, 'PATCH', STRATEGIC_MERGE_PATCH, repeatOf(rng, pool)), seed: true },
+  ];
+  const WRITE_CASES = WRITE_KINDS.flatMap((kind) => WRITE_CONNECTIONS.map((connections) => ({ ...kind, connections })));
   // Every write target up at once, each on its own copy; per connection count, REPEATS runs on each,
   // the targets' order reversed on every other run.
   const servers: Server[] = [];
-  const runs = new Map<string, CaseResult[][]>(WRITE_TARGETS.map((t) => [t.name, WRITE_CONNECTIONS.map(() => [])]));
+  const runs = new Map<string, CaseResult[][]>(WRITE_TARGETS.map((t) => [t.name, WRITE_CASES.map(() => [])]));
   const writeBusy: (LoadWindow | undefined)[] = [];
   const writePeakRss = new Map<string, number>();
   try {
     await startEach(WRITE_TARGETS, servers);
-    for (const [i, connections] of WRITE_CONNECTIONS.entries()) {
-      const { window } = await underLoadWatch(`PUT status, ${connections} conn`, async () => {
+    let seeded = false;
+    for (const [i, { title, connections, request: setupRequest, seed }] of WRITE_CASES.entries()) {
+      if (seed && !seeded) {
+        // The live Events the repeats patch, on every server, through its own API.
+        for (const { name, url } of servers) {
+          await seedEvents(url, token, pool);
+          log(`  ${name.padEnd(20)} ${pool.events.length} live Events created for the repeats`);
+        }
+        seeded = true;
+      }
+      const { window } = await underLoadWatch(`${title}, ${connections} conn`, async () => {
         for (let run = 0; run < REPEATS; run++) {
           for (const { name, url } of run % 2 ? [...servers].reverse() : servers) {
             const options = {
@@ -258,7 +288,7 @@ async function main(): Promise<void> {
               connections,
               headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
               tls: { rejectUnauthorized: false },
-              requests: [{ setupRequest: putRequest }],
+              requests: [{ setupRequest }],
             };
             await autocannon({ ...options, duration: 2 });
             // Settled: the checkpoint of the warm-up's writes (and of the previous target's run) is not this case's cost.
@@ -266,7 +296,7 @@ async function main(): Promise<void> {
             const r = await autocannon({ ...options, duration: DURATION });
             runs.get(name)![i].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors });
             log(
-              `  ${name.padEnd(20)} PUT status, many Services, ${connections} conn, run ${run + 1}/${REPEATS}: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}`,
+              `  ${name.padEnd(20)} ${title}, ${connections} conn, run ${run + 1}/${REPEATS}: ${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  bad ${r.non2xx + r.errors}`,
             );
           }
         }
@@ -303,14 +333,14 @@ async function main(): Promise<void> {
     }),
     `| peak RSS MB (the read cases) | ${rss('svctrail')} | ${rss('framework-floor')} | ${rss('framework-floor-snapshot')} | ${rss('floor')} | ${ratio(rss('svctrail'), rss('floor'))} | ${ratio(rss('framework-floor'), rss('floor'))} | ${ratio(rss('svctrail'), rss('framework-floor'))} | ${ratio(rss('svctrail'), rss('framework-floor-snapshot'))} |`,
     '',
-    `Status PUTs of many LoadBalancer Services (a new ingress IP each), settled, ${DURATION} s per case, the four servers up at once, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians); framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
+    `Status PUTs of many LoadBalancer Services (a new ingress IP each), then the Event writes of client-go's recorder (a new Event about one of them; a strategic-merge repeat of one of ${pool.events.length} live Events), settled, ${DURATION} s per case, the four servers up at once, the median of ${REPEATS} runs each interleaved across them (min–max in brackets; ratios of the medians); framework-floor-full is floor-full's storage work per write behind svctrail's fixed stack (NestJS on Fastify, its authentication and authorization hooks)`,
     '',
     "| case | svctrail | framework-floor-full | floor-full | floor | svctrail ÷ floor | framework-floor-full ÷ floor-full (the stack) | svctrail ÷ framework-floor-full (svctrail's code) |",
     '|---|---|---|---|---|---|---|---|',
-    ...WRITE_CONNECTIONS.flatMap((connections, i) => {
+    ...WRITE_CASES.flatMap(({ title, connections }, i) => {
       const [s, f, ff, p] = ['svctrail', 'framework-floor-full', 'floor-full', 'floor'].map((t) => w[t][i]);
       return [
-        `| PUT status, many Services, ${connections} conn${busyMark(writeBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${rps(ff)} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, ff.rps)} | ${ratio(s.rps, f.rps)} |`,
+        `| ${title}, ${connections} conn${busyMark(writeBusy[i])}: req/s | ${rps(s)} | ${rps(f)} | ${rps(ff)} | ${rps(p)} | ${ratio(s.rps, p.rps)} | ${ratio(f.rps, ff.rps)} | ${ratio(s.rps, f.rps)} |`,
         `| p99 ms | ${p99(s)} | ${p99(f)} | ${p99(ff)} | ${p99(p)} | ${ratio(s.p99, p.p99)} | ${ratio(f.p99, ff.p99)} | ${ratio(s.p99, f.p99)} |`,
       ];
     }),
