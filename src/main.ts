@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
 import { DataDirectoryLockedError } from './store/data-directory-lock';
 import { DamagedDatabaseError } from './store/database';
-import { MirrorConfigError } from './mirror/source/mirror-config-error';
+import { ClusterConfigError } from './cluster/cluster-config-error';
 import { MirrorSourceMismatchError } from './store/ports/mirror-source-store';
 import { createServer } from './server/create-server';
 
@@ -19,7 +19,7 @@ main().catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof DamagedDatabaseError ||
     error instanceof DataDirectoryLockedError ||
-    error instanceof MirrorConfigError ||
+    error instanceof ClusterConfigError ||
     error instanceof MirrorSourceMismatchError ||
     (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
   process.stderr.write(`svctrail: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);

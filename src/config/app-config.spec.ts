@@ -30,3 +30,16 @@ describe('mirror mode (--mirror / SVCTRAIL_MIRROR)', () => {
     expect(() => loadConfig(['--mirror-context', 'prod'], {})).toThrow(/mirror-context needs mirror/);
   });
 });
+
+describe('in-cluster (--mirror in-cluster, the Pod environment)', () => {
+  it("keeps `in-cluster` as it is, reads the kubelet's variables by their own names, and the service account mount from its flag", () => {
+    const config = loadConfig(['--mirror', 'in-cluster', '--service-account-dir', '/tmp/sa'], { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443', POD_NAMESPACE: 'svctrail' });
+    expect(config.mirror).toBe('in-cluster');
+    expect(config.inClusterEnvironment).toEqual({ host: 'fd00::1', port: '443', podNamespace: 'svctrail', serviceAccountDir: '/tmp/sa' });
+    expect(loadConfig([], {}).inClusterEnvironment.serviceAccountDir).toBe('/var/run/secrets/kubernetes.io/serviceaccount');
+  });
+
+  it('refuses a kubeconfig context for the in-cluster configuration, which has none', () => {
+    expect(() => loadConfig(['--mirror', 'in-cluster', '--mirror-context', 'prod'], {})).toThrow(/--mirror in-cluster has none/);
+  });
+});

@@ -18,6 +18,9 @@ import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
 import { retentionMs } from '../retention/retention-duration';
 import { parseGoDuration } from './go-duration';
+import { IN_CLUSTER } from '../cluster/load-cluster-connection';
+import { type InClusterEnvironment, SERVICE_ACCOUNT_DIR } from '../cluster/in-cluster-connection';
+import { TOKEN_FILE_MAX_AGE_MS } from '../cluster/cluster-credentials';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -77,8 +80,9 @@ export class AppConfig {
   storageUrl = '';
 
   /**
-   * `--mirror KUBECONFIG` / SVCTRAIL_MIRROR: record the Services of the cluster this kubeconfig
-   * names, and serve them read-only (empty: svctrail is the API server itself).
+   * `--mirror KUBECONFIG|in-cluster` / SVCTRAIL_MIRROR: record the Services of the cluster this
+   * kubeconfig names (or the one the Pod runs in), and serve them read-only (empty: svctrail is
+   * the API server itself).
    */
   @IsString()
   mirror = '';
@@ -92,6 +96,30 @@ export class AppConfig {
   @IsInt()
   @Min(0)
   mirrorWatchTimeoutSeconds = 0;
+
+  /**
+   * `--service-account-dir` (tests and unusual mounts): where `in-cluster` finds the service
+   * account's token, ca.crt and namespace files.
+   */
+  @IsString()
+  @MinLength(1)
+  serviceAccountDir = SERVICE_ACCOUNT_DIR;
+
+  /** The Pod's KUBERNETES_SERVICE_HOST, KUBERNETES_SERVICE_PORT and POD_NAMESPACE (no flags: the kubelet sets them). */
+  @IsString()
+  kubernetesServiceHost = '';
+
+  @IsString()
+  kubernetesServicePort = '';
+
+  @IsString()
+  podNamespace = '';
+
+  /** How long a token read from a token file is used before the file is read again (not a flag: tests shorten it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  tokenFileMaxAgeMs = TOKEN_FILE_MAX_AGE_MS;
 
   /**
    * `--history-retention DURATION` / SVCTRAIL_HISTORY_RETENTION (e.g. 30d, 12h, 3s): compact
@@ -112,6 +140,11 @@ export class AppConfig {
   get eventTtlSeconds(): number | undefined {
     const ms = parseGoDuration(this.eventTtl)!;
     return ms === 0 ? undefined : Math.ceil(ms / 1000);
+  }
+
+  /** What `in-cluster` reads. */
+  get inClusterEnvironment(): InClusterEnvironment {
+    return { host: this.kubernetesServiceHost, port: this.kubernetesServicePort, podNamespace: this.podNamespace, serviceAccountDir: this.serviceAccountDir };
   }
 
   /** The engine the store runs on. */
@@ -141,7 +174,11 @@ const FLAGS = {
   'mirror-watch-timeout-seconds': 'mirrorWatchTimeoutSeconds',
   'history-retention': 'historyRetention',
   'event-ttl': 'eventTtl',
+  'service-account-dir': 'serviceAccountDir',
 } as const;
+
+/** The variables the kubelet sets in every container, read as they are named (no SVCTRAIL_ twin). */
+const POD_ENVIRONMENT = { KUBERNETES_SERVICE_HOST: 'kubernetesServiceHost', KUBERNETES_SERVICE_PORT: 'kubernetesServicePort', POD_NAMESPACE: 'podNamespace' } as const;
 
 export class ConfigError extends Error {}
 
@@ -158,6 +195,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     const value = (values as Record<string, string | undefined>)[flag] ?? env[envName];
     if (value !== undefined) raw[key] = value;
   }
+  for (const [name, key] of Object.entries(POD_ENVIRONMENT)) {
+    const value = env[name];
+    if (value !== undefined) raw[key] = value;
+  }
   return validateConfig(raw);
 }
 
@@ -169,13 +210,14 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   }
   config.dataDir = resolve(config.dataDir);
   if (config.storageUrl) checkStorageUrl(config.storageUrl);
-  if (config.mirror) config.mirror = resolve(config.mirror);
+  if (config.mirror && config.mirror !== IN_CLUSTER) config.mirror = resolve(config.mirror);
   if (config.historyRetention && retentionMs(config.historyRetention) === undefined) {
     throw new ConfigError('history-retention must be a duration longer than zero such as 30d, 12h, 1h30m or 3s');
   }
   const ttl = parseGoDuration(config.eventTtl);
   if (ttl === undefined || ttl < 0) throw new ConfigError('event-ttl must be a duration such as 1h, 30m, 90s or 0 (never)');
   if (config.mirrorContext && !config.mirror) throw new ConfigError('mirror-context needs mirror (the kubeconfig of the cluster to mirror)');
+  if (config.mirrorContext && config.mirror === IN_CLUSTER) throw new ConfigError('mirror-context names a kubeconfig context; --mirror in-cluster has none');
   return config;
 }
 

@@ -1,4 +1,4 @@
-// Mirror mode (`--mirror KUBECONFIG`): the reflectors that record the source cluster's Services and
+// Mirror mode (`--mirror KUBECONFIG|in-cluster`): the reflectors that record the source cluster's Services and
 // its Events about Services, their status for /readyz and /metrics, and the history API's view of
 // where writes came from.
 // Without --mirror the module provides nothing and svctrail is the API server itself.
@@ -25,8 +25,9 @@ import { ObservedWriteRecorder } from './observed-write-recorder';
 import { ReflectedKubeEvents } from './reflected-kube-events';
 import { ReflectedServices } from './reflected-services';
 import { Reflector } from './reflector';
-import { loadSourceKubeconfig } from './source/source-kubeconfig';
-import { SourceClient } from './source/source-client';
+import { ClusterClient } from '../cluster/cluster-client';
+import { ClusterCredentials } from '../cluster/cluster-credentials';
+import { mirrorConnection } from './mirror-connection';
 
 /** New reflectors for each term of the lease (a reflector runs once): the Services' first. */
 const REFLECTOR_FACTORY = Symbol('REFLECTOR_FACTORY');
@@ -115,8 +116,8 @@ export class MirrorModule {
             clock: Clock,
             ids: IdFactory,
           ): ReflectorFactory => {
-            const connection = loadSourceKubeconfig(c.mirror, c.mirrorContext || undefined);
-            const client = new SourceClient(connection);
+            const { connection } = mirrorConnection(c);
+            const client = new ClusterClient(connection, { name: 'the source', credentials: new ClusterCredentials(connection, { tokenFileMaxAgeMs: c.tokenFileMaxAgeMs }) });
             const options = {
               pageSize: 500,
               ...(c.mirrorWatchTimeoutSeconds ? { watchTimeoutSeconds: c.mirrorWatchTimeoutSeconds } : {}),

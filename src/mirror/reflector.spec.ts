@@ -11,7 +11,7 @@ import { ReflectedKubeEvents } from './reflected-kube-events';
 import { ReflectedServices } from './reflected-services';
 import { Reflector, type SourceApi } from './reflector';
 import { isExpired, SourceExpiredError } from './source-expired-error';
-import { SourceHttpError } from './source/source-http-error';
+import { ClusterHttpError } from '../cluster/cluster-http-error';
 
 const service = (name: string, rv: string) => ({
   metadata: { name, namespace: 'a', uid: `uid-${name}`, resourceVersion: rv, creationTimestamp: '2026-01-01T00:00:00Z' },
@@ -275,9 +275,9 @@ describe('Reflector', () => {
   });
 
   it('takes a 410 answer (an expired continue token) and an in-band Expired as the source having compacted past its place; nothing else', () => {
-    expect(isExpired(new SourceHttpError(410, '/api/v1/services?continue=x'))).toBe(true);
+    expect(isExpired(new ClusterHttpError(410, '/api/v1/services?continue=x'))).toBe(true);
     expect(isExpired(new SourceExpiredError('too old resource version: 1 (5)'))).toBe(true);
-    expect(isExpired(new SourceHttpError(503, '/api/v1/services'))).toBe(false);
+    expect(isExpired(new ClusterHttpError(503, '/api/v1/services'))).toBe(false);
     expect(isExpired(new Error('read ECONNRESET'))).toBe(false);
   });
 });

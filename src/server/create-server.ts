@@ -27,7 +27,7 @@ import { NestPinoLogger } from '../observability/nest-pino-logger';
 import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { readOnlyHook } from '../mirror/read-only.hook';
-import { loadSourceKubeconfig } from '../mirror/source/source-kubeconfig';
+import { mirrorConnection } from '../mirror/mirror-connection';
 import { type Clock, systemClock } from '../shared/clock';
 import { type IdFactory, randomIds } from '../shared/ids';
 import { type DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
@@ -69,8 +69,8 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
 }
 
 async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock, headersTimeoutMs: number): Promise<RunningServer> {
-  // A kubeconfig that cannot be used is refused with its reason before anything starts.
-  if (config.mirror) loadSourceKubeconfig(config.mirror, config.mirrorContext || undefined);
+  // A kubeconfig (or Pod environment) that cannot be used is refused with its reason before anything starts.
+  const clusterWarnings = config.mirror ? mirrorConnection(config).warnings : [];
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
   const tokens = TokenIndex.fromRecords(material.tokens);
   // A bad policy line stops startup, as kube-apiserver refuses a bad --authorization-policy-file.
@@ -157,5 +157,5 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
       lock.release();
     }
   };
-  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings], close };
+  return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings, ...clusterWarnings], close };
 }

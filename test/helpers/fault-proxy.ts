@@ -3,7 +3,7 @@
 // a compacted resourceVersion with 410 Expired in-band (the watch cache's answer), fail requests,
 // and go away and come back on the same port (a source restart). Everything else passes through
 // unchanged, the Authorization header included (client certificates are not: the proxy ends TLS).
-// It logs every request for assertions.
+// It logs every request for assertions: its credentials, its body and the answer's code.
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, request as httpsRequest } from 'node:https';
 import type { Server } from 'node:https';
@@ -16,6 +16,12 @@ export interface ProxiedRequest {
   path: string;
   /** Date.now() when it arrived. */
   time: number;
+  /** The Authorization header it carried. */
+  authorization?: string;
+  /** Its body, once it has all arrived (a POST's review). */
+  body?: string;
+  /** The code it was answered with (the source's, or an injected failure's). */
+  status?: number;
 }
 
 export interface FaultProxy {
@@ -98,10 +104,17 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
-    requests.push({ method: req.method ?? 'GET', path, time: Date.now() });
+    const logged: ProxiedRequest = { method: req.method ?? 'GET', path, time: Date.now(), ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) };
+    requests.push(logged);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (chunks.length) logged.body = Buffer.concat(chunks).toString('utf8');
+    });
     if (failures.count > 0) {
       failures.count--;
       const code = failures.status;
+      logged.status = code;
       res.writeHead(code, { 'content-type': 'application/json' });
       res.end(JSON.stringify(statusBody(code, REASONS[code] ?? 'InternalError', `injected failure (${code})`)));
       return;
@@ -110,6 +123,7 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
     const rv = new URL(path, 'https://proxy').searchParams.get('resourceVersion');
     if (watch && expiredBelow !== null && rv && /^\d+$/.test(rv) && rv !== '0' && Number(rv) < expiredBelow) {
       // kube-apiserver's watch cache: the watch is accepted, then one ERROR event ends it.
+      logged.status = 200;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`${JSON.stringify({ type: 'ERROR', object: statusBody(410, 'Expired', `too old resource version: ${rv} (${expiredBelow})`) })}\n`);
       return;
@@ -120,6 +134,7 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
       (answer) => {
         forwards.add(answer);
         answer.on('close', () => forwards.delete(answer));
+        logged.status = answer.statusCode;
         res.writeHead(answer.statusCode ?? 502, strip(answer.headers));
         if (!open) {
           answer.pipe(res);
@@ -151,6 +166,7 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
       if (open) watches.delete(open);
       // Mid-answer the client can only be told by a cut; before it, by a Status.
       if (res.headersSent) return res.destroy();
+      logged.status = 502;
       res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify(statusBody(502, 'InternalError', 'the proxy could not reach the source')));
     });

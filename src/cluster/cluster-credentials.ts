@@ -1,14 +1,18 @@
-// The credentials to present to the source, as of now: an inline token or one read from its
+// The credentials to present to a cluster, as of now: an inline token or one read from its
 // file, a client certificate inline or from files, basic auth, or what an exec credential plugin
 // prints (client.authentication.k8s.io ExecCredential, run as client-go runs it: no shell, no
 // stdin, the kubeconfig's env added, KUBERNETES_EXEC_INFO set). What a plugin returns is kept
 // until its expirationTimestamp; invalidate() (after a 401) makes the next call read the files and
 // run the plugin again, so a rotated token or an expired one is replaced without a restart.
+// A token file (a kubeconfig's tokenFile, the Pod's service account token) is read again about
+// every minute, as client-go's cachingTokenSource does (transport/token_source.go: a 1 min cache
+// with 10 s leeway): the kubelet rotates bound tokens in place. A failed or empty read keeps the
+// last token.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { ExecPluginError } from './exec-plugin-error';
-import { MirrorConfigError } from './mirror-config-error';
-import type { ExecPlugin, PemSource, SourceConnection } from './source-kubeconfig';
+import { ClusterConfigError } from './cluster-config-error';
+import type { ExecPlugin, PemSource, ClusterConnection } from './kubeconfig-connection';
 
 /** One reading of the credentials: a new object each time they are read again. */
 export interface Credentials {
@@ -19,9 +23,11 @@ export interface Credentials {
   caPem?: string;
 }
 
-export interface SourceCredentialsOptions {
+export interface ClusterCredentialsOptions {
   /** Milliseconds since the epoch; compared with a plugin's expirationTimestamp. */
   now?: () => number;
+  /** How long a token read from its file is used before the file is read again (tests shorten it). */
+  tokenFileMaxAgeMs?: number;
   /** A plugin still running after this long is killed (client-go has none; a hung login must not hang the mirror). */
   pluginTimeoutMs?: number;
 }
@@ -35,23 +41,29 @@ export interface ExecCredentialStatus {
 }
 
 const DEFAULT_PLUGIN_TIMEOUT_MS = 30_000;
+/** client-go: re-read after one minute less its 10 s leeway. */
+export const TOKEN_FILE_MAX_AGE_MS = 50_000;
 const MAX_PLUGIN_OUTPUT = 4 * 1024 * 1024;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-export class SourceCredentials {
+export class ClusterCredentials {
   private cached?: { credentials: Credentials; expiresAt: number };
   private reading?: { epoch: number; promise: Promise<Credentials> };
   /** Moves on every invalidate(): a read begun before it must not be cached after it. */
   private epoch = 0;
   private readonly now: () => number;
   private readonly pluginTimeoutMs: number;
+  private readonly tokenFileMaxAgeMs: number;
+  /** The last token the token file gave: kept while the file cannot be read or is empty. */
+  private fileToken?: string;
 
   constructor(
-    private readonly connection: SourceConnection,
-    options: SourceCredentialsOptions = {},
+    private readonly connection: ClusterConnection,
+    options: ClusterCredentialsOptions = {},
   ) {
     this.now = options.now ?? Date.now;
     this.pluginTimeoutMs = options.pluginTimeoutMs ?? DEFAULT_PLUGIN_TIMEOUT_MS;
+    this.tokenFileMaxAgeMs = options.tokenFileMaxAgeMs ?? TOKEN_FILE_MAX_AGE_MS;
   }
 
   /** The credentials to use now; concurrent callers share one read (one plugin run). */
@@ -83,22 +95,17 @@ export class SourceCredentials {
     const { user } = this.connection;
     const credentials: Credentials = {};
     if (this.connection.certificateAuthority) credentials.caPem = await pemText(this.connection.certificateAuthority, 'certificate-authority');
-    if (user.tokenFile) {
-      // client-go: the file's token wins whenever the file can be read; the inline one is the fallback.
-      try {
-        credentials.token = (await readFile(user.tokenFile, 'utf8')).trim();
-      } catch (error) {
-        if (!user.token) throw new MirrorConfigError(`cannot read the tokenFile ${user.tokenFile}: ${(error as Error).message}`);
-        credentials.token = user.token;
-      }
-    } else if (user.token) credentials.token = user.token;
+    if (user.tokenFile) credentials.token = await this.readTokenFile(user.tokenFile, user.token);
+    else if (user.token) credentials.token = user.token;
     if (user.clientCertificate && user.clientKey) {
       credentials.certPem = await pemText(user.clientCertificate, 'client-certificate');
       credentials.keyPem = await pemText(user.clientKey, 'client-key');
     }
     if (user.username !== undefined) credentials.basic = { username: user.username, password: user.password ?? '' };
     // client-go runs no plugin when the kubeconfig itself gives a token, basic auth or a certificate.
-    if (!user.exec || credentials.token || credentials.basic || credentials.certPem) return { credentials, expiresAt: Number.POSITIVE_INFINITY };
+    if (!user.exec || credentials.token || credentials.basic || credentials.certPem) {
+      return { credentials, expiresAt: user.tokenFile ? this.now() + this.tokenFileMaxAgeMs : Number.POSITIVE_INFINITY };
+    }
     const status = await runExecPlugin(user.exec, await this.clusterInfo(user.exec, credentials.caPem), this.pluginTimeoutMs);
     if (status.token) credentials.token = status.token;
     if (status.clientCertificateData && status.clientKeyData) {
@@ -112,6 +119,28 @@ export class SourceCredentials {
         throw new ExecPluginError(user.exec.command, `the exec credential plugin ${user.exec.command} printed an expirationTimestamp that is not an RFC 3339 time: ${status.expirationTimestamp}`);
     }
     return { credentials, expiresAt };
+  }
+
+  /**
+   * client-go's order (NewBearerAuthWithRefreshRoundTripper over cachingTokenSource): the file's
+   * token, trimmed; when the file cannot be read or is empty, the last token it gave, else the
+   * inline token; with neither, the read fails.
+   */
+  private async readTokenFile(path: string, inline: string | undefined): Promise<string> {
+    let failure: string;
+    try {
+      const token = (await readFile(path, 'utf8')).trim();
+      if (token !== '') {
+        this.fileToken = token;
+        return token;
+      }
+      failure = 'it is empty';
+    } catch (error) {
+      failure = (error as Error).message;
+    }
+    const kept = this.fileToken ?? inline;
+    if (kept === undefined) throw new ClusterConfigError(`cannot read the tokenFile ${path}: ${failure}`);
+    return kept;
   }
 
   /** spec.cluster of KUBERNETES_EXEC_INFO (client.authentication.k8s.io Cluster), only when the kubeconfig asks for it. */
@@ -206,6 +235,6 @@ async function pemText(source: PemSource, what: string): Promise<string> {
   try {
     return await readFile(source.file, 'utf8');
   } catch (error) {
-    throw new MirrorConfigError(`cannot read the ${what} file ${source.file}: ${(error as Error).message}`);
+    throw new ClusterConfigError(`cannot read the ${what} file ${source.file}: ${(error as Error).message}`);
   }
 }

@@ -1,5 +1,6 @@
-// The mirror's source client against a real HTTPS server on 127.0.0.1: every kind of kubeconfig
-// credential it presents, the re-read after a 401, and the watch stream's framing and timeouts.
+// The cluster client (the mirror's source, the cluster svctrail delegates authentication and
+// authorization to) against a real HTTPS server on 127.0.0.1: every kind of kubeconfig credential
+// it presents, the re-read after a 401, POSTs, and the watch stream's framing and timeouts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpServer } from 'node:http';
 import type { Server as HttpServer } from 'node:http';
@@ -10,10 +11,10 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { SourceClient, USER_AGENT } from '../../src/mirror/source/source-client';
-import { SourceHttpError } from '../../src/mirror/source/source-http-error';
-import { loadSourceKubeconfig } from '../../src/mirror/source/source-kubeconfig';
-import { SourceTimeoutError } from '../../src/mirror/source/source-timeout-error';
+import { ClusterClient, SVCTRAIL_USER_AGENT, USER_AGENT } from '../../src/cluster/cluster-client';
+import { ClusterHttpError } from '../../src/cluster/cluster-http-error';
+import { loadKubeconfigConnection } from '../../src/cluster/kubeconfig-connection';
+import { ClusterTimeoutError } from '../../src/cluster/cluster-timeout-error';
 import { createCertificateAuthority, issueClientCertificate, issueServingCertificate } from '../../src/tls/certificates';
 import type { CertificateAuthority } from '../../src/tls/certificates';
 
@@ -23,14 +24,14 @@ const now = () => new Date();
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describe('SourceClient against a real HTTPS server', () => {
+describe('ClusterClient against a real HTTPS server', () => {
   let dir: string;
   let server: Server;
   let url: string;
   let caPem: string;
   let clientCa: CertificateAuthority;
   let handler: Handler;
-  const clients: SourceClient[] = [];
+  const clients: ClusterClient[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svctrail-source-client-'));
@@ -57,7 +58,7 @@ describe('SourceClient against a real HTTPS server', () => {
   const kubeconfig = (user: object, cluster: object = { server: url, 'certificate-authority-data': b64(caPem) }) => {
     const path = join(dir, `config-${Math.random().toString(36).slice(2)}`);
     writeFileSync(path, stringify({ 'current-context': 'c', contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }], clusters: [{ name: 'k', cluster }], users: [{ name: 'u', user }] }));
-    const client = new SourceClient(loadSourceKubeconfig(path));
+    const client = new ClusterClient(loadKubeconfigConnection(path), { name: 'the source' });
     clients.push(client);
     return client;
   };
@@ -149,7 +150,7 @@ describe('SourceClient against a real HTTPS server', () => {
       };
       const client = kubeconfig({ tokenFile });
       const error = await caught(client.getJson('/x'));
-      expect(error).toBeInstanceOf(SourceHttpError);
+      expect(error).toBeInstanceOf(ClusterHttpError);
       expect(error).toMatchObject({ status: 401, statusObject: { code: 401, reason: 'Unauthorized', message: 'Unauthorized' } });
       expect(seen).toEqual(['Bearer old', 'Bearer old']);
       seen = [];
@@ -228,9 +229,51 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     it('answers a non-2xx with the Status the source sent', async () => {
       handler = (_req, res) => json(res, 410, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the continue token is too old', reason: 'Expired', code: 410 });
       const error = await caught(kubeconfig({ token: 't' }).getJson('/api/v1/services?continue=x'));
-      expect(error).toBeInstanceOf(SourceHttpError);
+      expect(error).toBeInstanceOf(ClusterHttpError);
       expect(error).toMatchObject({ status: 410, statusObject: { reason: 'Expired', code: 410, message: 'the continue token is too old' } });
       expect(error?.message).toBe('the source answered 410 Expired to GET /api/v1/services?continue=x: the continue token is too old');
+    });
+
+    it('POSTs a JSON body and answers the JSON sent back; a refusal names the POST and keeps what a retry needs to know', async () => {
+      handler = (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (body.spec.token === 'busy') {
+            res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+            res.end(
+              JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'slow down', reason: 'TooManyRequests', details: { retryAfterSeconds: 1 }, code: 429 }),
+            );
+            return;
+          }
+          json(res, 201, { method: req.method, url: req.url, contentType: req.headers['content-type'], agent: req.headers['user-agent'], echoed: body });
+        });
+      };
+      const path = join(dir, 'post.kubeconfig');
+      writeFileSync(
+        path,
+        stringify({
+          'current-context': 'c',
+          contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+          clusters: [{ name: 'k', cluster: { server: url, 'certificate-authority-data': b64(caPem) } }],
+          users: [{ name: 'u', user: { token: 't' } }],
+        }),
+      );
+      const client = new ClusterClient(loadKubeconfigConnection(path), { userAgent: SVCTRAIL_USER_AGENT });
+      clients.push(client);
+      const review = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'abc' } };
+      expect(await client.postJson('/apis/authentication.k8s.io/v1/tokenreviews?timeout=10s', review)).toEqual({
+        method: 'POST',
+        url: '/apis/authentication.k8s.io/v1/tokenreviews?timeout=10s',
+        contentType: 'application/json',
+        agent: SVCTRAIL_USER_AGENT,
+        echoed: review,
+      });
+      const error = await caught(client.postJson('/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token: 'busy' } }));
+      expect(error).toBeInstanceOf(ClusterHttpError);
+      expect(error).toMatchObject({ status: 429, method: 'POST', retryAfter: true, statusObject: { reason: 'TooManyRequests', retryAfterSeconds: 1 } });
+      expect(error?.message).toBe('the cluster answered 429 TooManyRequests to POST /apis/authentication.k8s.io/v1/tokenreviews: slow down');
     });
 
     it('answers a non-2xx that is not a Status (a proxy page) with its code alone', async () => {
@@ -239,7 +282,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         res.end('<html>Bad Gateway</html>');
       };
       const error = await caught(kubeconfig({ token: 't' }).getJson('/x'));
-      expect(error).toBeInstanceOf(SourceHttpError);
+      expect(error).toBeInstanceOf(ClusterHttpError);
       expect(error).toMatchObject({ status: 502, statusObject: undefined });
     });
 
@@ -258,7 +301,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       const client = kubeconfig({ token: 't' });
       const started = Date.now();
       const error = await caught(client.getJson('/slow', { timeoutMs: 300 }));
-      expect(error).toBeInstanceOf(SourceTimeoutError);
+      expect(error).toBeInstanceOf(ClusterTimeoutError);
       expect(error?.message).toBe('the source did not answer GET /slow within 300 ms');
       expect(Date.now() - started).toBeLessThan(3_000);
       handler = (req, res) => {
@@ -266,7 +309,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"items":[');
       };
-      await expect(client.getJson('/stalled-body', { timeoutMs: 300 })).rejects.toThrow(SourceTimeoutError);
+      await expect(client.getJson('/stalled-body', { timeoutMs: 300 })).rejects.toThrow(ClusterTimeoutError);
       await expect(Promise.all(closed)).resolves.toHaveLength(2);
     });
 
@@ -327,7 +370,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       expect(got).toEqual([events[0], events[1]]);
     });
 
-    it('retries the watch once with fresh credentials on a 401, and throws SourceHttpError for other answers', async () => {
+    it('retries the watch once with fresh credentials on a 401, and throws ClusterHttpError for other answers', async () => {
       const tokenFile = join(dir, 'watch-token');
       writeFileSync(tokenFile, 'old');
       const seen: string[] = [];
@@ -346,7 +389,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       expect(seen).toEqual(['Bearer old', 'Bearer new']);
       handler = (_req, res) => json(res, 403, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'services is forbidden', reason: 'Forbidden', code: 403 });
       const error = await caught(collect(client.watch('/w', { signal: never(), idleTimeoutMs: 5_000 })));
-      expect(error).toBeInstanceOf(SourceHttpError);
+      expect(error).toBeInstanceOf(ClusterHttpError);
       expect(error).toMatchObject({ status: 403, statusObject: { reason: 'Forbidden' } });
     });
 
@@ -359,7 +402,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       const got: unknown[] = [];
       const started = Date.now();
       const error = await caught(collect(client.watch('/w', { signal: never(), idleTimeoutMs: 300 }), (e) => void got.push(e)));
-      expect(error).toBeInstanceOf(SourceTimeoutError);
+      expect(error).toBeInstanceOf(ClusterTimeoutError);
       expect(error?.message).toBe("nothing arrived on the source's watch for 300 ms");
       expect(got).toEqual([{ type: 'BOOKMARK', object: {} }]);
       expect(Date.now() - started).toBeLessThan(3_000);

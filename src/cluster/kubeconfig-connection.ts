@@ -1,4 +1,4 @@
-// The source cluster as a kubeconfig names it (clientcmd v1 Config): the context's cluster
+// A cluster as a kubeconfig names it (clientcmd v1 Config): the context's cluster
 // (server, CA, TLS options) and user (token, token file, client certificate, basic auth or an
 // exec credential plugin), with relative file paths resolved against the kubeconfig's folder as
 // kubectl resolves them (clientcmd ResolvePaths). Files are only named here, and checked to be
@@ -7,7 +7,7 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { MirrorConfigError } from './mirror-config-error';
+import { ClusterConfigError } from './cluster-config-error';
 
 /** PEM text given inline (`*-data`, base64-decoded here) or as a file to read. */
 export type PemSource = { data: string } | { file: string };
@@ -25,7 +25,7 @@ export interface ExecPlugin {
   installHint?: string;
 }
 
-export interface SourceUser {
+export interface ClusterUser {
   token?: string;
   tokenFile?: string;
   clientCertificate?: PemSource;
@@ -35,10 +35,12 @@ export interface SourceUser {
   exec?: ExecPlugin;
 }
 
-export interface SourceConnection {
-  /** The kubeconfig file and the context used, for messages. */
+export interface ClusterConnection {
+  /** The kubeconfig file and the context used (`in-cluster` for both without one), for messages. */
   kubeconfig: string;
   context: string;
+  /** The context's namespace, or the Pod's in cluster; empty when neither says (clientcmd's Namespace()). */
+  namespace: string;
   /** Without a trailing slash; may carry a path prefix (a cluster behind Rancher, say). */
   server: string;
   certificateAuthority?: PemSource;
@@ -46,13 +48,13 @@ export interface SourceConnection {
   tlsServerName?: string;
   /** The cluster's `client.authentication.k8s.io/exec` extension, handed to a plugin with provideClusterInfo. */
   execClusterConfig?: unknown;
-  user: SourceUser;
+  user: ClusterUser;
 }
 
 type Named<T> = { name?: unknown } & T;
 export interface KubeconfigFile {
   'current-context'?: unknown;
-  contexts?: Named<{ context?: { cluster?: unknown; user?: unknown } }>[] | null;
+  contexts?: Named<{ context?: { cluster?: unknown; user?: unknown; namespace?: unknown } }>[] | null;
   clusters?: Named<{ cluster?: Record<string, unknown> }>[] | null;
   users?: Named<{ user?: Record<string, unknown> }>[] | null;
 }
@@ -60,34 +62,35 @@ export interface KubeconfigFile {
 const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
 const INTERACTIVE_MODES: readonly ExecInteractiveMode[] = ['Never', 'IfAvailable', 'Always'];
 
-export function loadSourceKubeconfig(path: string, contextName?: string): SourceConnection {
+/** `contextHint` ends the "no current-context" refusal: how to name one (`: name one with --mirror-context`). */
+export function loadKubeconfigConnection(path: string, contextName?: string, contextHint = ''): ClusterConnection {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new MirrorConfigError(`cannot read the kubeconfig ${path}: ${(error as Error).message}`);
+    throw new ClusterConfigError(`cannot read the kubeconfig ${path}: ${(error as Error).message}`);
   }
   let config: unknown;
   try {
     // YAML 1.2 is a superset of JSON: one parser reads both forms kubectl writes.
     config = parse(text);
   } catch (error) {
-    throw new MirrorConfigError(`the kubeconfig ${path} is not YAML or JSON: ${(error as Error).message}`);
+    throw new ClusterConfigError(`the kubeconfig ${path} is not YAML or JSON: ${(error as Error).message}`);
   }
   if (config !== null && config !== undefined && (typeof config !== 'object' || Array.isArray(config))) {
-    throw new MirrorConfigError(`the kubeconfig ${path} is not a kubeconfig (a mapping with contexts, clusters and users)`);
+    throw new ClusterConfigError(`the kubeconfig ${path} is not a kubeconfig (a mapping with contexts, clusters and users)`);
   }
-  return connectionFrom(config ?? {}, path, contextName);
+  return connectionFrom(config ?? {}, path, contextName, contextHint);
 }
 
 /** The connection a parsed kubeconfig names; `path` is where it was read from (relative paths start at its folder). */
-export function connectionFrom(config: KubeconfigFile, path: string, contextName?: string): SourceConnection {
+export function connectionFrom(config: KubeconfigFile, path: string, contextName?: string, contextHint = ''): ClusterConnection {
   const base = dirname(resolve(path));
-  const refuse = (message: string) => new MirrorConfigError(`the kubeconfig ${path}: ${message}`);
+  const refuse = (message: string) => new ClusterConfigError(`the kubeconfig ${path}: ${message}`);
   const wanted = contextName || str(config['current-context']);
-  if (!wanted) throw new MirrorConfigError(`the kubeconfig ${path} has no current-context: name one with --mirror-context`);
+  if (!wanted) throw new ClusterConfigError(`the kubeconfig ${path} has no current-context${contextHint}`);
   const context = list(config.contexts).find((c) => c.name === wanted)?.context;
-  if (!context) throw new MirrorConfigError(`the kubeconfig ${path} has no context ${JSON.stringify(wanted)}`);
+  if (!context) throw new ClusterConfigError(`the kubeconfig ${path} has no context ${JSON.stringify(wanted)}`);
   const clusterName = str(context.cluster) ?? '';
   const cluster = list(config.clusters).find((c) => c.name === clusterName)?.cluster;
   if (!cluster) throw refuse(`context ${JSON.stringify(wanted)} names cluster ${JSON.stringify(clusterName)}, which it does not define`);
@@ -100,8 +103,8 @@ export function connectionFrom(config: KubeconfigFile, path: string, contextName
     throw refuse(`cluster ${JSON.stringify(clusterName)} has a server that is not a URL: ${server}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`cluster ${JSON.stringify(clusterName)} has a server that is not http(s): ${server}`);
-  // Refused rather than ignored: without them the source would be dialled another way than kubectl dials it.
-  if (str(cluster['proxy-url'])) throw refuse(`cluster ${JSON.stringify(clusterName)} has a proxy-url, which svctrail's mirror does not support`);
+  // Refused rather than ignored: without them the cluster would be dialled another way than kubectl dials it.
+  if (str(cluster['proxy-url'])) throw refuse(`cluster ${JSON.stringify(clusterName)} has a proxy-url, which svctrail does not support`);
 
   // A context without a user is anonymous, as kubectl allows.
   const userName = str(context.user);
@@ -130,7 +133,7 @@ export function connectionFrom(config: KubeconfigFile, path: string, contextName
   };
 
   for (const unsupported of ['auth-provider', 'as', 'as-uid', 'as-groups', 'as-user-extra']) {
-    if (u[unsupported] !== undefined && u[unsupported] !== null && u[unsupported] !== '') throw refuse(`${who} uses ${unsupported}, which svctrail's mirror does not support`);
+    if (u[unsupported] !== undefined && u[unsupported] !== null && u[unsupported] !== '') throw refuse(`${who} uses ${unsupported}, which svctrail does not support`);
   }
   const token = str(u.token);
   const tokenFile = file(u.tokenFile, 'tokenFile');
@@ -140,7 +143,7 @@ export function connectionFrom(config: KubeconfigFile, path: string, contextName
   const clientCertificate = pem(u['client-certificate-data'], u['client-certificate'], 'client-certificate');
   const clientKey = pem(u['client-key-data'], u['client-key'], 'client-key');
   if (Boolean(clientCertificate) !== Boolean(clientKey)) throw refuse(`${who} has a client certificate without its key, or a key without its certificate`);
-  const user: SourceUser = {
+  const user: ClusterUser = {
     ...(token ? { token } : {}),
     ...(tokenFile ? { tokenFile } : {}),
     ...(clientCertificate ? { clientCertificate } : {}),
@@ -158,6 +161,7 @@ export function connectionFrom(config: KubeconfigFile, path: string, contextName
   return {
     kubeconfig: path,
     context: wanted,
+    namespace: str(context.namespace) ?? '',
     server: server.replace(/\/+$/, ''),
     ...(certificateAuthority ? { certificateAuthority } : {}),
     insecureSkipTlsVerify,
@@ -167,7 +171,7 @@ export function connectionFrom(config: KubeconfigFile, path: string, contextName
   };
 }
 
-function execPlugin(value: unknown, base: string, refuse: (message: string) => MirrorConfigError, who: string): ExecPlugin {
+function execPlugin(value: unknown, base: string, refuse: (message: string) => ClusterConfigError, who: string): ExecPlugin {
   if (typeof value !== 'object' || value === null) throw refuse(`${who} has an exec entry that is not a mapping`);
   const exec = value as Record<string, unknown>;
   const command = str(exec.command);

@@ -1,7 +1,7 @@
-// Ends whatever stage a request to the source is in — the request before its answer, then the
+// Ends whatever stage a request to the cluster is in — the request before its answer, then the
 // answer's body — with one error, when the caller's signal aborts or a timer runs out. Destroying
 // the request or the answer destroys its socket, so nothing lingers on a stalled connection.
-import { SourceTimeoutError } from './source-timeout-error';
+import { ClusterTimeoutError } from './cluster-timeout-error';
 
 interface Destroyable {
   destroy(error?: Error): unknown;
@@ -28,10 +28,10 @@ export class RequestCutoff {
     if (this.reason) target.destroy(this.reason);
   }
 
-  /** Cut with a SourceTimeoutError unless disarmed or re-armed within `ms`. */
+  /** Cut with a ClusterTimeoutError unless disarmed or re-armed within `ms`. */
   arm(ms: number, message: string): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.cut(new SourceTimeoutError(message, ms)), ms);
+    this.timer = setTimeout(() => this.cut(new ClusterTimeoutError(message, ms)), ms);
   }
 
   disarm(): void {
@@ -53,7 +53,7 @@ export class RequestCutoff {
 }
 
 function abortError(): Error {
-  const error = new Error('the request to the source was aborted');
+  const error = new Error('the request to the cluster was aborted');
   error.name = 'AbortError';
   return error;
 }

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { MirrorConfigError } from './mirror-config-error';
-import { loadSourceKubeconfig } from './source-kubeconfig';
+import { ClusterConfigError } from './cluster-config-error';
+import { loadKubeconfigConnection } from './kubeconfig-connection';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-describe('loadSourceKubeconfig', () => {
+describe('loadKubeconfigConnection', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'svctrail-kubeconfig-'));
@@ -27,7 +27,7 @@ describe('loadSourceKubeconfig', () => {
     'current-context': 'prod',
     contexts: [
       { name: 'prod', context: { cluster: 'c1', user: 'u1' } },
-      { name: 'staging', context: { cluster: 'c2', user: 'u2' } },
+      { name: 'staging', context: { cluster: 'c2', user: 'u2', namespace: 'team-a' } },
       { name: 'anonymous', context: { cluster: 'c2' } },
     ],
     clusters: [
@@ -39,13 +39,14 @@ describe('loadSourceKubeconfig', () => {
       { name: 'u2', user: { 'client-certificate': 'certs/me.crt', 'client-key': join(dir, 'certs/me.key') } },
     ],
   });
-  const userOf = (user: object) => loadSourceKubeconfig(write(config(user))).user;
+  const userOf = (user: object) => loadKubeconfigConnection(write(config(user))).user;
 
   it('given the current context, it resolves the server (without a trailing slash), the inline CA and a bearer token', () => {
     const path = write(config({ token: 'abc' }));
-    expect(loadSourceKubeconfig(path)).toEqual({
+    expect(loadKubeconfigConnection(path)).toEqual({
       kubeconfig: path,
       context: 'prod',
+      namespace: '',
       server: 'https://203.0.113.1:6443',
       certificateAuthority: { data: 'CA PEM' },
       insecureSkipTlsVerify: false,
@@ -54,13 +55,14 @@ describe('loadSourceKubeconfig', () => {
   });
 
   it('reads the same kubeconfig written as JSON', () => {
-    expect(loadSourceKubeconfig(write(config({ token: 'abc' }), 'config.json', true))).toMatchObject({ context: 'prod', user: { token: 'abc' } });
+    expect(loadKubeconfigConnection(write(config({ token: 'abc' }), 'config.json', true))).toMatchObject({ context: 'prod', user: { token: 'abc' } });
   });
 
-  it('given a context name, it takes that context; files are resolved relative to the kubeconfig folder, absolute ones kept', () => {
-    expect(loadSourceKubeconfig(write(config({ token: 'abc' })), 'staging')).toEqual({
+  it('given a context name, it takes that context and its namespace; files are resolved relative to the kubeconfig folder, absolute ones kept', () => {
+    expect(loadKubeconfigConnection(write(config({ token: 'abc' })), 'staging')).toEqual({
       kubeconfig: join(dir, 'config'),
       context: 'staging',
+      namespace: 'team-a',
       server: 'https://198.51.100.1/prefix',
       certificateAuthority: { file: join(dir, 'certs/ca.crt') },
       insecureSkipTlsVerify: false,
@@ -70,7 +72,7 @@ describe('loadSourceKubeconfig', () => {
   });
 
   it('takes a context without a user as anonymous, as kubectl does', () => {
-    expect(loadSourceKubeconfig(write(config({})), 'anonymous').user).toEqual({});
+    expect(loadKubeconfigConnection(write(config({})), 'anonymous').user).toEqual({});
   });
 
   it('reads inline client certificates, preferring *-data to a file as clientcmd does', () => {
@@ -88,7 +90,7 @@ describe('loadSourceKubeconfig', () => {
   });
 
   it('reads the insecure flag and the exec extension of the cluster', () => {
-    const connection = loadSourceKubeconfig(
+    const connection = loadKubeconfigConnection(
       write(
         config(
           { token: 't' },
@@ -140,36 +142,36 @@ describe('loadSourceKubeconfig', () => {
 
   const v1Exec = { apiVersion: 'client.authentication.k8s.io/v1', command: 'x', interactiveMode: 'Never' };
   it.each<[string, (path: string) => unknown, RegExp]>([
-    ['a context it does not have', (p) => loadSourceKubeconfig(p, 'nope'), /has no context "nope"/],
-    ['no current-context and no context name', () => loadSourceKubeconfig(write({ ...config({}), 'current-context': '' }, 'other')), /no current-context/],
-    ['a context whose cluster is missing', () => loadSourceKubeconfig(write({ ...config({}), clusters: [] }, 'other'), 'prod'), /context "prod" names cluster "c1", which it does not define/],
-    ['a context whose user is missing', () => loadSourceKubeconfig(write({ ...config({}), users: [] }, 'other'), 'prod'), /context "prod" names user "u1", which it does not define/],
-    ['a cluster without a server', () => loadSourceKubeconfig(write(config({}, { 'certificate-authority-data': b64('x') }), 'other')), /cluster "c1" has no server/],
-    ['a server that is not a URL', () => loadSourceKubeconfig(write(config({}, { server: 'not a url' }), 'other')), /not a URL: not a url/],
-    ['a proxy-url', () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'proxy-url': 'http://proxy:3128' }), 'other')), /proxy-url/],
+    ['a context it does not have', (p) => loadKubeconfigConnection(p, 'nope'), /has no context "nope"/],
+    ['no current-context and no context name', () => loadKubeconfigConnection(write({ ...config({}), 'current-context': '' }, 'other')), /no current-context/],
+    ['a context whose cluster is missing', () => loadKubeconfigConnection(write({ ...config({}), clusters: [] }, 'other'), 'prod'), /context "prod" names cluster "c1", which it does not define/],
+    ['a context whose user is missing', () => loadKubeconfigConnection(write({ ...config({}), users: [] }, 'other'), 'prod'), /context "prod" names user "u1", which it does not define/],
+    ['a cluster without a server', () => loadKubeconfigConnection(write(config({}, { 'certificate-authority-data': b64('x') }), 'other')), /cluster "c1" has no server/],
+    ['a server that is not a URL', () => loadKubeconfigConnection(write(config({}, { server: 'not a url' }), 'other')), /not a URL: not a url/],
+    ['a proxy-url', () => loadKubeconfigConnection(write(config({}, { server: 'https://x', 'proxy-url': 'http://proxy:3128' }), 'other')), /proxy-url/],
     [
       'a CA together with insecure-skip-tls-verify',
-      () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'certificate-authority-data': b64('x'), 'insecure-skip-tls-verify': true }), 'other')),
+      () => loadKubeconfigConnection(write(config({}, { server: 'https://x', 'certificate-authority-data': b64('x'), 'insecure-skip-tls-verify': true }), 'other')),
       /both a certificate authority and insecure-skip-tls-verify/,
     ],
     [
       'a CA file that is not there',
-      () => loadSourceKubeconfig(write(config({}, { server: 'https://x', 'certificate-authority': 'nope.crt' }), 'other')),
+      () => loadKubeconfigConnection(write(config({}, { server: 'https://x', 'certificate-authority': 'nope.crt' }), 'other')),
       /certificate-authority file .*nope\.crt cannot be read/,
     ],
-    ['a token file that is not there', () => loadSourceKubeconfig(write(config({ tokenFile: 'missing-token' }), 'other')), /tokenFile file .*missing-token cannot be read/],
-    ['a certificate without its key', () => loadSourceKubeconfig(write(config({ 'client-certificate-data': b64('CERT') }), 'other')), /user "u1" has a client certificate without its key/],
-    ['a token together with basic auth', () => loadSourceKubeconfig(write(config({ token: 't', username: 'u', password: 'p' }), 'other')), /both a token and a username\/password/],
-    ['an auth-provider', () => loadSourceKubeconfig(write(config({ 'auth-provider': { name: 'oidc' } }), 'other')), /auth-provider, which svctrail's mirror does not support/],
-    ['impersonation', () => loadSourceKubeconfig(write(config({ token: 't', as: 'admin' }), 'other')), /uses as,/],
-    ['an exec plugin of an unknown apiVersion', () => loadSourceKubeconfig(write(config({ exec: { ...v1Exec, apiVersion: 'client.authentication.k8s.io/v1alpha1' } }), 'other')), /v1alpha1/],
-    ['an exec plugin without a command', () => loadSourceKubeconfig(write(config({ exec: { ...v1Exec, command: '' } }), 'other')), /without a command/],
-    ['a v1 exec plugin without interactiveMode', () => loadSourceKubeconfig(write(config({ exec: { ...v1Exec, interactiveMode: undefined } }), 'other')), /interactiveMode must be specified/],
-    ['an exec plugin that wants a terminal', () => loadSourceKubeconfig(write(config({ exec: { ...v1Exec, interactiveMode: 'Always' } }), 'other')), /interactiveMode Always/],
-    ['an exec plugin env entry without a name', () => loadSourceKubeconfig(write(config({ exec: { ...v1Exec, env: [{ value: 'v' }] } }), 'other')), /env entry has no name/],
-    ['a file that is not there', () => loadSourceKubeconfig(join(dir, 'missing')), /cannot read the kubeconfig .*missing/],
-    ['a file that is not YAML', () => loadSourceKubeconfig(join(dir, 'not-yaml')), /is not YAML or JSON/],
-    ['a YAML file that is not a mapping', () => loadSourceKubeconfig(join(dir, 'a-list')), /is not a kubeconfig/],
+    ['a token file that is not there', () => loadKubeconfigConnection(write(config({ tokenFile: 'missing-token' }), 'other')), /tokenFile file .*missing-token cannot be read/],
+    ['a certificate without its key', () => loadKubeconfigConnection(write(config({ 'client-certificate-data': b64('CERT') }), 'other')), /user "u1" has a client certificate without its key/],
+    ['a token together with basic auth', () => loadKubeconfigConnection(write(config({ token: 't', username: 'u', password: 'p' }), 'other')), /both a token and a username\/password/],
+    ['an auth-provider', () => loadKubeconfigConnection(write(config({ 'auth-provider': { name: 'oidc' } }), 'other')), /auth-provider, which svctrail does not support/],
+    ['impersonation', () => loadKubeconfigConnection(write(config({ token: 't', as: 'admin' }), 'other')), /uses as,/],
+    ['an exec plugin of an unknown apiVersion', () => loadKubeconfigConnection(write(config({ exec: { ...v1Exec, apiVersion: 'client.authentication.k8s.io/v1alpha1' } }), 'other')), /v1alpha1/],
+    ['an exec plugin without a command', () => loadKubeconfigConnection(write(config({ exec: { ...v1Exec, command: '' } }), 'other')), /without a command/],
+    ['a v1 exec plugin without interactiveMode', () => loadKubeconfigConnection(write(config({ exec: { ...v1Exec, interactiveMode: undefined } }), 'other')), /interactiveMode must be specified/],
+    ['an exec plugin that wants a terminal', () => loadKubeconfigConnection(write(config({ exec: { ...v1Exec, interactiveMode: 'Always' } }), 'other')), /interactiveMode Always/],
+    ['an exec plugin env entry without a name', () => loadKubeconfigConnection(write(config({ exec: { ...v1Exec, env: [{ value: 'v' }] } }), 'other')), /env entry has no name/],
+    ['a file that is not there', () => loadKubeconfigConnection(join(dir, 'missing')), /cannot read the kubeconfig .*missing/],
+    ['a file that is not YAML', () => loadKubeconfigConnection(join(dir, 'not-yaml')), /is not YAML or JSON/],
+    ['a YAML file that is not a mapping', () => loadKubeconfigConnection(join(dir, 'a-list')), /is not a kubeconfig/],
   ])('refuses %s with a message naming it and the file', (_what, load, message) => {
     writeFileSync(join(dir, 'not-yaml'), 'a: [b\n');
     writeFileSync(join(dir, 'a-list'), '- a\n- b\n');
@@ -180,7 +182,7 @@ describe('loadSourceKubeconfig', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(MirrorConfigError);
+    expect(error).toBeInstanceOf(ClusterConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).toContain(dir);
   });

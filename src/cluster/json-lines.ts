@@ -2,14 +2,18 @@
 // cut by TCP anywhere — inside an object, inside a multi-byte character. Lines are split on the
 // byte 0x0A, which UTF-8 never uses inside a multi-byte character, and decoded only when whole.
 
-/** A line longer than this is a source (or something in between) that is not sending watch events. */
+/** A line longer than this is a cluster (or something in between) that is not sending watch events. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export class JsonLines {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
 
-  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+  constructor(
+    /** Names the cluster in messages. */
+    private readonly who = 'the cluster',
+    private readonly maxLineBytes = MAX_LINE_BYTES,
+  ) {}
 
   /** The objects completed by `chunk`, in order. */
   push(chunk: Buffer): unknown[] {
@@ -20,12 +24,12 @@ export class JsonLines {
       this.pending = [];
       this.pendingBytes = 0;
       start = nl + 1;
-      const parsed = parseLine(line);
+      const parsed = parseLine(line, this.who);
       if (parsed !== undefined) out.push(parsed);
     }
     if (start < chunk.length) {
       this.pendingBytes += chunk.length - start;
-      if (this.pendingBytes > this.maxLineBytes) throw new Error(`the source sent a watch line longer than ${this.maxLineBytes} bytes`);
+      if (this.pendingBytes > this.maxLineBytes) throw new Error(`${this.who} sent a watch line longer than ${this.maxLineBytes} bytes`);
       this.pending.push(chunk.subarray(start));
     }
     return out;
@@ -36,17 +40,17 @@ export class JsonLines {
     const rest = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
-    const parsed = parseLine(rest);
+    const parsed = parseLine(rest, this.who);
     return parsed === undefined ? [] : [parsed];
   }
 }
 
-function parseLine(bytes: Buffer): unknown {
+function parseLine(bytes: Buffer, who: string): unknown {
   const text = bytes.toString('utf8').trim();
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new Error(`the source sent a watch line that is not JSON: ${JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text)}`);
+    throw new Error(`${who} sent a watch line that is not JSON: ${JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text)}`);
   }
 }

@@ -49,7 +49,7 @@ describe('JsonLines', () => {
   });
 
   it('should refuse a line longer than its limit instead of buffering without end', () => {
-    const sut = new JsonLines(10);
+    const sut = new JsonLines('the source', 10);
     expect(sut.push(Buffer.from('{"a":"12'))).toEqual([]);
     expect(() => sut.push(Buffer.from('345678"'))).toThrow(/longer than 10 bytes/);
   });
