@@ -66,8 +66,9 @@ export interface FloorKubeEventsDeps {
 
 /** A derived Event's name: `<service>.<16 hex digits of its log position>` (svctrail's kube-events.service.ts). */
 const DERIVED_NAME = /^(.+)\.([0-9a-f]{16})$/;
-const status = (code: number, reason: string, message: string) =>
-  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: { name: '', kind: 'events' }, code });
+/** A refusal as kube-apiserver words it (only its status code is compared: the floor's errors are not the bench's figures). */
+const refusal = (code: number, reason: string, name: string, message: string) =>
+  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: { name, kind: 'events' }, code });
 /** metav1.Time: seconds. */
 const seconds = (iso: string) => `${iso.slice(0, 19)}Z`;
 
@@ -163,7 +164,7 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
     let uid: string;
     let streamVersion: number;
     if (w.verb === 'create') {
-      if (current || derivedName(w.namespace, w.name)) return { status: 409, json: status(409, 'AlreadyExists', `events "${w.name}" already exists`) };
+      if (current || derivedName(w.namespace, w.name)) return { status: 409, json: refusal(409, 'AlreadyExists', w.name, `events "${w.name}" already exists`) };
       uid = randomUUID();
       streamVersion = 1;
       const fieldsV1 = ownedFields(w.body);
@@ -186,7 +187,7 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
       if (Object.keys(fieldsV1).length) metadata.managedFields = [{ manager: w.manager, operation: 'Update', apiVersion: 'v1', time: at, fieldsType: 'FieldsV1', fieldsV1 }];
       object = { kind: 'Event', apiVersion: 'v1', ...w.body, metadata };
     } else {
-      if (!current) return { status: 404, json: status(404, 'NotFound', `events "${w.name}" not found`) };
+      if (!current) return { status: 404, json: refusal(404, 'NotFound', w.name, `events "${w.name}" not found`) };
       object = JSON.parse(current.object);
       // etcd3 writes nothing when the bytes stay the same: neither does the floor.
       if (!mergeInto(object, w.body)) return { status: 200, json: current.object };
