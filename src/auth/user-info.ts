@@ -1,8 +1,10 @@
-// The authenticated identity, shaped like k8s.io/apiserver user.Info (name, uid, groups).
+// The authenticated identity, shaped like k8s.io/apiserver user.Info (name, uid, groups, extra).
 export interface UserInfo {
   name: string;
   uid?: string;
   groups: string[];
+  /** What the front proxy said of the user beyond its groups (X-Remote-Extra-*), by lowercased key. */
+  extra?: Record<string, string[]>;
 }
 
 /** Added to every authenticated user (k8s.io/apiserver pkg/authentication/user). */
