@@ -3,6 +3,7 @@
 // environment; a data directory given together with a PostgreSQL URL is refused rather than
 // silently ignored (the operator meant one of them).
 import { redactedUrl } from '../store/postgres/postgres-database';
+import { parsePostgresUrl } from '../store/postgres/postgres-url';
 import type { StorageChoice } from '../store/ports/store-settings';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import { UsageError } from './usage-error';
@@ -20,9 +21,9 @@ export function parseStorageChoice(storage: string | undefined, env: string | un
   if (given === undefined || given === 'sqlite') return { engine: 'sqlite' };
   if (/^postgres(ql)?:\/\//i.test(given)) {
     try {
-      new URL(given);
-    } catch {
-      throw new UsageError(`${source} is not a valid URL: ${redactedUrl(given)}`);
+      parsePostgresUrl(given);
+    } catch (error) {
+      throw new UsageError(`${source} is not a valid URL: ${redactedUrl(given)} (${(error as Error).message})`);
     }
     return { engine: 'postgres', url: given };
   }

@@ -16,6 +16,7 @@ import { Validator } from 'class-validator/cjs/validation/Validator';
 import { PROJECT_ROOT } from '../shared/project-root';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
+import { parsePostgresUrl } from '../store/postgres/postgres-url';
 import { retentionMs } from '../retention/retention-duration';
 import { parseGoDuration } from './go-duration';
 import { IN_CLUSTER } from '../cluster/load-cluster-connection';
@@ -221,11 +222,13 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   return config;
 }
 
-/** A postgres URL node-postgres can parse (the pattern only looks at its scheme). */
+/** A postgres URL, one host or several (the pattern only looks at its scheme). */
 function checkStorageUrl(url: string): void {
   try {
-    new URL(url);
-  } catch {
-    throw new ConfigError('storage must be a valid postgres:// URL (postgres://user:password@host:port/database)');
+    parsePostgresUrl(url);
+  } catch (error) {
+    throw new ConfigError(
+      `storage must be a valid postgres:// URL (postgres://user:password@host:port/database, or host1:port1,host2:port2 with target_session_attrs=read-write): ${(error as Error).message}`,
+    );
   }
 }

@@ -43,6 +43,25 @@ export class ChangeFeed {
     return { unsubscribe: () => this.listeners.delete(entry) };
   }
 
+  /**
+   * The log lost writes this feed published (a failover, pg-log-follower.ts): every listener that
+   * can be told is ended with `error` (its reader starts again from the log); a counter that
+   * cannot be told goes on. The feed goes on from `head`.
+   */
+  rewound(head: number, error: Error): void {
+    this.published = head;
+    this.pending = [];
+    for (const [listener, failed] of [...this.listeners]) {
+      if (!failed) continue;
+      this.listeners.delete(listener);
+      try {
+        failed(error);
+      } catch (cleanupError) {
+        this.logger.error(`a change feed listener could not be ended after a rewind: ${String(cleanupError)}`);
+      }
+    }
+  }
+
   get listenerCount(): number {
     return this.listeners.size;
   }

@@ -9,6 +9,7 @@ import { internalErrorStatus, KubeStatus, statusForError } from './kube-status';
 import { sendStatus } from './kube-response';
 import { isMethodNotAllowed } from './resource-routes';
 import { isStoreUnreachable } from '../store/store-unreachable';
+import { WriteNotStoredError } from '../store/ports/write-not-stored-error';
 import { requestTarget } from './request-target';
 
 /**
@@ -47,6 +48,8 @@ export class KubeStatusFilter implements ExceptionFilter {
   }
 
   private toStatus(exception: unknown, request: FastifyRequest): KubeStatus {
+    // A write not stored because no database server could take it (down, failing over): retryable.
+    if (exception instanceof WriteNotStoredError && isStoreUnreachable(exception.storeError)) return this.unreachable(exception.storeError, request);
     const code = (exception as { code?: unknown }).code;
     const fastify = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
     const mapped = statusForError(fastify ? fastify(request) : exception);
@@ -63,12 +66,14 @@ export class KubeStatusFilter implements ExceptionFilter {
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
       return statusForError(fastifyStatus === 415 ? unsupportedBody(request) : fastifyStatus === 413 ? apiErrors.entityTooLarge(MAX_BODY_BYTES) : apiErrors.notFoundRoute())!;
     }
-    if (isStoreUnreachable(exception)) {
-      this.logger.warn(`the store is unreachable: ${(exception as Error).message}`);
-      const { resource, operation } = requestTarget({ method: request.method, url: request.originalUrl });
-      return statusForError(apiErrors.serverTimeout(resource, operation))!;
-    }
+    if (isStoreUnreachable(exception)) return this.unreachable(exception, request);
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return internalErrorStatus(exception instanceof Error ? exception.message : String(exception));
+  }
+
+  private unreachable(exception: unknown, request: FastifyRequest): KubeStatus {
+    this.logger.warn(`the store is unreachable: ${(exception as Error).message}`);
+    const { resource, operation } = requestTarget({ method: request.method, url: request.originalUrl });
+    return statusForError(apiErrors.serverTimeout(resource, operation))!;
   }
 }

@@ -7,6 +7,7 @@ describe('isStoreUnreachable', () => {
     ['a refused connection', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
     ['a reset connection', withCode('read ECONNRESET', 'ECONNRESET')],
     ['the server shutting down (57P01)', withCode('terminating connection due to administrator command', '57P01')],
+    ['a server that does not accept writes (25006: a standby, a read-only old primary)', withCode('cannot execute INSERT in a read-only transaction', '25006')],
     ['a connection exception (class 08)', withCode('connection failure', '08006')],
     ['a lost connection', new Error('Connection terminated unexpectedly')],
     ['a pool that could not connect in time', new Error('timeout exceeded when trying to connect')],

@@ -5,8 +5,11 @@
 
 /** Socket errors of the connection (node-postgres passes them through). */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** SQLSTATEs of a server going away: admin_shutdown, crash_shutdown, cannot_connect_now. */
-const SHUTDOWN_STATES = new Set(['57P01', '57P02', '57P03']);
+/**
+ * SQLSTATEs of a server going away (admin_shutdown, crash_shutdown, cannot_connect_now) or not
+ * the primary (read_only_sql_transaction: a standby, a fenced old primary, mid-failover).
+ */
+const SHUTDOWN_STATES = new Set(['57P01', '57P02', '57P03', '25006']);
 /** node-postgres's own words for a lost or never-made connection. */
 const CONNECTION_LOST = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
 

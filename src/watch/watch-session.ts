@@ -7,7 +7,9 @@
 import type { ServerResponse } from 'node:http';
 import type { BacklogBudget, BudgetedStream } from '../feed/backlog-budget';
 import type { FeedSubscription } from '../feed/change-feed';
-import type { KubeStatus } from '../kube-api/kube-status';
+import { LogRewoundError } from '../feed/log-rewound-error';
+import { ExpiredError } from '../domain/errors/domain-errors';
+import { type KubeStatus, statusForError } from '../kube-api/kube-status';
 import { EncodedEventMemo } from './encoded-event-memo';
 import { JSON_WATCH_WIRE, type WatchWire } from './watch-wire';
 
@@ -133,6 +135,15 @@ export class WatchSession<T> implements BudgetedStream {
     this.close();
   }
 
+  /** Ends a stream that may have sent writes the log no longer holds with 410 Expired (client-go lists again). */
+  private expire(error: LogRewoundError): void {
+    if (this.closed) return;
+    const status = statusForError(new ExpiredError(error.message))!;
+    if (!this.res.headersSent) this.res.writeHead(200, { 'content-type': this.wire.contentType, 'transfer-encoding': 'chunked' });
+    this.res.end(this.wire.frame('ERROR', status));
+    this.close();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -165,8 +176,9 @@ export class WatchSession<T> implements BudgetedStream {
             if (held.length > MAX_HELD_DURING_CATCH_UP) held = undefined;
           }
         },
-        // A change this stream could not take ends this stream only (never with a gap): the client resumes.
-        () => this.evict(),
+        // A change this stream could not take ends this stream only (never with a gap): the client
+        // resumes. A log that lost writes this stream may have sent cannot be resumed: 410, relist.
+        (error) => (error instanceof LogRewoundError ? this.expire(error) : this.evict()),
       );
       if (!(await this.catchUp())) return;
       if (!held) {

@@ -6,7 +6,7 @@
 // Running as root (CI), initdb and the server run as the `postgres` user. When they cannot be
 // found or the cluster does not start, the suite fails under CI and is skipped otherwise, with
 // the reason printed, like every other PostgreSQL suite (postgres.ts).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ export interface PrivateCluster {
 }
 
 /** The newest installed server's bin folder, or undefined. */
-function serverBinaries(): string | undefined {
+export function serverBinaries(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
@@ -37,13 +37,20 @@ function serverBinaries(): string | undefined {
 const asRoot = process.getuid?.() === 0;
 
 /** Runs a server binary, as `postgres` when the tests run as root (the server refuses root). */
-function run(bin: string, tool: string, args: string[]): void {
+export function run(bin: string, tool: string, args: string[]): void {
   const command = join(bin, tool);
   if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' });
   else execFileSync(command, args, { stdio: 'pipe' });
 }
 
-function freePort(): Promise<number> {
+/** run() without blocking the event loop (a proxy of this process may carry the tool's traffic). */
+export function runAsync(bin: string, tool: string, args: string[]): Promise<void> {
+  const command = join(bin, tool);
+  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  return new Promise((resolve, reject) => execFile(file, argv, (error, _stdout, stderr) => (error ? reject(new Error(`${tool}: ${error.message} ${stderr}`)) : resolve())));
+}
+
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -54,6 +61,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A temporary folder the server may write (owned by `postgres` when the tests run as root). */
+export function serverFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
+  return dir;
+}
+
 interface Started extends PrivateCluster {
   destroy(): void;
 }
@@ -61,10 +75,9 @@ interface Started extends PrivateCluster {
 async function startPrivateCluster(): Promise<Started> {
   const bin = serverBinaries();
   if (!bin) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql)');
-  const dir = mkdtempSync(join(tmpdir(), 'svctrail-pg-cluster-'));
+  const dir = serverFolder('svctrail-pg-cluster-');
   const data = join(dir, 'data');
   const port = await freePort();
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
   // --no-sync: the cluster lives for one suite; the server itself keeps fsync on, as production does.
   run(bin, 'initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;

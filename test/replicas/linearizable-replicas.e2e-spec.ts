@@ -6,7 +6,10 @@
 // refused; 500 "the write was not stored": no effect; any other 5xx, a lost connection or the
 // client's timeout: outcome unknown). Meanwhile: one replica is frozen (SIGSTOP, then SIGCONT),
 // one is killed with kill -9 and started again, the replicas' PostgreSQL backends are terminated,
-// and PostgreSQL itself (a cluster of the suite's own) is restarted. The recorded history (invocation
+// PostgreSQL's primary is restarted, and PostgreSQL fails over: the suite's own primary and
+// synchronous standby (postgres-replication.ts), the primary killed, the standby promoted, the
+// replicas on a multi-host URL; a new standby is built in the old primary's place before the next
+// round. The recorded history (invocation
 // and completion times by performance.now()) must be linearizable (test/consistency/
 // linearizability.ts), every fault must have happened, the run must have done real work, and the
 // replicas must have kept serving: the others while one was frozen or dead, all after each fault.
@@ -21,7 +24,7 @@ import type { TLSSocket } from 'node:tls';
 import { Client } from 'pg';
 import { ensureDataDir } from '../../src/tls/data-dir';
 import { type CasOperation, checkLinearizability, type Operation } from '../consistency/linearizability';
-import { describePrivatePostgres } from '../helpers/postgres-cluster';
+import { describeReplicatedPostgres } from '../helpers/postgres-replication';
 import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 /** 0: one round of faults (about 20 s of load); otherwise rounds go on while one more fits in this many seconds. */
@@ -80,7 +83,7 @@ function processState(pid: number): string | undefined {
   }
 }
 
-describePrivatePostgres('linearizability of three replicas on one PostgreSQL database under faults', (database, cluster) => {
+describeReplicatedPostgres('linearizability of three replicas on one PostgreSQL database under faults, failovers included', 'synchronous', (database) => {
   const root = mkdtempSync(join(tmpdir(), 'svctrail-linearizable-'));
   const replicas: Replica[] = [];
   /** Every process ever started, for afterAll. */
@@ -88,7 +91,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
   let credentials: { ca: string; token: string };
 
   const start = async (dataDir: string): Promise<ServerProcess> => {
-    const started = await startServerProcess(['--data-dir', dataDir, '--storage', database().url, '--log-level', 'warn']);
+    const started = await startServerProcess(['--data-dir', dataDir, '--storage', database().multiHostUrl, '--log-level', 'warn']);
     processes.push(started);
     return started;
   };
@@ -157,8 +160,8 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
   }, 180_000);
 
   afterAll(async () => {
-    // The cluster is removed after this hook: the replicas are stopped while it runs.
-    cluster().start();
+    // The servers are removed after this hook: the replicas are stopped while they run.
+    await database().primary().start();
     for (const started of processes) {
       const { child } = started;
       if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -177,7 +180,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
   }, 60_000);
 
   it(
-    `a history of reads and compare-and-sets on ${KEYS.length} Services through 3 replicas, while replicas freeze and die and PostgreSQL restarts, is linearizable (${LOAD_SECONDS ? `${LOAD_SECONDS} s` : 'one round of faults'})`,
+    `a history of reads and compare-and-sets on ${KEYS.length} Services through 3 replicas, while replicas freeze and die and PostgreSQL restarts and fails over, is linearizable (${LOAD_SECONDS ? `${LOAD_SECONDS} s` : 'one round of faults'})`,
     async () => {
       const began = performance.now();
       const now = () => performance.now() - began;
@@ -350,7 +353,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
             // PostgreSQL may still be coming back from the restart fault.
             let admin: Client;
             for (let attempt = 1; ; attempt++) {
-              admin = new Client({ connectionString: database().url });
+              admin = new Client({ connectionString: database().primary().url });
               admin.on('error', () => undefined);
               try {
                 await admin.connect();
@@ -366,7 +369,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
                 // would otherwise run pg_terminate_backend on every backend before filtering by database.
                 `WITH targets AS MATERIALIZED (SELECT pid FROM pg_stat_activity WHERE datname = $1 AND usename = current_user AND pid <> pg_backend_pid())
                  SELECT (count(*) FILTER (WHERE pg_terminate_backend(pid)))::int AS n FROM targets`,
-                [database().name],
+                ['postgres'],
               );
               terminated += rows[0].n;
             } finally {
@@ -381,22 +384,37 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
         }
         record.endedAt = now();
       };
-      const pgReady = () => cluster().ready();
       const restartPostgres = async () => {
         const record = fault('PostgreSQL restart');
+        const primary = database().primary();
         let wasDown = false;
         try {
-          cluster().stop();
-          wasDown = !pgReady();
+          await primary.stop();
+          wasDown = !primary.ready();
           await sleep(1_500);
         } catch (error) {
           record.failure = `stopping it: ${(error as Error).message}`;
         } finally {
-          cluster().start();
-          if (wasDown && pgReady()) record.proof = 'stopped (pg_isready refused), then accepting connections again';
-          else record.failure ??= `down after stop: ${wasDown}; up after start: ${pgReady()}`;
+          await primary.start();
+          if (wasDown && primary.ready()) record.proof = 'stopped (pg_isready refused), then accepting connections again';
+          else record.failure ??= `down after stop: ${wasDown}; up after start: ${primary.ready()}`;
           record.endedAt = now();
         }
+      };
+      /** The primary killed while replicas write, the synchronous standby promoted; the fault ends when it accepts writes. */
+      const failover = async () => {
+        await whileWriting(replicas);
+        const record = fault('PostgreSQL failover');
+        const old = database().primary();
+        try {
+          await database().failover('killed');
+          const promoted = database().primary();
+          if (promoted !== old && promoted.ready() && !old.running()) record.proof = `primary on ${old.port} killed, standby on ${promoted.port} promoted`;
+          else record.failure = `primary still on ${promoted.port}, old one running: ${old.running()}`;
+        } catch (error) {
+          record.failure = (error as Error).message;
+        }
+        record.endedAt = now();
       };
 
       /** Waits until a write invoked after the fault took effect (at most RECOVERY_MS), then a steady moment. */
@@ -418,6 +436,10 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
             await settle();
             await restartPostgres();
             await settle();
+            await failover();
+            await settle();
+            // A standby again (synchronous once it streams) for the next round's failover.
+            await database().rebuildStandby();
             // Another round while one as long as this one fits.
             if (now() + (now() - roundStart) > LOAD_SECONDS * 1000) return;
           }
@@ -428,7 +450,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
 
       // Every client and the faults end before anything else happens (none rejects but by a bug here).
       const ended = await Promise.allSettled([faultRounds, ...clients]);
-      cluster().start();
+      await database().primary().start();
       for (const replica of replicas) replica.process.child.kill('SIGCONT');
       for (const outcome of ended) if (outcome.status === 'rejected') throw outcome.reason;
       // A final read of every key on every replica, once everything is back.
@@ -522,7 +544,7 @@ describePrivatePostgres('linearizability of three replicas on one PostgreSQL dat
       const minimumWrites = Math.max(30, Math.round(runMs / 1000));
       if (casOk.length < minimumWrites) problems.push(`only ${casOk.length} compare-and-sets took effect (at least ${minimumWrites} expected)`);
       if (readsOk < 2 * minimumWrites) problems.push(`only ${readsOk} reads completed (at least ${2 * minimumWrites} expected)`);
-      for (const name of ['freeze (SIGSTOP)', 'kill -9 and restart', 'terminate PostgreSQL backends', 'PostgreSQL restart']) {
+      for (const name of ['freeze (SIGSTOP)', 'kill -9 and restart', 'terminate PostgreSQL backends', 'PostgreSQL restart', 'PostgreSQL failover']) {
         if (!faults.some((f) => f.name === name)) problems.push(`fault "${name}" never ran (load too short?)`);
       }
       problems.push(...anomalies.map((a) => `unexpected answer: ${a}`));

@@ -133,7 +133,7 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     const two = await writer(3);
     const feed = new ChangeFeed();
     const heard: number[] = [];
-    const follower = new PgLogFollower(database().url, new PgCommittedWriteReader(one.handle.pool), feed, { safetyIntervalMs: 60_000 });
+    const follower = new PgLogFollower(one.handle, new PgCommittedWriteReader(one.handle.pool), feed, { safetyIntervalMs: 60_000 });
     const start = await new PgCommittedWriteReader(one.handle.pool).head();
     await follower.start();
     let all!: () => void;

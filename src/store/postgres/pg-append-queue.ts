@@ -13,6 +13,13 @@
 //
 // A write whose row moved (another replica wrote first) is decided again in the next batch, at
 // most MAX_ATTEMPTS times.
+//
+// A failover: while no server accepts writes (the old primary gone or read-only, the standby not
+// promoted yet, an address that leads to a standby), nothing of a batch could be stored, since no
+// connection was made or the server refused it as read-only. Its writes are decided and sent
+// again, a moment apart, on the server that accepts writes by then (PrimaryLocator), for up to
+// FAILOVER_PATIENCE_MS after they arrived; then each is answered "not stored", which the API
+// answers as it answers an unreachable database (ServerTimeout, retried by clients).
 import type { Pool } from 'pg';
 import { DatabaseError } from 'pg';
 import type { CommitObserver } from '../ports/commit-observer';
@@ -31,6 +38,8 @@ export interface QueuedWrite {
   attempts: number;
   /** Sent in a batch of its own: a batch holding it failed on a data error. */
   alone?: boolean;
+  /** When it first waited for a server that accepts writes (ms since the epoch). */
+  waitingSince?: number;
 }
 
 /** A decided write as svctrail_append takes it, and where its first event would be in the log. */
@@ -71,6 +80,30 @@ const MAX_BATCH = 256;
 /** Decisions of one write that found its row moved before it is answered as not stored. */
 const MAX_ATTEMPTS = 25;
 
+/** How long a write waits for a server that accepts writes again (a failover) before it is answered "not stored". */
+const FAILOVER_PATIENCE_MS = 10_000;
+/** The pause between two tries while no server accepts writes. */
+const FAILOVER_RETRY_MS = 200;
+
+/** Socket errors that happen before anything is sent (connecting), and node-postgres's words for a connection never made. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECT_TIMEOUT = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+
+/**
+ * Nothing was stored, and a server that accepts writes may be found elsewhere or soon: no
+ * connection could be made, or the server refused the statement as read-only (25006: a standby,
+ * a fenced old primary; PrimaryLocator's ServerNotWritableError) or is still starting (57P03).
+ */
+function primaryMissing(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === '25006' || code === '57P03') return true;
+  if (typeof code === 'string' && NOT_CONNECTED.has(code)) return true;
+  if (CONNECT_TIMEOUT.test(error.message)) return true;
+  if (error instanceof AggregateError) return error.errors.every(primaryMissing);
+  return false;
+}
+
 /** The server answered, but the session or the server is going away: the statement may have committed. */
 function sessionLost(error: DatabaseError): boolean {
   return error.severity === 'FATAL' || error.severity === 'PANIC' || /^(08|57P)/.test(error.code ?? '');
@@ -108,6 +141,7 @@ export class PgAppendQueue {
       const again = await this.runBatch(batch);
       // Writes decided again go first, in their order: a name's writes keep their arrival order.
       this.queue.unshift(...again);
+      if (again.some((write) => write.waitingSince !== undefined)) await new Promise((resolve) => setTimeout(resolve, FAILOVER_RETRY_MS));
     }
     this.draining = false;
   }
@@ -115,6 +149,8 @@ export class PgAppendQueue {
   /** Decides, appends and answers one batch; returns the writes to decide again (counted). Never rejects. */
   private async runBatch(batch: QueuedWrite[]): Promise<QueuedWrite[]> {
     const kinds = new Map<AppendKind, QueuedWrite[]>();
+    /** Writes to send again once a server accepts writes. */
+    const waiting: QueuedWrite[] = [];
     for (const write of batch) (kinds.get(write.kind) ?? kinds.set(write.kind, []).get(write.kind)!).push(write);
     const decided = (
       await Promise.all(
@@ -122,36 +158,61 @@ export class PgAppendQueue {
           try {
             return { writes, decided: await kind.decide(writes) };
           } catch (error) {
-            for (const write of writes) write.reject(new WriteNotStoredError(error));
-            return undefined;
+            return { writes, error };
           }
         }),
       )
-    ).filter((part) => part !== undefined);
+    ).filter((part) => {
+      if (!('error' in part)) return true;
+      waiting.push(...this.waitForPrimary(part.writes, part.error));
+      return false;
+    }) as { writes: QueuedWrite[]; decided: DecidedWrites }[];
+    const ready = (again: QueuedWrite[]) => {
+      for (const write of again) write.waitingSince = undefined;
+      return [...again, ...waiting];
+    };
     const sent = decided.flatMap((part) => part.decided.sent);
     const answer = (outcomes: AppendOutcome[]) => {
       let at = 0;
       return this.limited(decided.flatMap((part) => part.decided.answer(outcomes.slice(at, (at += part.decided.sent.length)))));
     };
-    if (!sent.length) return answer([]);
+    if (!sent.length) return ready(answer([]));
     const started = process.hrtime.bigint();
     try {
       const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>('SELECT svctrail_append($1::jsonb) AS out', [JSON.stringify(sent.map((s) => s.payload))]);
       this.observer?.committed(sent.length, Number(process.hrtime.bigint() - started) / 1e9);
       this.observer?.appendLockHeld?.(rows[0].out.held);
-      return answer(rows[0].out.results);
+      return ready(answer(rows[0].out.results));
     } catch (error) {
+      if (primaryMissing(error))
+        return [
+          ...waiting,
+          ...this.waitForPrimary(
+            decided.flatMap((part) => part.writes),
+            error,
+          ),
+        ];
       if (error instanceof DatabaseError && !sessionLost(error)) {
         // The server refused the statement: it rolled back whole. One write's data may be the cause.
         if (dataRefusal(error) && sent.length > 1) {
           const writes = decided.flatMap((part) => part.writes);
           for (const write of writes) write.alone = true;
-          return writes;
+          return ready(writes);
         }
-        return answer(sent.map(() => ({ failed: new WriteNotStoredError(error) })));
+        return ready(answer(sent.map(() => ({ failed: new WriteNotStoredError(error) }))));
       }
-      return answer(await this.lookUp(sent, error));
+      return ready(answer(await this.lookUp(sent, error)));
     }
+  }
+
+  /** Writes of which nothing was stored, to send again after a pause while no server accepts writes; those that waited long enough are answered "not stored". */
+  private waitForPrimary(writes: QueuedWrite[], error: unknown): QueuedWrite[] {
+    const now = Date.now();
+    return writes.filter((write) => {
+      if (primaryMissing(error) && now - (write.waitingSince ??= now) < FAILOVER_PATIENCE_MS) return true;
+      write.reject(new WriteNotStoredError(error));
+      return false;
+    });
   }
 
   /** Counts a decision again; a write that kept moving is answered as not stored. */

@@ -46,6 +46,12 @@ SELECT ${eventColumns('e')},
 FROM events e LEFT JOIN observed_writes o ON e.position = e.resource_version AND o.resource_version = e.resource_version
 WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
 
+/** markAt's text for the last row of a write read or made here. */
+export function writeMark(write: LoggedWrite): string {
+  const last = write.events[write.events.length - 1];
+  return [last.streamId, last.streamVersion, last.metadata.recordedAt, last.metadata.requestId].join(' ');
+}
+
 export interface CommittedWritesPage {
   writes: LoggedWrite[];
   /** False when more writes follow the page's last one. */
@@ -59,6 +65,12 @@ export class PgCommittedWriteReader {
   async head(): Promise<number> {
     const { rows } = await this.db.query<{ head: number }>('SELECT coalesce(max(position), 0) AS head FROM events');
     return rows[0].head;
+  }
+
+  /** What tells the write at `position` from any other (none: no row there), to notice a log that was rewound. */
+  async markAt(position: number): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ mark: string }>("SELECT concat_ws(' ', stream_id, stream_version, recorded_at, request_id) AS mark FROM events WHERE position = $1", [position]);
+    return rows[0]?.mark;
   }
 
   /** The oldest resourceVersion a reader can start after (the log's first position - 1). */

@@ -10,16 +10,30 @@
 // lost while the listening connection was down is made up for by a catch-up when it is back, and
 // by a slow timer that catches up whatever happens.
 //
+// A failover to a standby that had not received the newest writes (asynchronous replication)
+// rewinds the log: positions this replica published may be gone, or name other writes. Each time
+// the store reconnected after losing a connection (PrimaryLocator's generation), the follower
+// first checks that the write it published last is still in the log; when it is not, every
+// listener that can be told is ended (watchers get 410 Expired and list again) and the feed goes
+// on from the new head.
+//
 // The replica's own writes are published the same way, never directly by the write path: a
 // local write and a remote one committed just before it must reach watchers in rv order, and
 // only one publisher reading the log in order can guarantee that. The write path only says
 // "caught up to at least this rv, please" (`committed`), which saves waiting for the
 // notification's round trip.
 import { Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type { ChangeFeed } from '../../feed/change-feed';
+import { LogRewoundError } from '../../feed/log-rewound-error';
 import type { LoggedWrite } from '../ports/committed-event-write';
-import type { PgCommittedWriteReader } from './pg-committed-write-reader';
+import { type PgCommittedWriteReader, writeMark } from './pg-committed-write-reader';
+
+/** The store's connections: one of its own to LISTEN on, and how many times they were made again after a loss. */
+export interface FollowedServer {
+  newClient(config: { connectionTimeoutMillis: number }): Client;
+  readonly locator: { readonly generation: number };
+}
 
 /** The channel every append transaction notifies (payload: the log's head after it). */
 export const WRITES_CHANNEL = 'svctrail_writes';
@@ -41,6 +55,9 @@ export class PgLogFollower {
   private readonly options: Required<PgLogFollowerOptions>;
   /** The resourceVersion of the newest write published to the feed. */
   private delivered = 0;
+  /** What tells that write from another (markAt), and the store's generation it was last checked in. */
+  private mark: string | undefined;
+  private checkedGeneration = 0;
   private draining: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -50,7 +67,7 @@ export class PgLogFollower {
   private wakeReconnect: (() => void) | undefined;
 
   constructor(
-    private readonly url: string,
+    private readonly server: FollowedServer,
     private readonly reader: PgCommittedWriteReader,
     private readonly feed: ChangeFeed,
     options: PgLogFollowerOptions = {},
@@ -60,7 +77,9 @@ export class PgLogFollower {
 
   /** Starts from the log's head now (older writes are read by watchers from the log). */
   async start(): Promise<void> {
+    this.checkedGeneration = this.server.locator.generation;
     this.delivered = await this.reader.head();
+    this.mark = await this.reader.markAt(this.delivered);
     this.safetyTimer = setInterval(() => this.wake(), this.options.safetyIntervalMs);
     this.safetyTimer.unref();
     this.listening = this.listen();
@@ -79,7 +98,7 @@ export class PgLogFollower {
   /** Reads the log after what was delivered, unless `head` says there is nothing new. */
   wake(head?: number): void {
     if (this.stopped) return;
-    if (head !== undefined && head <= this.delivered) return;
+    if (head !== undefined && head <= this.delivered && this.server.locator.generation === this.checkedGeneration) return;
     if (this.draining) {
       this.again = true;
       return;
@@ -101,6 +120,7 @@ export class PgLogFollower {
       this.again = false;
       let page;
       try {
+        await this.checkNotRewound();
         page = await this.reader.writesAfter(this.delivered, this.options.pageSize);
       } catch (error) {
         // The database is unreachable: the next hint, reconnection or tick tries again.
@@ -111,15 +131,32 @@ export class PgLogFollower {
         this.feed.publish(write);
         this.delivered = write.resourceVersion;
       }
+      if (page.writes.length) this.mark = writeMark(page.writes[page.writes.length - 1]);
       if (!page.complete) this.again = true;
     } while (this.again && !this.stopped);
+  }
+
+  /** After the store reconnected: the write published last must still be where it was. */
+  private async checkNotRewound(): Promise<void> {
+    const generation = this.server.locator.generation;
+    if (generation === this.checkedGeneration) return;
+    const found = await this.reader.markAt(this.delivered);
+    if (found !== this.mark) {
+      const head = await this.reader.head();
+      const error = new LogRewoundError(this.delivered, head);
+      this.logger.warn(`${error.message}: watchers are ended with 410 Expired`);
+      this.delivered = head;
+      this.mark = await this.reader.markAt(head);
+      this.feed.rewound(head, error);
+    }
+    this.checkedGeneration = generation;
   }
 
   /** Holds a LISTEN connection for as long as the follower runs, reconnecting when it drops. */
   private async listen(): Promise<void> {
     let backoff = this.options.reconnectMinMs;
     while (!this.stopped) {
-      const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+      const client = this.server.newClient({ connectionTimeoutMillis: 10_000 });
       const ended = new Promise<void>((resolve) => {
         client.on('error', () => resolve());
         client.on('end', () => resolve());

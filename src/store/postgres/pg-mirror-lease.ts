@@ -3,7 +3,7 @@
 // not hold it try again every `retryMs`; when the holder's process dies its connection closes,
 // PostgreSQL ends the session and the lock is free for the next try. TCP keepalive bounds how
 // long a holder cut off by the network keeps it.
-import { Client } from 'pg';
+import type { Client, ClientConfig } from 'pg';
 import type { HeldLease, MirrorLease } from '../ports/mirror-lease';
 
 /** The advisory lock key of the mirror's reflector (a constant of svctrail's own). */
@@ -11,14 +11,15 @@ export const MIRROR_LEASE_KEY = '8319395769340735589';
 
 export class PgMirrorLease implements MirrorLease {
   constructor(
-    private readonly url: string,
+    /** A connection of its own to the server that accepts writes (PostgresHandle.newClient). */
+    private readonly newClient: (config: Omit<ClientConfig, 'connectionString'>) => Client,
     private readonly retryMs = 2_000,
   ) {}
 
   async acquire(signal: AbortSignal): Promise<HeldLease> {
     for (;;) {
       if (signal.aborted) throw new Error('aborted');
-      const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+      const client = this.newClient({ connectionTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
       // An error after connect (the server went away) ends the lease; before, it is one failed try.
       client.on('error', () => undefined);
       try {

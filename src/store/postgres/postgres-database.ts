@@ -5,8 +5,11 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { join } from 'node:path';
-import { Pool, type PoolClient, types } from 'pg';
+import { type Client, type ClientConfig, Pool, type PoolClient, types } from 'pg';
 import { PROJECT_ROOT } from '../../shared/project-root';
+import { writableClientClass } from './pg-writable-client';
+import { parsePostgresUrl } from './postgres-url';
+import { PrimaryLocator } from './primary-locator';
 import * as schema from './schema';
 
 export type PgDrizzle = NodePgDatabase<typeof schema>;
@@ -22,6 +25,10 @@ export interface PostgresHandle {
   /** History reads and their snapshots: slow ones wait here, never for a writer's connection. */
   readonly historyPool: Pool;
   readonly db: PgDrizzle;
+  /** Which server accepts writes (several hosts in the URL, or one address whose server changes). */
+  readonly locator: PrimaryLocator;
+  /** A connection of its own (LISTEN, a session lock) to the server the pools use. */
+  newClient(config?: Omit<ClientConfig, 'connectionString'>): Client;
   close(): Promise<void>;
 }
 
@@ -69,6 +76,7 @@ const poolTypes = {
 /** The URL without its password, for messages (a password must never reach a log). */
 export function redactedUrl(url: string): string {
   try {
+    // Several hosts (h1:p1,h2:p2) are no WHATWG URL: the mask below handles them.
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
@@ -100,9 +108,15 @@ function sessionOptions(settings: Record<string, string | number>): string {
     .join(' ');
 }
 
-function openPool(url: string, role: string, options: OpenPostgresOptions, settings: Record<string, string | number>, max?: number): Pool {
+interface Server {
+  clientUrl: string;
+  Client: typeof Client;
+}
+
+function openPool(server: Server, role: string, options: OpenPostgresOptions, settings: Record<string, string | number>, max?: number): Pool {
   const pool = new Pool({
-    connectionString: url,
+    connectionString: server.clientUrl,
+    Client: server.Client,
     // pg_stat_activity names each pool's sessions (an operator finds the writers at once).
     application_name: `svctrail-${role}`,
     max,
@@ -125,7 +139,11 @@ function openPool(url: string, role: string, options: OpenPostgresOptions, setti
 }
 
 export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PostgresHandle> {
-  const pool = openPool(url, 'reader', options, {}, options.max);
+  const parsed = parsePostgresUrl(url);
+  // The server writes, so it needs a server that accepts writes whatever the URL asks; a read-only command takes what the URL asks.
+  const locator = new PrimaryLocator(parsed.hosts, parsed.clientUrl, { anyServer: options.readOnly && parsed.target === 'any' });
+  const server: Server = { clientUrl: parsed.clientUrl, Client: writableClientClass(locator, options.readOnly) };
+  const pool = openPool(server, 'reader', options, {}, options.max);
   try {
     if (!options.readOnly) await migrateOnce(pool, options.migrationsFolder ?? POSTGRES_MIGRATIONS_FOLDER);
   } catch (error) {
@@ -134,7 +152,7 @@ export async function openPostgres(url: string, options: OpenPostgresOptions = {
   }
   // One batch at a time per replica: its snapshot read, allocation reads and append statement.
   const writePool = openPool(
-    url,
+    server,
     'writer',
     options,
     {
@@ -144,9 +162,17 @@ export async function openPostgres(url: string, options: OpenPostgresOptions = {
     },
     WRITE_POOL_MAX,
   );
-  const historyPool = openPool(url, 'history', options, {}, HISTORY_POOL_MAX);
+  const historyPool = openPool(server, 'history', options, {}, HISTORY_POOL_MAX);
   const db = drizzle(pool, { schema });
-  return { pool, writePool, historyPool, db, close: () => Promise.all([pool.end(), writePool.end(), historyPool.end()]).then(() => undefined) };
+  return {
+    pool,
+    writePool,
+    historyPool,
+    db,
+    locator,
+    newClient: (config = {}) => new server.Client({ ...config, connectionString: server.clientUrl, types: poolTypes }),
+    close: () => Promise.all([pool.end(), writePool.end(), historyPool.end()]).then(() => undefined),
+  };
 }
 
 /**

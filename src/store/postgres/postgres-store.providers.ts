@@ -71,12 +71,12 @@ export function postgresStoreProviders(url: string): Provider[] {
     { provide: PgCommittedWriteReader, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgCommittedWriteReader(postgresHandle(engine).pool) },
     {
       provide: PgLogFollower,
-      inject: [PgCommittedWriteReader, ChangeFeed],
-      useFactory: (reader: PgCommittedWriteReader, feed: ChangeFeed) => new PgLogFollower(url, reader, feed),
+      inject: [STORE_ENGINE, PgCommittedWriteReader, ChangeFeed],
+      useFactory: (engine: StoreEngine, reader: PgCommittedWriteReader, feed: ChangeFeed) => new PgLogFollower(postgresHandle(engine), reader, feed),
     },
     { provide: SERVICE_READ_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgServiceReadStore(postgresHandle(engine).pool) },
     { provide: MIRROR_SOURCE_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorSourceStore(postgresHandle(engine).pool) },
-    { provide: MIRROR_LEASE, useValue: new PgMirrorLease(url) },
+    { provide: MIRROR_LEASE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorLease((config) => postgresHandle(engine).newClient(config)) },
     { provide: AUDIT_ACTOR_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgAuditActorStore(postgresHandle(engine).pool) },
     // One group commit for Service and Event writes: a turn's writes of both kinds share one statement.
     {
