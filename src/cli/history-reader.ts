@@ -25,7 +25,7 @@ export async function openHistory(store: CommandStore): Promise<HistoryReader> {
   return {
     changes: new ChangeLogService(stores.changes, stores.reads, observations, actors),
     conditions: new ConditionAuditService(stores.conditions, stores.reads, systemClock, observations, actors),
-    ingress: new IngressHistoryService(stores.ingress, stores.reads, observations),
+    ingress: new IngressHistoryService(stores.ingress, stores.reads, observations, actors),
     ownership: new FieldOwnershipService(stores.changes, stores.reads, observations),
     events: new EventHistoryService(stores.events, stores.reads, observations, actors),
     close,

@@ -10,6 +10,8 @@ export const WHO_HAD_USAGE = `usage: svctrail who-had ADDRESS [--at TIME | --fro
                        [--data-dir DIR | --storage postgres://…] [-o json|yaml]
   The Services that held the load-balancer IP or hostname (at a time, or during a window; by
   default ever), with who assigned and who cleared it; the same answers as .../ingressowners.
+  In a mirror's store, a write's user is the audit event's ("(audit)") once one was joined to
+  it, else the field manager whose managedFields entry it changed ("(field manager)", a hint).
 ${STORAGE_USAGE}`;
 
 export async function runWhoHad(argv: string[], out: (line: string) => void): Promise<number> {
@@ -37,9 +39,9 @@ export async function runWhoHad(argv: string[], out: (line: string) => void): Pr
           `${o.service.namespace}/${o.service.name}`,
           o.service.uid,
           `${o.from.time} (rv ${o.from.resourceVersion})`,
-          o.from.setBy,
+          who(o.from.setBy, o.from.setByKind),
           o.to ? `${o.to.time} (rv ${o.to.resourceVersion})` : '(still held)',
-          o.to?.clearedBy ?? '',
+          o.to ? who(o.to.clearedBy, o.to.clearedByKind) : '',
         ]),
       ),
     );
@@ -47,4 +49,11 @@ export async function runWhoHad(argv: string[], out: (line: string) => void): Pr
   } finally {
     await reader.close();
   }
+}
+
+/** A mirrored write's setter says how it is known; a direct write's user is the authenticated one. */
+function who(name: string, kind: 'audit' | 'fieldManager' | undefined): string {
+  if (kind === 'audit') return `${name} (audit)`;
+  if (kind === 'fieldManager') return `${name} (field manager)`;
+  return name;
 }

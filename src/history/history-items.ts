@@ -162,46 +162,71 @@ export function conditionSummary(s: SummaryInput) {
   };
 }
 
-/** Where the mirrored writes of a page's items came from (mirror mode), by resourceVersion. */
-export type WriteSourceOf = (resourceVersion: number) => WriteSource | undefined;
-const noSources: WriteSourceOf = () => undefined;
+/** A mirrored write that set or cleared an address: where it came from, and who made it as far as known. */
+export interface MirroredEnd {
+  source: WriteSource;
+  /** The audit event's user once known, else the field manager the write changed (a hint); absent: neither. */
+  by?: { name: string; kind: 'audit' | 'fieldManager' };
+}
 
-/** Who opened and who closed an interval; `to` is null while it is open (as of the snapshot). */
-function span(row: IntervalRow, snapshot: number, sourceOf: WriteSourceOf) {
+/** The mirrored writes among a page's items (mirror mode), by resourceVersion. */
+export type MirroredEndOf = (resourceVersion: number) => MirroredEnd | undefined;
+const noMirroredEnds: MirroredEndOf = () => undefined;
+
+/**
+ * Who opened and who closed an interval; `to` is null while it is open (as of the snapshot). A
+ * mirrored write names who made it as far as known, and says how it is known (`setByKind`,
+ * `clearedByKind`): a direct write's user is the authenticated one, and says nothing more.
+ */
+function span(row: IntervalRow, snapshot: number, endOf: MirroredEndOf) {
   const open = row.toResourceVersion === null || row.toResourceVersion > snapshot;
-  const from = sourceOf(row.fromResourceVersion);
-  const to = open ? undefined : sourceOf(row.toResourceVersion!);
+  const from = endOf(row.fromResourceVersion);
+  const to = open ? undefined : endOf(row.toResourceVersion!);
   return {
     address: row.address,
     addressType: row.addressType,
     service: { namespace: row.namespace, name: row.name, uid: row.uid },
-    from: { resourceVersion: String(row.fromResourceVersion), time: row.fromTime, setBy: row.setBy, ...(from ? { source: from } : {}) },
-    to: open ? null : { resourceVersion: String(row.toResourceVersion), time: row.toTime!, clearedBy: row.clearedBy!, ...(to ? { source: to } : {}) },
+    from: {
+      resourceVersion: String(row.fromResourceVersion),
+      time: row.fromTime,
+      setBy: from?.by?.name ?? row.setBy,
+      ...(from?.by ? { setByKind: from.by.kind } : {}),
+      ...(from ? { source: from.source } : {}),
+    },
+    to: open
+      ? null
+      : {
+          resourceVersion: String(row.toResourceVersion),
+          time: row.toTime!,
+          clearedBy: to?.by?.name ?? row.clearedBy!,
+          ...(to?.by ? { clearedByKind: to.by.kind } : {}),
+          ...(to ? { source: to.source } : {}),
+        },
   };
 }
 
-export function ingressInterval(row: IntervalRow, snapshot: number, sourceOf: WriteSourceOf = noSources) {
+export function ingressInterval(row: IntervalRow, snapshot: number, endOf: MirroredEndOf = noMirroredEnds) {
   return {
     kind: 'IngressInterval' as const,
     apiVersion: HISTORY_API_VERSION,
     metadata: { name: `${row.name}.${row.id}`, namespace: row.namespace, resourceVersion: String(row.fromResourceVersion), creationTimestamp: timestamp(row.fromTime) },
-    ...span(row, snapshot, sourceOf),
+    ...span(row, snapshot, endOf),
   };
 }
 
-export function ingressOwner(row: IntervalRow, snapshot: number, sourceOf: WriteSourceOf = noSources) {
+export function ingressOwner(row: IntervalRow, snapshot: number, endOf: MirroredEndOf = noMirroredEnds) {
   return {
     kind: 'IngressOwner' as const,
     apiVersion: HISTORY_API_VERSION,
     metadata: { name: `${row.address}.${row.id}`, resourceVersion: String(row.fromResourceVersion), creationTimestamp: timestamp(row.fromTime) },
-    ...span(row, snapshot, sourceOf),
+    ...span(row, snapshot, endOf),
   };
 }
 
 /** Two Services holding one address at once, from the later assignment until either let go. */
-export function ingressConflict(row: ConflictRow, snapshot: number, sourceOf: WriteSourceOf = noSources) {
-  const first = span(row.first, snapshot, sourceOf);
-  const second = span(row.second, snapshot, sourceOf);
+export function ingressConflict(row: ConflictRow, snapshot: number, endOf: MirroredEndOf = noMirroredEnds) {
+  const first = span(row.first, snapshot, endOf);
+  const second = span(row.second, snapshot, endOf);
   const ends = [first.to, second.to].filter((e): e is NonNullable<typeof e> => e !== null);
   const end = ends.sort((a, b) => Number(a.resourceVersion) - Number(b.resourceVersion))[0];
   return {

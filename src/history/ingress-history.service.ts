@@ -7,10 +7,11 @@ import { BadRequestError } from '../domain/errors/domain-errors';
 import { INGRESS_HISTORY } from '../store/ports/ingress-history';
 import type { IngressHistory } from '../store/ports/ingress-history';
 import { ingressConflict, ingressInterval, ingressOwner } from './history-items';
-import type { WriteSourceOf } from './history-items';
-import { WriteSources } from './write-sources';
-import { MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
+import type { MirroredEndOf } from './history-items';
+import { madeBy, WriteSources } from './write-sources';
+import { MIRROR_ACTORS, MIRROR_OBSERVATIONS } from '../store/ports/mirror-source-store';
 import type { MirrorObservations } from '../store/ports/mirror-source-store';
+import type { AuditActorStore } from '../store/ports/audit-actor-store';
 import { HistoryList, readPage } from './history-list-page';
 import { HistoryQuery } from './history-query';
 import { HistoryScope, scopeKey } from './history-scope';
@@ -27,17 +28,29 @@ export class IngressHistoryService {
   constructor(
     @Inject(INGRESS_HISTORY) private readonly ingress: IngressHistory,
     @Inject(HISTORY_READ_STORE) private readonly reads: ServiceReadStore,
-    /** Mirror mode only: where each recorded write came from. */
+    /** Mirror mode only: where each recorded write came from, and who made it. */
     @Optional() @Inject(MIRROR_OBSERVATIONS) observations?: MirrorObservations,
+    @Optional() @Inject(MIRROR_ACTORS) actors?: Pick<AuditActorStore, 'actors'>,
   ) {
-    this.sources = new WriteSources(observations);
+    this.sources = new WriteSources(observations, actors);
   }
 
-  /** The source of the mirrored writes among an item's resourceVersions (none outside mirror mode). */
-  private async sourceOf(resourceVersions: readonly (number | null)[]): Promise<WriteSourceOf> {
+  /**
+   * The mirrored writes among an item's resourceVersions (none outside mirror mode): where each
+   * came from and who made it, as known at `knownAt` (the answer's `until`, `to` or `at`).
+   */
+  private async endsOf(resourceVersions: readonly (number | null)[], knownAt: string | undefined): Promise<MirroredEndOf> {
     if (!this.sources.mirrored) return () => undefined;
-    const found = await this.sources.of(resourceVersions.filter((rv): rv is number => rv !== null));
-    return (rv) => found.get(rv)?.source;
+    const found = await this.sources.of(
+      resourceVersions.filter((rv): rv is number => rv !== null),
+      knownAt,
+    );
+    return (rv) => {
+      const write = found.get(rv);
+      if (!write) return undefined;
+      const by = madeBy(write);
+      return { source: write.source, ...(by ? { by } : {}) };
+    };
   }
 
   async intervals(scope: HistoryScope, rawQuery: unknown): Promise<HistoryList<ReturnType<typeof ingressInterval>>> {
@@ -65,7 +78,7 @@ export class IngressHistoryService {
           return await this.ingress.intervals({ ...filters, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
         keyOf: (row) => [row.fromResourceVersion, row.id],
-        toItem: async (row, snapshot) => ingressInterval(row, snapshot, await this.sourceOf([row.fromResourceVersion, row.toResourceVersion])),
+        toItem: async (row, snapshot) => ingressInterval(row, snapshot, await this.endsOf([row.fromResourceVersion, row.toResourceVersion], window.until)),
       });
     });
   }
@@ -94,7 +107,7 @@ export class IngressHistoryService {
           return await this.ingress.intervals({ address, fromRv: w.fromRv, toRv: w.toRv, windowed: w.bounded, after: cursor }, limit);
         },
         keyOf: (row) => [row.fromResourceVersion, row.id],
-        toItem: async (row, snapshot) => ingressOwner(row, snapshot, await this.sourceOf([row.fromResourceVersion, row.toResourceVersion])),
+        toItem: async (row, snapshot) => ingressOwner(row, snapshot, await this.endsOf([row.fromResourceVersion, row.toResourceVersion], window.until)),
       }),
     );
   }
@@ -121,7 +134,7 @@ export class IngressHistoryService {
         },
         keyOf: (row) => [row.second.fromResourceVersion, row.second.id, row.first.id],
         toItem: async (row, snapshot) =>
-          ingressConflict(row, snapshot, await this.sourceOf([row.first.fromResourceVersion, row.first.toResourceVersion, row.second.fromResourceVersion, row.second.toResourceVersion])),
+          ingressConflict(row, snapshot, await this.endsOf([row.first.fromResourceVersion, row.first.toResourceVersion, row.second.fromResourceVersion, row.second.toResourceVersion], window.until)),
       });
     });
   }

@@ -11,6 +11,14 @@ export interface MirroredWrite {
   source: WriteSource;
   /** Who made it, when the audit webhook said so (as of the asked time). */
   actor?: JoinedActor;
+  /** The manager whose managedFields entry the write changed: who made it, as far as the object tells. */
+  fieldManager: string;
+}
+
+/** Who made a mirrored write as far as known: the audit event's user, else the field manager (a hint); undefined: neither. */
+export function madeBy(write: MirroredWrite): { name: string; kind: 'audit' | 'fieldManager' } | undefined {
+  if (write.actor) return { name: write.actor.user, kind: 'audit' };
+  return write.fieldManager ? { name: write.fieldManager, kind: 'fieldManager' } : undefined;
 }
 
 export class WriteSources {
@@ -36,7 +44,7 @@ export class WriteSources {
     for (const [rv, o] of found) {
       const actor = actors.get(rv);
       const known = actor && (knownAt === undefined || actor.identifiedAt <= knownAt);
-      out.set(rv, { source: { resourceVersion: o.sourceResourceVersion, observedAt: o.observedAt, via: o.via }, ...(known ? { actor } : {}) });
+      out.set(rv, { source: { resourceVersion: o.sourceResourceVersion, observedAt: o.observedAt, via: o.via }, ...(known ? { actor } : {}), fieldManager: o.fieldManager });
     }
     return out;
   }

@@ -4,7 +4,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
 import { MirrorSourceMismatchError, ResumePointMovedError } from './ports/mirror-source-store';
-import type { MirroredResource, MirrorSource, MirrorSourceStore, ResumePoint, WriteObservation } from './ports/mirror-source-store';
+import type { MirroredResource, MirrorSource, MirrorSourceStore, ObservedWrite, ResumePoint, WriteObservation } from './ports/mirror-source-store';
 
 interface SourceRow {
   cluster_uid: string;
@@ -24,7 +24,9 @@ export class SqliteMirrorSourceStore implements MirrorSourceStore {
       resume: sqlite.prepare('UPDATE mirror_source SET resource_version = ?, updated_at = ? WHERE id = 1'),
       resumeEvents: sqlite.prepare('UPDATE mirror_source SET events_resource_version = ?, updated_at = ? WHERE id = 1'),
       observe: sqlite.prepare('INSERT INTO observed_writes (resource_version, source_resource_version, via, observed_at) VALUES (?, ?, ?, ?)'),
-      observation: sqlite.prepare('SELECT resource_version, source_resource_version, via, observed_at FROM observed_writes WHERE resource_version = ?'),
+      observation: sqlite.prepare(
+        'SELECT o.source_resource_version, o.via, o.observed_at, e.field_manager FROM observed_writes o CROSS JOIN events e ON e.position = o.resource_version WHERE o.resource_version = ?',
+      ),
     };
   }
 
@@ -39,11 +41,11 @@ export class SqliteMirrorSourceStore implements MirrorSourceStore {
     return Promise.resolve(stored);
   }
 
-  observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>> {
-    const out = new Map<number, WriteObservation>();
+  observations(resourceVersions: readonly number[]): Promise<Map<number, ObservedWrite>> {
+    const out = new Map<number, ObservedWrite>();
     for (const rv of resourceVersions) {
-      const row = this.statements.observation.get(rv) as { source_resource_version: string; via: WriteObservation['via']; observed_at: string } | undefined;
-      if (row) out.set(rv, { sourceResourceVersion: row.source_resource_version, via: row.via, observedAt: row.observed_at });
+      const row = this.statements.observation.get(rv) as { source_resource_version: string; via: WriteObservation['via']; observed_at: string; field_manager: string } | undefined;
+      if (row) out.set(rv, { sourceResourceVersion: row.source_resource_version, via: row.via, observedAt: row.observed_at, fieldManager: row.field_manager });
     }
     return Promise.resolve(out);
   }

@@ -55,10 +55,18 @@ export class MirrorSourceMismatchError extends Error {
   }
 }
 
+/**
+ * A recorded write's observation, with the field manager its events name: the manager whose
+ * managedFields entry the write changed, the hint of who made it until an audit event says.
+ */
+export interface ObservedWrite extends WriteObservation {
+  fieldManager: string;
+}
+
 /** Where recorded writes came from, for the history API. */
 export interface MirrorObservations {
   /** The observation of each recorded write among `resourceVersions` (direct writes have none). */
-  observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>>;
+  observations(resourceVersions: readonly number[]): Promise<Map<number, ObservedWrite>>;
 }
 
 export interface MirrorSourceStore extends MirrorObservations {

@@ -2,7 +2,7 @@
 // and resume point are recorded by the append function itself (pg-service-write-store.ts), beside the write.
 import type { Pool } from 'pg';
 import { MirrorSourceMismatchError } from '../ports/mirror-source-store';
-import type { MirrorSource, MirrorSourceStore, WriteObservation } from '../ports/mirror-source-store';
+import type { MirrorSource, MirrorSourceStore, ObservedWrite, WriteObservation } from '../ports/mirror-source-store';
 
 interface SourceRow {
   cluster_uid: string;
@@ -31,14 +31,17 @@ export class PgMirrorSourceStore implements MirrorSourceStore {
     return stored;
   }
 
-  async observations(resourceVersions: readonly number[]): Promise<Map<number, WriteObservation>> {
-    const out = new Map<number, WriteObservation>();
+  async observations(resourceVersions: readonly number[]): Promise<Map<number, ObservedWrite>> {
+    const out = new Map<number, ObservedWrite>();
     if (!resourceVersions.length) return out;
-    const { rows } = await this.pool.query<{ resource_version: number; source_resource_version: string; via: WriteObservation['via']; observed_at: string }>(
-      'SELECT resource_version, source_resource_version, via, observed_at FROM observed_writes WHERE resource_version = ANY($1)',
+    const { rows } = await this.pool.query<{ resource_version: number; source_resource_version: string; via: WriteObservation['via']; observed_at: string; field_manager: string }>(
+      `SELECT o.resource_version, o.source_resource_version, o.via, o.observed_at, e.field_manager FROM observed_writes o JOIN events e ON e.position = o.resource_version
+        WHERE o.resource_version = ANY($1)`,
       [resourceVersions],
     );
-    for (const row of rows) out.set(Number(row.resource_version), { sourceResourceVersion: row.source_resource_version, via: row.via, observedAt: row.observed_at });
+    for (const row of rows) {
+      out.set(Number(row.resource_version), { sourceResourceVersion: row.source_resource_version, via: row.via, observedAt: row.observed_at, fieldManager: row.field_manager });
+    }
     return out;
   }
 }

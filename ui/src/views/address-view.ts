@@ -11,9 +11,15 @@ import { TimelineChart } from '../timeline/timeline-chart';
 
 interface Holder {
   service: { namespace: string; name: string; uid: string };
-  from: { time: string; setBy: string };
-  to: { time: string; clearedBy: string } | null;
+  /** In a mirror's store, how the setter is known: the audit event's user, or the field manager (a hint). */
+  from: { time: string; setBy: string; setByKind?: SetterKind };
+  to: { time: string; clearedBy: string; clearedByKind?: SetterKind } | null;
 }
+
+type SetterKind = 'audit' | 'fieldManager';
+
+/** Who set or cleared the address, saying how a mirrored write's setter is known. */
+const who = (name: string, kind: SetterKind | undefined) => (kind === 'fieldManager' ? `${name} (field manager)` : kind === 'audit' ? `${name} (audit)` : name);
 
 interface Conflict {
   from: { time: string };
@@ -73,9 +79,9 @@ export function AddressView({ route }: { route: Route }) {
     lane.segments.push({
       start,
       end: o.to ? Date.parse(o.to.time) : null,
-      label: `${inConflict(o) ? 'CONFLICT · ' : ''}set by ${o.from.setBy}${o.to ? ` · cleared by ${o.to.clearedBy}` : ''}`,
+      label: `${inConflict(o) ? 'CONFLICT · ' : ''}set by ${who(o.from.setBy, o.from.setByKind)}${o.to ? ` · cleared by ${who(o.to.clearedBy, o.to.clearedByKind)}` : ''}`,
       style: inConflict(o) ? 'conflict' : 'solid',
-      detail: `${key} held ${address} from ${o.from.time} (set by ${o.from.setBy}) ${o.to ? `to ${o.to.time} (cleared by ${o.to.clearedBy})` : 'until now'}${inConflict(o) ? '; in conflict with another Service' : ''}`,
+      detail: `${key} held ${address} from ${o.from.time} (set by ${who(o.from.setBy, o.from.setByKind)}) ${o.to ? `to ${o.to.time} (cleared by ${who(o.to.clearedBy, o.to.clearedByKind)})` : 'until now'}${inConflict(o) ? '; in conflict with another Service' : ''}`,
       at: start,
     });
   }
@@ -138,9 +144,9 @@ export function AddressView({ route }: { route: Route }) {
                         >
                       </td>
                       <td>${formatTime(o.from.time, z)}</td>
-                      <td>${o.from.setBy}</td>
+                      <td>${who(o.from.setBy, o.from.setByKind)}</td>
                       <td>${o.to ? formatTime(o.to.time, z) : 'still held'}</td>
-                      <td>${o.to?.clearedBy ?? ''}</td>
+                      <td>${o.to ? who(o.to.clearedBy, o.to.clearedByKind) : ''}</td>
                       <td>${inConflict(o) ? 'conflict' : ''}</td>
                     </tr>`,
                 )}
