@@ -6,6 +6,7 @@ import { HistoryModule } from './history/history.module';
 import { KubeApiModule } from './kube-api/kube-api.module';
 import { LoggingModule } from './observability/logging.module';
 import { MirrorModule } from './mirror/mirror.module';
+import { RecordedMirrorModule } from './mirror/recorded-mirror.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RetentionModule } from './retention/retention.module';
 import type { Clock } from './shared/clock';
@@ -23,6 +24,7 @@ export class AppModule {
         ObservabilityModule,
         StoreModule.register(config),
         MirrorModule.register(config),
+        RecordedMirrorModule.register(config),
         KubeApiModule,
         HistoryModule,
         RetentionModule.register(config),

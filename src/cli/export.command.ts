@@ -15,6 +15,10 @@ export const EXPORT_USAGE = `usage: svctrail export [--data-dir DIR | --storage 
   log, or the writes after --since and up to and including --until (resourceVersions or RFC 3339
   times; writes are never split). To FILE (written under a temporary name and renamed when
   complete) or to stdout. The summary goes to stdout with --out, to stderr otherwise.
+  A mirror's store adds its facts after the events: the cluster it records and where its watches
+  resume, where each write came from, who made it (audit actors) and the audit events still
+  waiting for their write. With --until, as they were at that point: the actors known then, and
+  no resume point or waiting audit event (a store imported from it lists its source again).
   Only an export without --since can be imported (svctrail import), into either engine: the
   lines are the same whichever engine they were exported from.
 ${STORAGE_USAGE}`;
@@ -66,6 +70,7 @@ export async function runExport(argv: string[], out: (line: string) => void, err
   const summary =
     structured(format, report) ??
     `exported ${report.events} events (resourceVersions ${report.afterResourceVersion + 1}..${report.throughResourceVersion})` +
+      `${report.mirrorFacts ? ` and ${report.mirrorFacts} facts of the mirror` : ''}` +
       `${values.out ? ` to ${values.out}` : ''}${report.complete ? '' : '; a window without the start of the log cannot be imported'}`;
   (values.out === undefined ? err : out)(summary);
   return 0;

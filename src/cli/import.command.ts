@@ -13,10 +13,12 @@ export const IMPORT_USAGE = `usage: svctrail import (--data-dir NEWDIR | --stora
   Creates a store in NEWDIR (new or empty) from NDJSON events written by svctrail export (a whole
   log, from position 1) read from FILE or stdin, checking every line, and folds the projections
   from them: the result equals the exported store (svctrail verify passes, the API answers the
-  same). Nothing is left in NEWDIR when the input is refused. Serve it with
-  npm start -- --data-dir NEWDIR (it creates its own certificates and admin token there).
-  With --storage, into a PostgreSQL database that holds no events or projection rows yet, in
-  one transaction: a refused import leaves it empty.
+  same). A mirror's store comes back with its facts (its source cluster and resume points, where
+  each write came from, audit actors, waiting audit events): served with --mirror against the
+  same cluster, it resumes where the export stopped. Nothing is left in NEWDIR when the input is
+  refused. Serve it with npm start -- --data-dir NEWDIR (it creates its own certificates and
+  admin token there). With --storage, into a PostgreSQL database that holds no events,
+  projection rows or mirror's facts yet, in one transaction: a refused import leaves it empty.
 ${STORAGE_USAGE}`;
 
 export async function runImport(argv: string[], out: (line: string) => void): Promise<number> {
@@ -49,6 +51,10 @@ export async function runImport(argv: string[], out: (line: string) => void): Pr
   const input = file === '-' ? process.stdin : createReadStream(file);
   const common = { lines: createInterface({ input, crlfDelay: Infinity }), inputBytes: file === '-' ? undefined : statSync(file).size, progress: new ProgressBar() };
   const report: ImportReport = store.engine === 'postgres' ? await importPgEvents({ ...common, url: store.url }) : await importEvents({ ...common, dataDir: store.dataDir });
-  out(structured(format, report) ?? `imported ${report.events} events in ${report.writes} writes (up to resourceVersion ${report.resourceVersion}) into ${report.database}`);
+  out(
+    structured(format, report) ??
+      `imported ${report.events} events in ${report.writes} writes (up to resourceVersion ${report.resourceVersion})` +
+        `${report.mirrorFacts ? ` and ${report.mirrorFacts} facts of the mirror` : ''} into ${report.database}`,
+  );
   return 0;
 }

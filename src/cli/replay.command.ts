@@ -20,11 +20,15 @@ export const REPLAY_USAGE = `usage: svctrail replay [--data-dir DIR | --storage 
   projections untouched, and the server's writes keep succeeding (each waits at most for one
   short transaction of replay's). One replay at a time per directory (svctrail.replay.lock).
   With no server running, replay also holds the server's lock (svctrail.lock: a server started
-  meanwhile refuses, as during an import) and runs its transactions back to back.
+  meanwhile refuses, as during an import) and runs its transactions back to back. A mirror's
+  facts (where each write came from, audit actors, resume points) are not projections: replay
+  leaves them as they are.
   With --until, builds the whole store as it was at resourceVersion RV (the writes up to and
   including it) or at an RFC 3339 TIME (the writes recorded at or before it) as a new data
   directory NEWDIR; the live data is only read. Serve it with npm start -- --data-dir NEWDIR:
-  it is read-only (every write is refused with a 500).
+  it is read-only (every write is refused with a 500). A mirror's store keeps its facts up to that
+  point (where each write came from, the audit actors known then) but no resume point: the copy
+  records nothing, --mirror or not.
   With --storage (PostgreSQL): the fresh tables are shadow tables in the same database, caught
   up without a lock, then swapped in (renamed) in one transaction under the lock every append
   takes, so replicas' writes wait for the swap and none is lost. One replay at a time per
@@ -61,7 +65,8 @@ export async function runReplay(argv: string[], out: (line: string) => void): Pr
     const report = buildPointInTime({ dataDir: store.engine === 'sqlite' ? store.dataDir : '', until, outDir: values.out, progress });
     out(
       structured(format, report) ??
-        `wrote ${report.database}: ${report.events} events in ${report.writes} writes, up to resourceVersion ${report.resourceVersion}` +
+        `wrote ${report.database}: ${report.events} events in ${report.writes} writes` +
+          `${report.mirrorFacts ? ` and ${report.mirrorFacts} facts of the mirror` : ''}, up to resourceVersion ${report.resourceVersion}` +
           `${report.recordedAt ? ` (recorded ${report.recordedAt})` : ''}; serve it read-only with: npm start -- --data-dir ${values.out}`,
     );
     return 0;

@@ -67,6 +67,7 @@ function describeDifference(d: RowDifference): string {
   const head = `${d.table} ${key}:`;
   if (d.kind === 'missing') return `${head} missing from the live table (the log produces ${short(d.row)})`;
   if (d.kind === 'unexpected') return `${head} in the live table but not produced by the log: ${short(d.row)}`;
+  if (d.kind === 'dangling') return `${head} names no ${d.table === 'audit_actors' ? 'observed write' : 'write of the log'}: ${short(d.row)}`;
   const columns = (d.columns ?? []).map((c) =>
     c.fields ? c.fields.map((f) => `${c.column}${f.path}: live ${short(f.live)}, log ${short(f.folded)}`).join('; ') : `${c.column}: live ${short(c.live)}, log ${short(c.folded)}`,
   );

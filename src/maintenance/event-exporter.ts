@@ -9,6 +9,8 @@ import { SqliteSqlReader } from '../store/sqlite-sql-reader';
 import { existingDataDirectory } from './data-directory';
 import { encodeCompactionLine } from './compaction-line';
 import { encodeEventLine } from './event-line';
+import { encodeMirrorFactLine } from './mirror-fact-line';
+import { mirrorFactPages, type MirrorFactWindow } from './mirror-facts';
 import { readCompactions } from '../store/history-compaction';
 import { eventPages, eventsBetween, logHeadOf } from './log-pages';
 import { describeLogPoint, type LogPoint, resolveLogPoint } from './log-point';
@@ -34,6 +36,8 @@ export interface ExportReport {
   afterResourceVersion: number;
   throughResourceVersion: number;
   events: number;
+  /** A mirror's facts beside its writes (mirror-facts.ts). */
+  mirrorFacts: number;
   /** The whole log from position 1: import can rebuild the store from it. */
   complete: boolean;
 }
@@ -45,6 +49,13 @@ export interface ExportSnapshot {
   db: SqlReader;
   /** The resourceVersion a point stands for (resolveLogPoint's rules). */
   resolve(point: LogPoint, flag: string): Promise<number>;
+}
+
+/** The mirror's facts of an export's window: a window cut --until a point holds what was known then. */
+async function exportedMirrorWindow(db: SqlReader, after: number, through: number, until: LogPoint | undefined): Promise<MirrorFactWindow> {
+  if (!until) return { after, through };
+  const knownAt = until.kind === 'time' ? until.time : ((await db.one<{ recordedAt: string }>('SELECT recorded_at AS "recordedAt" FROM events WHERE position = $1', [through]))?.recordedAt ?? '');
+  return { after, through, cut: { knownAt } };
 }
 
 /** The export, read in one snapshot of either engine. */
@@ -61,6 +72,12 @@ export async function exportSnapshot(snapshot: ExportSnapshot, options: Omit<Exp
     events += page.length;
     options.progress.advance(page.length);
   }
+  // After the log they belong to (each names a write above), before the compactions that end it.
+  let mirrorFacts = 0;
+  for await (const facts of mirrorFactPages(db, await exportedMirrorWindow(db, after, through, options.until))) {
+    await options.write(facts.map((fact) => `${encodeMirrorFactLine(fact)}\n`).join(''));
+    mirrorFacts += facts.length;
+  }
   // A whole log carries its compactions, so that an import answers as this store does.
   const kept = after === 0 ? await compactionsKept(db) : 'none';
   if (kept !== 'none') {
@@ -75,6 +92,7 @@ export async function exportSnapshot(snapshot: ExportSnapshot, options: Omit<Exp
     afterResourceVersion: after,
     throughResourceVersion: through,
     events,
+    mirrorFacts,
     complete: after === 0,
   };
 }

@@ -2,7 +2,10 @@
 // data directory; only a whole log from position 1 with positions, resourceVersions and stream
 // versions as the store writes them (checked line by line). The events go into a scratch
 // database in that directory, the projections are folded from them with the normal code, and
-// the finished file is renamed to svctrail.db: an import that fails leaves no database behind.
+// the finished file is renamed to svctrail.db: an import that fails leaves no database behind. A
+// mirror's facts after the events (mirror-fact-line.ts) are stored as they are, each checked to
+// name a write of the log.
+import type Database from 'better-sqlite3';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { DatabaseHandle } from '../store/database';
 import { type DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
@@ -12,9 +15,13 @@ import { createDerived, derivedSchema, dropDerived } from '../store/derived-sche
 import { EVENT_INSERT, type EventRow } from './event-columns';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from './compaction-line';
 import { decodeEventLine, EventLineError } from './event-line';
+import { decodeMirrorFactLine, isMirrorFactLine, MirrorFactOrder } from './mirror-fact-line';
+import { mirrorFactInsert, mirrorFactRow, type MirrorFactTable } from './mirror-facts';
+import { refuseDanglingFacts } from './mirror-facts-verification';
+import type { Row } from './projection-row-fold';
 import { compactionInserts } from '../store/history-compaction';
 import type { Compaction } from '../store/ports/history-compaction';
-import { bound } from '../store/sqlite-sql-reader';
+import { bound, SqliteSqlReader } from '../store/sqlite-sql-reader';
 import { foldToHorizon } from './store-horizon';
 import { foldProjections } from './folded-projections';
 import { MaintenanceError } from './maintenance-error';
@@ -35,6 +42,8 @@ export interface ImportReport {
   events: number;
   writes: number;
   resourceVersion: number;
+  /** A mirror's facts beside its writes (mirror-facts.ts). */
+  mirrorFacts: number;
 }
 
 const BATCH = 5000;
@@ -64,9 +73,19 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     const insertBatch = scratch.sqlite.transaction((rows: EventRow[]) => {
       for (const row of rows) insert.run(row);
     });
+    const mirrorInserts = new Map<MirrorFactTable, Database.Statement>();
+    const insertMirrorFacts = scratch.sqlite.transaction((rows: { table: MirrorFactTable; row: Row }[]) => {
+      for (const { table, row } of rows) {
+        let statement = mirrorInserts.get(table);
+        if (!statement) mirrorInserts.set(table, (statement = scratch!.sqlite.prepare(mirrorFactInsert(table))));
+        statement.run(bound(row));
+      }
+    });
     const checker = new LogShapeChecker();
+    const mirror = new MirrorFactOrder();
     options.progress.start('read events', options.inputBytes, 'bytes');
     let batch: EventRow[] = [];
+    let mirrorBatch: { table: MirrorFactTable; row: Row }[] = [];
     let lineNumber = 0;
     const compactions: Compaction[] = [];
     for await (const text of options.lines) {
@@ -77,7 +96,19 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
         compactions.push(decodeCompactionLine(text, lineNumber));
         continue;
       }
+      if (isMirrorFactLine(text)) {
+        if (compactions.length) throw new EventLineError(lineNumber, "a mirror's fact after the compaction lines (they end an export)");
+        const fact = decodeMirrorFactLine(text, lineNumber);
+        mirror.accept(fact, lineNumber, checker.position);
+        mirrorBatch.push(mirrorFactRow(fact));
+        if (mirrorBatch.length === BATCH) {
+          insertMirrorFacts(mirrorBatch);
+          mirrorBatch = [];
+        }
+        continue;
+      }
       if (compactions.length) throw new EventLineError(lineNumber, 'an event after the compaction lines (they end an export)');
+      if (mirror.facts) throw new EventLineError(lineNumber, "an event after the mirror's facts (they follow the log)");
       const row = decodeEventLine(text, lineNumber);
       checker.accept(row, lineNumber);
       batch.push(row);
@@ -87,6 +118,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
       }
     }
     insertBatch(batch);
+    insertMirrorFacts(mirrorBatch);
     checker.finish(lineNumber);
     scratch.sqlite.transaction(() => createDerived(scratch!.sqlite, derived))();
     options.progress.done();
@@ -96,6 +128,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     } catch (error) {
       throw new MaintenanceError(`the events do not fold into Services: ${(error as Error).message}`);
     }
+    await refuseDanglingFacts(new SqliteSqlReader(scratch));
     const horizon = importedHorizon(compactions, checker.position);
     for (const { sql, params } of compactionInserts(compactions)) scratch.sqlite.prepare(sql).run(bound(params ?? []));
     foldToHorizon(scratch, horizon);
@@ -103,7 +136,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     scratch = undefined;
     publishFile(path, dir.databasePath);
     finished = true;
-    return { database: dir.databasePath, events: checker.events, writes: folded.writes, resourceVersion: checker.position };
+    return { database: dir.databasePath, events: checker.events, writes: folded.writes, resourceVersion: checker.position, mirrorFacts: mirror.facts };
   } finally {
     scratch?.close();
     removeDatabaseFiles(path);

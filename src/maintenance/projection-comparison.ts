@@ -9,7 +9,7 @@ import { type JsonDifference, jsonDifferences } from './json-difference';
 import { storedTextColumns } from './projection-row-fold';
 import { columnList, tableShape, type TableShape } from './table-shape';
 
-export type DifferenceKind = 'changed' | 'missing' | 'unexpected';
+export type DifferenceKind = 'changed' | 'missing' | 'unexpected' | 'dangling';
 
 export interface ColumnDifference {
   column: string;
@@ -23,10 +23,13 @@ export interface RowDifference {
   table: string;
   /** Primary key of the row. */
   key: Record<string, unknown>;
-  /** changed: both have the key, some column differs; missing: only the fold has it; unexpected: only live has it. */
+  /**
+   * changed: both have the key, some column differs; missing: only the fold has it; unexpected: only live has it;
+   * dangling: a fact the log cannot rebuild names a write the log does not hold (mirror-facts-verification.ts).
+   */
   kind: DifferenceKind;
   columns?: ColumnDifference[];
-  /** The whole row for missing and unexpected rows. */
+  /** The whole row for missing, unexpected and dangling rows. */
   row?: Record<string, unknown>;
 }
 

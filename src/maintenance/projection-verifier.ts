@@ -4,6 +4,8 @@
 // hold, so the scratch keeps a revision's texts plain and the live ones are inflated instead
 // (inflating takes a fraction of what deflating does). The live database is
 // opened read-only and read in one snapshot, so a running server may keep writing meanwhile.
+// A mirror's facts, which no fold rebuilds, are checked for what the log vouches for
+// (mirror-facts-verification.ts).
 import type { DatabaseHandle } from '../store/database';
 import { openDatabase } from '../store/database';
 import { createScratchDatabase, removeDatabaseFiles } from './database-files';
@@ -16,6 +18,7 @@ import type { Progress } from './progress';
 import { scratchPath } from './scratch-path';
 import { foldToHorizon, recordsFactsChecksums, sqliteHorizon } from './store-horizon';
 import { checkFactsChecksums } from './facts-verification';
+import { checkMirrorFacts } from './mirror-facts-verification';
 import { SqliteSqlReader } from '../store/sqlite-sql-reader';
 import { PLAIN_REVISION_TEXTS } from '../store/revision-texts';
 
@@ -56,7 +59,9 @@ export async function verifyProjections(options: VerifyOptions): Promise<VerifyR
       options.progress.advance(tables.length);
       options.progress.done();
       // (A store read unmigrated, from before checksums, has none to check.)
-      const comparison = recordsFactsChecksums(sqlite) ? await checkFactsChecksums(new SqliteSqlReader(live), projections, options.maxDifferences) : projections;
+      const reader = new SqliteSqlReader(live);
+      const checked = recordsFactsChecksums(sqlite) ? await checkFactsChecksums(reader, projections, options.maxDifferences) : projections;
+      const comparison = await checkMirrorFacts(reader, checked, options.maxDifferences);
       return { database: dir.databasePath, resourceVersion: head, events, writes, ...comparison };
     } finally {
       sqlite.exec('COMMIT');

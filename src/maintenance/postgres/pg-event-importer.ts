@@ -3,7 +3,8 @@
 // resourceVersions and recorded times kept. The projections are folded from the same events as
 // they stream by (ProjectionRowFold: the live projections' rules) and inserted in bulk. All of it
 // is one transaction under the append lock: a refused or failed import leaves the database empty,
-// and a server started on it meanwhile waits instead of writing in between.
+// and a server started on it meanwhile waits instead of writing in between. A mirror's facts
+// after the events (mirror-fact-line.ts) are inserted as they are, and checked as SQLite's import checks them.
 import { redactedUrl } from '../../store/postgres/postgres-database';
 import { lockAppends } from '../../store/postgres/pg-event-store';
 import { inTransaction, type Queryable } from '../../store/postgres/postgres-database';
@@ -12,13 +13,17 @@ import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from '../compaction-line';
 import { decodeEventLine, EventLineError } from '../event-line';
+import { decodeMirrorFactLine, isMirrorFactLine, MirrorFactOrder } from '../mirror-fact-line';
+import { MIRROR_FACT_TABLE_NAMES, MIRROR_FACT_TABLES, mirrorFactRow, type MirrorFactTable } from '../mirror-facts';
+import { refuseDanglingFacts } from '../mirror-facts-verification';
+import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { compactionInserts } from '../../store/history-compaction';
 import type { Compaction } from '../../store/ports/history-compaction';
 import { pgFoldToHorizon } from './pg-store-horizon';
 import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
 import type { Progress } from '../progress';
-import { type ColumnType, PROJECTION_TABLES, ProjectionRowFold } from '../projection-row-fold';
+import { type ColumnType, PROJECTION_TABLES, ProjectionRowFold, type Row } from '../projection-row-fold';
 import { toRecorded } from '../../store/event-store';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 import { insertRows } from './pg-row-writer';
@@ -34,9 +39,9 @@ const INTEGER_KEYS = new Set(['position', 'resourceVersion', 'streamVersion']);
 const EVENT_TYPES: [string, ColumnType][] = EVENT_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : 'text']);
 const BATCH = 5000;
 
-/** Refuses a database holding any event or projection row. */
+/** Refuses a database holding any event, projection row or mirror's fact. */
 export async function assertEmptyStore(client: Queryable, url: string): Promise<void> {
-  const tables = ['events', ...PROJECTION_TABLES];
+  const tables = ['events', ...PROJECTION_TABLES, ...MIRROR_FACT_TABLE_NAMES];
   const { rows } = await client.query<{ table: string }>(tables.map((t) => `SELECT '${t}' AS table WHERE EXISTS (SELECT 1 FROM ${t})`).join(' UNION ALL '));
   if (rows.length) {
     throw new MaintenanceError(`the PostgreSQL database ${redactedUrl(url)} is not empty (rows in ${rows.map((r) => r.table).join(', ')}); import only into a new database`);
@@ -63,6 +68,14 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           EVENT_TYPES,
           rows.map((row) => EVENT_COLUMNS.map((c) => row[c.key])),
         );
+      const mirror = new MirrorFactOrder();
+      let mirrorBatch: { table: MirrorFactTable; row: Row }[] = [];
+      const insertMirrorFacts = async (facts: { table: MirrorFactTable; row: Row }[]) => {
+        for (const table of MIRROR_FACT_TABLE_NAMES) {
+          const rows = facts.filter((f) => f.table === table).map((f) => f.row);
+          if (rows.length) await insertRows(client, table, MIRROR_FACT_TABLES[table].columns, rows);
+        }
+      };
       options.progress.start('import events', options.inputBytes, 'bytes');
       let batch: EventRow[] = [];
       let lineNumber = 0;
@@ -91,7 +104,20 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           compactions.push(decodeCompactionLine(text, lineNumber));
           continue;
         }
+        if (isMirrorFactLine(text)) {
+          if (compactions.length) throw new EventLineError(lineNumber, "a mirror's fact after the compaction lines (they end an export)");
+          const fact = decodeMirrorFactLine(text, lineNumber);
+          mirror.accept(fact, lineNumber, checker.position);
+          mirrorBatch.push(mirrorFactRow(fact));
+          if (mirrorBatch.length === BATCH) {
+            const facts = mirrorBatch;
+            mirrorBatch = [];
+            await behind(() => insertMirrorFacts(facts));
+          }
+          continue;
+        }
         if (compactions.length) throw new EventLineError(lineNumber, 'an event after the compaction lines (they end an export)');
+        if (mirror.facts) throw new EventLineError(lineNumber, "an event after the mirror's facts (they follow the log)");
         const row = decodeEventLine(text, lineNumber);
         checker.accept(row, lineNumber);
         batch.push(row);
@@ -108,14 +134,16 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
       }
       await inFlight;
       await insertEvents(batch);
+      await insertMirrorFacts(mirrorBatch);
       checker.finish(lineNumber);
       folding(() => writer.fold.present());
       await writer.flush(true);
+      await refuseDanglingFacts(new PgSqlReader(() => client));
       const horizon = importedHorizon(compactions, checker.position);
       for (const { sql, params } of compactionInserts(compactions)) await client.query(sql, params as unknown[]);
       await pgFoldToHorizon(client, horizon, (table) => table, true);
       options.progress.done();
-      return { database: redactedUrl(options.url), events: checker.events, writes: writer.fold.writes, resourceVersion: checker.position };
+      return { database: redactedUrl(options.url), events: checker.events, writes: writer.fold.writes, resourceVersion: checker.position, mirrorFacts: mirror.facts };
     });
   } finally {
     await handle.close();

@@ -13,6 +13,7 @@ import { logHeadOf } from '../log-pages';
 import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { comparePgProjections } from './pg-projection-comparison';
 import { checkFactsChecksums } from '../facts-verification';
+import { checkMirrorFacts } from '../mirror-facts-verification';
 import { foldOptions, PgFoldWriter } from './pg-projection-fold';
 
 export interface PgVerifyOptions {
@@ -45,7 +46,8 @@ export async function verifyPgProjections(options: PgVerifyOptions): Promise<Ver
         const projections = await comparePgProjections(client, PROJECTION_TABLES, foldWith, folded, options.maxDifferences);
         options.progress.advance(PROJECTION_TABLES.length);
         options.progress.done();
-        const comparison = await checkFactsChecksums(new PgSqlReader(() => client), projections, options.maxDifferences);
+        const reader = new PgSqlReader(() => client);
+        const comparison = await checkMirrorFacts(reader, await checkFactsChecksums(reader, projections, options.maxDifferences), options.maxDifferences);
         return { database: redactedUrl(options.url), resourceVersion: head, events: writer.fold.events, writes: writer.fold.writes, ...comparison };
       } finally {
         // Nothing to keep: the temporary tables go with the transaction.
