@@ -22,6 +22,7 @@ import { parseGoDuration } from './go-duration';
 import { IN_CLUSTER } from '../cluster/load-cluster-connection';
 import { type InClusterEnvironment, SERVICE_ACCOUNT_DIR } from '../cluster/in-cluster-connection';
 import { TOKEN_FILE_MAX_AGE_MS } from '../cluster/cluster-credentials';
+import { DEFAULT_REQUEST_HEADERS, listFlag, type RequestHeaderFlags } from '../auth/request-header-settings';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -99,6 +100,38 @@ export class AppConfig {
   mirrorWatchTimeoutSeconds = 0;
 
   /**
+   * `--tls-san NAME[,NAME]` / SVCTRAIL_TLS_SAN: DNS names and IP addresses the serving certificate
+   * names besides the loopback ones, when it is first made (in a cluster: svctrail.<namespace>.svc,
+   * the name the aggregator dials).
+   */
+  @IsString()
+  tlsSan = '';
+
+  /**
+   * `--requestheader-client-ca-file` and the header-name flags, as k8s.io/apiserver names them:
+   * who may say, in X-Remote-* headers, which user a request is for (the cluster's aggregator).
+   * Without the CA file they come from the --authentication-kubeconfig cluster's
+   * kube-system/extension-apiserver-authentication ConfigMap instead.
+   */
+  @IsString()
+  requestheaderClientCaFile = '';
+
+  @IsString()
+  requestheaderAllowedNames = '';
+
+  @IsString()
+  requestheaderUsernameHeaders = DEFAULT_REQUEST_HEADERS.usernameHeaders.join(',');
+
+  @IsString()
+  requestheaderUidHeaders = DEFAULT_REQUEST_HEADERS.uidHeaders.join(',');
+
+  @IsString()
+  requestheaderGroupHeaders = DEFAULT_REQUEST_HEADERS.groupHeaders.join(',');
+
+  @IsString()
+  requestheaderExtraHeadersPrefix = DEFAULT_REQUEST_HEADERS.extraHeaderPrefixes.join(',');
+
+  /**
    * `--service-account-dir` (tests and unusual mounts): where `in-cluster` finds the service
    * account's token, ca.crt and namespace files.
    */
@@ -148,6 +181,24 @@ export class AppConfig {
     return { host: this.kubernetesServiceHost, port: this.kubernetesServicePort, podNamespace: this.podNamespace, serviceAccountDir: this.serviceAccountDir };
   }
 
+  /** --tls-san's names, in order. */
+  get tlsSans(): string[] {
+    return listFlag(this.tlsSan);
+  }
+
+  /** The request-header flags (headers and names; the CA is read from the file), or undefined without --requestheader-client-ca-file. */
+  get requestHeaderFlags(): RequestHeaderFlags | undefined {
+    if (!this.requestheaderClientCaFile) return undefined;
+    return {
+      clientCaFile: this.requestheaderClientCaFile,
+      allowedNames: listFlag(this.requestheaderAllowedNames),
+      usernameHeaders: listFlag(this.requestheaderUsernameHeaders),
+      uidHeaders: listFlag(this.requestheaderUidHeaders),
+      groupHeaders: listFlag(this.requestheaderGroupHeaders),
+      extraHeaderPrefixes: listFlag(this.requestheaderExtraHeadersPrefix),
+    };
+  }
+
   /** The engine the store runs on. */
   get storage(): StorageChoice {
     return this.storageUrl ? { engine: 'postgres', url: this.storageUrl } : { engine: 'sqlite' };
@@ -176,6 +227,13 @@ const FLAGS = {
   'history-retention': 'historyRetention',
   'event-ttl': 'eventTtl',
   'service-account-dir': 'serviceAccountDir',
+  'tls-san': 'tlsSan',
+  'requestheader-client-ca-file': 'requestheaderClientCaFile',
+  'requestheader-allowed-names': 'requestheaderAllowedNames',
+  'requestheader-username-headers': 'requestheaderUsernameHeaders',
+  'requestheader-uid-headers': 'requestheaderUidHeaders',
+  'requestheader-group-headers': 'requestheaderGroupHeaders',
+  'requestheader-extra-headers-prefix': 'requestheaderExtraHeadersPrefix',
 } as const;
 
 /** The variables the kubelet sets in every container, read as they are named (no SVCTRAIL_ twin). */
@@ -219,6 +277,8 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   if (ttl === undefined || ttl < 0) throw new ConfigError('event-ttl must be a duration such as 1h, 30m, 90s or 0 (never)');
   if (config.mirrorContext && !config.mirror) throw new ConfigError('mirror-context needs mirror (the kubeconfig of the cluster to mirror)');
   if (config.mirrorContext && config.mirror === IN_CLUSTER) throw new ConfigError('mirror-context names a kubeconfig context; --mirror in-cluster has none');
+  if (config.requestheaderClientCaFile) config.requestheaderClientCaFile = resolve(config.requestheaderClientCaFile);
+  checkRequestHeaderFlags(config);
   return config;
 }
 
@@ -230,5 +290,23 @@ function checkStorageUrl(url: string): void {
     throw new ConfigError(
       `storage must be a valid postgres:// URL (postgres://user:password@host:port/database, or host1:port1,host2:port2 with target_session_attrs=read-write): ${(error as Error).message}`,
     );
+  }
+}
+
+/** RequestHeaderAuthenticationOptions.Validate: no empty name; a uid header list names X-Remote-Uid. */
+function checkRequestHeaderFlags(config: AppConfig): void {
+  for (const [flag, value] of [
+    ['requestheader-username-headers', config.requestheaderUsernameHeaders],
+    ['requestheader-uid-headers', config.requestheaderUidHeaders],
+    ['requestheader-group-headers', config.requestheaderGroupHeaders],
+    ['requestheader-extra-headers-prefix', config.requestheaderExtraHeadersPrefix],
+    ['requestheader-allowed-names', config.requestheaderAllowedNames],
+    ['tls-san', config.tlsSan],
+  ] as const) {
+    if (listFlag(value).some((item) => item === '')) throw new ConfigError(`empty value in "${flag}"`);
+  }
+  const uidHeaders = listFlag(config.requestheaderUidHeaders);
+  if (uidHeaders.length > 0 && !uidHeaders.some((header) => header.toLowerCase() === 'x-remote-uid')) {
+    throw new ConfigError('--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work');
   }
 }

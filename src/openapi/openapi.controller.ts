@@ -5,6 +5,8 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from '../kube-api/api-errors';
+import { identityOf } from '../kube-api/request-identity';
+import { isAggregatorOpenApiDownload } from './aggregator-openapi-download';
 import { ifNoneMatchHits } from './entity-tag';
 import { negotiateOpenApiV2, negotiateOpenApiV3, OPENAPI_V2_PROTOBUF } from './openapi-media-types';
 import { EVENTS_V1_OPENAPI_PATH } from './events-v1-openapi-v3';
@@ -27,6 +29,7 @@ function queryValue(request: FastifyRequest, name: string): string | undefined {
 }
 
 function serve(request: FastifyRequest, reply: FastifyReply, document: PublishedDocument, contentType: string, cacheControl: string): void {
+  if (isAggregatorOpenApiDownload(identityOf(request).user.name)) throw apiErrors.notFoundRoute();
   reply.header('etag', document.etag).header('cache-control', cacheControl).header('vary', 'Accept');
   if (ifNoneMatchHits(request.headers['if-none-match'], document.etag)) {
     reply.code(304).send();

@@ -145,6 +145,12 @@ export async function ensureDataDir(options: EnsureDataDirOptions): Promise<Data
   if (options.serverUrl && !certificateCoversServerUrl(servingCertPem, options.serverUrl)) {
     warnings.push(`${paths.servingCert} has no subjectAltName for ${options.serverUrl}; clients will reject it`);
   }
+  // A certificate is never reissued by itself: one made before a name was asked for lacks it.
+  for (const name of [...(options.dnsNames ?? []), ...(options.ipAddresses ?? [])]) {
+    if (!certificateCoversServerUrl(servingCertPem, `https://${name.includes(':') ? `[${name}]` : name}`)) {
+      warnings.push(`${paths.servingCert} has no subjectAltName for ${name} (it was made before --tls-san named it); delete serving.crt and serving.key to reissue`);
+    }
+  }
 
   let tokens: TokenRecord[];
   const tokensText = await readOptional(paths.tokens);
