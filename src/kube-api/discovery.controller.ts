@@ -2,6 +2,7 @@
 // resolves `svc`, `service`, `services` and `all` (client-protocol.md §2.6, §3.2).
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { AppConfig, APP_CONFIG } from '../config/app-config';
 import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDiscovery, apiGroupList, legacyResourceList } from './api-resources';
 import { sendObject } from './kube-response';
@@ -24,13 +25,20 @@ export const SERVER_VERSION = {
 /** The exact Content-Type kubectl requires for aggregated discovery (client-protocol.md §3.3). */
 const discoveryContentType = (version: 'v2' | 'v2beta1') => `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
 
-function sendAggregated(reply: FastifyReply, version: 'v2' | 'v2beta1', body: unknown): void {
+/**
+ * With kube-apiserver's ETag (ServeHTTPWithETag: the quoted upper-case hex SHA-512 of the
+ * document): the aggregator asks again every minute with If-None-Match and keeps its copy on a 304.
+ */
+function sendAggregated(request: FastifyRequest, reply: FastifyReply, version: 'v2' | 'v2beta1', body: unknown): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  const etag = `"${createHash('sha512').update(bytes).digest('hex').toUpperCase()}"`;
+  reply.header('etag', etag).header('vary', 'Accept').header('cache-control', 'public');
+  if (request.headers['if-none-match'] === etag) {
+    reply.code(304).send();
+    return;
+  }
   // A Buffer, so Fastify does not rewrite the media type (it would quote the parameters and add a charset).
-  reply
-    .code(200)
-    .header('content-type', discoveryContentType(version))
-    .header('vary', 'Accept')
-    .send(Buffer.from(JSON.stringify(body)));
+  reply.code(200).header('content-type', discoveryContentType(version)).send(bytes);
 }
 
 @Controller()
@@ -45,7 +53,7 @@ export class DiscoveryController {
   @Get('api')
   api(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const aggregated = aggregatedDiscoveryVersion(request.headers.accept);
-    if (aggregated) return sendAggregated(reply, aggregated, aggregatedCoreDiscovery(`apidiscovery.k8s.io/${aggregated}`));
+    if (aggregated) return sendAggregated(request, reply, aggregated, aggregatedCoreDiscovery(`apidiscovery.k8s.io/${aggregated}`));
     reply.header('vary', 'Accept');
     const serverAddress = request.headers.host ?? `${this.config.host}:${this.config.port}`;
     sendObject(request, reply, 200, {
@@ -58,7 +66,7 @@ export class DiscoveryController {
   @Get('apis')
   apis(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const aggregated = aggregatedDiscoveryVersion(request.headers.accept);
-    if (aggregated) return sendAggregated(reply, aggregated, aggregatedGroupsDiscovery(`apidiscovery.k8s.io/${aggregated}`));
+    if (aggregated) return sendAggregated(request, reply, aggregated, aggregatedGroupsDiscovery(`apidiscovery.k8s.io/${aggregated}`));
     reply.header('vary', 'Accept');
     sendObject(request, reply, 200, apiGroupList());
   }
