@@ -34,6 +34,8 @@ export function eventTransitions(event: ServiceEvent): Transition[] {
   if (event.type === 'ServiceConditionChanged') return [{ conditionType: event.data.condition.type, from: event.data.previous, to: event.data.condition }];
   if (event.type === 'ServiceConditionRemoved') return [{ conditionType: event.data.conditionType, from: event.data.previous, to: null }];
   if (event.type === 'ServiceConditionsReplaced') return transitionsBetween(event.data.previous, event.data.conditions);
+  // A creation that already carries conditions (a mirror's first sight of a Service): each appears.
+  if (event.type === 'ServiceCreated') return transitionsBetween([], event.data.object.status?.conditions ?? []);
   return [];
 }
 

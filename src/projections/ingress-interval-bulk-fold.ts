@@ -2,6 +2,7 @@
 // intervals inserted once each, through foldIngressIntervals, numbered as the live path numbers
 // them (rowids in the order the intervals opened).
 import type { DatabaseHandle } from '../store/database';
+import { eventIngressChanges } from './ingress-addresses';
 import { foldIngressIntervals, type IngressIntervalRow } from './ingress-interval-fold';
 import type { BulkFold } from './projection';
 import type { CommittedWrite } from '../store/ports/committed-write';
@@ -23,7 +24,7 @@ export class IngressIntervalBulkFold implements BulkFold {
 
   apply(write: CommittedWrite): void {
     const held = this.open.get(write.streamId) ?? [];
-    if (!held.length && !write.events.some((e) => e.event.type === 'LoadBalancerIngressChanged')) return;
+    if (!held.length && !write.events.some((e) => eventIngressChanges(e.event))) return;
     const open = foldIngressIntervals(
       write,
       held,

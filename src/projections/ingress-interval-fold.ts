@@ -2,7 +2,7 @@
 // PostgreSQL's row fold): an interval is held while its address is set and handed out once,
 // whole, when a write clears it, instead of inserted open and updated on close. What is left
 // open at the end is what the live projection leaves open.
-import { ingressChanges } from './ingress-addresses';
+import { eventIngressChanges } from './ingress-addresses';
 import type { CommittedWrite } from '../store/ports/committed-write';
 
 /** One ingress_intervals row, in the table's column order. */
@@ -38,13 +38,15 @@ export function foldIngressIntervals(write: CommittedWrite, open: readonly Ingre
     held = kept;
   };
   for (const { event } of write.events) {
-    if (event.type === 'ServiceDeleted') close(() => true);
-    else if (event.type === 'LoadBalancerIngressChanged') {
-      const { cleared, set } = ingressChanges(event.data.previous, event.data.ingress);
-      for (const a of cleared) close((row) => row[1] === a.address && row[2] === a.addressType);
-      for (const a of set) {
-        held.push([nextId(), a.address, a.addressType, write.streamId, write.namespace, write.name, write.resourceVersion, write.metadata.recordedAt, write.metadata.user, null, null, null]);
-      }
+    if (event.type === 'ServiceDeleted') {
+      close(() => true);
+      continue;
+    }
+    const changes = eventIngressChanges(event);
+    if (!changes) continue;
+    for (const a of changes.cleared) close((row) => row[1] === a.address && row[2] === a.addressType);
+    for (const a of changes.set) {
+      held.push([nextId(), a.address, a.addressType, write.streamId, write.namespace, write.name, write.resourceVersion, write.metadata.recordedAt, write.metadata.user, null, null, null]);
     }
   }
   return held;

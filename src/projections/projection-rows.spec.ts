@@ -41,6 +41,16 @@ describe('projectionRows: every row a write changes, decided once for every engi
     expect([rows.release, rows.transitions, rows.ingress]).toEqual([[], [], []]);
   });
 
+  it("given no Service, when a mirror records one first seen holding an address and a condition, then the creation opens the address's interval and records the condition's appearance", () => {
+    const held: Service = { ...created, status: { loadBalancer: { ingress: [{ ip: '192.0.2.9' }, { hostname: 'lb.example' }] }, conditions: [condition('True')] } };
+    const rows = projectionRows(write(initialServiceState, [{ type: 'ServiceCreated', data: { object: held } }]));
+    expect(rows.ingress).toEqual([
+      { op: 'open', address: '192.0.2.9', addressType: 'ip' },
+      { op: 'open', address: 'lb.example', addressType: 'hostname' },
+    ]);
+    expect(rows.transitions).toEqual([{ conditionType: 'Ready', fromStatus: null, toStatus: 'True', reason: 'Probe', message: '', observedGeneration: 1, lastTransitionTime: '2026-01-02T03:04:06Z' }]);
+  });
+
   it('given a live Service, when its ingress changes, then one address interval closes and one opens, and no allocation moves', () => {
     const withIp = evolveAll(live, [{ type: 'LoadBalancerIngressChanged', data: { previous: [], ingress: [{ ip: '192.0.2.1' }] } }], 6);
     const rows = projectionRows(write(withIp, [{ type: 'LoadBalancerIngressChanged', data: { previous: [{ ip: '192.0.2.1' }], ingress: [{ hostname: 'lb.example' }] } }]));

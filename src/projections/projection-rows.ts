@@ -7,7 +7,7 @@ import type { ServiceEvent } from '../domain/service.events';
 import { type AllocatedValues, allocationChanges } from '../domain/allocation/service-allocation';
 import { jsonPatchTextOfObjects } from '../domain/json-patch-diff';
 import { eventTransitions, transitionCells } from './condition-audit.projection';
-import { ingressChanges } from './ingress-addresses';
+import { eventIngressChanges } from './ingress-addresses';
 import type { Address } from './ingress-addresses';
 import type { CommittedWrite } from '../store/ports/committed-write';
 
@@ -64,12 +64,14 @@ export function allocationRowChanges(write: RowsInput): { release: AllocationCel
 export function ingressSteps(events: readonly { event: ServiceEvent }[]): IngressStep[] {
   const out: IngressStep[] = [];
   for (const { event } of events) {
-    if (event.type === 'ServiceDeleted') out.push({ op: 'close-all' });
-    else if (event.type === 'LoadBalancerIngressChanged') {
-      const { cleared, set } = ingressChanges(event.data.previous, event.data.ingress);
-      for (const a of cleared) out.push({ op: 'close', ...a });
-      for (const a of set) out.push({ op: 'open', ...a });
+    if (event.type === 'ServiceDeleted') {
+      out.push({ op: 'close-all' });
+      continue;
     }
+    const changes = eventIngressChanges(event);
+    if (!changes) continue;
+    for (const a of changes.cleared) out.push({ op: 'close', ...a });
+    for (const a of changes.set) out.push({ op: 'open', ...a });
   }
   return out;
 }

@@ -19,6 +19,10 @@ describeEachBackend('who set and cleared an address in a mirrored cluster', (bac
   beforeAll(async () => {
     m = await startAuditedMirror(async (source) => {
       expect((await source.client.post('/api/v1/namespaces/a/services', { metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } })).status).toBe(201);
+      // A Service that already holds an address and a condition when the mirror first lists the cluster.
+      const held = await source.client.post('/api/v1/namespaces/a/services', { metadata: { name: 'held' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+      const status = { loadBalancer: { ingress: [{ ip: '203.0.113.40' }] }, conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+      expect((await source.client.put('/api/v1/namespaces/a/services/held/status', { ...held.json, status }, { headers: { 'user-agent': 'metallb-controller/v0.14' } })).status).toBe(200);
     }, backend.start);
     // MetalLB sets the address (its audit event arrives after the write), kube-vip takes over (no audit event).
     const set = await m.setIngress('a', 'lb', '203.0.113.31', 'metallb-controller');
@@ -49,6 +53,15 @@ describeEachBackend('who set and cleared an address in a mirrored cluster', (bac
     // A direct write names its authenticated user and says nothing more.
     const [direct] = (await m.source.client.get(`${H}/ingressowners?address=203.0.113.31`)).json.items;
     expect(direct.from).toEqual({ resourceVersion: expect.any(String), time: expect.any(String), setBy: 'admin' });
+  });
+
+  it('an address a Service already held when the mirror first listed the cluster has its holder from that list, and the condition it had is a transition', async () => {
+    const owners = await items(`${H}/ingressowners?address=203.0.113.40`);
+    expect(owners).toHaveLength(1);
+    expect(owners[0]).toMatchObject({ service: { namespace: 'a', name: 'held' }, from: { source: expect.objectContaining({ via: 'list' }) } });
+    expect(owners[0].to).toBeNull();
+    const transitions = await items(`${H}/namespaces/a/services/held/conditiontransitions`);
+    expect(transitions.map((t) => [t.conditionType, t.fromStatus, t.toStatus])).toEqual([['Ready', null, 'True']]);
   });
 
   it('ingressintervals says the same of every interval, as known at its until', async () => {
