@@ -19,9 +19,10 @@ export interface RequestCredentials {
 const CLIENT_AUTH_EKU = '1.3.6.1.5.5.7.3.2';
 const ANY_EKU = '2.5.29.37.0';
 
-/** The user, or null for a 401. */
+/** The user, or null for a 401: svctrail's own credentials (request-authenticator.ts adds a cluster's tokens). */
 export function authenticateRequest(request: RequestCredentials, tokens: TokenIndex): UserInfo | null {
-  const user = authenticateCertificate(request) ?? authenticateBearerToken(request.authorizationHeader, tokens);
+  const token = bearerTokenOf(request.authorizationHeader);
+  const user = authenticateCertificate(request) ?? (token === undefined ? null : tokens.lookup(token));
   return user && withAuthenticatedGroup(user);
 }
 
@@ -30,7 +31,7 @@ export function authenticateRequest(request: RequestCredentials, tokens: TokenIn
  * the clientAuth usage, the subject CN is the user (an empty CN authenticates nobody) and every
  * subject O is a group.
  */
-function authenticateCertificate({ peerCertificate, peerAuthorized }: RequestCredentials): UserInfo | null {
+export function authenticateCertificate({ peerCertificate, peerAuthorized }: RequestCredentials): UserInfo | null {
   if (!peerAuthorized || !hasCertificate(peerCertificate)) return null;
   // Go's verifier requires clientAuth or any EKU when the leaf lists extended key usages.
   const usages = peerCertificate.ext_key_usage;
@@ -42,22 +43,20 @@ function authenticateCertificate({ peerCertificate, peerAuthorized }: RequestCre
 }
 
 /**
- * k8s.io/apiserver bearertoken.Authenticator: a header that is not "Bearer <token>" is ignored
- * (no credentials), while an empty or unknown token is a failure.
+ * k8s.io/apiserver bearertoken.Authenticator: the token of a "Bearer <token>" header; a header
+ * that is not one is ignored (no credentials), an empty token is a failure (undefined either way).
  */
-function authenticateBearerToken(header: string | undefined, tokens: TokenIndex): UserInfo | null {
+export function bearerTokenOf(header: string | undefined): string | undefined {
   const value = header?.trim() ?? '';
-  if (value === '') return null;
+  if (value === '') return undefined;
   // strings.SplitN(auth, " ", 3): anything after a second space is dropped, like upstream.
   const parts = value.split(' ');
-  if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer') return null;
-  const token = parts[1];
-  if (token === '') return null;
-  return tokens.lookup(token);
+  if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer') return undefined;
+  return parts[1] === '' ? undefined : parts[1];
 }
 
 /** k8s.io/apiserver group.AuthenticatedGroupAdder. */
-function withAuthenticatedGroup(user: UserInfo): UserInfo {
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
   if (user.groups.includes(ALL_AUTHENTICATED_GROUP) || user.groups.includes(ALL_UNAUTHENTICATED_GROUP)) return user;
   return { ...user, groups: [...user.groups, ALL_AUTHENTICATED_GROUP] };
 }

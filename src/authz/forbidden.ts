@@ -1,6 +1,7 @@
 // The 403 for a denied request: responsewriters.Forbidden's message (forbiddenMessage, HTML
-// metacharacters escaped by its sanitizer) wrapped by apierrors.NewForbidden. The authorizer's
-// reason is not appended, as with RBAC denials (ABAC's "No policy matched." would be).
+// metacharacters escaped by its sanitizer) wrapped by apierrors.NewForbidden, with `: <reason>`
+// when the authorizer gave one. svctrail's own chain gives none, as RBAC gives none for a plain
+// denial (ABAC's "No policy matched." would be); a cluster's SubjectAccessReview may.
 import type { UserInfo } from '../auth/user-info';
 import { strconvQuote } from '../domain/codec/go-quote';
 import { ApiError } from '../kube-api/api-errors';
@@ -17,8 +18,8 @@ export function forbiddenMessage(user: UserInfo, attributes: RequestAttributes):
 }
 
 /** apierrors.NewForbidden(GroupResource{apiGroup, resource}, name, message). */
-export function forbiddenError(user: UserInfo, attributes: RequestAttributes): ApiError {
-  const message = sanitize(forbiddenMessage(user, attributes));
+export function forbiddenError(user: UserInfo, attributes: RequestAttributes, reason = ''): ApiError {
+  const message = sanitize(forbiddenMessage(user, attributes)) + (reason ? `: ${reason}` : '');
   const { apiGroup: group, resource, name } = attributes;
   const qualified = group ? `${resource}.${group}` : resource;
   let text: string;

@@ -3,7 +3,7 @@
 import { ALL_AUTHENTICATED_GROUP } from '../auth/user-info';
 import type { PolicySpec } from './abac-policy';
 
-export const POLICY_PRESETS = ['readonly', 'status-writer', 'admin', 'audit-webhook'] as const;
+export const POLICY_PRESETS = ['readonly', 'status-writer', 'admin', 'audit-webhook', 'auth-delegator'] as const;
 
 /** The path kube-apiserver's audit webhook posts to (mirror mode). */
 export const AUDIT_WEBHOOK_PATH = '/audit/v1/events';
@@ -17,7 +17,9 @@ export function isPolicyPreset(value: string): value is PolicyPreset {
  * readonly: get/list/watch every resource in the namespace ("*" when none is given, which also
  * allows listing across namespaces). status-writer: that, plus writing services/status and
  * Events there, as a load-balancer controller needs. admin: everything, resources and paths alike.
- * audit-webhook: only POST to the mirror's audit webhook path.
+ * audit-webhook: only POST to the mirror's audit webhook path. auth-delegator: kube-apiserver's
+ * system:auth-delegator ClusterRole, create on tokenreviews and subjectaccessreviews, which a server
+ * that delegates its authentication and authorization to svctrail needs.
  */
 export function policyFor(preset: PolicyPreset, user: string, namespace?: string): PolicySpec[] {
   if (preset === 'admin') {
@@ -28,6 +30,10 @@ export function policyFor(preset: PolicyPreset, user: string, namespace?: string
     if (namespace !== undefined) throw new Error('--namespace does not apply to --policy audit-webhook');
     // Only the webhook path: kube-apiserver's audit backend posts there and reads nothing.
     return [{ user, nonResourcePath: AUDIT_WEBHOOK_PATH }];
+  }
+  if (preset === 'auth-delegator') {
+    if (namespace !== undefined) throw new Error('--namespace does not apply to --policy auth-delegator');
+    return authDelegatorPolicy(user);
   }
   const ns = namespace ?? '*';
   const read: PolicySpec = { user, readonly: true, apiGroup: '*', resource: '*', namespace: ns };
@@ -56,5 +62,17 @@ export function selfReviewPolicy(): PolicySpec[] {
     { group: ALL_AUTHENTICATED_GROUP, apiGroup: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', namespace: '*' },
     { group: ALL_AUTHENTICATED_GROUP, apiGroup: 'authorization.k8s.io', resource: 'selfsubjectrulesreviews', namespace: '*' },
     { group: ALL_AUTHENTICATED_GROUP, apiGroup: 'authentication.k8s.io', resource: 'selfsubjectreviews', namespace: '*' },
+  ];
+}
+
+/**
+ * system:auth-delegator (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): create tokenreviews and
+ * subjectaccessreviews. ABAC cannot name the verb, and only create is served; namespace "*" lists
+ * the lines in `kubectl auth can-i --list`.
+ */
+export function authDelegatorPolicy(user: string): PolicySpec[] {
+  return [
+    { user, apiGroup: 'authentication.k8s.io', resource: 'tokenreviews', namespace: '*' },
+    { user, apiGroup: 'authorization.k8s.io', resource: 'subjectaccessreviews', namespace: '*' },
   ];
 }

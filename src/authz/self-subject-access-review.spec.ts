@@ -4,14 +4,16 @@ import { formatPolicyLine, parsePolicy } from './abac-policy';
 import { policyFor, selfReviewPolicy } from './policy-presets';
 import { requestAttributes } from './request-attributes';
 import { authorize } from './request-authorizer';
+import { Authorizer } from './authorizer';
 import { answerSelfSubjectAccessReview, reviewAttributes } from './self-subject-access-review';
 
 const policy = parsePolicy([...selfReviewPolicy(), ...policyFor('status-writer', 'sw', 'team-a')].map(formatPolicyLine).join(''), 'policy.jsonl');
 const sw: UserInfo = { name: 'sw', groups: ['system:authenticated'] };
 const review = (spec: object, metadata: object = {}) => ({ kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata, spec });
-const invalid = (run: () => unknown): InvalidError => {
+const authorizer = new Authorizer(policy);
+const invalid = async (answer: Promise<unknown>): Promise<InvalidError> => {
   try {
-    run();
+    await answer;
   } catch (error) {
     if (error instanceof InvalidError) return error;
     throw error;
@@ -28,8 +30,8 @@ describe('SelfSubjectAccessReview', () => {
     [{ namespace: 'team-b', verb: 'update', resource: 'services', subresource: 'status' }, false, 'No policy matched.'],
     [{ verb: 'list', resource: 'services' }, false, 'No policy matched.'],
     [{ verb: 'create', group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews' }, true, undefined],
-  ])('given resource attributes %j, then allowed is %s with reason %s', (attributes, allowed, reason) => {
-    const answer = answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: attributes }));
+  ])('given resource attributes %j, then allowed is %s with reason %s', async (attributes, allowed, reason) => {
+    const answer = await answerSelfSubjectAccessReview(authorizer, sw, review({ resourceAttributes: attributes }));
     expect(answer).toEqual({ ...review({ resourceAttributes: attributes }), status: reason ? { allowed, reason } : { allowed } });
   });
 
@@ -50,16 +52,16 @@ describe('SelfSubjectAccessReview', () => {
       { path: '/apis', verb: 'post' },
       { allowed: false, reason: 'No policy matched.' },
     ],
-  ])('given non-resource attributes %j, then the status is %j', (attributes, status) => {
-    expect(answerSelfSubjectAccessReview(policy, sw, review({ nonResourceAttributes: attributes })).status).toEqual(status);
+  ])('given non-resource attributes %j, then the status is %j', async (attributes, status) => {
+    expect((await answerSelfSubjectAccessReview(authorizer, sw, review({ nonResourceAttributes: attributes }))).status).toEqual(status);
   });
 
-  it("given system:masters, then allowed with the privileged-groups authorizer's empty reason", () => {
+  it("given system:masters, then allowed with the privileged-groups authorizer's empty reason", async () => {
     const admin: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
-    expect(answerSelfSubjectAccessReview(policy, admin, review({ nonResourceAttributes: { path: '/metrics', verb: 'get' } })).status).toEqual({ allowed: true });
+    expect((await answerSelfSubjectAccessReview(authorizer, admin, review({ nonResourceAttributes: { path: '/metrics', verb: 'get' } }))).status).toEqual({ allowed: true });
   });
 
-  it('given the attributes of a real request, then the review decides as the request authorizer does', () => {
+  it('given the attributes of a real request, then the review decides as the request authorizer does', async () => {
     for (const [method, url] of [
       ['PUT', '/api/v1/namespaces/team-a/services/web/status'],
       ['GET', '/api/v1/services'],
@@ -81,17 +83,17 @@ describe('SelfSubjectAccessReview', () => {
           }
         : { nonResourceAttributes: { path: attributes.path, verb: attributes.verb } };
       expect({ ...reviewAttributes(spec), apiPrefix: attributes.apiPrefix, path: attributes.path }).toEqual(attributes);
-      expect(answerSelfSubjectAccessReview(policy, sw, review(spec)).status).toMatchObject({ allowed: authorize(policy, sw, attributes).allowed });
+      expect((await answerSelfSubjectAccessReview(authorizer, sw, review(spec))).status).toMatchObject({ allowed: authorize(policy, sw, attributes).allowed });
     }
   });
 
-  it('given an empty version, then it matches every version ("*")', () => {
+  it('given an empty version, then it matches every version ("*")', async () => {
     expect(reviewAttributes({ resourceAttributes: { verb: 'get', resource: 'services' } }).apiVersion).toBe('*');
   });
 
   describe("validation (422 Invalid, kube-apiserver's causes)", () => {
-    it('given neither attribute kind, then spec.resourceAttributes is invalid', () => {
-      const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({})));
+    it('given neither attribute kind, then spec.resourceAttributes is invalid', async () => {
+      const error = await invalid(answerSelfSubjectAccessReview(authorizer, sw, review({})));
       expect(error.message).toBe(
         'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
       );
@@ -102,8 +104,8 @@ describe('SelfSubjectAccessReview', () => {
       });
     });
 
-    it('given both attribute kinds, then spec.nonResourceAttributes is invalid, printed as the internal Go struct', () => {
-      const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({ resourceAttributes: { verb: 'get' }, nonResourceAttributes: { path: '/x', verb: 'get' } })));
+    it('given both attribute kinds, then spec.nonResourceAttributes is invalid, printed as the internal Go struct', async () => {
+      const error = await invalid(answerSelfSubjectAccessReview(authorizer, sw, review({ resourceAttributes: { verb: 'get' }, nonResourceAttributes: { path: '/x', verb: 'get' } })));
       expect(error.details?.causes).toEqual([
         {
           reason: 'FieldValueInvalid',
@@ -113,10 +115,10 @@ describe('SelfSubjectAccessReview', () => {
       ]);
     });
 
-    it('given a selector attribute (1.31+), then it needs a raw selector or requirements, not both; a valid one changes nothing for ABAC', () => {
-      const both = invalid(() =>
+    it('given a selector attribute (1.31+), then it needs a raw selector or requirements, not both; a valid one changes nothing for ABAC', async () => {
+      const both = await invalid(
         answerSelfSubjectAccessReview(
-          policy,
+          authorizer,
           sw,
           review({ resourceAttributes: { verb: 'list', resource: 'services', labelSelector: { rawSelector: 'a=b', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] }, fieldSelector: {} } }),
         ),
@@ -129,22 +131,26 @@ describe('SelfSubjectAccessReview', () => {
         },
         { reason: 'FieldValueInvalid', message: 'Invalid value: "a=b": may not specified at the same time as requirements', field: 'spec.resourceAttributes.labelSelector.rawSelector' },
       ]);
-      const selected = answerSelfSubjectAccessReview(
-        policy,
+      const selected = await answerSelfSubjectAccessReview(
+        authorizer,
         sw,
         review({ resourceAttributes: { namespace: 'team-a', verb: 'list', resource: 'services', labelSelector: { rawSelector: 'app=web' } } }),
       );
       expect(selected.status).toEqual({ allowed: true });
     });
 
-    it('given metadata, then metadata must be empty (managedFields aside), and both errors are listed together', () => {
-      const error = invalid(() => answerSelfSubjectAccessReview(policy, sw, review({}, { name: 'x', labels: { a: 'b' } })));
+    it('given metadata, then metadata must be empty (managedFields aside), and both errors are listed together', async () => {
+      const error = await invalid(answerSelfSubjectAccessReview(authorizer, sw, review({}, { name: 'x', labels: { a: 'b' } })));
       expect(error.details?.causes?.map((c) => c.field)).toEqual(['spec.resourceAttributes', 'metadata']);
       expect(error.message).toMatch(
         /^SelfSubjectAccessReview\.authorization\.k8s\.io "" is invalid: \[spec\.resourceAttributes: Invalid value: "null": .*, metadata: Invalid value: v1\.ObjectMeta\{Name:"x", GenerateName:"", .*Labels:map\[string\]string\{"a":"b"\}, .*\}: must be empty\]$/,
       );
-      expect(() => answerSelfSubjectAccessReview(policy, sw, review({ nonResourceAttributes: { path: '/x', verb: 'get' } }, { managedFields: [{ manager: 'm' }] }))).not.toThrow();
-      expect(() => answerSelfSubjectAccessReview(policy, sw, review({ nonResourceAttributes: { path: '/x', verb: 'get' } }, { creationTimestamp: null, labels: {} }))).not.toThrow();
+      await expect(answerSelfSubjectAccessReview(authorizer, sw, review({ nonResourceAttributes: { path: '/x', verb: 'get' } }, { managedFields: [{ manager: 'm' }] }))).resolves.toMatchObject({
+        status: {},
+      });
+      await expect(answerSelfSubjectAccessReview(authorizer, sw, review({ nonResourceAttributes: { path: '/x', verb: 'get' } }, { creationTimestamp: null, labels: {} }))).resolves.toMatchObject({
+        status: {},
+      });
     });
   });
 });

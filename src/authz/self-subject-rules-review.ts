@@ -3,21 +3,25 @@
 // answer is a fresh object: neither the request's metadata nor its spec are echoed.
 import type { UserInfo } from '../auth/user-info';
 import { BadRequestError } from '../domain/errors/domain-errors';
-import type { AbacPolicy } from './abac-policy';
-import { rulesFor } from './rule-resolver';
+import type { Authorizer } from './authorizer';
 
 type Plain = Record<string, unknown>;
 
-export function answerSelfSubjectRulesReview(policy: AbacPolicy, user: UserInfo, review: Plain): Plain {
+export function answerSelfSubjectRulesReview(authorizer: Authorizer, user: UserInfo, review: Plain): Plain {
   const spec = (review.spec ?? {}) as Plain;
   const namespace = typeof spec.namespace === 'string' ? spec.namespace : '';
   if (namespace === '') throw new BadRequestError('no namespace on request');
-  const rules = rulesFor(policy, user, namespace);
+  const rules = authorizer.rulesFor(user, namespace);
   return {
     kind: review.kind,
     apiVersion: review.apiVersion,
     metadata: {},
     spec: {},
-    status: { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete },
+    status: {
+      resourceRules: rules.resourceRules,
+      nonResourceRules: rules.nonResourceRules,
+      incomplete: rules.incomplete,
+      ...(rules.evaluationError !== undefined ? { evaluationError: rules.evaluationError } : {}),
+    },
   };
 }

@@ -3,8 +3,7 @@
 // hooks leave /ui/ to these handlers (see isUiPath).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
-import { authenticateRequest } from '../auth/authenticator';
-import type { TokenIndex } from '../auth/token-index';
+import type { RequestAuthenticator } from '../auth/request-authenticator';
 import { failureStatus } from '../kube-api/kube-status';
 import { sendStatus } from '../kube-api/kube-response';
 import type { BrowserSessions } from './browser-sessions';
@@ -23,11 +22,12 @@ export function isUiPath(path: string): boolean {
 export interface UiRouteDeps {
   assets: Map<string, UiAsset>;
   sessions: BrowserSessions;
-  tokens: () => TokenIndex;
+  /** The API's own authenticator: a token the cluster's TokenReview knows signs in too. */
+  authenticator: RequestAuthenticator;
 }
 
 export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): void {
-  const { assets, sessions, tokens } = deps;
+  const { assets, sessions, authenticator } = deps;
   const secure = (reply: FastifyReply) => {
     for (const [name, value] of Object.entries(UI_SECURITY_HEADERS)) reply.header(name, value);
   };
@@ -99,8 +99,8 @@ export function registerUiRoutes(fastify: FastifyInstance, deps: UiRouteDeps): v
     // A token is checked alone; without one, the certificate the browser presented on this connection.
     const user =
       token !== undefined
-        ? authenticateRequest({ authorizationHeader: `Bearer ${token}`, peerCertificate: null, peerAuthorized: false }, tokens())
-        : authenticateRequest({ peerCertificate: typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null, peerAuthorized: socket.authorized === true }, tokens());
+        ? await authenticator.authenticate({ authorizationHeader: `Bearer ${token}`, peerCertificate: null, peerAuthorized: false })
+        : await authenticator.authenticate({ peerCertificate: typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null, peerAuthorized: socket.authorized === true });
     if (!user) return refuse(request, reply, 401, 'Unauthorized', token !== undefined ? 'Unauthorized' : 'Unauthorized: no trusted client certificate was presented');
     // A new sign-in replaces the browser's previous session rather than leaving it alive.
     const previous = sessionIdFrom(request.headers.cookie);

@@ -1,5 +1,5 @@
 // `svctrail issue-credentials --user alice [--group devs]... [--token] [--data-dir ./data]
-//  [--server URL] [--out FILE] [--policy readonly|status-writer|admin|audit-webhook [--namespace NS]]`
+//  [--server URL] [--out FILE] [--policy readonly|status-writer|admin|audit-webhook|auth-delegator [--namespace NS]]`
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,7 @@ import { isPolicyPreset, POLICY_PRESETS } from '../authz/policy-presets';
 
 export const ISSUE_CREDENTIALS_USAGE = `usage: svctrail issue-credentials --user NAME [--group GROUP]... [--token]
                                   [--data-dir DIR] [--server URL] [--out FILE]
-                                  [--policy readonly|status-writer|admin|audit-webhook [--namespace NS]]
+                                  [--policy readonly|status-writer|admin|audit-webhook|auth-delegator [--namespace NS]]
   Issues a client certificate signed by the data directory's CA (CN=user, O=group), or with
   --token a bearer token appended to tokens.csv (restart the server to load it), and writes a
   kubeconfig for that user (default DIR/users/NAME.kubeconfig).
@@ -18,7 +18,8 @@ export const ISSUE_CREDENTIALS_USAGE = `usage: svctrail issue-credentials --user
   readonly reads everything in NS (default all namespaces), status-writer also writes
   services/status there, admin may do anything, audit-webhook may only post audit events to
   /audit/v1/events (mirror mode; the kubeconfig's server is then that URL, as kube-apiserver's
-  --audit-webhook-config-file wants it).`;
+  --audit-webhook-config-file wants it), auth-delegator may create tokenreviews and
+  subjectaccessreviews (kube's system:auth-delegator: a server that delegates to svctrail).`;
 
 /** The server URL of the admin kubeconfig the server wrote, so a port-0 server is found too. */
 function serverFromAdminKubeconfig(dataDir: string): string | undefined {

@@ -2,7 +2,7 @@
 // aggregated discovery (apidiscovery.k8s.io APIGroupDiscoveryList).
 import { historyAggregatedGroup, historyApiGroup } from '../history/history-api';
 import { eventsAggregatedGroup, eventsApiGroup } from './events-api-group';
-import { REVIEW_GROUPS, reviewAggregatedGroup, reviewApiGroup } from './self-review-api';
+import { REVIEW_GROUPS, reviewAggregatedGroup, reviewApiGroup } from './review-api';
 export interface ServedResource {
   name: string;
   singularName: string;

@@ -1,34 +1,40 @@
 // Fastify onRequest hook: every request is authenticated before routing (so unknown paths
 // answer 401 too), except the endpoints kube-apiserver's system:public-info-viewer opens and the
 // browser UI's own routes under /ui/ (which check their session themselves). A request with no
-// token or certificate may be authenticated by a browser session cookie, for reads only.
+// token or certificate may be authenticated by a browser session cookie, for reads only. The
+// cluster's aggregator is believed first (front-proxy-authentication.ts), as k8s.io/apiserver's
+// request-header authenticator leads its chain.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
-import { authenticateRequest } from '../auth/authenticator';
 import { requestAttributes } from '../authz/request-attributes';
 import { browserSessionMayRequest } from '../browser/browser-request-policy';
 import type { BrowserSessions } from '../browser/browser-sessions';
 import { sessionIdFrom } from '../browser/session-cookie';
 import { NO_STORE } from '../browser/ui-headers';
 import { isUiPath } from '../browser/ui-routes';
-import type { TokenIndex } from '../auth/token-index';
 import type { LoggedRequest } from '../observability/logging.module';
 import type { IdFactory } from '../shared/ids';
 import { apiErrors } from './api-errors';
 import { failureStatus, statusForError } from './kube-status';
 import { sendStatus } from './kube-response';
+import { type AccessControl, setAccessControl } from './request-access-control';
+import { type FrontProxy, frontProxyOutcome } from './front-proxy-authentication';
 import { markUiRequest, setIdentity } from './request-identity';
 
 const PUBLIC_PATHS = /^\/(healthz|livez|readyz)(\/.*)?$|^\/version\/?$/;
 
-export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, sessions?: BrowserSessions) {
+export function authenticationHook(access: AccessControl, ids: IdFactory, sessions?: BrowserSessions, frontProxy?: FrontProxy) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const requestId = ids.newRequestId();
     reply.header('audit-id', requestId);
+    setAccessControl(request, access);
     const path = request.url.split('?')[0];
     const socket = request.raw.socket as TLSSocket;
     const peerCertificate = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null;
-    const user = authenticateRequest({ authorizationHeader: request.headers.authorization, peerCertificate, peerAuthorized: socket.authorized === true }, tokens());
+    const proxied = frontProxy && frontProxyOutcome(frontProxy.settings(), request, frontProxy.now());
+    const user =
+      (proxied && 'user' in proxied ? proxied.user : null) ??
+      (await access.authenticator.authenticate({ authorizationHeader: request.headers.authorization, peerCertificate, peerAuthorized: socket.authorized === true }));
     const raw = request.raw as unknown as LoggedRequest;
     raw.id = requestId;
     if (isUiPath(path)) {
@@ -54,6 +60,12 @@ export function authenticationHook(tokens: () => TokenIndex, ids: IdFactory, ses
       raw.svctrailUser = user.name;
       setIdentity(request, { user, requestId });
       return;
+    }
+    // A certificate that may not speak for users, and nothing else that authenticates: 401, on
+    // every path (unionauth.NewFailOnError: an error is never anonymous).
+    if (proxied && 'problem' in proxied) {
+      sendStatus(request, reply, statusForError(apiErrors.unauthorized())!);
+      return reply;
     }
     if (PUBLIC_PATHS.test(path)) {
       setIdentity(request, { user: { name: 'system:anonymous', groups: ['system:unauthenticated'] }, requestId });

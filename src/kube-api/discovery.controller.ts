@@ -8,7 +8,7 @@ import { aggregatedCoreDiscovery, aggregatedDiscoveryVersion, aggregatedGroupsDi
 import { sendObject } from './kube-response';
 import { apiErrors } from './api-errors';
 import { eventsApiGroup, eventsResourceList } from './events-api-group';
-import { findReviewGroup, reviewApiGroup, reviewResourceList } from './self-review-api';
+import { findReviewGroup, reviewApiGroup, reviewResourceList } from './review-api';
 
 export const SERVER_VERSION = {
   major: '1',

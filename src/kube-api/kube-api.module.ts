@@ -17,7 +17,7 @@ import { EventEndpoints } from './event-endpoints';
 import { EventsController } from './events.controller';
 import { EventsV1Controller } from './events-v1.controller';
 import { HealthController } from './health.controller';
-import { SelfReviewController } from './self-review.controller';
+import { ReviewController } from './review.controller';
 import { ServiceStatusController } from './service-status.controller';
 import { ServiceEndpoints } from './service-endpoints';
 import { ServicesController } from './services.controller';
@@ -25,7 +25,7 @@ import { ServicesController } from './services.controller';
 @Module({
   // HistoryModule is imported by AppModule.
   imports: [CqrsModule.forRoot(), OpenApiModule],
-  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, EventsV1Controller, SelfReviewController],
+  controllers: [DiscoveryController, HealthController, ServicesController, ServiceStatusController, EventsController, EventsV1Controller, ReviewController],
   providers: [
     ServiceEndpoints,
     EventEndpoints,

@@ -17,8 +17,9 @@ const CONTENT_TYPES: Record<ResponseFormat, string> = {
 const PROTOBUF_PATH = /^\/api\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?(?:services|events)(?:[/?]|$)/;
 /** events.k8s.io/v1 Events, which kube-apiserver serves in protobuf as it does core/v1's. */
 const PROTOBUF_EVENTS_V1_PATH = /^\/apis\/events\.k8s\.io\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?events(?:[/?]|$)/;
-/** The self-review endpoints (`kubectl auth can-i`, `whoami`), which kubectl 1.32+ calls in protobuf. */
-const PROTOBUF_REVIEW_PATH = /^\/apis\/(?:authorization\.k8s\.io\/v1\/(?:selfsubjectaccessreviews|selfsubjectrulesreviews)|authentication\.k8s\.io\/(?:v1|v1beta1)\/selfsubjectreviews)(?:[/?]|$)/;
+/** The review endpoints, which kubectl 1.32+ (`auth can-i`, `whoami`) and protobuf clients call in protobuf. */
+const PROTOBUF_REVIEW_PATH =
+  /^\/apis\/(?:authorization\.k8s\.io\/v1\/(?:selfsubjectaccessreviews|selfsubjectrulesreviews|subjectaccessreviews|namespaces\/[^/?]+\/localsubjectaccessreviews)|authentication\.k8s\.io\/(?:v1\/tokenreviews|(?:v1|v1beta1)\/selfsubjectreviews))(?:[/?]|$)/;
 
 export function servesProtobuf(request: FastifyRequest): boolean {
   return PROTOBUF_PATH.test(request.url) || PROTOBUF_EVENTS_V1_PATH.test(request.url) || PROTOBUF_REVIEW_PATH.test(request.url);

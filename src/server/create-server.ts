@@ -4,10 +4,14 @@ import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdir } from 'node:fs/promises';
-import { type AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { AppModule } from '../app.module';
+import { type RequestHeaderSource, startRequestHeaderSource } from '../auth/request-header-source';
 import { TokenIndex } from '../auth/token-index';
 import { authorizationHook } from '../authz/authorization.hook';
+import { Authorizer } from '../authz/authorizer';
+import { impersonationHook } from '../authz/impersonation.hook';
+import { RequestAuthenticator } from '../auth/request-authenticator';
 import { BrowserSessions } from '../browser/browser-sessions';
 import { loadUiAssets } from '../browser/ui-assets';
 import { registerUiRoutes } from '../browser/ui-routes';
@@ -71,7 +75,9 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
 async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock, headersTimeoutMs: number): Promise<RunningServer> {
   // A kubeconfig (or Pod environment) that cannot be used is refused with its reason before anything starts.
   const clusterWarnings = config.mirror ? mirrorConnection(config).warnings : [];
-  const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now() });
+  // --tls-san: the names the serving certificate is made for besides the loopback ones.
+  const sans = config.tlsSans;
+  const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now(), dnsNames: sans.filter((name) => isIP(name) === 0), ipAddresses: sans.filter((name) => isIP(name) !== 0) });
   const tokens = TokenIndex.fromRecords(material.tokens);
   // A bad policy line stops startup, as kube-apiserver refuses a bad --authorization-policy-file.
   const policy = await loadPolicyFile(policyFilePath(config.dataDir));
@@ -97,17 +103,18 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   });
   const fastify = adapter.getInstance();
   registerContentTypeParsers(fastify);
+  // The front proxy's settings: known once the app can log (the ConfigMap's watch), read per request.
+  let requestHeaders: RequestHeaderSource | undefined;
+  const frontProxy = { settings: () => requestHeaders?.current(), now: () => clock.now() };
   const sessions = new BrowserSessions(clock, { idleMs: config.uiSessionIdleSeconds * 1000, absoluteMs: config.uiSessionMaxSeconds * 1000 });
-  fastify.addHook(
-    'onRequest',
-    authenticationHook(() => tokens, ids, sessions),
-  );
-  fastify.addHook(
-    'onRequest',
-    authorizationHook(() => policy),
-  );
+  const authenticator = new RequestAuthenticator(() => tokens);
+  const authorizer = new Authorizer(policy);
+  // kube-apiserver's filter order: authentication, impersonation, authorization.
+  fastify.addHook('onRequest', authenticationHook({ authenticator, authorizer }, ids, sessions, frontProxy));
+  fastify.addHook('onRequest', impersonationHook(authorizer));
+  fastify.addHook('onRequest', authorizationHook(authorizer));
   if (config.mirror) fastify.addHook('onRequest', readOnlyHook());
-  registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, tokens: () => tokens });
+  registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, authenticator });
   // Resolved once the app exists; hooks must be registered before Fastify is ready.
   let metrics: MetricsService | undefined;
   let requestLog: { debug(fields: object, message: string): void; isLevelEnabled(level: string): boolean } | undefined;
@@ -136,10 +143,13 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   app.useGlobalFilters(new KubeStatusFilter());
   app.enableShutdownHooks();
   try {
+    const headerLog = logger.child({ context: 'request-header' });
+    requestHeaders = await startRequestHeaderSource(config.requestHeaderFlags, undefined, { info: (m) => headerLog.info(m), warn: (m) => headerLog.warn(m) });
     await app.listen(config.port, config.host);
   } catch (error) {
     // A start refused after the modules began (a mirror store of another cluster): what they
     // opened (the database, PostgreSQL's log follower) is closed again, not left running.
+    await requestHeaders?.stop();
     await app.close().catch(() => undefined);
     throw error;
   }
@@ -152,6 +162,7 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     // Released once the app (and the database with it) is closed, so a successor never overlaps
     // it. On SIGTERM the process exits after closing, and the kernel drops the lock.
     try {
+      await requestHeaders?.stop();
       await app.close();
     } finally {
       lock.release();

@@ -216,20 +216,29 @@ describe('self reviews', () => {
         '/apis/authorization.k8s.io/v1',
         'authorization.k8s.io/v1',
         [
-          ['selfsubjectaccessreviews', 'selfsubjectaccessreview', 'SelfSubjectAccessReview'],
-          ['selfsubjectrulesreviews', 'selfsubjectrulesreview', 'SelfSubjectRulesReview'],
+          ['localsubjectaccessreviews', 'localsubjectaccessreview', 'LocalSubjectAccessReview', true],
+          ['selfsubjectaccessreviews', 'selfsubjectaccessreview', 'SelfSubjectAccessReview', false],
+          ['selfsubjectrulesreviews', 'selfsubjectrulesreview', 'SelfSubjectRulesReview', false],
+          ['subjectaccessreviews', 'subjectaccessreview', 'SubjectAccessReview', false],
         ],
       ],
-      ['/apis/authentication.k8s.io/v1', 'authentication.k8s.io/v1', [['selfsubjectreviews', 'selfsubjectreview', 'SelfSubjectReview']]],
-      ['/apis/authentication.k8s.io/v1beta1', 'authentication.k8s.io/v1beta1', [['selfsubjectreviews', 'selfsubjectreview', 'SelfSubjectReview']]],
-    ])('%s lists create-only cluster-scoped resources', async (path, groupVersion, resources) => {
+      [
+        '/apis/authentication.k8s.io/v1',
+        'authentication.k8s.io/v1',
+        [
+          ['selfsubjectreviews', 'selfsubjectreview', 'SelfSubjectReview', false],
+          ['tokenreviews', 'tokenreview', 'TokenReview', false],
+        ],
+      ],
+      ['/apis/authentication.k8s.io/v1beta1', 'authentication.k8s.io/v1beta1', [['selfsubjectreviews', 'selfsubjectreview', 'SelfSubjectReview', false]]],
+    ] as const)('%s lists create-only resources, cluster-scoped but for localsubjectaccessreviews', async (path, groupVersion, resources) => {
       const res = await t.as('nobody').get(path);
       expect(res.status).toBe(200);
       expect(res.json).toEqual({
         kind: 'APIResourceList',
         apiVersion: 'v1',
         groupVersion,
-        resources: resources.map(([name, singularName, kind]) => ({ name, singularName, namespaced: false, kind, verbs: ['create'] })),
+        resources: resources.map(([name, singularName, kind, namespaced]) => ({ name, singularName, namespaced, kind, verbs: ['create'] })),
       });
     });
 
@@ -255,6 +264,13 @@ describe('self reviews', () => {
           version: 'v1',
           resources: [
             {
+              resource: 'localsubjectaccessreviews',
+              responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'LocalSubjectAccessReview' },
+              scope: 'Namespaced',
+              singularResource: 'localsubjectaccessreview',
+              verbs: ['create'],
+            },
+            {
               resource: 'selfsubjectaccessreviews',
               responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' },
               scope: 'Cluster',
@@ -266,6 +282,13 @@ describe('self reviews', () => {
               responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview' },
               scope: 'Cluster',
               singularResource: 'selfsubjectrulesreview',
+              verbs: ['create'],
+            },
+            {
+              resource: 'subjectaccessreviews',
+              responseKind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
+              scope: 'Cluster',
+              singularResource: 'subjectaccessreview',
               verbs: ['create'],
             },
           ],

@@ -19,6 +19,8 @@ export interface TestUser {
 export interface AuthzTestServer extends TestServer {
   /** A client per user, by name (bearer tokens), plus `anonymous` sending no credentials. */
   as(name: string): HttpsClient;
+  /** A user's bearer token. */
+  tokenOf(name: string): string;
 }
 
 export async function startAuthzTestServer(users: readonly TestUser[], prepare?: (dataDir: string) => Promise<void>): Promise<AuthzTestServer> {
@@ -33,6 +35,11 @@ export async function startAuthzTestServer(users: readonly TestUser[], prepare?:
     await appendTokenRecord(join(dataDir, 'tokens.csv'), { token, user: user.name, uid: `uid-${user.name}`, groups: user.groups ?? [] });
     if (user.policy?.length) await appendPolicyLines(policyPath, user.policy);
   }
+  const tokenOf = (name: string): string => {
+    const token = tokens.get(name);
+    if (!token) throw new Error(`no test user ${name}`);
+    return token;
+  };
   await prepare?.(dataDir);
   const t = await startTestServer({ dataDir });
   return {
@@ -40,10 +47,9 @@ export async function startAuthzTestServer(users: readonly TestUser[], prepare?:
     as(name: string): HttpsClient {
       if (name === 'admin') return t.client;
       if (name === 'anonymous') return t.client.withToken(undefined);
-      const token = tokens.get(name);
-      if (!token) throw new Error(`no test user ${name}`);
-      return t.client.withToken(token);
+      return t.client.withToken(tokenOf(name));
     },
+    tokenOf,
     stop: async () => {
       await t.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -24,7 +24,8 @@ export interface RequestOptions {
   body?: string | object | Buffer;
   contentType?: string;
   accept?: string;
-  headers?: Record<string, string>;
+  /** An array sends the header once per value, as a client that repeats it does. */
+  headers?: Record<string, string | string[]>;
   /** Overrides the client's credentials for this call (null = send none). */
   token?: string | null;
   /** Gives up (rejects with a "timed out" error) when no whole answer came within this many ms. */
@@ -80,7 +81,7 @@ export class HttpsClient {
   request(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
     const url = new URL(path, this.baseUrl);
     const body = options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...(options.headers ?? {}) };
+    const headers: Record<string, string | string[]> = { accept: options.accept ?? 'application/json', ...(options.headers ?? {}) };
     if (body !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(body));

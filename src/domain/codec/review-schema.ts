@@ -1,5 +1,6 @@
-// The self-review kinds behind `kubectl auth can-i` and `kubectl auth whoami`, as of k8s.io/api
-// v0.32 authorization/v1 and authentication/v1 types.go. Same conventions as service-schema.ts:
+// The review kinds: the self reviews behind `kubectl auth can-i` and `kubectl auth whoami`, and
+// the TokenReview and (Local)SubjectAccessReview a delegating server asks, as of k8s.io/api v0.32
+// authorization/v1 and authentication/v1 types.go. Same conventions as service-schema.ts:
 // Go struct order, omitempty and pointer-ness as tagged; TypeMeta's kind/apiVersion first.
 import { field, goBool, goSliceOf, goString, goStringListMap, goStruct, type StructSchema } from './go-schema';
 import { objectMetaSchema } from './service-schema';
@@ -70,6 +71,33 @@ export const subjectAccessReviewStatusSchema: StructSchema = {
   goName: 'v1.SubjectAccessReviewStatus',
   fields: [field('allowed', 'Allowed', goBool), field('denied', 'Denied', goBool, O), field('reason', 'Reason', goString(), O), field('evaluationError', 'EvaluationError', goString(), O)],
 };
+
+export const subjectAccessReviewSpecSchema: StructSchema = {
+  name: 'SubjectAccessReviewSpec',
+  goName: 'v1.SubjectAccessReviewSpec',
+  fields: [
+    field('resourceAttributes', 'ResourceAttributes', goStruct(resourceAttributesSchema), OP),
+    field('nonResourceAttributes', 'NonResourceAttributes', goStruct(nonResourceAttributesSchema), OP),
+    field('user', 'User', goString(), O),
+    field('groups', 'Groups', goSliceOf(goString()), O),
+    field('extra', 'Extra', goStringListMap('v1.ExtraValue'), O),
+    field('uid', 'UID', goString(), O),
+  ],
+};
+
+const subjectAccessReviewKind = (name: string): StructSchema => ({
+  name,
+  goName: `v1.${name}`,
+  fields: [
+    ...typeMeta,
+    field('metadata', 'ObjectMeta', goStruct(objectMetaSchema), O),
+    field('spec', 'Spec', goStruct(subjectAccessReviewSpecSchema)),
+    field('status', 'Status', goStruct(subjectAccessReviewStatusSchema), O),
+  ],
+});
+
+export const subjectAccessReviewSchema: StructSchema = subjectAccessReviewKind('SubjectAccessReview');
+export const localSubjectAccessReviewSchema: StructSchema = subjectAccessReviewKind('LocalSubjectAccessReview');
 
 export const selfSubjectAccessReviewSchema: StructSchema = {
   name: 'SelfSubjectAccessReview',
@@ -148,4 +176,32 @@ export const selfSubjectReviewSchema: StructSchema = {
   name: 'SelfSubjectReview',
   goName: 'v1.SelfSubjectReview',
   fields: [...typeMeta, field('metadata', 'ObjectMeta', goStruct(objectMetaSchema), O), field('status', 'Status', goStruct(selfSubjectReviewStatusSchema), O)],
+};
+
+export const tokenReviewSpecSchema: StructSchema = {
+  name: 'TokenReviewSpec',
+  goName: 'v1.TokenReviewSpec',
+  fields: [field('token', 'Token', goString(), O), field('audiences', 'Audiences', goSliceOf(goString()), O)],
+};
+
+export const tokenReviewStatusSchema: StructSchema = {
+  name: 'TokenReviewStatus',
+  goName: 'v1.TokenReviewStatus',
+  fields: [
+    field('authenticated', 'Authenticated', goBool, O),
+    field('user', 'User', goStruct(userInfoSchema), O),
+    field('audiences', 'Audiences', goSliceOf(goString()), O),
+    field('error', 'Error', goString(), O),
+  ],
+};
+
+export const tokenReviewSchema: StructSchema = {
+  name: 'TokenReview',
+  goName: 'v1.TokenReview',
+  fields: [
+    ...typeMeta,
+    field('metadata', 'ObjectMeta', goStruct(objectMetaSchema), O),
+    field('spec', 'Spec', goStruct(tokenReviewSpecSchema)),
+    field('status', 'Status', goStruct(tokenReviewStatusSchema), O),
+  ],
 };

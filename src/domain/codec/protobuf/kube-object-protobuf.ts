@@ -1,12 +1,12 @@
 // The kinds svctrail answers in protobuf, and their envelopes. The envelope carries the group
 // version of the object (its own apiVersion, else the kind's: core/v1 and the unversioned meta
-// kinds are `v1`, the self reviews live in authorization.k8s.io/v1 and authentication.k8s.io/v1,
+// kinds are `v1`, the reviews live in authorization.k8s.io/v1 and authentication.k8s.io/v1,
 // events.k8s.io's Event in events.k8s.io/v1) and the kind's own name (`Event` for both Events).
 import { eventListSchema, eventSchema } from '../event-schema';
 import { eventsV1EventListSchema, eventsV1EventSchema } from '../events-v1-event-schema';
 import type { StructSchema } from '../go-schema';
 import { deleteOptionsSchema, statusSchema } from '../meta-schema';
-import { selfSubjectAccessReviewSchema, selfSubjectReviewSchema, selfSubjectRulesReviewSchema } from '../review-schema';
+import { localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, selfSubjectReviewSchema, selfSubjectRulesReviewSchema, subjectAccessReviewSchema, tokenReviewSchema } from '../review-schema';
 import { serviceListSchema, serviceSchema } from '../service-schema';
 import { decodeEnvelope, encodeEnvelope } from './kube-envelope';
 import { decodeMessage, encodeMessage } from './proto-message-codec';
@@ -23,6 +23,9 @@ const SCHEMAS = {
   SelfSubjectAccessReview: selfSubjectAccessReviewSchema,
   SelfSubjectRulesReview: selfSubjectRulesReviewSchema,
   SelfSubjectReview: selfSubjectReviewSchema,
+  SubjectAccessReview: subjectAccessReviewSchema,
+  LocalSubjectAccessReview: localSubjectAccessReviewSchema,
+  TokenReview: tokenReviewSchema,
 } satisfies Record<string, StructSchema>;
 
 export type ProtobufKind = keyof typeof SCHEMAS;
@@ -31,6 +34,9 @@ const GROUP_VERSIONS: Partial<Record<ProtobufKind, string>> = {
   SelfSubjectAccessReview: 'authorization.k8s.io/v1',
   SelfSubjectRulesReview: 'authorization.k8s.io/v1',
   SelfSubjectReview: 'authentication.k8s.io/v1',
+  SubjectAccessReview: 'authorization.k8s.io/v1',
+  LocalSubjectAccessReview: 'authorization.k8s.io/v1',
+  TokenReview: 'authentication.k8s.io/v1',
   EventsV1Event: 'events.k8s.io/v1',
   EventsV1EventList: 'events.k8s.io/v1',
 };

@@ -23,7 +23,13 @@ import {
   selfSubjectReviewStatusSchema,
   selfSubjectRulesReviewSchema,
   selfSubjectRulesReviewSpecSchema,
+  localSubjectAccessReviewSchema,
+  subjectAccessReviewSchema,
+  subjectAccessReviewSpecSchema,
   subjectAccessReviewStatusSchema,
+  tokenReviewSchema,
+  tokenReviewSpecSchema,
+  tokenReviewStatusSchema,
   subjectRulesReviewStatusSchema,
   userInfoSchema,
 } from '../review-schema';
@@ -177,6 +183,9 @@ const LAYOUT = new Map<StructSchema, FieldNumbers>([
   // authorization/v1
   [selfSubjectAccessReviewSchema, { metadata: 1, spec: 2, status: 3 }],
   [selfSubjectAccessReviewSpecSchema, { resourceAttributes: 1, nonResourceAttributes: 2 }],
+  [subjectAccessReviewSchema, { metadata: 1, spec: 2, status: 3 }],
+  [localSubjectAccessReviewSchema, { metadata: 1, spec: 2, status: 3 }],
+  [subjectAccessReviewSpecSchema, { resourceAttributes: 1, nonResourceAttributes: 2, user: 3, groups: 4, extra: 5, uid: 6 }],
   [
     resourceAttributesSchema,
     {
@@ -205,6 +214,9 @@ const LAYOUT = new Map<StructSchema, FieldNumbers>([
   [selfSubjectReviewSchema, { metadata: 1, status: 2 }],
   [selfSubjectReviewStatusSchema, { userInfo: 1 }],
   [userInfoSchema, { username: 1, uid: 2, groups: 3, extra: 4 }],
+  [tokenReviewSchema, { metadata: 1, spec: 2, status: 3 }],
+  [tokenReviewSpecSchema, { token: 1, audiences: 2 }],
+  [tokenReviewStatusSchema, { authenticated: 1, user: 2, error: 3, audiences: 4 }],
 ]);
 
 /** The numbered fields of a message, in field-number order (the order Go writes them). */

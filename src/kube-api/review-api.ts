@@ -1,11 +1,15 @@
-// The two built-in groups that carry the self reviews, described once for legacy discovery
+// The two built-in groups that carry the reviews, described once for legacy discovery
 // (/apis, /apis/<group>, /apis/<group>/<version>) and aggregated discovery. Every resource is
-// create-only and cluster-scoped, as kube-apiserver lists them. authentication.k8s.io also
-// serves v1beta1, which kubectl 1.27's `auth whoami` asks for.
+// create-only, and cluster-scoped but for localsubjectaccessreviews, as kube-apiserver lists them.
+// authentication.k8s.io also serves v1beta1, which kubectl 1.27's `auth whoami` asks for; its
+// tokenreviews were removed in 1.22, so v1beta1 has selfsubjectreviews only.
 interface ReviewResource {
   name: string;
   singularName: string;
   kind: string;
+  namespaced?: boolean;
+  /** The versions that serve it; every version of its group when unset. */
+  versions?: string[];
 }
 
 interface ReviewGroup {
@@ -19,19 +23,26 @@ export const REVIEW_GROUPS: readonly ReviewGroup[] = [
   {
     name: 'authentication.k8s.io',
     versions: ['v1', 'v1beta1'],
-    resources: [{ name: 'selfsubjectreviews', singularName: 'selfsubjectreview', kind: 'SelfSubjectReview' }],
+    resources: [
+      { name: 'selfsubjectreviews', singularName: 'selfsubjectreview', kind: 'SelfSubjectReview' },
+      { name: 'tokenreviews', singularName: 'tokenreview', kind: 'TokenReview', versions: ['v1'] },
+    ],
   },
   {
     name: 'authorization.k8s.io',
     versions: ['v1'],
     resources: [
+      { name: 'localsubjectaccessreviews', singularName: 'localsubjectaccessreview', kind: 'LocalSubjectAccessReview', namespaced: true },
       { name: 'selfsubjectaccessreviews', singularName: 'selfsubjectaccessreview', kind: 'SelfSubjectAccessReview' },
       { name: 'selfsubjectrulesreviews', singularName: 'selfsubjectrulesreview', kind: 'SelfSubjectRulesReview' },
+      { name: 'subjectaccessreviews', singularName: 'subjectaccessreview', kind: 'SubjectAccessReview' },
     ],
   },
 ];
 
 const CREATE = ['create'];
+
+const servedIn = (group: ReviewGroup, version: string): ReviewResource[] => group.resources.filter((r) => !r.versions || r.versions.includes(version));
 
 export function findReviewGroup(name: string): ReviewGroup | undefined {
   return REVIEW_GROUPS.find((g) => g.name === name);
@@ -49,7 +60,7 @@ export function reviewResourceList(group: ReviewGroup, version: string) {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: `${group.name}/${version}`,
-    resources: group.resources.map((r) => ({ name: r.name, singularName: r.singularName, namespaced: false, kind: r.kind, verbs: CREATE })),
+    resources: servedIn(group, version).map((r) => ({ name: r.name, singularName: r.singularName, namespaced: r.namespaced ?? false, kind: r.kind, verbs: CREATE })),
   };
 }
 
@@ -59,10 +70,10 @@ export function reviewAggregatedGroup(group: ReviewGroup) {
     metadata: { name: group.name, creationTimestamp: null },
     versions: group.versions.map((version) => ({
       version,
-      resources: group.resources.map((r) => ({
+      resources: servedIn(group, version).map((r) => ({
         resource: r.name,
         responseKind: { group: group.name, version, kind: r.kind },
-        scope: 'Cluster',
+        scope: r.namespaced ? 'Namespaced' : 'Cluster',
         singularResource: r.singularName,
         verbs: CREATE,
       })),
