@@ -124,7 +124,10 @@ export class ServiceWriteRunner {
       'write committed',
     );
     if (this.publisher) this.publisher.committed(write);
-    else this.feed.publish(write);
+    else {
+      this.feed.committedHere(write);
+      this.feed.publish(write);
+    }
   }
 
   private answer(decision: Decision, before: ServiceState, resourceVersion: number, after?: ServiceState): WriteResult {

@@ -18,6 +18,8 @@ export interface FeedSubscription {
 export class ChangeFeed {
   private readonly logger = new Logger('ChangeFeed');
   private readonly listeners = new Map<WriteListener, ((error: unknown) => void) | undefined>();
+  private readonly ownCommitListeners = new Set<WriteListener>();
+  private subscribed = 0;
   private pending: LoggedWrite[] = [];
   private scheduled = false;
   private published = 0;
@@ -40,7 +42,41 @@ export class ChangeFeed {
     // A listener may be subscribed more than once: each subscription is its own entry.
     const entry: WriteListener = (write) => listener(write);
     this.listeners.set(entry, failed);
+    this.subscribed++;
     return { unsubscribe: () => this.listeners.delete(entry) };
+  }
+
+  /**
+   * Hears of the writes this process committed, as it commits them, and of no other (a counter of
+   * what this process appended). With several writers (PostgreSQL replicas) a listener of the
+   * whole log makes the process read every other writer's writes back; one of these does not.
+   */
+  subscribeOwnCommits(listener: WriteListener): FeedSubscription {
+    const entry: WriteListener = (write) => listener(write);
+    this.ownCommitListeners.add(entry);
+    return { unsubscribe: () => this.ownCommitListeners.delete(entry) };
+  }
+
+  /** This process committed `write` (its place in the log's order is the publisher's business: publish). */
+  committedHere(write: LoggedWrite): void {
+    for (const listener of this.ownCommitListeners) {
+      try {
+        listener(write);
+      } catch (error) {
+        this.ownCommitListeners.delete(listener);
+        this.logger.error(`a listener of this process's commits failed at resourceVersion ${write.resourceVersion} and was dropped: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Whether anything listens to the whole log now (a follower with nobody to feed need not read it). */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** Subscriptions to the whole log made so far (a follower tells whether one came while it looked away). */
+  get subscriptions(): number {
+    return this.subscribed;
   }
 
   /**

@@ -124,7 +124,16 @@ function sqliteProviders(settings: StoreSettings): Provider[] {
       useFactory: (h: DatabaseHandle, committer: GroupCommitter, clock: Clock) => sqliteHistoryCompactor(h, committer, clock),
     },
     // The only writer: a committed write goes straight to the feed.
-    { provide: COMMIT_PUBLISHER, inject: [ChangeFeed], useFactory: (feed: ChangeFeed): CommitPublisher => ({ committed: (write) => feed.publish(write) }) },
+    {
+      provide: COMMIT_PUBLISHER,
+      inject: [ChangeFeed],
+      useFactory: (feed: ChangeFeed): CommitPublisher => ({
+        committed: (write) => {
+          feed.committedHere(write);
+          feed.publish(write);
+        },
+      }),
+    },
     {
       provide: WalCheckpointer,
       inject: [DATABASE, MetricsService],

@@ -164,4 +164,54 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
     expect(heard).toEqual(written);
     expect(follower.deliveredResourceVersion).toBe(written[written.length - 1]);
   });
+
+  it('a follower with nobody listening reads nothing back; its own next write is published as held; a listener that comes later hears every write after it, in order', async () => {
+    const other = await writer(4);
+    const handle = await openPostgres(database().url);
+    handles.push(handle);
+    const feed = new ChangeFeed();
+    let reads = 0;
+    // The real reader, counting how often the log is read back.
+    const reader = new (class extends PgCommittedWriteReader {
+      override writesAfter(resourceVersion: number, limit: number) {
+        reads++;
+        return super.writesAfter(resourceVersion, limit);
+      }
+    })(handle.pool);
+    const follower = new PgLogFollower(handle, reader, feed, { safetyIntervalMs: 60_000 });
+    await follower.start();
+    const ownCommits: number[] = [];
+    feed.subscribeOwnCommits((write) => ownCommits.push(write.resourceVersion));
+    const clock = new FixedClock(new Date('2026-01-02T03:04:05.000Z'));
+    const own = handlersOn(new ServiceWriteRunner(new PgServiceWriteStore(handle.writePool, clock), feed, network, deterministicIds(5), logger, follower), deterministicIds(5));
+    const create = (h: typeof own, name: string) => h.execute({ kind: 'CreateService', namespace: 'lazy', object: { ...service(name), metadata: { name, namespace: 'lazy' } } }, as);
+    try {
+      // Nobody listens: neither another replica's writes nor its own are read back.
+      for (let i = 0; i < 5; i++) await create(other.handlers, `other-${i}`);
+      const mine = Number((await create(own, 'mine-0')).object.metadata.resourceVersion);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(reads).toBe(0);
+      expect(follower.deliveredResourceVersion).toBe(mine);
+      expect(ownCommits).toEqual([mine]);
+
+      // A listener comes: what it hears is every write after it subscribed, own ones included, in order.
+      const heard: LoggedWrite[] = [];
+      feed.subscribe((write) => heard.push(write));
+      const afterOwn = Number((await create(own, 'mine-1')).object.metadata.resourceVersion);
+      await new Promise((resolve) => setImmediate(resolve));
+      // Its own write was the log's next one: published as the write path held it, not read back.
+      expect(reads).toBe(0);
+      expect(heard.map((w) => w.resourceVersion)).toEqual([afterOwn]);
+      const theirs = [];
+      for (let i = 5; i < 8; i++) theirs.push(Number((await create(other.handlers, `other-${i}`)).object.metadata.resourceVersion));
+      const last = Number((await create(own, 'mine-2')).object.metadata.resourceVersion);
+      for (let i = 0; i < 100 && heard.length < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard.map((w) => w.resourceVersion)).toEqual([afterOwn, ...theirs, last]);
+      // Another replica's writes were read back (its own is not the next one after them until they are).
+      expect(reads).toBeGreaterThan(0);
+      expect(ownCommits).toEqual([mine, afterOwn, last]);
+    } finally {
+      await follower.stop();
+    }
+  });
 });

@@ -111,7 +111,10 @@ export class KubeEventWriteRunner {
       'write committed',
     );
     if (this.publisher) this.publisher.committed(write);
-    else this.feed.publish(write);
+    else {
+      this.feed.committedHere(write);
+      this.feed.publish(write);
+    }
   }
 }
 

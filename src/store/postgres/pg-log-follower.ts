@@ -17,11 +17,18 @@
 // listener that can be told is ended (watchers get 410 Expired and list again) and the feed goes
 // on from the new head.
 //
-// The replica's own writes are published the same way, never directly by the write path: a
-// local write and a remote one committed just before it must reach watchers in rv order, and
-// only one publisher reading the log in order can guarantee that. The write path only says
-// "caught up to at least this rv, please" (`committed`), which saves waiting for the
-// notification's round trip.
+// The replica's own writes are published by the follower too, never directly by the write path:
+// a local write and a remote one committed just before it must reach watchers in rv order, and
+// only one publisher going through the log in order can guarantee that. The write path says
+// "committed at this rv" (`committed`): when that write is the next position after the last one
+// published, it is published as the write path holds it, without reading it back; otherwise the
+// log is read up to it, which saves waiting for the notification's round trip.
+//
+// A replica with nobody listening to the whole log (no watch, no history feed: the writes' counter
+// listens to this replica's own commits only) reads nothing back: it notes how far the log goes
+// (the notification's head, its own commit's resourceVersion), which is all a listener that comes
+// later needs, since it reads the log itself before it hears from the feed. So the cost of a
+// write does not grow with the number of replicas that only serve it.
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import type { ChangeFeed } from '../../feed/change-feed';
@@ -90,15 +97,35 @@ export class PgLogFollower {
     return this.delivered;
   }
 
-  /** This replica committed `write`: publish up to it now rather than at the notification. */
+  /**
+   * This replica committed `write`. When it is the log's next write and nothing is being read,
+   * it is published as the write path holds it (the same fold a read would make); otherwise the
+   * log is read up to it now rather than at the notification.
+   */
   committed(write: LoggedWrite): void {
+    this.feed.committedHere(write);
+    if (this.stopped) return;
+    if (!this.draining && write.events[0].position === this.delivered + 1 && this.server.locator.generation === this.checkedGeneration) {
+      if (this.feed.listening) this.feed.publish(write);
+      this.delivered = write.resourceVersion;
+      this.mark = writeMark(write);
+      return;
+    }
     this.wake(write.resourceVersion);
   }
 
   /** Reads the log after what was delivered, unless `head` says there is nothing new. */
   wake(head?: number): void {
     if (this.stopped) return;
-    if (head !== undefined && head <= this.delivered && this.server.locator.generation === this.checkedGeneration) return;
+    const checked = this.server.locator.generation === this.checkedGeneration;
+    if (head !== undefined && head <= this.delivered && checked) return;
+    if (head !== undefined && checked && !this.draining && !this.feed.listening) {
+      // Nobody to feed: only how far the log goes is kept. Every write up to `head` is committed,
+      // and a listener that comes reads the log itself before it hears from the feed.
+      this.delivered = head;
+      this.mark = undefined;
+      return;
+    }
     if (this.draining) {
       this.again = true;
       return;
@@ -121,6 +148,10 @@ export class PgLogFollower {
       let page;
       try {
         await this.checkNotRewound();
+        if (!this.feed.listening) {
+          await this.skipToHead();
+          return;
+        }
         page = await this.reader.writesAfter(this.delivered, this.options.pageSize);
       } catch (error) {
         // The database is unreachable: the next hint, reconnection or tick tries again.
@@ -136,10 +167,31 @@ export class PgLogFollower {
     } while (this.again && !this.stopped);
   }
 
+  /** Nobody to feed: moves to the log's head without reading it, unless someone subscribed meanwhile. */
+  private async skipToHead(): Promise<void> {
+    const subscriptions = this.feed.subscriptions;
+    const head = await this.reader.head();
+    // A listener that came during the query may have read the log only up to below `head`.
+    if (this.feed.subscriptions !== subscriptions || head <= this.delivered) return;
+    this.delivered = head;
+    this.mark = undefined;
+  }
+
   /** After the store reconnected: the write published last must still be where it was. */
   private async checkNotRewound(): Promise<void> {
     const generation = this.server.locator.generation;
     if (generation === this.checkedGeneration) return;
+    if (this.mark === undefined && !this.feed.listening) {
+      // Nothing was published since the last position was only noted: start again from the head.
+      const subscriptions = this.feed.subscriptions;
+      const head = await this.reader.head();
+      const mark = await this.reader.markAt(head);
+      if (this.feed.subscriptions !== subscriptions) this.feed.rewound(head, new LogRewoundError(this.delivered, head));
+      this.delivered = head;
+      this.mark = mark;
+      this.checkedGeneration = generation;
+      return;
+    }
     const found = await this.reader.markAt(this.delivered);
     if (found !== this.mark) {
       const head = await this.reader.head();
