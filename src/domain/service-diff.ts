@@ -4,6 +4,7 @@
 import { diffConditions } from './status-diff';
 import { MUTABLE_METADATA_KEYS, type MutableMetadata, type ServiceEvent } from './service.events';
 import type { Service } from './service.types';
+import { changedUnknownFields } from './service-unknown-fields';
 import { jsonCopy } from './json-copy';
 import { sameJson } from './json-equality';
 
@@ -40,5 +41,8 @@ export function diffService(old: Service, next: Service): ServiceEvent[] {
   if (!same(old.metadata.managedFields, next.metadata.managedFields)) {
     events.push({ type: 'ServiceManagedFieldsChanged', data: { managedFields: jsonCopy(next.metadata.managedFields ?? []) } });
   }
+  // Fields svctrail does not know (a mirrored newer version's), or their places, changed.
+  const unknown = changedUnknownFields(old, next);
+  if (unknown) events.push({ type: 'ServiceUnknownFieldsChanged', data: { fields: jsonCopy(unknown) } });
   return events;
 }

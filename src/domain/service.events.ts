@@ -1,6 +1,7 @@
 // Domain events of one Service incarnation (stream = metadata.uid). Facts in the past tense.
 // Together they carry everything needed to rebuild, byte for byte, the object the API returned
 // after each write (see service.evolve.ts).
+import type { UnknownServiceFields } from './service-unknown-fields';
 import type { Condition, LoadBalancerIngress, ManagedFieldsEntry, ObjectMeta, Service, ServiceSpec } from './service.types';
 
 /** The object as created, without `metadata.resourceVersion` (that is the write's log position). */
@@ -59,6 +60,18 @@ export interface ServiceManagedFieldsChanged {
   data: { managedFields: ManagedFieldsEntry[] };
 }
 
+/**
+ * Mirror mode: the fields svctrail's schema does not know (a newer Kubernetes version's) at the
+ * object's top level, its metadata, status or status.loadBalancer after the write, each level
+ * whole, each member after the known field it follows. Deeper ones ride in the values other events
+ * carry whole (a spec's travel in ServiceSpecChanged). A direct write that replaces a mirrored
+ * object records their removal ({}).
+ */
+export interface ServiceUnknownFieldsChanged {
+  type: 'ServiceUnknownFieldsChanged';
+  data: { fields: UnknownServiceFields };
+}
+
 export interface ServiceDeletionRequested {
   type: 'ServiceDeletionRequested';
   data: { deletionTimestamp: string; deletionGracePeriodSeconds: number };
@@ -79,6 +92,7 @@ export type ServiceEvent =
   | ServiceConditionRemoved
   | ServiceConditionsReplaced
   | ServiceManagedFieldsChanged
+  | ServiceUnknownFieldsChanged
   | ServiceDeletionRequested
   | ServiceDeleted;
 
@@ -93,6 +107,7 @@ export const SERVICE_EVENT_TYPES: readonly ServiceEventType[] = [
   'ServiceConditionRemoved',
   'ServiceConditionsReplaced',
   'ServiceManagedFieldsChanged',
+  'ServiceUnknownFieldsChanged',
   'ServiceDeletionRequested',
   'ServiceDeleted',
 ];

@@ -3,6 +3,7 @@
 import { objectMetaSchema, serviceSchema, serviceStatusSchema } from './codec/service-schema';
 import { structKeyOrder } from './codec/struct-key-order';
 import { MUTABLE_METADATA_KEYS, type ServiceEvent } from './service.events';
+import { hasUnknownFields, unknownServiceFields, withUnknownServiceFields, type UnknownServiceFields } from './service-unknown-fields';
 import type { Condition, Service } from './service.types';
 
 export interface ServiceState {
@@ -34,12 +35,25 @@ export function evolve(state: ServiceState, event: ServiceEvent, resourceVersion
 export function evolveAll(state: ServiceState, events: readonly ServiceEvent[], resourceVersion: number): ServiceState {
   if (events.length === 0) return state;
   let object = state.object;
-  for (const event of events) object = applyEvent(object, event);
+  // A mirrored object's unknown fields (service-unknown-fields.ts) are placed again after the
+  // events, which move known keys about: those of the object before, of a creation, or of the event
+  // that changed them.
+  let unknown: UnknownServiceFields | undefined = object ? unknownFieldsIfAny(object) : undefined;
+  for (const event of events) {
+    object = applyEvent(object, event);
+    if (event.type === 'ServiceCreated') unknown = unknownFieldsIfAny(event.data.object);
+    else if (event.type === 'ServiceUnknownFieldsChanged') unknown = event.data.fields;
+  }
   const streamVersion = state.streamVersion + events.length;
   if (object === null) return { object: null, streamVersion, deleted: true };
   const metadata = inObjectMetaOrder({ ...object.metadata, resourceVersion: String(resourceVersion) });
-  const folded = object.status === undefined ? { ...object, metadata } : { ...object, metadata, status: inStatusOrder(object.status) };
-  return { object: inServiceOrder(folded), streamVersion, deleted: false };
+  const folded = inServiceOrder(object.status === undefined ? { ...object, metadata } : { ...object, metadata, status: inStatusOrder(object.status) });
+  return { object: unknown ? withUnknownServiceFields(folded, unknown) : folded, streamVersion, deleted: false };
+}
+
+function unknownFieldsIfAny(object: Service): UnknownServiceFields | undefined {
+  const fields = unknownServiceFields(object);
+  return hasUnknownFields(fields) ? fields : undefined;
 }
 
 /** One event's change as a new object (shallow copies of what it changes; the rest is shared). */
@@ -76,6 +90,9 @@ function applyEvent(obj: Service | null, event: ServiceEvent): Service | null {
       const { managedFields: _before, ...metadata } = obj.metadata;
       return { ...obj, metadata: event.data.managedFields.length ? { ...metadata, managedFields: event.data.managedFields } : metadata };
     }
+    case 'ServiceUnknownFieldsChanged':
+      // Placed by evolveAll once every event of the write is applied.
+      return obj;
     case 'ServiceDeletionRequested':
       return {
         ...obj,

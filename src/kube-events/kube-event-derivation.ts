@@ -2,6 +2,7 @@
 // the message. Unlike kube-apiserver's (one-hour TTL) they last as long as the log.
 import { createHash } from 'node:crypto';
 import type { Condition, LoadBalancerIngress } from '../domain/service.types';
+import { unknownFieldPaths } from '../domain/service-unknown-fields';
 import type { RecordedEvent } from '../store/ports/recorded-event';
 import type { KubeEvent } from '../domain/kube-event/kube-event.types';
 
@@ -48,6 +49,10 @@ export function describeEvent(recorded: RecordedEvent): { reason: string; messag
       };
     case 'ServiceManagedFieldsChanged':
       return { reason: 'ManagedFieldsChanged', message: 'Field ownership (metadata.managedFields) changed', type: 'Normal' };
+    case 'ServiceUnknownFieldsChanged': {
+      const paths = unknownFieldPaths(e.data.fields);
+      return { reason: 'UnknownFieldsChanged', message: `Service fields svctrail does not know changed (now: ${paths.join(', ') || 'none'})`, type: 'Normal' };
+    }
     case 'ServiceDeletionRequested':
       return { reason: 'DeletionRequested', message: 'Deletion requested; waiting for finalizers', type: 'Normal' };
     case 'ServiceDeleted':

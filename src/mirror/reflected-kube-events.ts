@@ -38,8 +38,8 @@ export class ReflectedKubeEvents implements ReflectedResource<KubeEvent> {
   }
 
   decode(raw: unknown): { object: KubeEvent; resourceVersion?: string } {
-    // Lenient, as for Services: the source accepted it (no validation, no defaulting).
-    const { object } = decodeKubeEventValue({ ...(raw as object), kind: 'Event', apiVersion: 'v1' }, { fieldValidation: 'Ignore' });
+    // Lenient, as for Services: the source accepted it (no validation, no defaulting); fields svctrail does not know are kept.
+    const { object } = decodeKubeEventValue({ ...(raw as object), kind: 'Event', apiVersion: 'v1' }, { fieldValidation: 'Ignore', keepUnknownFields: true });
     return { object: observedKubeEvent(object), resourceVersion: object.metadata.resourceVersion };
   }
 

@@ -25,8 +25,8 @@ export class ReflectedServices implements ReflectedResource<Service> {
   }
 
   decode(raw: unknown): { object: Service; resourceVersion?: string } {
-    // Lenient: unknown fields are ignored, nothing is defaulted or validated (the source accepted it).
-    const { object } = decodeServiceValue({ ...(raw as object), kind: 'Service', apiVersion: 'v1' }, { fieldValidation: 'Ignore' });
+    // Lenient: nothing is defaulted or validated (the source accepted it); fields svctrail does not know are kept.
+    const { object } = decodeServiceValue({ ...(raw as object), kind: 'Service', apiVersion: 'v1' }, { fieldValidation: 'Ignore', keepUnknownFields: true });
     return { object: observedObject(object), resourceVersion: object.metadata.resourceVersion };
   }
 

@@ -2,8 +2,9 @@
 // then the Event's fields in Go struct order with Go's omitempty (see service-encoder.ts).
 import type { KubeEvent } from '../kube-event/kube-event.types';
 import { eventSchema } from './event-schema';
-import { encodeStruct } from './schema-encoder';
+import { encodeStruct, type EncodeOptions } from './schema-encoder';
 
-export function encodeKubeEvent(event: KubeEvent): KubeEvent {
-  return encodeStruct(eventSchema, { ...event, kind: 'Event', apiVersion: 'v1' }) as unknown as KubeEvent;
+/** Fields svctrail does not know are dropped unless `keepUnknownFields` (a mirrored Event). */
+export function encodeKubeEvent(event: KubeEvent, options?: EncodeOptions): KubeEvent {
+  return encodeStruct(eventSchema, { ...event, kind: 'Event', apiVersion: 'v1' }, options) as unknown as KubeEvent;
 }

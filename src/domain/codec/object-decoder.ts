@@ -25,6 +25,8 @@ export interface DecodeOptions {
   fieldValidation: FieldValidation;
   /** Maximum JSON nesting depth (default 100). */
   maxDepth?: number;
+  /** Keep the fields svctrail does not know where they were (a mirror's observed object; never a request body). */
+  keepUnknownFields?: boolean;
 }
 
 export interface DecodeResult<T> {
@@ -101,7 +103,7 @@ function decodeParsed<T>(target: DecodedKind, json: JsonValue, body: RequestBody
   const gvk = requestGvk(target, json, body);
   let decoded;
   try {
-    decoded = decodeWithSchema(json, target.schema, { strict: opts.fieldValidation !== 'Ignore' });
+    decoded = decodeWithSchema(json, target.schema, { strict: opts.fieldValidation !== 'Ignore', keepUnknownFields: opts.keepUnknownFields });
   } catch (e) {
     if (e instanceof GoUnmarshalError) throw cannotBeHandled(target, gvk, e.message);
     throw e;

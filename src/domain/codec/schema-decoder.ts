@@ -9,11 +9,14 @@
 // - strict errors (`unknown field "spec.foo"`, `duplicate field "spec.type"`) are collected with
 //   their path (`spec.ports[0].foo`), de-duplicated and capped at 100, as kubernetes_patch.go does.
 // The output is canonical: non-pointer omitempty zero values are absent, non-omitempty ones are
-// materialised ("" / 0 / null time), nested non-pointer structs always exist.
+// materialised ("" / 0 / null time), nested non-pointer structs always exist. With
+// `keepUnknownFields` (mirror mode) members the schema does not know are kept as plain JSON, each
+// after the known member it followed (unknown-members.ts).
 import { type FieldSchema, type GoType, goTypeName, type StructSchema } from './go-schema';
 import { canonicalTime, formatRfc3339Micro, formatRfc3339Utc, GO_ZERO_TIME_SECONDS, isCanonicalTimeText, parseRfc3339, parseRfc3339Micro } from './go-time';
 import { strconvQuote } from './go-quote';
 import { type JsonValue, jsonKindName, toPlainJson } from './json-value';
+import { placeMembers, type UnknownMember } from './unknown-members';
 
 /** A decode failure; `message` is the Go error text (e.g. `json: cannot unmarshal ...`). */
 export class GoUnmarshalError extends Error {
@@ -26,6 +29,8 @@ export class GoUnmarshalError extends Error {
 export interface SchemaDecodeOptions {
   /** Collect unknown/duplicate field errors (the apiserver's StrictSerializer). */
   strict: boolean;
+  /** Keep the members the schema does not know, as plain JSON where they were (a mirror's observed object). */
+  keepUnknownFields?: boolean;
 }
 
 export interface SchemaDecodeResult {
@@ -95,7 +100,10 @@ class SchemaDecoder {
   readonly strictErrors: string[] = [];
   private readonly seenStrict = new Set<string>();
 
-  constructor(private readonly strict: boolean) {}
+  constructor(
+    private readonly strict: boolean,
+    private readonly keepUnknown: boolean,
+  ) {}
 
   finish(): void {
     if (this.savedError !== undefined) throw new GoUnmarshalError(this.savedError);
@@ -125,20 +133,25 @@ class SchemaDecoder {
     if (isPlainObject(existing)) for (let i = 0; i < fields.length; i++) values[i] = existing[fields[i].json];
     const index = fieldIndex(schema);
     const seen: boolean[] = [];
+    const unknown: UnknownMember[] = [];
+    let after: string | null = null;
     for (const member of json.members) {
       const at = index.get(member.key);
       if (at === undefined) {
         // Unknown keys are skipped wholesale: nothing inside them is type- or strict-checked.
         this.saveStrictError('unknown', path, member.key);
+        if (this.keepUnknown) keepMember(unknown, { after, key: member.key, value: toPlainJson(member.value) });
         continue;
       }
       const f = fields[at];
+      after = f.json;
       if (seen[at]) this.saveStrictError('duplicate', path, f.json);
       seen[at] = true;
       const fieldCtx: ErrorContext = { struct: schema.name, field: f.json, outer: ctx };
       values[at] = this.decodeField(f, member.value, values[at], fieldCtx, path ? `${path}.${f.json}` : f.json);
     }
-    return canonicalValues(schema, values, true);
+    const decoded = canonicalValues(schema, values, true);
+    return unknown.length ? placeMembers(schema, decoded, unknown) : decoded;
   }
 
   private decodeField(f: FieldSchema, json: JsonValue, existing: unknown, ctx: ErrorContext, path: string): unknown {
@@ -279,6 +292,13 @@ class SchemaDecoder {
   }
 }
 
+/** A repeated unknown key keeps its first place and its last value, as JSON.parse does. */
+function keepMember(unknown: UnknownMember[], member: UnknownMember): void {
+  const earlier = unknown.find((m) => m.key === member.key);
+  if (earlier) earlier.value = member.value;
+  else unknown.push(member);
+}
+
 function decodeIntOrString(json: JsonValue, ctx: ErrorContext): unknown {
   // IntOrString.UnmarshalJSON: strings are names, anything else goes through
   // encoding/json into an int32, whose error aborts the whole decode.
@@ -358,7 +378,7 @@ function canonicalValues(schema: StructSchema, values: readonly unknown[], decod
 
 /** Decodes `json` as the struct `schema`. Throws GoUnmarshalError with Go's first error. */
 export function decodeWithSchema(json: JsonValue, schema: StructSchema, opts: SchemaDecodeOptions): SchemaDecodeResult {
-  const decoder = new SchemaDecoder(opts.strict);
+  const decoder = new SchemaDecoder(opts.strict, opts.keepUnknownFields ?? false);
   // Top-level `null` into a struct pointer's target is a no-op: the zero object.
   const value = json.kind === 'null' ? canonicalStruct(schema, {}) : decoder.decodeStruct(schema, json, undefined, undefined, '');
   decoder.finish();

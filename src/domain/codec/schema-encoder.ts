@@ -1,10 +1,17 @@
 // Writes plain objects the way Go's encoding/json marshals the schema's structs: keys in struct
 // order, `omitempty` dropping "", 0, false, nil and empty slices/maps (never structs), pointer
 // fields kept whenever non-nil, map keys sorted by byte order, metav1.Time as whole-second UTC
-// (zero → null), IntOrString never omitted (zero → 0), FieldsV1 copied verbatim.
+// (zero → null), IntOrString never omitted (zero → 0), FieldsV1 copied verbatim. Members the schema
+// does not know are dropped, as Go drops them, unless `keepUnknownFields` (a mirror's observed
+// object): then each is copied verbatim after the known member it followed (unknown-members.ts).
 import { type FieldSchema, type GoType, type StructSchema } from './go-schema';
 import { canonicalTime } from './go-time';
 import { compareGoStrings } from '../go-string-order';
+import { placeMembers, unknownMembersOf } from './unknown-members';
+
+export interface EncodeOptions {
+  keepUnknownFields?: boolean;
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,7 +48,7 @@ function isEmptyForOmit(type: GoType, v: unknown): boolean {
   }
 }
 
-function encodeValue(type: GoType, v: unknown): unknown {
+function encodeValue(type: GoType, v: unknown, options: EncodeOptions): unknown {
   switch (type.kind) {
     case 'string':
       return v ?? '';
@@ -66,9 +73,9 @@ function encodeValue(type: GoType, v: unknown): unknown {
       return out;
     }
     case 'slice':
-      return Array.isArray(v) ? v.map((item) => encodeValue(type.elem, item)) : null;
+      return Array.isArray(v) ? v.map((item) => encodeValue(type.elem, item, options)) : null;
     case 'struct':
-      return encodeStruct(type.struct, isPlainObject(v) ? v : {});
+      return encodeStruct(type.struct, isPlainObject(v) ? v : {}, options);
     case 'intOrString':
       return v === undefined || v === null || v === '' ? (v === '' ? '' : 0) : v;
     case 'time': {
@@ -83,27 +90,34 @@ function encodeValue(type: GoType, v: unknown): unknown {
   }
 }
 
-function encodeField(f: FieldSchema, v: unknown): { present: boolean; value?: unknown } {
+function encodeField(f: FieldSchema, v: unknown, options: EncodeOptions): { present: boolean; value?: unknown } {
   if (f.pointer) {
     if (v === undefined || v === null) return { present: false };
     // A pointer to the zero time would render null and decode back as nil: the decoder stores
     // it as nil, and so does the encoder, to keep encode∘decode a fixed point.
     if (f.type.kind === 'time' && typeof v === 'string' && canonicalTime(v) === null) return { present: false };
-    return { present: true, value: encodeValue(f.type, v) };
+    return { present: true, value: encodeValue(f.type, v, options) };
   }
   if (f.omitempty && isEmptyForOmit(f.type, v)) {
     // Value structs are never omitted: a nil map/slice would, a struct renders (possibly as null).
     if (f.type.kind !== 'struct' && f.type.kind !== 'time' && f.type.kind !== 'intOrString') return { present: false };
   }
-  return { present: true, value: encodeValue(f.type, v) };
+  return { present: true, value: encodeValue(f.type, v, options) };
 }
 
 /** A new object with the struct's keys in Go order and Go's omitempty applied. */
-export function encodeStruct(schema: StructSchema, obj: Record<string, unknown>): Record<string, unknown> {
+export function encodeStruct(schema: StructSchema, obj: Record<string, unknown>, options: EncodeOptions = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of schema.fields) {
-    const encoded = encodeField(f, obj[f.json]);
+    const encoded = encodeField(f, obj[f.json], options);
     if (encoded.present) out[f.json] = encoded.value;
   }
-  return out;
+  if (!options.keepUnknownFields) return out;
+  const unknown = unknownMembersOf(schema, obj);
+  if (unknown.length === 0) return out;
+  return placeMembers(
+    schema,
+    out,
+    unknown.map((m) => ({ ...m, value: copyRaw(m.value) })),
+  );
 }

@@ -4,12 +4,15 @@
 // Note: Go's encoder additionally escapes <, >, & and U+2028/U+2029 in strings; that is a
 // concern of the HTTP writer, not of this object form.
 import { type Service } from '../service.types';
-import { encodeStruct } from './schema-encoder';
+import { encodeStruct, type EncodeOptions } from './schema-encoder';
 import { serviceSchema } from './service-schema';
 
-/** A new plain Service object in canonical key order, `kind: "Service"` and `apiVersion: "v1"` first. */
-export function encodeService(obj: Service): Service {
-  const body = encodeStruct(serviceSchema, { ...obj, kind: 'Service', apiVersion: 'v1' });
+/**
+ * A new plain Service object in canonical key order, `kind: "Service"` and `apiVersion: "v1"`
+ * first; fields svctrail does not know are dropped unless `keepUnknownFields` (mirror mode).
+ */
+export function encodeService(obj: Service, options?: EncodeOptions): Service {
+  const body = encodeStruct(serviceSchema, { ...obj, kind: 'Service', apiVersion: 'v1' }, options);
   return body as unknown as Service;
 }
 

@@ -23,7 +23,10 @@ describe('structKeyOrder', () => {
     expect(Object.keys(obj)).toEqual(['third', 'first']);
   });
 
-  it('given keys the struct does not have, then they follow the struct fields in their own order', () => {
-    expect(Object.keys(inOrder({ extra: 1, second: 'b', first: 'a', other: 2 }))).toEqual(['first', 'second', 'extra', 'other']);
+  it('given keys the struct does not have, then each stays right after the known key it followed, whichever way the known keys move', () => {
+    expect(Object.keys(inOrder({ extra: 1, second: 'b', first: 'a', other: 2 }))).toEqual(['extra', 'first', 'other', 'second']);
+    // In order apart from them: the object itself.
+    const ordered = { first: 'a', newer: 1, third: 'c' };
+    expect(inOrder(ordered)).toBe(ordered);
   });
 });

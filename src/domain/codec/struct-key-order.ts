@@ -3,17 +3,19 @@
 // written) but whose assembly can add a key out of place (a label set added to metadata after its
 // managedFields). Re-encoding the whole object instead copies every level, every write.
 import type { StructSchema } from './go-schema';
+import { memberRanks, placeMembers, unknownMembersOf } from './unknown-members';
 
 export type KeyOrder = <T extends object>(obj: T) => T;
 
 export function structKeyOrder(schema: StructSchema): KeyOrder {
-  const rank = new Map(schema.fields.map((f, i) => [f.json, i]));
-  const last = schema.fields.length;
+  const rank = memberRanks(schema);
   return <T extends object>(obj: T): T => {
     let previous = -1;
     let ordered = true;
     for (const key of Object.keys(obj)) {
-      const at = rank.get(key) ?? last;
+      const at = rank.get(key);
+      // Keys the struct does not have (a mirrored newer field) stay after the known key they follow.
+      if (at === undefined) continue;
       if (at < previous) {
         ordered = false;
         break;
@@ -22,10 +24,6 @@ export function structKeyOrder(schema: StructSchema): KeyOrder {
     }
     if (ordered) return obj;
     const source = obj as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const f of schema.fields) if (Object.hasOwn(source, f.json)) out[f.json] = source[f.json];
-    // Keys the struct does not have keep their order, last (none in a canonical object).
-    for (const key of Object.keys(source)) if (!rank.has(key)) out[key] = source[key];
-    return out as T;
+    return placeMembers(schema, source, unknownMembersOf(schema, source)) as T;
   };
 }

@@ -3,7 +3,8 @@
 // the source accepted the object (feature gates differ between clusters, see
 // shared/k8s/mirror.md §3); the events are the difference between consecutive observed states,
 // computed by the same diff a direct write uses, so every projection and history answer reads
-// mirrored writes exactly like direct ones.
+// mirrored writes exactly like direct ones. Fields svctrail's schema does not know (a newer
+// Kubernetes version's) are kept where the source had them (service-unknown-fields.ts).
 import { diffService } from '../service-diff';
 import type { ServiceEvent } from '../service.events';
 import { evolveAll, type ServiceState } from '../service.evolve';
@@ -11,6 +12,7 @@ import type { ManagedFieldsEntry, Service } from '../service.types';
 import { encodeService } from '../codec/service-encoder';
 import { jsonCopy } from '../json-copy';
 import { sameJson } from '../json-equality';
+import { changedUnknownLevels, unknownServiceFields } from '../service-unknown-fields';
 
 /** How a state was found: a watch event, the first LIST, or a LIST after the source expired our place. */
 export type ObservedVia = 'watch' | 'list' | 'relist';
@@ -35,15 +37,18 @@ export interface ObservedDecision {
   folded?: Service;
 }
 
+const KEEP_UNKNOWN = { keepUnknownFields: true };
+
 /** Internal error: the diff did not reproduce the observed object (replay would not be exact). */
 export class ObservedFoldError extends Error {}
 
 /**
- * The source's object as svctrail stores it: canonical form, without the source's
- * resourceVersion (it means nothing here; svctrail's own is the write's log position).
+ * The source's object as svctrail stores it: canonical form with the fields svctrail does not
+ * know kept in place, without the source's resourceVersion (it means nothing here; svctrail's own
+ * is the write's log position).
  */
 export function observedObject(source: Service): Service {
-  const object = encodeService(source);
+  const object = encodeService(source, KEEP_UNKNOWN);
   delete object.metadata.resourceVersion;
   delete object.metadata.selfLink;
   return object;
@@ -94,7 +99,7 @@ export function decideObservedDeletion(state: ServiceState, lastKnown: Service |
 
 function decideUpdate(state: ServiceState, current: Service, observed: Service): ObservedDecision {
   // Canonical key order with the recorded resourceVersion in its place, as the fold encodes it.
-  const next = encodeService({ ...observed, metadata: { ...observed.metadata, resourceVersion: current.metadata.resourceVersion } });
+  const next = encodeService({ ...observed, metadata: { ...observed.metadata, resourceVersion: current.metadata.resourceVersion } }, KEEP_UNKNOWN);
   const events = diffService(current, next);
   const deletion = deletionEvent(current, next);
   if (deletion) events.push(deletion);
@@ -112,7 +117,7 @@ function decideUpdate(state: ServiceState, current: Service, observed: Service):
     streamId,
     created: false,
     verb: 'update',
-    subresource: changed ? (changed.subresource === 'status' ? 'status' : '') : onlyStatus(events) ? 'status' : '',
+    subresource: changed ? (changed.subresource === 'status' ? 'status' : '') : onlyStatus(events, current, next) ? 'status' : '',
     fieldManager: changed?.manager ?? '',
     replaced: false,
     folded,
@@ -135,8 +140,12 @@ function deletionEvent(current: Service, next: Service): ServiceEvent | undefine
  * keeps the stored status (when managedFields do not say, e.g. a second write by the same
  * manager within the second its entry's time already holds).
  */
-function onlyStatus(events: readonly ServiceEvent[]): boolean {
-  return events.every((e) => STATUS_EVENTS.has(e.type));
+function onlyStatus(events: readonly ServiceEvent[], current: Service, next: Service): boolean {
+  return events.every((e) => STATUS_EVENTS.has(e.type) || (e.type === 'ServiceUnknownFieldsChanged' && onlyStatusUnknownFields(current, next)));
+}
+
+function onlyStatusUnknownFields(current: Service, next: Service): boolean {
+  return changedUnknownLevels(unknownServiceFields(current), unknownServiceFields(next)).every((level) => level === 'status' || level === 'loadBalancer');
 }
 
 const STATUS_EVENTS = new Set<ServiceEvent['type']>(['LoadBalancerIngressChanged', 'ServiceConditionChanged', 'ServiceConditionRemoved', 'ServiceConditionsReplaced', 'ServiceManagedFieldsChanged']);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { evolveKubeEvent, initialKubeEventState, type KubeEventState } from '../kube-event/kube-event.evolve';
 import type { KubeEvent } from '../kube-event/kube-event.types';
+import { decodeKubeEventValue } from '../codec/kube-event-decoder';
 import { decideObservedKubeEvent, decideObservedKubeEventDeletion, observedKubeEvent } from './observed-kube-event-change';
 import { ObservedFoldError } from './observed-change';
 
@@ -140,5 +141,22 @@ describe('decideObservedKubeEvent (mirror mode)', () => {
         }
       }),
     );
+  });
+  it('given a newer source, when an Event with fields svctrail does not know is observed and then only they change, then they are stored where the source had them and the change is a fact', () => {
+    /** As the Events' reflector reads it (reflected-kube-events.ts): lenient, fields svctrail does not know kept. */
+    const observed = (newer: string) => {
+      const { metadata, ...rest } = sourceEvent();
+      const source = { metadata: { ...metadata, newMetadataField: newer }, ...rest, newEventField: { series: newer } };
+      return observedKubeEvent(decodeKubeEventValue({ ...source, kind: 'Event', apiVersion: 'v1' }, { fieldValidation: 'Ignore', keepUnknownFields: true }).object);
+    };
+    const first = decideObservedKubeEvent(initialKubeEventState, observed('a'));
+    const state = evolveKubeEvent(initialKubeEventState, first.fact!, 9);
+    const served = JSON.stringify(state.object);
+    expect(served).toContain('"creationTimestamp":"2026-01-02T03:04:05Z","newMetadataField":"a"}');
+    expect(served.endsWith('"reportingInstance":"","newEventField":{"series":"a"}}')).toBe(true);
+    expect(decideObservedKubeEvent(state, observed('a')).fact).toBeUndefined();
+    const changed = decideObservedKubeEvent(state, observed('b'));
+    expect(changed.fact?.type).toBe('KubeEventUpdated');
+    expect(JSON.stringify(evolveKubeEvent(state, changed.fact!, 10).object)).toBe(served.replaceAll('"a"', '"b"').replace('"resourceVersion":"9"', '"resourceVersion":"10"'));
   });
 });

@@ -32,11 +32,12 @@ export interface ObservedKubeEventDecision {
 }
 
 /**
- * The source's Event as svctrail stores it: canonical form, without the source's resourceVersion
- * (svctrail's own is the write's log position) and selfLink.
+ * The source's Event as svctrail stores it: canonical form with the fields svctrail does not know
+ * kept where the source had them, without the source's resourceVersion (svctrail's own is the
+ * write's log position) and selfLink.
  */
 export function observedKubeEvent(source: KubeEvent): KubeEvent {
-  const object = encodeKubeEvent(source);
+  const object = encodeKubeEvent(source, { keepUnknownFields: true });
   delete object.metadata.resourceVersion;
   delete object.metadata.selfLink;
   return object;

@@ -9,10 +9,11 @@ import type { MetaApiVersion, PartialObjectMetadata, PartialObjectMetadataList }
 
 /**
  * The whole ObjectMeta, managedFields included (AsPartialObjectMetadata copies the struct), in Go
- * key order; the apiVersion is the group version the client asked for.
+ * key order, with a mirrored object's fields svctrail does not know where the source had them; the
+ * apiVersion is the group version the client asked for.
  */
 export function toPartialObjectMetadata(svc: Service, apiVersion: MetaApiVersion): PartialObjectMetadata {
-  const metadata = encodeStruct(objectMetaSchema, svc.metadata as Record<string, unknown>) as ObjectMeta;
+  const metadata = encodeStruct(objectMetaSchema, svc.metadata as Record<string, unknown>, { keepUnknownFields: true }) as ObjectMeta;
   return { kind: 'PartialObjectMetadata', apiVersion, metadata };
 }
 

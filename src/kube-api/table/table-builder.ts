@@ -20,7 +20,8 @@ export interface BuildTableOptions extends ListMetaOptions {
 function rowObject(svc: Service, opts: BuildTableOptions): TableRow['object'] {
   switch (opts.includeObject) {
     case 'Object':
-      return encodeService(svc);
+      // The object as served: a mirrored one's fields svctrail does not know included.
+      return encodeService(svc, { keepUnknownFields: true });
     case 'None':
       return null;
     default:

@@ -80,6 +80,8 @@ function eventSummary(event: EventItem): string[] {
     }
     case 'ServiceManagedFieldsChanged':
       return [];
+    case 'ServiceUnknownFieldsChanged':
+      return ['fields svctrail does not know changed'];
     case 'ServiceDeletionRequested':
       return ['deletion requested'];
     case 'ServiceDeleted':
