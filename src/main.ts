@@ -6,6 +6,8 @@ import { DamagedDatabaseError } from './store/database';
 import { ClusterConfigError } from './cluster/cluster-config-error';
 import { MirrorSourceMismatchError } from './store/ports/mirror-source-store';
 import { createServer } from './server/create-server';
+import { AuthenticationConfigMapError } from './auth/authentication-config-map-watch';
+import { RequestHeaderCaFileError } from './auth/request-header-settings';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
@@ -21,6 +23,8 @@ main().catch((error: unknown) => {
     error instanceof DataDirectoryLockedError ||
     error instanceof ClusterConfigError ||
     error instanceof MirrorSourceMismatchError ||
+    error instanceof RequestHeaderCaFileError ||
+    error instanceof AuthenticationConfigMapError ||
     (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
   process.stderr.write(`svctrail: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
   process.exit(1);
