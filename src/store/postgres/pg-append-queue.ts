@@ -179,7 +179,12 @@ export class PgAppendQueue {
     if (!sent.length) return ready(answer([]));
     const started = process.hrtime.bigint();
     try {
-      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>('SELECT svctrail_append($1::jsonb) AS out', [JSON.stringify(sent.map((s) => s.payload))]);
+      // Named: each connection parses and plans it once (a batch's fixed cost is paid per batch, and smaller batches are more of them).
+      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>({
+        name: 'svctrail-append',
+        text: 'SELECT svctrail_append($1::jsonb) AS out',
+        values: [JSON.stringify(sent.map((s) => s.payload))],
+      });
       this.observer?.committed(sent.length, Number(process.hrtime.bigint() - started) / 1e9);
       this.observer?.appendLockHeld?.(rows[0].out.held);
       return ready(answer(rows[0].out.results));

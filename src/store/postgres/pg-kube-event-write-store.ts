@@ -134,12 +134,14 @@ export class PgKubeEventWriteStore implements KubeEventWriteStore, AppendKind {
   /** The live row of every name the batch writes and the log's newest time, in one round trip. */
   private async snapshot(batch: PendingEventWrite[]): Promise<{ states: Map<string, KubeEventState>; newest?: string }> {
     const names = new Map(batch.map((w) => [keyOf(w), w]));
-    const { rows } = await this.pool.query<{ namespace: string | null; name: string; object: string; stream_version: number; expires_at: string | null; newest: string | null }>(
-      `SELECT k.namespace, k.name, k.object, k.stream_version, k.expires_at, NULL AS newest
+    const { rows } = await this.pool.query<{ namespace: string | null; name: string; object: string; stream_version: number; expires_at: string | null; newest: string | null }>({
+      // Named: parsed and planned once per connection.
+      name: 'svctrail-event-snapshot',
+      text: `SELECT k.namespace, k.name, k.object, k.stream_version, k.expires_at, NULL AS newest
          FROM unnest($1::text[], $2::text[]) AS n(namespace, name) JOIN kube_events k ON k.namespace = n.namespace AND k.name = n.name
        UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, (SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1)`,
-      [[...names.values()].map((w) => w.namespace), [...names.values()].map((w) => w.name)],
-    );
+      values: [[...names.values()].map((w) => w.namespace), [...names.values()].map((w) => w.name)],
+    });
     const states = new Map<string, KubeEventState>();
     let newest: string | undefined;
     for (const row of rows) {

@@ -273,12 +273,14 @@ export class PgServiceWriteStore implements ServiceWriteStore, AppendKind {
     const names = new Map(batch.map((w) => [keyOf(w), w]));
     const namespaces = [...names.values()].map((w) => w.namespace);
     const nameList = [...names.values()].map((w) => w.name);
-    const { rows } = await this.pool.query<{ namespace: string | null; name: string; object: string; stream_version: number; newest: string | null }>(
-      `SELECT s.namespace, s.name, s.object, s.stream_version, NULL AS newest
+    const { rows } = await this.pool.query<{ namespace: string | null; name: string; object: string; stream_version: number; newest: string | null }>({
+      // Named: parsed and planned once per connection.
+      name: 'svctrail-service-snapshot',
+      text: `SELECT s.namespace, s.name, s.object, s.stream_version, NULL AS newest
          FROM unnest($1::text[], $2::text[]) AS k(namespace, name) JOIN services s ON s.namespace = k.namespace AND s.name = k.name
        UNION ALL SELECT NULL, NULL, NULL, NULL, (SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1)`,
-      [namespaces, nameList],
-    );
+      values: [namespaces, nameList],
+    });
     const states = new Map<string, ServiceState>();
     let newest: string | undefined;
     for (const row of rows) {
