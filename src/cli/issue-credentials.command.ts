@@ -16,7 +16,7 @@ export const ISSUE_CREDENTIALS_USAGE = `usage: svctrail issue-credentials --user
   kubeconfig for that user (default DIR/users/NAME.kubeconfig).
   --policy appends ABAC lines for the user to DIR/policy.jsonl (restart the server to load them):
   readonly reads everything in NS (default all namespaces), status-writer also writes
-  services/status there, admin may do anything, audit-webhook may only post audit events to
+  services/status and Events there, admin may do anything, audit-webhook may only post audit events to
   /audit/v1/events (mirror mode; the kubeconfig's server is then that URL, as kube-apiserver's
   --audit-webhook-config-file wants it), auth-delegator may create tokenreviews and
   subjectaccessreviews (kube's system:auth-delegator: a server that delegates to svctrail).`;

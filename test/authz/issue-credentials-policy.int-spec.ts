@@ -40,12 +40,16 @@ describe('issue-credentials --policy', () => {
     expect(issued.policyLines).toEqual([
       { user: 'lb', readonly: true, apiGroup: '*', resource: '*', namespace: 'team-a' },
       { user: 'lb', apiGroup: '', resource: 'services/status', namespace: 'team-a' },
+      { user: 'lb', apiGroup: '', resource: 'events', namespace: 'team-a' },
+      { user: 'lb', apiGroup: 'events.k8s.io', resource: 'events', namespace: 'team-a' },
     ]);
     expect(issued.warnings).toContain(`${policyFilePath(dataDir)} is read at startup: restart svctrail for the new policy to apply`);
     expect(await readFile(policyFilePath(dataDir), 'utf8')).toBe(
       DEFAULT +
         '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","readonly":true,"apiGroup":"*","resource":"*","namespace":"team-a"}}\n' +
-        '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","resource":"services/status","namespace":"team-a"}}\n',
+        '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","resource":"services/status","namespace":"team-a"}}\n' +
+        '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","resource":"events","namespace":"team-a"}}\n' +
+        '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"lb","apiGroup":"events.k8s.io","resource":"events","namespace":"team-a"}}\n',
     );
   });
 
@@ -67,7 +71,7 @@ describe('issue-credentials --policy', () => {
     expect(sw.warnings.filter((w) => w.includes('self-review'))).toEqual([]);
     const rules = (await loadPolicyFile(path)).rules.map(({ line, ...rule }) => (void line, rule));
     expect(rules.slice(0, 4)).toEqual([ADMIN_RULE, ...SELF_REVIEW_RULES]);
-    expect(rules.slice(4).map((r) => r.user)).toEqual(['ro', 'sw', 'sw']);
+    expect(rules.slice(4).map((r) => r.user)).toEqual(['ro', 'sw', 'sw', 'sw', 'sw']);
   });
 
   it.each([
@@ -105,7 +109,7 @@ describe('issue-credentials --policy', () => {
     });
 
     it.each([
-      [['--policy', 'root'], 'error: --policy must be one of readonly, status-writer, admin, audit-webhook, not "root"'],
+      [['--policy', 'root'], 'error: --policy must be one of readonly, status-writer, admin, audit-webhook, auth-delegator, not "root"'],
       [['--namespace', 'team-a'], 'error: --namespace needs --policy readonly or --policy status-writer'],
     ])('%j is a usage error', async (args, message) => {
       const out: string[] = [];
@@ -117,7 +121,7 @@ describe('issue-credentials --policy', () => {
     it('the usage text documents --policy and --namespace', async () => {
       const out: string[] = [];
       await runIssueCredentials(['--help'], (line) => out.push(line));
-      expect(out[0]).toContain('[--policy readonly|status-writer|admin|audit-webhook [--namespace NS]]');
+      expect(out[0]).toContain('[--policy readonly|status-writer|admin|audit-webhook|auth-delegator [--namespace NS]]');
     });
   });
 });
