@@ -26,7 +26,8 @@ let pgDatabaseCreated = false;
 // them are of the same 10k dataset where the run has them (--quick, or the full run's 10k phase).
 export const PG_DATASET = '10k';
 export const PG_READS = [...READ_CASES, ...TIME_TRAVEL_CASES, ...HISTORY_CASES].filter((d) => ['get-10', 'list-10', 'tt-get-exact-10', 'history-changes-10'].includes(d.id));
-export const PG_WRITES = [putMany(1), putMany(16), putMany(64), putHot(1), putHot(16), putHot(64)];
+// put-many-32 too: issue 45 compares the CPU per write of one and three replicas at 16, 32 and 64 connections.
+export const PG_WRITES = [putMany(1), putMany(16), putMany(32), putMany(64), putHot(1), putHot(16), putHot(64)];
 export const PG_CASE_IDS = [...PG_READS.map((d) => d.id), ...PG_WRITES.map((d) => d.id), 'watch-100', 'watch-cross', 'pg-import'];
 
 const pgUrlOf = (database: string) => {
