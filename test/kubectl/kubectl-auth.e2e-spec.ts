@@ -88,14 +88,17 @@ describeIfKubectl('kubectl auth can-i / whoami', () => {
       expect(result.stderr).toBe('');
       const table = rows(result.stdout);
       expect(table[0]).toEqual(['Resources', 'Non-Resource URLs', 'Resource Names', 'Verbs']);
-      expect(table.slice(1, 6)).toEqual([
+      // kubectl sorts by group, then resource: the core group's Events and services/status first.
+      expect(table.slice(1, 8)).toEqual([
+        ['events', '[]', '[]', '[*]'],
         ['services/status', '[]', '[]', '[*]'],
         ['selfsubjectreviews.authentication.k8s.io', '[]', '[]', '[*]'],
         ['selfsubjectaccessreviews.authorization.k8s.io', '[]', '[]', '[*]'],
         ['selfsubjectrulesreviews.authorization.k8s.io', '[]', '[]', '[*]'],
+        ['events.events.k8s.io', '[]', '[]', '[*]'],
         ['*.*', '[]', '[]', '[get list watch]'],
       ]);
-      const urls = table.slice(6).map(([url, names, verbs]) => `${url} ${names} ${verbs}`);
+      const urls = table.slice(8).map(([url, names, verbs]) => `${url} ${names} ${verbs}`);
       expect(urls).toEqual(expect.arrayContaining(['[/api] [] [get]', '[/apis/*] [] [get]', '[/openapi/*] [] [get]', '[/healthz] [] [get]', '[/version/] [] [get]']));
       const elsewhere = rows((await as('lb', 'auth', 'can-i', '--list', '-n', 'team-b')).stdout).map((row) => row[0]);
       expect(elsewhere).not.toContain('services/status');
