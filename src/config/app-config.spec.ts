@@ -43,3 +43,16 @@ describe('in-cluster (--mirror in-cluster, the Pod environment)', () => {
     expect(() => loadConfig(['--mirror', 'in-cluster', '--mirror-context', 'prod'], {})).toThrow(/--mirror in-cluster has none/);
   });
 });
+
+describe('delegated authentication and authorization', () => {
+  it("takes k8s.io/apiserver's flags: kubeconfig paths made absolute, `in-cluster` kept, cache TTLs as Go durations (10s by default)", () => {
+    const config = loadConfig(['--authentication-kubeconfig', 'in-cluster', '--authorization-kubeconfig', 'relative/authz', '--authorization-webhook-cache-unauthorized-ttl', '1m30s'], {});
+    expect(config.authenticationKubeconfig).toBe('in-cluster');
+    expect(config.authorizationKubeconfig).toMatch(/^\/.*relative\/authz$/);
+    expect([config.tokenReviewCacheTtlMs, config.authorizedCacheTtlMs, config.unauthorizedCacheTtlMs]).toEqual([10_000, 10_000, 90_000]);
+  });
+
+  it('refuses a cache TTL that is not a duration', () => {
+    expect(() => loadConfig(['--authentication-token-webhook-cache-ttl', 'soon'], {})).toThrow(/authentication-token-webhook-cache-ttl must be a duration/);
+  });
+});

@@ -132,6 +132,32 @@ export class AppConfig {
   requestheaderExtraHeadersPrefix = DEFAULT_REQUEST_HEADERS.extraHeaderPrefixes.join(',');
 
   /**
+   * `--authentication-kubeconfig KUBECONFIG|in-cluster` (k8s.io/apiserver's flag): a bearer token
+   * svctrail does not know itself is checked with a TokenReview at that cluster. Empty: never.
+   */
+  @IsString()
+  authenticationKubeconfig = '';
+
+  /**
+   * `--authorization-kubeconfig KUBECONFIG|in-cluster` (k8s.io/apiserver's flag): what svctrail's
+   * own authorizers do not allow is asked of that cluster with a SubjectAccessReview. Empty: never.
+   */
+  @IsString()
+  authorizationKubeconfig = '';
+
+  /** `--authentication-token-webhook-cache-ttl`: how long a TokenReview's answer is kept (Go duration). */
+  @IsString()
+  authenticationTokenWebhookCacheTtl = '10s';
+
+  /** `--authorization-webhook-cache-authorized-ttl`: how long an allowing SubjectAccessReview is kept. */
+  @IsString()
+  authorizationWebhookCacheAuthorizedTtl = '10s';
+
+  /** `--authorization-webhook-cache-unauthorized-ttl`: how long a SubjectAccessReview that does not allow is kept. */
+  @IsString()
+  authorizationWebhookCacheUnauthorizedTtl = '10s';
+
+  /**
    * `--service-account-dir` (tests and unusual mounts): where `in-cluster` finds the service
    * account's token, ca.crt and namespace files.
    */
@@ -199,6 +225,19 @@ export class AppConfig {
     };
   }
 
+  /** The three webhook cache TTLs in milliseconds (validated at load). */
+  get tokenReviewCacheTtlMs(): number {
+    return parseGoDuration(this.authenticationTokenWebhookCacheTtl)!;
+  }
+
+  get authorizedCacheTtlMs(): number {
+    return parseGoDuration(this.authorizationWebhookCacheAuthorizedTtl)!;
+  }
+
+  get unauthorizedCacheTtlMs(): number {
+    return parseGoDuration(this.authorizationWebhookCacheUnauthorizedTtl)!;
+  }
+
   /** The engine the store runs on. */
   get storage(): StorageChoice {
     return this.storageUrl ? { engine: 'postgres', url: this.storageUrl } : { engine: 'sqlite' };
@@ -226,6 +265,11 @@ const FLAGS = {
   'mirror-watch-timeout-seconds': 'mirrorWatchTimeoutSeconds',
   'history-retention': 'historyRetention',
   'event-ttl': 'eventTtl',
+  'authentication-kubeconfig': 'authenticationKubeconfig',
+  'authorization-kubeconfig': 'authorizationKubeconfig',
+  'authentication-token-webhook-cache-ttl': 'authenticationTokenWebhookCacheTtl',
+  'authorization-webhook-cache-authorized-ttl': 'authorizationWebhookCacheAuthorizedTtl',
+  'authorization-webhook-cache-unauthorized-ttl': 'authorizationWebhookCacheUnauthorizedTtl',
   'service-account-dir': 'serviceAccountDir',
   'tls-san': 'tlsSan',
   'requestheader-client-ca-file': 'requestheaderClientCaFile',
@@ -270,6 +314,17 @@ export function validateConfig(raw: Record<string, unknown>): AppConfig {
   config.dataDir = resolve(config.dataDir);
   if (config.storageUrl) checkStorageUrl(config.storageUrl);
   if (config.mirror && config.mirror !== IN_CLUSTER) config.mirror = resolve(config.mirror);
+  for (const key of ['authenticationKubeconfig', 'authorizationKubeconfig'] as const) {
+    if (config[key] && config[key] !== IN_CLUSTER) config[key] = resolve(config[key]);
+  }
+  for (const [flag, key] of [
+    ['authentication-token-webhook-cache-ttl', 'authenticationTokenWebhookCacheTtl'],
+    ['authorization-webhook-cache-authorized-ttl', 'authorizationWebhookCacheAuthorizedTtl'],
+    ['authorization-webhook-cache-unauthorized-ttl', 'authorizationWebhookCacheUnauthorizedTtl'],
+  ] as const) {
+    const ttl = parseGoDuration(config[key]);
+    if (ttl === undefined || ttl < 0) throw new ConfigError(`${flag} must be a duration such as 10s, 1m or 0 (no cache)`);
+  }
   if (config.historyRetention && retentionMs(config.historyRetention) === undefined) {
     throw new ConfigError('history-retention must be a duration longer than zero such as 30d, 12h, 1h30m or 3s');
   }

@@ -32,6 +32,7 @@ import { QuietFrameworkLogger } from '../observability/quiet-framework.logger';
 import { requestKind } from '../observability/request-kind';
 import { readOnlyHook } from '../mirror/read-only.hook';
 import { mirrorConnection } from '../mirror/mirror-connection';
+import { delegatedAccess } from './delegated-access';
 import { type Clock, systemClock } from '../shared/clock';
 import { type IdFactory, randomIds } from '../shared/ids';
 import { type DataDirectoryLock, lockDataDirectory } from '../store/data-directory-lock';
@@ -74,7 +75,8 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
 
 async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock: DataDirectoryLock, headersTimeoutMs: number): Promise<RunningServer> {
   // A kubeconfig (or Pod environment) that cannot be used is refused with its reason before anything starts.
-  const clusterWarnings = config.mirror ? mirrorConnection(config).warnings : [];
+  const delegation = delegatedAccess(config);
+  const clusterWarnings = [...(config.mirror ? mirrorConnection(config).warnings : []), ...delegation.warnings];
   // --tls-san: the names the serving certificate is made for besides the loopback ones.
   const sans = config.tlsSans;
   const material = await ensureDataDir({ dataDir: config.dataDir, now: () => clock.now(), dnsNames: sans.filter((name) => isIP(name) === 0), ipAddresses: sans.filter((name) => isIP(name) !== 0) });
@@ -107,8 +109,8 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   let requestHeaders: RequestHeaderSource | undefined;
   const frontProxy = { settings: () => requestHeaders?.current(), now: () => clock.now() };
   const sessions = new BrowserSessions(clock, { idleMs: config.uiSessionIdleSeconds * 1000, absoluteMs: config.uiSessionMaxSeconds * 1000 });
-  const authenticator = new RequestAuthenticator(() => tokens);
-  const authorizer = new Authorizer(policy);
+  const authenticator = new RequestAuthenticator(() => tokens, delegation.tokenReview);
+  const authorizer = new Authorizer(policy, delegation.subjectAccessReview);
   // kube-apiserver's filter order: authentication, impersonation, authorization.
   fastify.addHook('onRequest', authenticationHook({ authenticator, authorizer }, ids, sessions, frontProxy));
   fastify.addHook('onRequest', impersonationHook(authorizer));
