@@ -22,6 +22,7 @@
 // answers as it answers an unreachable database (ServerTimeout, retried by clients).
 import type { Pool } from 'pg';
 import { DatabaseError } from 'pg';
+import { checkout } from './postgres-database';
 import type { CommitObserver } from '../ports/commit-observer';
 import { WriteNotStoredError } from '../ports/write-not-stored-error';
 import { WriteOutcomeUnknownError } from '../ports/write-outcome-unknown-error';
@@ -178,15 +179,13 @@ export class PgAppendQueue {
     };
     if (!sent.length) return ready(answer([]));
     const started = process.hrtime.bigint();
+    let unreplicated: string | undefined;
     try {
-      // Named: each connection parses and plans it once (a batch's fixed cost is paid per batch, and smaller batches are more of them).
-      const { rows } = await this.pool.query<{ out: { results: AppendResult[]; held: number } }>({
-        name: 'svctrail-append',
-        text: 'SELECT svctrail_append($1::jsonb) AS out',
-        values: [JSON.stringify(sent.map((s) => s.payload))],
-      });
+      const rows = await this.append(sent, (why) => (unreplicated = why));
       this.observer?.committed(sent.length, Number(process.hrtime.bigint() - started) / 1e9);
       this.observer?.appendLockHeld?.(rows[0].out.held);
+      // Committed here, but the wait for the synchronous standby was cancelled: a failover may still lose it.
+      if (unreplicated) return ready(answer(sent.map(() => ({ failed: new WriteOutcomeUnknownError(new Error(unreplicated)) }))));
       return ready(answer(rows[0].out.results));
     } catch (error) {
       if (primaryMissing(error))
@@ -206,7 +205,38 @@ export class PgAppendQueue {
         }
         return ready(answer(sent.map(() => ({ failed: new WriteNotStoredError(error) }))));
       }
+      // The log of a server whose synchronous standby may lack the write does not tell whether it will stay.
+      if (unreplicated) return ready(answer(sent.map(() => ({ failed: new WriteOutcomeUnknownError(error) }))));
       return ready(answer(await this.lookUp(sent, error)));
+    }
+  }
+
+  /**
+   * Sends one batch's statement. PostgreSQL answers a COMMIT whose wait for the synchronous
+   * standby was cancelled (the backend cancelled or terminated meanwhile) with a warning, and the
+   * commit stands on this server only: `unreplicated` hears of it.
+   */
+  private async append(sent: SentWrite[], unreplicated: (why: string) => void): Promise<{ out: { results: AppendResult[]; held: number } }[]> {
+    const client = await checkout(this.pool);
+    const heard = (notice: { message?: string }) => {
+      if (/synchronous replication/i.test(notice.message ?? '')) unreplicated(notice.message!);
+    };
+    client.on('notice', heard);
+    let broken: Error | undefined;
+    try {
+      // Named: each connection parses and plans it once (a batch's fixed cost is paid per batch, and smaller batches are more of them).
+      const { rows } = await client.query<{ out: { results: AppendResult[]; held: number } }>({
+        name: 'svctrail-append',
+        text: 'SELECT svctrail_append($1::jsonb) AS out',
+        values: [JSON.stringify(sent.map((s) => s.payload))],
+      });
+      return rows;
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    } finally {
+      client.off('notice', heard);
+      client.releaseChecked(broken);
     }
   }
 
