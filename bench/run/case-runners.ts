@@ -9,6 +9,7 @@ import { Samples, machineCpu, load, call, drive } from './load';
 import { type Fixture, jsonPut } from './fixture';
 import type { Result, LoadCase } from './cases';
 import { fmtMs, fmtNum, fmtMB } from './format';
+import { ownCpu } from './own-cpu';
 
 export async function walkPages(server: Running, f: Fixture, seed: number, first: (rng: Rng) => string): Promise<Result> {
   const pages = new Samples();
@@ -155,18 +156,25 @@ export async function runLoadCase(server: Running, f: Fixture, def: LoadCase, se
   if (opts.warmup !== false) await load(server, f.token, def.connections, WARMUP, () => def.next(rng, f));
   // The measured window on the monotonic clock V8's profiler stamps its samples with (µs).
   const fromUs = Number(process.hrtime.bigint() / 1000n);
+  const own = await ownCpu([server.child.pid!, ...server.replicas.map((r) => r.child.pid!)], server.pgUrl);
   const cpuBefore = machineCpu();
   const result = await load(server, f.token, def.connections, DURATION, () => def.next(rng, f));
   const cpuBusy = busyShare(cpuBefore, machineCpu());
+  const spent = own.stop();
+  // The case's own processes' CPU per answered request: replicas, the database's sessions, the load generator.
+  const ownCpuMsPerRequest = result.ok > 0 ? (spent.servers + spent.database + spent.loadGenerator) / result.ok : undefined;
   const windowUs = [fromUs, Number(process.hrtime.bigint() / 1000n)];
   // All the machine's CPU time per answered request: the load generator, the server(s) and PostgreSQL.
   const cpuMsPerRequest = cpuBusy !== undefined && result.rps > 0 ? (cpuBusy * cpus().length * 1000) / result.rps : undefined;
   log(
     `  ${server.target.padEnd(10)} ${(opts.label ?? def.id).padEnd(32)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${fmtMs(result.p50)}  p99 ${fmtMs(result.p99)} ms` +
       (cpuBusy !== undefined ? `  CPUs ${(cpuBusy * 100).toFixed(0)}% busy, ${fmtMs(cpuMsPerRequest)} CPU ms/req` : '') +
+      (server.pgUrl && result.ok
+        ? ` (own ${fmtMs(ownCpuMsPerRequest)}: svctrail ${fmtMs(spent.servers / result.ok)}, PostgreSQL sessions ${fmtMs(spent.database / result.ok)}, load ${fmtMs(spent.loadGenerator / result.ok)})`
+        : '') +
       (result.non2xx || result.errors ? `  (non-2xx ${result.non2xx}, errors ${result.errors}: ${JSON.stringify(result.statusCodes)})` : ''),
   );
-  return { served: true, ...result, windowUs, cpuBusy, cpuMsPerRequest };
+  return { served: true, ...result, windowUs, cpuBusy, cpuMsPerRequest, ...(server.pgUrl ? { ownCpuMsPerRequest, ownCpuMs: spent } : {}) };
 }
 
 /** A write case, measured with the disk bytes written per write and the WAL left behind. */

@@ -23,6 +23,8 @@ export interface Running {
   replicas: Running[];
   dataDir: string;
   exited: Promise<void>;
+  /** The database a PostgreSQL target serves (its sessions' CPU is counted with the case's). */
+  pgUrl?: string;
 }
 
 export const children = new Set<ChildProcess>();
@@ -39,7 +41,7 @@ export function start(target: Target, dataDir: string, pgUrl?: string): Promise<
     const timer = setTimeout(() => reject(new Error(`${target} did not start in 300 s: ${err}`)), 300_000);
     onServingLine(child.stdout, (url) => {
       clearTimeout(timer);
-      resolve({ target, child, url, urls: [url], replicas: [], dataDir, exited });
+      resolve({ target, child, url, urls: [url], replicas: [], dataDir, exited, ...(isPg(target) ? { pgUrl } : {}) });
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
