@@ -147,8 +147,8 @@ describe('the fault proxy', () => {
     expect(received[0].headers.host).toBe(new URL(upstreamUrl).host);
     expect((await call('GET', '/teapot')).status).toBe(418);
     expect(proxy.requests).toEqual([
-      { method: 'PUT', path: '/api/v1/namespaces/a/services/web?fieldManager=x&dryRun=All', time: expect.any(Number) },
-      { method: 'GET', path: '/teapot', time: expect.any(Number) },
+      { method: 'PUT', path: '/api/v1/namespaces/a/services/web?fieldManager=x&dryRun=All', time: expect.any(Number), authorization: 'Bearer abc', body: body.toString('utf8'), status: 200 },
+      { method: 'GET', path: '/teapot', time: expect.any(Number), status: 418 },
     ]);
     expect(proxy.requests[0].time).toBeGreaterThanOrEqual(before);
     expect(proxy.requests[1].time).toBeGreaterThanOrEqual(proxy.requests[0].time);
