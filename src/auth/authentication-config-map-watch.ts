@@ -75,16 +75,23 @@ export class AuthenticationConfigMapWatch {
     this.loop = this.watchForever(resourceVersion);
   }
 
+  /** Ends the watch and the client's connections (nothing of it keeps the process alive). */
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.loop;
+    this.client.close();
   }
 
   private async watchForever(resourceVersion: string): Promise<void> {
     let from = resourceVersion;
     while (!this.stopping.signal.aborted) {
       try {
-        from = from === '' ? await this.list() : from;
+        if (from === '') from = await this.list();
+        // A cluster that does not serve ConfigMaps gave no resourceVersion to watch from.
+        if (from === '') {
+          await this.pause(this.backoff.next());
+          continue;
+        }
         from = await this.watch(from);
         this.backoff.reset();
       } catch (error) {
@@ -102,7 +109,14 @@ export class AuthenticationConfigMapWatch {
 
   /** The ConfigMap as it is now; answers the list's resourceVersion. */
   private async list(): Promise<string> {
-    const list = (await this.client.getJson(`${BASE}?${BY_NAME}`, { signal: this.stopping.signal, timeoutMs: 10_000 })) as { metadata?: { resourceVersion?: string }; items?: ConfigMap[] };
+    let list: { metadata?: { resourceVersion?: string }; items?: ConfigMap[] };
+    try {
+      list = (await this.client.getJson(`${BASE}?${BY_NAME}`, { signal: this.stopping.signal, timeoutMs: 10_000 })) as typeof list;
+    } catch (error) {
+      // Upstream reads the ConfigMap with a GET and takes NotFound as "none yet"; a 404 here is the same answer.
+      if (!(error instanceof ClusterHttpError && error.status === 404)) throw error;
+      list = {};
+    }
     const found = list.items?.[0];
     if (found) this.apply(found);
     else if (this.settings === NO_FRONT_PROXY) this.log.info(`${AUTHENTICATION_CONFIG_MAP.namespace}/${AUTHENTICATION_CONFIG_MAP.name} does not exist (yet): no front proxy is believed`);

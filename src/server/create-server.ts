@@ -108,6 +108,10 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   // The front proxy's settings: known once the app can log (the ConfigMap's watch), read per request.
   let requestHeaders: RequestHeaderSource | undefined;
   const frontProxy = { settings: () => requestHeaders?.current(), now: () => clock.now() };
+  // However the app closes (SIGTERM included), the ConfigMap's watch ends with it.
+  fastify.addHook('onClose', async () => {
+    await requestHeaders?.stop();
+  });
   const sessions = new BrowserSessions(clock, { idleMs: config.uiSessionIdleSeconds * 1000, absoluteMs: config.uiSessionMaxSeconds * 1000 });
   const authenticator = new RequestAuthenticator(() => tokens, delegation.tokenReview);
   const authorizer = new Authorizer(policy, delegation.subjectAccessReview);
@@ -146,12 +150,11 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   app.enableShutdownHooks();
   try {
     const headerLog = logger.child({ context: 'request-header' });
-    requestHeaders = await startRequestHeaderSource(config.requestHeaderFlags, undefined, { info: (m) => headerLog.info(m), warn: (m) => headerLog.warn(m) });
+    requestHeaders = await startRequestHeaderSource(config.requestHeaderFlags, delegation.authenticationCluster, { info: (m) => headerLog.info(m), warn: (m) => headerLog.warn(m) });
     await app.listen(config.port, config.host);
   } catch (error) {
     // A start refused after the modules began (a mirror store of another cluster): what they
     // opened (the database, PostgreSQL's log follower) is closed again, not left running.
-    await requestHeaders?.stop();
     await app.close().catch(() => undefined);
     throw error;
   }
@@ -164,7 +167,6 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
     // Released once the app (and the database with it) is closed, so a successor never overlaps
     // it. On SIGTERM the process exits after closing, and the kernel drops the lock.
     try {
-      await requestHeaders?.stop();
       await app.close();
     } finally {
       lock.release();

@@ -12,6 +12,8 @@ import type { AppConfig } from '../config/app-config';
 export interface DelegatedAccess {
   tokenReview?: DelegatedTokenAuthenticator;
   subjectAccessReview?: SubjectAccessReviewAuthorizer;
+  /** The --authentication-kubeconfig cluster: its extension-apiserver-authentication ConfigMap names the front proxy. */
+  authenticationCluster?: ClusterClient;
   warnings: string[];
 }
 
@@ -22,10 +24,9 @@ export function delegatedAccess(config: AppConfig): DelegatedAccess {
     warnings.push(...found);
     return new ClusterClient(connection, { name, userAgent: SVCTRAIL_USER_AGENT, credentials: new ClusterCredentials(connection, { tokenFileMaxAgeMs: config.tokenFileMaxAgeMs }) });
   };
+  const authenticationCluster = config.authenticationKubeconfig ? client(config.authenticationKubeconfig, '--authentication-kubeconfig', 'the authentication cluster') : undefined;
   return {
-    ...(config.authenticationKubeconfig
-      ? { tokenReview: new DelegatedTokenAuthenticator(client(config.authenticationKubeconfig, '--authentication-kubeconfig', 'the authentication cluster'), config.tokenReviewCacheTtlMs) }
-      : {}),
+    ...(authenticationCluster ? { tokenReview: new DelegatedTokenAuthenticator(authenticationCluster, config.tokenReviewCacheTtlMs), authenticationCluster } : {}),
     ...(config.authorizationKubeconfig
       ? {
           subjectAccessReview: new SubjectAccessReviewAuthorizer(client(config.authorizationKubeconfig, '--authorization-kubeconfig', 'the authorization cluster'), {
