@@ -1,13 +1,16 @@
 // A TLS proxy in front of a source API server (a real svctrail) that can misbehave the ways a
 // real kube-apiserver and its network do: cut watches, hold watch data back, answer a watch from
 // a compacted resourceVersion with 410 Expired in-band (the watch cache's answer), fail requests,
-// and go away and come back on the same port (a source restart). Everything else passes through
-// unchanged, the Authorization header included (client certificates are not: the proxy ends TLS).
+// hold requests back, go away and come back on the same port (a source restart), and rewrite the
+// JSON it passes on (a newer kube-apiserver's fields svctrail does not know). Everything else
+// passes through unchanged, the Authorization header included (client certificates are not: the
+// proxy ends TLS).
 // It logs every request for assertions: its credentials, its body and the answer's code.
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, request as httpsRequest } from 'node:https';
 import type { Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { createCertificateAuthority, issueServingCertificate } from '../../src/tls/certificates';
 
 export interface ProxiedRequest {
@@ -23,6 +26,9 @@ export interface ProxiedRequest {
   /** The code it was answered with (the source's, or an injected failure's). */
   status?: number;
 }
+
+/** Rewrites one JSON value the source sent (a whole answer, or one watch event) on its way to the client. */
+export type JsonRewrite = (value: unknown, path: string) => unknown;
 
 export interface FaultProxy {
   /** https://127.0.0.1:<port>; the same after stop() and start(). */
@@ -46,6 +52,19 @@ export interface FaultProxy {
   expireBelow(rv: number | null): void;
   /** The next `count` requests get a Status with `status` as their code without reaching the source. */
   failRequests(count: number, status?: number): void;
+  /**
+   * Rewrites every 2xx JSON answer and every line of a watch from now on (null: none), e.g. to add
+   * the fields a newer kube-apiserver would send.
+   */
+  rewriteJson(rewrite: JsonRewrite | null): void;
+  /**
+   * Requests whose path `match` accepts wait, not sent to the source, until `match` is replaced
+   * (null: none wait; every waiting one goes on, unless its client went away meanwhile). For
+   * requests without a body (a LIST's pages).
+   */
+  pauseRequests(match: ((path: string) => boolean) | null): void;
+  /** Paths of the requests waiting now. */
+  paused(): string[];
   /** Stops listening and cuts every connection, both sides (the source went away). */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -94,6 +113,9 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
   let holding = false;
   let expiredBelow: number | null = null;
   let failures = { count: 0, status: 503 };
+  let rewriting: JsonRewrite | null = null;
+  let pausing: ((path: string) => boolean) | null = null;
+  const waiting: { path: string; go: () => void }[] = [];
 
   const statusBody = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
   const strip = (headers: IncomingHttpHeaders): OutgoingHttpHeaders => {
@@ -129,20 +151,56 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
       return;
     }
 
+    if (pausing?.(path)) {
+      waiting.push({ path, go: () => (res.destroyed ? undefined : send(req, res, logged, watch)) });
+      return;
+    }
+    send(req, res, logged, watch);
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, logged: ProxiedRequest, watch: boolean) => {
+    const path = logged.path;
     const forward = httpsRequest(
       { protocol: 'https:', hostname: upstream.hostname, port: upstream.port, path, method: req.method, headers: { ...strip(req.headers), host: upstream.host }, ca: options.upstreamCa, agent: false },
       (answer) => {
         forwards.add(answer);
         answer.on('close', () => forwards.delete(answer));
         logged.status = answer.statusCode;
-        res.writeHead(answer.statusCode ?? 502, strip(answer.headers));
+        const status = answer.statusCode ?? 502;
+        const json = status < 300 && /^application\/json\b/.test(answer.headers['content-type'] ?? '');
         if (!open) {
-          answer.pipe(res);
+          if (!json || !rewriting) {
+            res.writeHead(status, strip(answer.headers));
+            answer.pipe(res);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            const text = rewritten(Buffer.concat(chunks).toString('utf8'), path);
+            const headers = strip(answer.headers);
+            delete headers['content-length'];
+            res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+            res.end(text);
+          });
           return;
         }
+        res.writeHead(status, strip(answer.headers));
         open.upstream = answer;
         res.flushHeaders();
-        answer.on('data', (chunk: Buffer) => {
+        // Watch events are rewritten line by line, as whole lines arrive.
+        const decoder = new StringDecoder('utf8');
+        let partial = '';
+        answer.on('data', (received: Buffer) => {
+          let chunk = received;
+          if (json && rewriting) {
+            partial += decoder.write(received);
+            const end = partial.lastIndexOf('\n') + 1;
+            if (end === 0) return;
+            const lines = partial.slice(0, end - 1).split('\n');
+            partial = partial.slice(end);
+            chunk = Buffer.from(lines.map((line) => `${line.trim() ? rewritten(line, path) : line}\n`).join(''));
+          }
           if (holding) open.held.push(chunk);
           else res.write(chunk);
         });
@@ -179,6 +237,11 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
       }
     });
     req.pipe(forward);
+  };
+
+  const rewritten = (text: string, path: string): string => {
+    const rewrite = rewriting;
+    return rewrite ? JSON.stringify(rewrite(JSON.parse(text), path)) : text;
   };
 
   let server: Server | undefined;
@@ -246,6 +309,17 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
     failRequests: (count, status = 503) => {
       failures = { count, status };
     },
+    rewriteJson: (rewrite) => {
+      rewriting = rewrite;
+    },
+    pauseRequests: (match) => {
+      pausing = match;
+      for (const request of waiting.splice(0)) {
+        if (match?.(request.path)) waiting.push(request);
+        else request.go();
+      }
+    },
+    paused: () => waiting.map((w) => w.path),
     stop,
     start,
     close: stop,

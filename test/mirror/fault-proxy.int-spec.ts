@@ -253,6 +253,50 @@ describe('the fault proxy', () => {
     expect(proxy.requests).toHaveLength(4);
   });
 
+  it('rewriteJson rewrites every JSON answer whole and every watch line as it arrives, and nothing once turned off', async () => {
+    proxy.rewriteJson((value, path) => ({ ...(value as object), rewritten: path }));
+    const answer = await call('GET', '/api/v1/services?limit=1');
+    expect(JSON.parse(answer.body)).toMatchObject({ url: '/api/v1/services?limit=1', rewritten: '/api/v1/services?limit=1' });
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+    // A JSON answer that is not a success passes as it is.
+    expect(JSON.parse((await call('GET', '/teapot')).body)).not.toHaveProperty('rewritten');
+    const client = await watch('/api/v1/services?watch=true');
+    await until(() => upstreamWatches.length === 1, 'the upstream watch');
+    // A line split across writes is rewritten once whole.
+    const line = event('ADDED', '6');
+    upstreamWatches[0].res.write(line.slice(0, 10));
+    upstreamWatches[0].res.write(`${line.slice(10)}${event('MODIFIED', '7')}`);
+    await until(() => client.lines.length === 2, 'both events');
+    expect(client.lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      { type: 'ADDED', object: { metadata: { resourceVersion: '6' } }, rewritten: '/api/v1/services?watch=true' },
+      { type: 'MODIFIED', object: { metadata: { resourceVersion: '7' } }, rewritten: '/api/v1/services?watch=true' },
+    ]);
+    proxy.rewriteJson(null);
+    upstreamWatches[0].res.end(event('DELETED', '8'));
+    expect(await client.done).toBe('end');
+    expect(client.lines[2]).toBe(event('DELETED', '8').trim());
+  });
+
+  it('pauseRequests keeps the requests it matches from the upstream until released; a request whose client left meanwhile never goes', async () => {
+    proxy.pauseRequests((path) => path.includes('continue='));
+    const waiting = call('GET', '/api/v1/services?limit=1&continue=abc');
+    expect((await call('GET', '/api/v1/services?limit=1')).status).toBe(200);
+    await until(() => proxy.paused().length === 1, 'the paused request');
+    expect(proxy.paused()).toEqual(['/api/v1/services?limit=1&continue=abc']);
+    const gone = request(`${proxy.url}/api/v1/services?continue=gone`, { ca: proxy.caPem, agent: false });
+    gone.on('error', () => undefined);
+    gone.end();
+    await until(() => proxy.paused().length === 2, 'the second paused request');
+    gone.destroy();
+    await sleep(100);
+    expect(received.map((r) => r.url)).toEqual(['/api/v1/services?limit=1']);
+    proxy.pauseRequests(null);
+    expect(JSON.parse((await waiting).body)).toMatchObject({ url: '/api/v1/services?limit=1&continue=abc' });
+    await sleep(100);
+    expect(received.map((r) => r.url)).toEqual(['/api/v1/services?limit=1', '/api/v1/services?limit=1&continue=abc']);
+    expect(proxy.paused()).toEqual([]);
+  });
+
   it('stop cuts every connection and refuses new ones; start listens again on the same port', async () => {
     const client = await watch('/api/v1/services?watch=true');
     await until(() => upstreamWatches.length === 1, 'the upstream watch');
