@@ -18,6 +18,8 @@ const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
 const SARS = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 const LB = { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] };
 const TTL_MS = 2_000;
+// Only the reviews fail: the ConfigMap watch asks the same cluster meanwhile.
+const isReview = (path: string) => path.startsWith(SARS);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('delegated authentication and authorization (--authentication-kubeconfig, --authorization-kubeconfig)', () => {
@@ -39,8 +41,16 @@ describe('delegated authentication and authorization (--authentication-kubeconfi
     cluster = await startAuthzTestServer([
       { name: 'alice', policy: policyFor('readonly', 'alice', 'team-a') },
       { name: 'bob' },
-      // What svctrail's own service account holds in the cluster: system:auth-delegator.
-      { name: 'system:serviceaccount:svctrail:svctrail', policy: authDelegatorPolicy('system:serviceaccount:svctrail:svctrail') },
+      // What svctrail's own service account holds in the cluster: system:auth-delegator, and
+      // extension-apiserver-authentication-reader in kube-system (deploy/ binds both), without
+      // which a delegating server may not start.
+      {
+        name: 'system:serviceaccount:svctrail:svctrail',
+        policy: [
+          ...authDelegatorPolicy('system:serviceaccount:svctrail:svctrail'),
+          { user: 'system:serviceaccount:svctrail:svctrail', resource: 'configmaps', namespace: 'kube-system', readonly: true },
+        ],
+      },
     ]);
     proxy = await startFaultProxy({ upstream: cluster.server.url, upstreamCa: cluster.ca });
     const delegatorToken = cluster.tokenOf('system:serviceaccount:svctrail:svctrail');
@@ -125,12 +135,12 @@ describe('delegated authentication and authorization (--authentication-kubeconfi
     expect((await as('alice').get('/api/v1/namespaces/team-a/services')).status).toBe(200);
     // Two 500s, then the cluster answers: the third try decides.
     let mark = proxy.requests.length;
-    proxy.failRequests(2, 500);
+    proxy.failRequests(2, 500, isReview);
     expect((await as('alice').get('/api/v1/namespaces/team-a/services/web')).status).toBe(200);
     expect(reviews(SARS, mark).map((r) => r.status)).toEqual([500, 500, 201]);
     // Five 500s: every try fails; the request is a 500 with the review's error, not an allow.
     mark = proxy.requests.length;
-    proxy.failRequests(5, 500);
+    proxy.failRequests(5, 500, isReview);
     const failed = await as('alice').get('/api/v1/namespaces/team-a/services/other');
     expect(failed.status).toBe(500);
     expect(failed.headers['content-type']).toBe('text/plain; charset=utf-8');

@@ -50,8 +50,11 @@ export interface FaultProxy {
    * watch cache answers after compaction: 200 and one ERROR event with a 410 Expired Status. null: none.
    */
   expireBelow(rv: number | null): void;
-  /** The next `count` requests get a Status with `status` as their code without reaching the source. */
-  failRequests(count: number, status?: number): void;
+  /**
+   * The next `count` requests (those whose path `match` accepts, when given) get a Status with
+   * `status` as their code without reaching the source.
+   */
+  failRequests(count: number, status?: number, match?: (path: string) => boolean): void;
   /**
    * Rewrites every 2xx JSON answer and every line of a watch from now on (null: none), e.g. to add
    * the fields a newer kube-apiserver would send.
@@ -112,7 +115,7 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
   const forwards = new Set<{ destroy(): unknown }>();
   let holding = false;
   let expiredBelow: number | null = null;
-  let failures = { count: 0, status: 503 };
+  let failures: { count: number; status: number; match?: (path: string) => boolean } = { count: 0, status: 503 };
   let rewriting: JsonRewrite | null = null;
   let pausing: ((path: string) => boolean) | null = null;
   const waiting: { path: string; go: () => void }[] = [];
@@ -133,7 +136,7 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
     req.on('end', () => {
       if (chunks.length) logged.body = Buffer.concat(chunks).toString('utf8');
     });
-    if (failures.count > 0) {
+    if (failures.count > 0 && (failures.match?.(path) ?? true)) {
       failures.count--;
       const code = failures.status;
       logged.status = code;
@@ -306,8 +309,8 @@ export async function startFaultProxy(options: { upstream: string; upstreamCa: s
     expireBelow: (rv) => {
       expiredBelow = rv;
     },
-    failRequests: (count, status = 503) => {
-      failures = { count, status };
+    failRequests: (count, status = 503, match) => {
+      failures = { count, status, match };
     },
     rewriteJson: (rewrite) => {
       rewriting = rewrite;
