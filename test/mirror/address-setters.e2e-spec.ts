@@ -38,14 +38,16 @@ describeEachBackend('who set and cleared an address in a mirrored cluster', (bac
   });
 
   it('ingressowners names the audit user of the write that set it, and the field manager of the one that cleared it, saying which each is', async () => {
+    // Seen by the watch, or by a relist when a slow machine ended the watch first: either is the source.
+    const observed = expect.objectContaining({ via: expect.stringMatching(/^(watch|list)$/) });
     const [owner] = await items(`${H}/ingressowners?address=203.0.113.31`);
-    expect(owner.from).toEqual({ resourceVersion: expect.any(String), time: expect.any(String), setBy: AUDITED_USER, setByKind: 'audit', source: expect.objectContaining({ via: 'watch' }) });
+    expect(owner.from).toEqual({ resourceVersion: expect.any(String), time: expect.any(String), setBy: AUDITED_USER, setByKind: 'audit', source: observed });
     expect(owner.to).toEqual({
       resourceVersion: expect.any(String),
       time: expect.any(String),
       clearedBy: 'kube-vip',
       clearedByKind: 'fieldManager',
-      source: expect.objectContaining({ via: 'watch' }),
+      source: observed,
     });
     // Asked as of before the audit event was joined: the field manager, as then.
     const [asOfThen] = await items(`${H}/ingressowners?address=203.0.113.31&to=${encodeURIComponent(beforeJoin)}`);
