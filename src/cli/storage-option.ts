@@ -3,7 +3,7 @@
 // environment; a data directory given together with a PostgreSQL URL is refused rather than
 // silently ignored (the operator meant one of them).
 import { redactedUrl } from '../store/postgres/postgres-database';
-import { parsePostgresUrl } from '../store/postgres/postgres-url';
+import { parsePostgresUrl } from '../store/postgres-url';
 import type { StorageChoice } from '../store/ports/store-settings';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import { UsageError } from './usage-error';

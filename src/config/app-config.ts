@@ -16,7 +16,7 @@ import { Validator } from 'class-validator/cjs/validation/Validator';
 import { PROJECT_ROOT } from '../shared/project-root';
 import { DEFAULT_DATA_DIR } from '../tls/data-dir';
 import type { StorageChoice } from '../store/ports/store-settings';
-import { parsePostgresUrl } from '../store/postgres/postgres-url';
+import { parsePostgresUrl } from '../store/postgres-url';
 import { retentionMs } from '../retention/retention-duration';
 import { parseGoDuration } from './go-duration';
 import { IN_CLUSTER } from '../cluster/load-cluster-connection';

@@ -14,7 +14,7 @@ import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type ClientConfig } from 'pg';
 import { askedReadOnly, type PrimaryLocator, reportedReadOnly, type ReportedSession, ServerNotWritableError } from './primary-locator';
-import { addressText, type ServerAddress } from './postgres-url';
+import { addressText, type ServerAddress } from '../postgres-url';
 
 type ProtocolConnection = EventEmitter & { stream: Socket };
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type Client, type ClientConfig, Pool, type PoolClient, types } from 'pg';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import { writableClientClass } from './pg-writable-client';
-import { parsePostgresUrl } from './postgres-url';
+import { parsePostgresUrl } from '../postgres-url';
 import { PrimaryLocator } from './primary-locator';
 import * as schema from './schema';
 

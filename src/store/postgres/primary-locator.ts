@@ -10,7 +10,7 @@
 // after one was lost: whoever holds state read from the server before (the log follower) checks
 // it against the server it now reaches.
 import { Client } from 'pg';
-import { addressText, type ServerAddress } from './postgres-url';
+import { addressText, type ServerAddress } from '../postgres-url';
 
 /** A connection to a server that does not accept writes (SQLSTATE read_only_sql_transaction). */
 export class ServerNotWritableError extends Error {

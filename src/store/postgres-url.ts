@@ -1,3 +1,4 @@
+// Engine-neutral (no driver): the configuration checks a --storage URL with it before any PostgreSQL code loads.
 // A libpq connection URL, several hosts included: `postgres://u:p@h1:5432,h2:5433/db?
 // target_session_attrs=read-write`. node-postgres takes one host only (its parser refuses the
 // list), so the hosts are split off here and tried in turn by PrimaryLocator; what node-postgres
