@@ -1,4 +1,4 @@
-// A mirror's LIST of many Services (3,000, six pages of 500), first list and relist after 410,
+// A mirror's LIST of many Services (2,100, five pages of 500), first list and relist after 410,
 // against a real svctrail source behind the fault proxy. The proxy holds a page back to see what
 // the mirror recorded before it: each page is recorded before the page after the next is read,
 // so the reflector never holds the list (the bench measures the memory this saves on 10,000). A
@@ -16,7 +16,7 @@ import { describeEachBackend } from '../helpers/storage-backends';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const H = '/apis/history.svctrail.io/v1alpha1';
-const SERVICES = 3000;
+const SERVICES = 2100;
 const NS = '/api/v1/namespaces/bulk/services';
 const PAGE = 500;
 const LB = { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }] };
