@@ -1,13 +1,13 @@
 // svctrail's image, built here as a user builds it (the Dockerfile, with BASE a Node 20 image on
 // Debian) but from a base made of Debian's packages and this machine's Node, since no registry
-// image can be pulled: mmdebstrap makes it, `podman import` names it. The base takes minutes, so
-// it is kept in a cache folder named by the Node version and made again only when that changes.
+// image can be pulled: mmdebstrap makes it (test/deploy/make-image-base, kept in a cache folder by
+// the Node version), `podman import` names it.
 // Containers run with runc and explicit rlimits: podman's default crun fails on these machines'
 // cgroups and rlimits.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { buildDist, ROOT } from './server-process';
 
 export const RUNTIME = ['--runtime', 'runc'];
@@ -34,38 +34,17 @@ function check(run: SpawnSyncReturns<string>, what: string): string {
   return run.stdout;
 }
 
-/** The base image's tag: Debian bookworm, this machine's Node and npm, nothing else. */
+/** The base image's tag: Debian bookworm, this machine's Node and npm, nothing else (test/deploy/make-image-base). */
 export function ensureTestBase(): string {
   const tag = `localhost/svctrail-test-base:node-${process.version}-${process.arch}`;
   if (podman(['image', 'exists', tag]).status === 0) return tag;
-  const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svctrail', 'image-base');
-  const tarball = join(cache, `node-${process.version}-${process.arch}.tar`);
-  if (!existsSync(tarball)) {
-    mkdirSync(cache, { recursive: true });
-    // mmdebstrap chooses its output's format by the name's extension: .tar.
-    const partial = join(cache, `node-${process.version}-${process.arch}.partial.tar`);
-    rmSync(partial, { recursive: true, force: true });
-    const node = process.execPath;
-    const npm = join(node, '..', '..', 'lib', 'node_modules', 'npm');
-    const made = spawnSync(
-      'mmdebstrap',
-      [
-        '--variant=essential',
-        // Node's own libraries (libstdc++, libgcc); glibc comes with the essential packages.
-        '--include=libstdc++6',
-        ...['doc', 'man', 'locale'].map((folder) => `--dpkgopt=path-exclude=/usr/share/${folder}/*`),
-        `--customize-hook=copy-in ${node} /usr/local/bin`,
-        '--customize-hook=mkdir -p "$1/usr/local/lib/node_modules"',
-        `--customize-hook=copy-in ${npm} /usr/local/lib/node_modules`,
-        '--customize-hook=ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm"',
-        'bookworm',
-        partial,
-      ],
-      { encoding: 'utf8', timeout: 900_000 },
-    );
-    check(made, 'mmdebstrap (the test base image)');
-    renameSync(partial, tarball);
-  }
+  // Waits for the one .ci/run started in the background, when it is still making it.
+  const made = spawnSync(join(ROOT, 'test', 'deploy', 'make-image-base'), [], {
+    encoding: 'utf8',
+    timeout: 900_000,
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+  });
+  const tarball = check(made, 'mmdebstrap (the test base image)').trim();
   check(podman(['import', tarball, tag]), 'podman import');
   return tag;
 }

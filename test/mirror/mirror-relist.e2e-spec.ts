@@ -11,7 +11,7 @@ import { renderKubeconfig } from '../../src/kubeconfig/kubeconfig';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import { HttpsClient } from '../helpers/https-client';
 import { describePostgres } from '../helpers/postgres';
-import { buildDist, removeBuild, startServerProcess } from '../helpers/server-process';
+import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
 import { describeEachBackend } from '../helpers/storage-backends';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
@@ -214,6 +214,13 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
     const dataDir = join(dir, 'mirror');
     let source: TestServer;
     let proxy: FaultProxy;
+    /** Every mirror process started: none outlives the suite, whatever step failed. */
+    const started: ServerProcess[] = [];
+    const start = async (args: string[]): Promise<ServerProcess> => {
+      const server = await startServerProcess(args);
+      started.push(server);
+      return server;
+    };
 
     beforeAll(async () => {
       buildDist();
@@ -222,6 +229,7 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
     }, 240_000);
 
     afterAll(async () => {
+      for (const server of started) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
       await proxy?.close();
       await source?.stop();
       removeBuild();
@@ -232,7 +240,7 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
       const kubeconfig = kubeconfigFor(dir, proxy, source);
       const args = ['--data-dir', dataDir, ...storageArgs(), '--mirror', kubeconfig, '--log-level', 'warn'];
       const client = (url: string) => new HttpsClient(url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0] });
-      let server = await startServerProcess(args);
+      let server = await start(args);
       await until(async () => (await client(server.url).get('/readyz')).text === 'ok', 'the first list');
       server.child.kill('SIGKILL');
       await server.exited;
@@ -243,7 +251,7 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
       proxy.pauseRequests(pauseSecondWalkAt(3));
       const firstPages = () => proxy.requests.filter((r) => r.path === `/api/v1/services?limit=${PAGE}`).length;
       const listsBefore = firstPages();
-      server = await startServerProcess(args);
+      server = await start(args);
       await until(async () => proxy.paused().length === 1, 'the relist to reach page 3 of its second walk', 90_000);
       // Cut once the deletions and the creations (page 1) are stored.
       const cut = client(server.url);
@@ -252,7 +260,7 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
       await server.exited;
       proxy.pauseRequests(null);
 
-      server = await startServerProcess(args);
+      server = await start(args);
       try {
         const mirror = client(server.url);
         await until(() => sameServices(mirror, source.client), 'the second relist to complete', 120_000);
