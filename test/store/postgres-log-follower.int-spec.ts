@@ -216,4 +216,56 @@ describePostgres('reading committed writes back from the PostgreSQL log', (datab
       await follower.stop();
     }
   });
+  it('a reconnection after a listener came to a follower that had only noted positions ends nobody: what it noted is checked as what it published would be', async () => {
+    const other = await writer(7);
+    const handle = await openPostgres(database().url);
+    handles.push(handle);
+    const feed = new ChangeFeed();
+    // The store's connections, with a reconnection this test makes (the log itself is not rewound).
+    let generation = 0;
+    const server = {
+      newClient: handle.newClient.bind(handle),
+      locator: {
+        get generation() {
+          return generation;
+        },
+      },
+    };
+    const follower = new PgLogFollower(server, new PgCommittedWriteReader(handle.pool), feed, { safetyIntervalMs: 60_000 });
+    await follower.start();
+    let n = 0;
+    const create = async () => {
+      const name = `noted-${n++}`;
+      return Number(
+        (await other.handlers.execute({ kind: 'CreateService', namespace: 'noted', object: { ...service(name), metadata: { name, namespace: 'noted' } } }, as)).object.metadata.resourceVersion,
+      );
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      // Nobody listens: the safety net's look at the log only notes how far it goes.
+      const noted = await create();
+      follower.wake();
+      await settle();
+      expect(follower.deliveredResourceVersion).toBe(noted);
+
+      const heard: number[] = [];
+      const ended: unknown[] = [];
+      feed.subscribe(
+        (write) => heard.push(write.resourceVersion),
+        (error) => ended.push(error),
+      );
+      // A read of the log once it has a listener (a hint, the safety net), then a reconnection.
+      follower.wake();
+      await settle();
+      generation++;
+      follower.wake();
+      await settle();
+      const next = await create();
+      for (let i = 0; i < 100 && !heard.includes(next); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended).toEqual([]);
+      expect(heard).toEqual([next]);
+    } finally {
+      await follower.stop();
+    }
+  });
 });

@@ -147,6 +147,8 @@ export class PgLogFollower {
       this.again = false;
       let page;
       try {
+        // The first read after positions were only noted: what the last one holds, to check it after a reconnection.
+        if (this.mark === undefined && this.feed.listening && this.server.locator.generation === this.checkedGeneration) this.mark = await this.reader.markAt(this.delivered);
         await this.checkNotRewound();
         if (!this.feed.listening) {
           await this.skipToHead();
