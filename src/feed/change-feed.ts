@@ -19,6 +19,7 @@ export class ChangeFeed {
   private readonly logger = new Logger('ChangeFeed');
   private readonly listeners = new Map<WriteListener, ((error: unknown) => void) | undefined>();
   private readonly ownCommitListeners = new Set<WriteListener>();
+  private readonly listenedCallbacks = new Set<() => void>();
   private subscribed = 0;
   private pending: LoggedWrite[] = [];
   private scheduled = false;
@@ -41,8 +42,10 @@ export class ChangeFeed {
   subscribe(listener: WriteListener, failed?: (error: unknown) => void): FeedSubscription {
     // A listener may be subscribed more than once: each subscription is its own entry.
     const entry: WriteListener = (write) => listener(write);
+    const first = this.listeners.size === 0;
     this.listeners.set(entry, failed);
     this.subscribed++;
+    if (first) for (const callback of this.listenedCallbacks) callback();
     return { unsubscribe: () => this.listeners.delete(entry) };
   }
 
@@ -67,6 +70,11 @@ export class ChangeFeed {
         this.logger.error(`a listener of this process's commits failed at resourceVersion ${write.resourceVersion} and was dropped: ${String(error)}`);
       }
     }
+  }
+
+  /** Calls `callback` whenever the whole log gains a listener after having none (a follower that stopped hearing of writes starts again). */
+  onListened(callback: () => void): void {
+    this.listenedCallbacks.add(callback);
   }
 
   /** Whether anything listens to the whole log now (a follower with nobody to feed need not read it). */

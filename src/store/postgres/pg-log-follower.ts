@@ -26,9 +26,12 @@
 //
 // A replica with nobody listening to the whole log (no watch, no history feed: the writes' counter
 // listens to this replica's own commits only) reads nothing back: it notes how far the log goes
-// (the notification's head, its own commit's resourceVersion), which is all a listener that comes
-// later needs, since it reads the log itself before it hears from the feed. So the cost of a
-// write does not grow with the number of replicas that only serve it.
+// (its own commit's resourceVersion, the safety net's look at the head), which is all a listener
+// that comes later needs, since it reads the log itself before it hears from the feed. It does not
+// even take the hints (UNLISTEN): each would wake its listening session and the replica once per
+// batch of every replica, for nothing. The first listener makes it LISTEN again and read the log
+// after what it noted. So the cost of a write does not grow with the number of replicas that only
+// serve it.
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import type { ChangeFeed } from '../../feed/change-feed';
@@ -70,6 +73,8 @@ export class PgLogFollower {
   private stopped = false;
   private safetyTimer: NodeJS.Timeout | undefined;
   private listener: Client | undefined;
+  /** Whether `listener` asked for the hints (LISTEN), as far as the statements sent on it say. */
+  private hearing = false;
   private listening: Promise<void> | undefined;
   private wakeReconnect: (() => void) | undefined;
 
@@ -87,6 +92,7 @@ export class PgLogFollower {
     this.checkedGeneration = this.server.locator.generation;
     this.delivered = await this.reader.head();
     this.mark = await this.reader.markAt(this.delivered);
+    this.feed.onListened(() => this.tune());
     this.safetyTimer = setInterval(() => this.wake(), this.options.safetyIntervalMs);
     this.safetyTimer.unref();
     this.listening = this.listen();
@@ -131,6 +137,25 @@ export class PgLogFollower {
       return;
     }
     this.draining = this.drain().finally(() => (this.draining = undefined));
+  }
+
+  /**
+   * Asks for the hints (LISTEN) while the feed has a listener, and not (UNLISTEN) while it has
+   * none: every hint wakes each listening session and replica, once per batch of every replica,
+   * and one with nobody to feed only notes how far the log goes, which its own commits and the
+   * safety net's reads tell it too. Once LISTEN is in effect the log is read after what was
+   * delivered, so a write committed before it is read rather than missed.
+   */
+  private tune(): void {
+    const client = this.listener;
+    if (!client || this.stopped || this.hearing === this.feed.listening) return;
+    const hearing = (this.hearing = this.feed.listening);
+    // The connection queues its statements: LISTEN and UNLISTEN take effect in the order asked.
+    client.query(`${hearing ? 'LISTEN' : 'UNLISTEN'} ${WRITES_CHANNEL}`).then(
+      () => (hearing ? this.wake() : undefined),
+      // The connection failed: listen() connects again and asks again.
+      () => undefined,
+    );
   }
 
   async stop(): Promise<void> {
@@ -217,12 +242,15 @@ export class PgLogFollower {
       });
       client.on('notification', (message) => {
         const head = Number(message.payload);
+        // The feed's last listener left: hints wake this session and this process for nothing.
+        this.tune();
         this.wake(Number.isSafeInteger(head) && head > 0 ? head : undefined);
       });
       try {
         await client.connect();
-        await client.query(`LISTEN ${WRITES_CHANNEL}`);
         this.listener = client;
+        this.hearing = false;
+        this.tune();
         backoff = this.options.reconnectMinMs;
         // Hints sent while nobody listened are lost: read whatever they were about.
         this.wake();
@@ -232,6 +260,7 @@ export class PgLogFollower {
         if (!this.stopped) this.logger.warn(`the log listener is not connected: ${(error as Error).message}`);
       } finally {
         this.listener = undefined;
+        this.hearing = false;
         await client.end().catch(() => undefined);
       }
       if (this.stopped) return;
