@@ -15,8 +15,9 @@
 //
 // svctrail-pg / svctrail-pg3 (svctrail on PostgreSQL, one replica / three replicas behind the
 // same load, round-robin by connection): after the SQLite phases, on the 10k dataset exported
-// through the CLI and imported into a fresh database svctrail_bench_<pid> per target (the import
-// timed), a subset of the cases (PG_READS, PG_WRITES settled, watch fan-out) plus, on three
+// through the CLI and imported into a fresh database per target, svctrail_bench_<pid>_pg and
+// _pg3 (the import timed), both up at once with their write cases interleaved as the SQLite
+// targets' are, a subset of the cases (PG_READS, PG_WRITES settled, watch fan-out) plus, on three
 // replicas, the cross-replica watch lag (issue 13 item 3); a table "PostgreSQL" after the main
 // one. Skipped with a note when PostgreSQL (SVCTRAIL_BENCH_POSTGRES) cannot be reached.
 //

@@ -144,6 +144,16 @@ export async function watchResume(server: Running, f: Fixture, protobuf: boolean
   return out;
 }
 
+/**
+ * A case's warm-up, as long for each replica as for one: the load is split over the replicas, and
+ * V8 optimises each process's code from that process's own calls, so a warm-up of one replica's
+ * length left each of three with a third of the requests and a case measured their compiling
+ * (about a fifth of each replica's CPU in a quick run's first PostgreSQL write case, issue 45).
+ */
+function warmUpSeconds(server: Running): number {
+  return WARMUP * server.urls.length;
+}
+
 export async function runLoadCase(server: Running, f: Fixture, def: LoadCase, seed: number, opts: { warmup?: boolean; label?: string } = {}): Promise<Result> {
   if (def.probe) {
     const probe = await call(server, f.token, def.probe(f), false);
@@ -153,7 +163,7 @@ export async function runLoadCase(server: Running, f: Fixture, def: LoadCase, se
     }
   }
   const rng = new Rng(seed);
-  if (opts.warmup !== false) await load(server, f.token, def.connections, WARMUP, () => def.next(rng, f));
+  if (opts.warmup !== false) await load(server, f.token, def.connections, warmUpSeconds(server), () => def.next(rng, f));
   // The measured window on the monotonic clock V8's profiler stamps its samples with (µs).
   const fromUs = Number(process.hrtime.bigint() / 1000n);
   const own = await ownCpu([server.child.pid!, ...server.replicas.map((r) => r.child.pid!)], server.pgUrl);
@@ -194,7 +204,7 @@ export async function runWriteCase(server: Running, f: Fixture, def: LoadCase, s
   if (variant === 'settled') {
     // The warm-up's writes are not the case's: disk bytes and WAL are counted from after it.
     const warm = new Rng(seed + 20_000);
-    await load(server, f.token, def.connections, WARMUP, () => def.next(warm, f));
+    await load(server, f.token, def.connections, warmUpSeconds(server), () => def.next(warm, f));
     pre.walBeforeBytes = walSize(server.dataDir);
   }
   let walMax = walSize(server.dataDir);

@@ -240,7 +240,8 @@ const IDLE_MS = 15_000;
 
 /** Each server's RSS after IDLE_MS with no request: what a server that started and waits holds. */
 async function idle(phases: Phase[]): Promise<void> {
-  if (PROFILE || isPg(phases[0].target)) return;
+  // None (--targets left none of this dataset's), or PostgreSQL's (its replicas are not svctrail's RSS).
+  if (PROFILE || !phases.length || isPg(phases[0].target)) return;
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   for (const p of phases) {
     p.idleRssBytes = memory(p.server.child.pid!).rssBytes;
@@ -274,9 +275,4 @@ export async function runTargets(
     for (const p of phases) out[p.target] = await close(p);
   }
   return out;
-}
-
-/** One target's phase alone (PostgreSQL: its targets share one database name, one at a time). */
-export async function phase(target: Target, f: Fixture, source: string, label: string, defs: PhaseDefs, results: Map<string, CaseResult>, scratch: string[]): Promise<Result> {
-  return (await runTargets([{ target, defs }], f, source, label, results, scratch))[target]!;
 }

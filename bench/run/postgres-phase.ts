@@ -3,19 +3,19 @@ import { Client } from 'pg';
 import { join } from 'node:path';
 import { type DatasetManifest } from '../generate-data';
 import { runs, log } from './options';
-import { PG_TARGETS } from './processes';
+import { PG_TARGETS, type Target } from './processes';
 import { readFixture } from './fixture';
 import { type Result, type CaseResult, putMany, putHot, READ_CASES, TIME_TRAVEL_CASES, HISTORY_CASES } from './cases';
 import { scratchCopy, cli } from './storage-and-cli';
 import { fmtNum, fmtMB } from './format';
-import { phase } from './phase';
+import { type PhaseDefs, runTargets } from './phase';
 
 // PostgreSQL: svctrail-pg (one replica) and svctrail-pg3 (three replicas on one database)
 
-/** A role that may CREATE DATABASE; the bench makes svctrail_bench_<pid> and drops it at the end. */
+/** A role that may CREATE DATABASE; the bench makes svctrail_bench_<pid>_pg and _pg3 and drops them at the end. */
 const PG_ADMIN_URL = process.env.SVCTRAIL_BENCH_POSTGRES ?? 'postgres://svctrail_test:svctrail_test@127.0.0.1:5432/postgres';
-const PG_DATABASE = `svctrail_bench_${process.pid}`;
-let pgDatabaseCreated = false;
+/** The databases made so far (one per target: svctrail_bench_<pid>_pg, …_pg3), dropped at the end. */
+const pgDatabases = new Set<string>();
 
 // The PostgreSQL targets run on the 10k dataset, in the full run too. Measured (quick run, loaded
 // 2-core machine): svctrail import into PostgreSQL ≈ 2k events/s (3–5k on a quiet one), so the 1M
@@ -46,23 +46,25 @@ async function pgAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh, empty svctrail_bench_<pid> (dropped first if a previous target used it). */
-async function createPgDatabase(): Promise<string> {
+/** A fresh, empty database of `target`'s own (dropped first if a previous run left it). */
+async function createPgDatabase(target: string): Promise<string> {
+  const database = `svctrail_bench_${process.pid}_${target.replace(/^svctrail-/, '')}`;
   await pgAdmin(async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`);
-    pgDatabaseCreated = true;
-    await c.query(`CREATE DATABASE ${PG_DATABASE}`);
+    await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    pgDatabases.add(database);
+    await c.query(`CREATE DATABASE ${database}`);
   });
-  return pgUrlOf(PG_DATABASE);
+  return pgUrlOf(database);
 }
 
 export async function dropPgDatabase(): Promise<void> {
-  if (!pgDatabaseCreated) return;
-  try {
-    await pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`));
-    pgDatabaseCreated = false;
-  } catch (error) {
-    log(`note: could not drop the PostgreSQL database ${PG_DATABASE}: ${(error as Error).message}`);
+  for (const database of [...pgDatabases]) {
+    try {
+      await pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      pgDatabases.delete(database);
+    } catch (error) {
+      log(`note: could not drop the PostgreSQL database ${database}: ${(error as Error).message}`);
+    }
   }
 }
 
@@ -90,16 +92,20 @@ export async function pgPhase(set: { dir: string; manifest: DatasetManifest }, r
   const fixture = readFixture(set.dir, set.manifest);
   const out: Result = { dataset: PG_DATASET, imports: {} };
   try {
+    const targets: { target: Target; defs: PhaseDefs }[] = [];
     for (const target of PG_TARGETS.filter(runs)) {
-      const url = await createPgDatabase();
+      const url = await createPgDatabase(target);
       const imported = await cli(['import', '--storage', url, file], 'svctrail import --storage');
       if (imported.code !== 0) throw new Error(`svctrail import into PostgreSQL failed: ${imported.stderr.slice(-2000)}`);
       const rate = events / (imported.ms / 1000);
       (out.imports as Result)[target] = { ms: imported.ms, eventsPerSecond: rate, peakRssBytes: imported.peakRssBytes };
       log(` ${target}: svctrail import --storage ${(imported.ms / 1000).toFixed(1)} s = ${fmtNum(rate)} events/s, peak RSS ${fmtMB(imported.peakRssBytes)}`);
-      const defs = { reads: PG_READS, writes: PG_WRITES, watch: 'json' as const, settledOnly: true, pgUrl: url };
-      memoryOf[target] = await phase(target, fixture, set.dir, PG_DATASET, defs, results, scratch);
+      targets.push({ target, defs: { reads: PG_READS, writes: PG_WRITES, watch: 'json', settledOnly: true, pgUrl: url } });
     }
+    // Both up at once, each on its database, their write cases interleaved as the SQLite targets'
+    // are: a pg3 ÷ pg ratio read from two runs minutes apart on a shared machine measured the
+    // machine's load as much as the replicas.
+    Object.assign(memoryOf, await runTargets(targets, fixture, set.dir, PG_DATASET, results, scratch));
   } finally {
     await dropPgDatabase();
   }
