@@ -252,7 +252,11 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
       const firstPages = () => proxy.requests.filter((r) => r.path === `/api/v1/services?limit=${PAGE}`).length;
       const listsBefore = firstPages();
       server = await start(args);
-      await until(async () => proxy.paused().length === 1, 'the relist to reach page 3 of its second walk', 90_000);
+      await until(async () => proxy.paused().length === 1, 'the relist to reach page 3 of its second walk', 180_000).catch((error: Error) => {
+        // What the mirror asked for and said, to tell a slow relist from one that took another way.
+        const asked = proxy.requests.slice(-12).map((r) => `${r.method} ${r.path} ${r.status ?? ''}`);
+        throw new Error(`${error.message}\nlast requests:\n${asked.join('\n')}\nmirror stderr:\n${server.stderr().slice(-2000)}\nmirror stdout:\n${server.stdout().slice(-2000)}`);
+      });
       // Cut once the deletions and the creations (page 1) are stored.
       const cut = client(server.url);
       await until(async () => (await recordedWrites(cut, 'relist')) >= changes.deleted.length + changes.created.length, 'the first part of the relist to be stored');
@@ -284,7 +288,7 @@ function relistUnderKillNine(title: string, storageArgs: () => string[]) {
         server.child.kill('SIGTERM');
         await server.exited;
       }
-    }, 300_000);
+    }, 420_000);
   });
 }
 
