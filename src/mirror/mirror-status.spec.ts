@@ -23,8 +23,17 @@ describe('MirrorStatus', () => {
     expect(mirror.notReadyReason).toBe('connect ECONNREFUSED');
   });
 
+  it('is not ready before its first try for the lease is decided: a lone replica would say ready having recorded nothing', () => {
+    const { mirror } = status();
+    expect(mirror.ready).toBe(false);
+    expect(mirror.notReadyReason).toBe('the first list of the source has not been recorded yet');
+    mirror.lead(true);
+    expect(mirror.ready).toBe(false);
+  });
+
   it('is ready as a standby (another replica records), and a lost lease puts both reflectors out of sync', () => {
     const { mirror } = status();
+    mirror.lead(false);
     expect(mirror.ready).toBe(true);
     mirror.lead(true);
     mirror.services.inSync();

@@ -13,7 +13,8 @@ import { ReflectorMetrics, ReflectorStatus } from './reflector-status';
 
 @Injectable()
 export class MirrorStatus {
-  private leadingNow = false;
+  /** Undefined until the first try for the lease is decided: neither recording nor a standby yet. */
+  private leadingNow: boolean | undefined;
   private readonly leaderGauge: Gauge;
   readonly services: ReflectorStatus;
   readonly events: ReflectorStatus;
@@ -31,15 +32,16 @@ export class MirrorStatus {
   }
 
   get leading(): boolean {
-    return this.leadingNow;
+    return this.leadingNow === true;
   }
 
   /**
    * Ready to serve: the Services are in sync, or this is a standby replica (another one records
-   * into the shared store; its own readiness says whether that is in sync).
+   * into the shared store; its own readiness says whether that is in sync). Not before the first
+   * try for the lease: a lone replica would otherwise say ready before recording anything.
    */
   get ready(): boolean {
-    return this.services.synced || !this.leadingNow;
+    return this.services.synced || this.leadingNow === false;
   }
 
   /** Why the mirror is not ready (empty while it is). */
@@ -49,6 +51,7 @@ export class MirrorStatus {
 
   /** This replica holds the lease (true) or lost it / waits for it (false). */
   lead(leading: boolean): void {
+    if (this.leadingNow === leading) return;
     this.leadingNow = leading;
     this.leaderGauge.set(leading ? 1 : 0);
     if (leading) return;

@@ -63,7 +63,7 @@ class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
     while (!signal.aborted) {
       let held: HeldLease;
       try {
-        held = await this.lease.acquire(signal);
+        held = await this.lease.acquire(signal, () => this.status.lead(false));
       } catch {
         return;
       }

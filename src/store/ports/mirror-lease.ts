@@ -9,8 +9,12 @@ export interface HeldLease {
 }
 
 export interface MirrorLease {
-  /** Resolves once this replica holds the lease; rejects when `signal` aborts first. */
-  acquire(signal: AbortSignal): Promise<HeldLease>;
+  /**
+   * Resolves once this replica holds the lease; rejects when `signal` aborts first. `onWaiting`
+   * is called after each try that did not get it (another replica holds it, or the store could
+   * not be reached): until then, whether this replica records or stands by is not known yet.
+   */
+  acquire(signal: AbortSignal, onWaiting?: () => void): Promise<HeldLease>;
 }
 
 /** The embedded engine: one server per data directory, so it always holds the lease. */

@@ -16,7 +16,7 @@ export class PgMirrorLease implements MirrorLease {
     private readonly retryMs = 2_000,
   ) {}
 
-  async acquire(signal: AbortSignal): Promise<HeldLease> {
+  async acquire(signal: AbortSignal, onWaiting?: () => void): Promise<HeldLease> {
     for (;;) {
       if (signal.aborted) throw new Error('aborted');
       const client = this.newClient({ connectionTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
@@ -30,6 +30,7 @@ export class PgMirrorLease implements MirrorLease {
         // Unreachable now: try again after the wait, like any replica without the lease.
       }
       await client.end().catch(() => undefined);
+      onWaiting?.();
       await wait(this.retryMs, signal);
     }
   }
