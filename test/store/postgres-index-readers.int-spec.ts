@@ -5,10 +5,13 @@
 // and the schema: each reader's statements are recorded as the real repositories issue them (or,
 // for the statements inside `svctrail_append` and the maintenance commands, copied as they are
 // written there), then planned on a database migrated by the real migrations, filled with a
-// history shaped like the bench's (SEED: 500 Services in 20 namespaces, 60,000 writes) and
-// analysed, with sequential scans disabled as on a store whose tables are too big to read whole.
-// On empty tables every index costs the same and the planner's choice among them means nothing;
-// the readers' windows are the newest hundred resourceVersions of that history.
+// history (SEED: 500 Services in 20 namespaces, 60,000 writes, and the rarer and busier scopes an
+// index is for) analysed from every row, with sequential scans disabled as on a store whose tables
+// are too big to read whole. On empty tables every index costs the same and the planner's choice
+// among them means nothing. PostgreSQL picks an index by its statistics, so each reader here asks
+// in the shape that needs the index: a scope that is rare in all of the history, or a window in
+// its middle (as on the bench's 30k set imported into PostgreSQL, where a Service with few
+// transitions, asked about in a window, is read by condition_transitions_name_rv).
 //
 // The same table is docs/architecture.md's "Indexes and their readers": change both together.
 import type { PoolClient } from 'pg';
@@ -42,16 +45,7 @@ interface Reader {
   reader: string;
   run?: (r: Repositories) => Promise<unknown>;
   statement?: Statement;
-  /**
-   * Why PostgreSQL's planner does not pick the index for this reader on SEED (SQLite's plan names
-   * it, INDEXED BY, pinned in test/store/query-plans.int-spec.ts): the index is kept for SQLite,
-   * and the schemas stay one.
-   */
-  notOnPostgres?: string;
 }
-
-/** condition_transitions_name_rv on PostgreSQL: see the note in docs/architecture.md ("Indexes and their readers"). */
-const SERVICE_PREFIX = "the planner reads one Service's transitions by the (namespace, name) prefix of condition_transitions_service and sorts them, or walks condition_transitions_rv in the window";
 
 /**
  * The history SEED writes; the readers ask about all of it, as a history request without
@@ -69,7 +63,8 @@ const at = N / 2;
  * addresses closed five writes later (the newest of each Service's open), an Event occurrence and
  * an observed write; the live tables hold what 500 Services and 20,000 Events hold. One write in a
  * thousand is the quiet scope's (QUIET): a Service of its own, an actor, an event type and an
- * address nothing else has; and a quarter of the condition transitions are one flapping Service's.
+ * address nothing else has; one in a hundred condition transitions is a steady Service's among the
+ * others of its namespace, and a quarter are one flapping Service's.
  * A secondary index is for such a scope: one as common as the others is
  * read as fast by walking the whole range in order, which PostgreSQL's planner rightly prefers.
  */
@@ -80,6 +75,8 @@ const NAME = quiet('lonely', `'svc' || g % 500`);
 const UID = quiet('u-lonely', `'u' || g % 500`);
 /** A quarter of the condition transitions are one flapping Service's, alone in its namespace: its pages stop early in resourceVersion order. */
 const flapping = (value: string, otherwise: string) => `CASE WHEN g % 4 = 0 THEN '${otherwise}' ELSE ${value} END`;
+/** One in a hundred, a steady Service among the others of its namespace. */
+const steady = (value: string, otherwise: string) => `CASE WHEN g % 100 = 50 THEN '${otherwise}' ELSE ${value} END`;
 const SEED = [
   // No autovacuum's ANALYZE of a sample after ours (below): the plans are those of these statistics.
   `DO $$ DECLARE t record; BEGIN
@@ -98,7 +95,7 @@ const SEED = [
   `INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version)
     SELECT 'u' || g, 'ns' || g % 20, 'svc' || g, g + 1 FROM generate_series(0, 499) g UNION ALL SELECT 'u-lonely', 'quiet', 'lonely', 7`,
   `INSERT INTO condition_transitions (id, resource_version, uid, namespace, name, condition_type, reason, message, recorded_at, actor_user)
-    SELECT g, g, ${flapping(UID, 'u-flapping')}, ${flapping(NS, 'busy')}, ${flapping(NAME, 'flapping')}, (ARRAY['Ready','Synced'])[g % 2 + 1], 'R', 'm', '2026-01-01T00:00:00Z', 'user' || g % 10
+    SELECT g, g, ${flapping(steady(UID, 'u-steady'), 'u-flapping')}, ${flapping(steady(NS, 'ns3'), 'busy')}, ${flapping(steady(NAME, 'steady'), 'flapping')}, (ARRAY['Ready','Synced'])[g % 2 + 1], 'R', 'm', '2026-01-01T00:00:00Z', 'user' || g % 10
     FROM generate_series(1, ${N}) g`,
   `INSERT INTO ingress_intervals (id, address, address_type, uid, namespace, name, from_resource_version, from_time, set_by, to_resource_version, to_time, cleared_by)
     SELECT g, ${quiet('192.0.2.1', `'10.0.' || g % 2000 / 250 || '.' || g % 250`)}, 'ip', ${UID}, ${NS}, ${NAME}, g, '2026-01-01T00:00:00Z', 'lb',
@@ -138,14 +135,12 @@ const READERS: Reader[] = [
   {
     index: 'condition_transitions_name_rv',
     reader: 'history conditiontransitions of one Service',
-    run: (r) => r.conditions.transitions({ fromRv: N / 2, toRv: N / 2 + 2000, namespace: 'busy', name: 'flapping' }, 10),
-    notOnPostgres: SERVICE_PREFIX,
+    run: (r) => r.conditions.transitions({ fromRv: N / 2, toRv: N / 2 + 2000, namespace: 'ns3', name: 'steady' }, 10),
   },
   {
     index: 'condition_transitions_name_rv',
     reader: 'activity buckets of one Service (transitions)',
-    run: (r) => r.activity.buckets({ namespace: 'busy', name: 'flapping' }, [[N / 2, N / 2 + 1000]]),
-    notOnPostgres: SERVICE_PREFIX,
+    run: (r) => r.activity.buckets({ namespace: 'ns3', name: 'steady' }, [[N / 2, N / 2 + 2000]]),
   },
   { index: 'condition_transitions_rv', reader: 'history conditiontransitions across the cluster', run: (r) => r.conditions.transitions(range, 10) },
   { index: 'condition_transitions_rv', reader: 'activity ranking across the cluster', run: (r) => r.activity.ranking(range, 10) },
@@ -268,13 +263,9 @@ describePostgres('PostgreSQL: every secondary index has a reader whose plan uses
     return { indexes: indexesOf(plans.flat()), plans };
   }
 
-  it.each(READERS.filter((r) => !r.notOnPostgres).map((r) => [r.index, r.reader, r] as const))('%s: %s', async (_index, _reader, reader) => {
+  it.each(READERS.map((r) => [r.index, r.reader, r] as const))('%s: %s', async (_index, _reader, reader) => {
     const { indexes, plans } = await indexesRead(reader);
     if (!indexes.includes(reader.index)) throw new Error(`${reader.reader} does not read ${reader.index}:\n${plans.map((p) => p.join('\n')).join('\n---\n')}`);
-  });
-
-  it.each(READERS.filter((r) => r.notOnPostgres).map((r) => [r.index, r.reader, r] as const))('%s: %s is not read on PostgreSQL (the pin notices when it is)', async (_index, _reader, reader) => {
-    expect((await indexesRead(reader)).indexes).not.toContain(reader.index);
   });
 
   it('every secondary index of the schema is in the table, and nothing else', async () => {
