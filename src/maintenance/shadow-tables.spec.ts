@@ -106,6 +106,11 @@ describe('resyncStreams', () => {
     });
     sqlite.transaction(() => resyncStreams(sqlite, owners, [{ uid: 'e-1', namespace: 'ns', name: 'web.1' }], 5))();
     expect(plans.filter((p) => /^SCAN (a|b)\b/.test(p))).toEqual([]);
+    // The allocations of the written Services are found by allocations_uid: its one reader (issue 46).
+    // The shadow's and the scratch's allocations of the written Services, found by allocations_uid
+    // (named replay_shadow_… on the shadow): the index's one reader (issue 46).
+    expect(plans).toContainEqual(expect.stringMatching(/^SEARCH a USING (COVERING )?INDEX replay_shadow_allocations_uid \(uid=\?\) {2}\(DELETE FROM live\."replay_shadow_allocations"/));
+    expect(plans).toContainEqual(expect.stringMatching(/^SEARCH a USING (COVERING )?INDEX allocations_uid \(uid=\?\) {2}\(INSERT INTO live\."replay_shadow_allocations"/));
     expect(plans.length).toBeGreaterThan(owners.length);
     expect(prepare(`SELECT resource_version FROM ${LIVE_SCHEMA}.replay_shadow_kube_event_occurrences ORDER BY 1`).pluck().all()).toEqual([5, 7]);
     expect(prepare(`SELECT uid, resource_version, stream_version FROM ${LIVE_SCHEMA}.replay_shadow_kube_events`).all()).toEqual([{ uid: 'e-1', resource_version: 7, stream_version: 2 }]);

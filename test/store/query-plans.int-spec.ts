@@ -44,6 +44,12 @@ const BOUNDED_WALKS: Record<string, RegExp> = {
   'SCAN s': /^SELECT count\(\*\) AS n FROM \(SELECT 1 FROM events WHERE position > \$1 LIMIT \d+\) s$/,
 };
 
+/** Secondary indexes whose reader is not on the server's paths, and the suite that pins its plan. */
+const PINNED_ELSEWHERE: Record<string, string> = {
+  // replay's catch-up re-copies the rows of the Services written meanwhile, by uid
+  allocations_uid: 'src/maintenance/shadow-tables.spec.ts',
+};
+
 /** The migrations' own statements (run once, at start-up, by the migrator). */
 const MIGRATIONS = new Set(
   readdirSync(join(__dirname, '../../migrations'))
@@ -129,6 +135,7 @@ describe('query plans of the write and read paths', () => {
       `/api/v1/services?resourceVersion=${middle}&resourceVersionMatch=Exact`,
       `/api/v1/namespaces/a/services?asOf=${middleTime}`,
       '/api/v1/namespaces/a/events',
+      '/api/v1/events',
     ];
     for (const path of reads) expect([path, (await admin.get(path)).status]).toEqual([path, 200]);
     // A continued page at the head reads the table; one of an older snapshot, the revisions.
@@ -184,6 +191,9 @@ describe('query plans of the write and read paths', () => {
       `${history}/changes?uid=${uid}&limit=2`,
       `${history}/namespaces/a/services/web/events?uid=${uid}&limit=2`,
       `${history}/events?uid=${uid}&limit=2`,
+      `${history}/conditiontransitions?uid=${uid}&limit=2`,
+      `${history}/ingressintervals?uid=${uid}&limit=2`,
+      `${history}/ingressconflicts?uid=${uid}&limit=2`,
       // The change feed, Services' writes and Events' alike.
       `${history}/feed?after=0`,
       `${history}/ingressowners?address=203.0.113.1&at=${middleTime}`,
@@ -214,6 +224,12 @@ describe('query plans of the write and read paths', () => {
       // Enough statements were seen for the pin to mean something.
       expect(Object.keys(plans).length).toBeGreaterThan(40);
       expect(plans).toMatchSnapshot();
+      // Every secondary index is read by a pinned plan (issue 46: an index no reader needs is
+      // dropped), or by a reader pinned in another suite.
+      const read = new Set(Object.values(plans).flatMap((steps) => steps.flatMap((d) => [...d.matchAll(/INDEX (\w+)/g)].map((m) => m[1]))));
+      const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%' ORDER BY name`).pluck().all() as string[];
+      expect(indexes.filter((name) => !read.has(name) && !(name in PINNED_ELSEWHERE))).toEqual([]);
+      expect(Object.keys(PINNED_ELSEWHERE).filter((name) => !indexes.includes(name))).toEqual([]);
     } finally {
       db.close();
     }
