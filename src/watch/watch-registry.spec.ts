@@ -131,6 +131,22 @@ describe('WatchRegistry', () => {
     registry.beforeApplicationShutdown();
   });
 
+  it('refuses a watch asked for once shutdown has begun, and ends one that was prepared just before, so nothing holds the server open', async () => {
+    const registry = new WatchRegistry();
+    const { src } = sources(5, []);
+    const prepared = await registry.prepare({ resourceVersion: 5, bookmarks: false, encode: (o) => o }, src, 0);
+    registry.beforeApplicationShutdown();
+    await expect(registry.prepare({ resourceVersion: 5, bookmarks: false, encode: (o) => o }, src, 0)).rejects.toMatchObject({
+      code: 429,
+      reason: 'TooManyRequests',
+      message: 'The apiserver is shutting down, please try again later.',
+    });
+    const res = new RecordingResponse();
+    await prepared(res as unknown as ServerResponse);
+    expect(res.writableEnded).toBe(true);
+    expect(registry.openWatches).toBe(0);
+  });
+
   it('replays history, then follows live changes that come after it, skipping ones already replayed', async () => {
     const registry = new WatchRegistry();
     const res = new RecordingResponse();

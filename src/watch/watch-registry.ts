@@ -28,6 +28,7 @@ export interface WatchRequest<T> {
 @Injectable()
 export class WatchRegistry implements BeforeApplicationShutdown {
   private readonly sessions = new Set<WatchSession<unknown>>();
+  private shuttingDown = false;
   bookmarkIntervalMs = 60_000;
   maxBacklogBytes = 16 * 1024 * 1024;
   /** Beyond this many open streams a new watch is refused with 429 (clients retry). */
@@ -58,6 +59,9 @@ export class WatchRegistry implements BeforeApplicationShutdown {
    * error, not a stream) and returns the function that streams until the watch ends.
    */
   async prepare<T>(request: WatchRequest<T>, sources: WatchSources<T>, oldestResumable: number): Promise<(res: ServerResponse) => Promise<void>> {
+    // A watch opened once shutdown has ended the others would hold the HTTP server open until its
+    // timeout: refused as kube-apiserver refuses requests while it shuts down (clients retry).
+    if (this.shuttingDown) throw new ApiError(429, 'TooManyRequests', 'The apiserver is shutting down, please try again later.', { retryAfterSeconds: 1 });
     if (this.sessions.size >= this.maxWatches) {
       throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
     }
@@ -78,6 +82,10 @@ export class WatchRegistry implements BeforeApplicationShutdown {
       });
       this.sessions.add(session as WatchSession<unknown>);
       void session.done.then(() => this.sessions.delete(session as WatchSession<unknown>));
+      if (this.shuttingDown) {
+        session.close();
+        return;
+      }
       if (expired) {
         session.fail(statusForError(tooOldResourceVersion(rv, oldestResumable))!);
         return;
@@ -86,7 +94,13 @@ export class WatchRegistry implements BeforeApplicationShutdown {
     };
   }
 
-  beforeApplicationShutdown(): void {
+  /** Ends every open stream (their clients watch again from where they were). */
+  closeAll(): void {
     for (const session of this.sessions) session.close();
+  }
+
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+    this.closeAll();
   }
 }

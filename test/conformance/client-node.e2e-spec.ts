@@ -110,7 +110,7 @@ describeEachBackend('@kubernetes/client-node', (backend) => {
 
       // The server ends every watch stream; the informer re-watches from its last resourceVersion.
       const listsBefore = listCalls.length;
-      t.server.app.get(WatchRegistry).beforeApplicationShutdown();
+      t.server.app.get(WatchRegistry).closeAll();
       // Whether the create lands before or after the informer re-watches, the new watch starts
       // from its last resourceVersion and replays it: no sleep needed.
       await api.createNamespacedService({ namespace: ns, body: { metadata: { name: 'b' }, spec: { ports: [{ port: 80 }] } } });
@@ -121,7 +121,7 @@ describeEachBackend('@kubernetes/client-node', (backend) => {
       const changeLog = t.server.app.get<ServiceChanges>(SERVICE_CHANGES);
       const spy = jest.spyOn(changeLog, 'oldestResumable').mockResolvedValue(Number.MAX_SAFE_INTEGER - 1);
       try {
-        t.server.app.get(WatchRegistry).beforeApplicationShutdown();
+        t.server.app.get(WatchRegistry).closeAll();
         await waitFor(() => listCalls.length > listsBefore);
       } finally {
         spy.mockRestore();
