@@ -15,8 +15,8 @@ import { createDerived, derivedSchema, dropDerived } from '../store/derived-sche
 import { EVENT_INSERT, type EventRow } from './event-columns';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from './compaction-line';
 import { decodeEventLine, EventLineError } from './event-line';
-import { decodeMirrorFactLine, isMirrorFactLine, MirrorFactOrder } from './mirror-fact-line';
-import { mirrorFactInsert, mirrorFactRow, type MirrorFactTable } from './mirror-facts';
+import { isMirrorFactLine, MirrorFactOrder } from './mirror-fact-line';
+import { mirrorFactInsert, type MirrorFactTable } from './mirror-facts';
 import { refuseDanglingFacts } from './mirror-facts-verification';
 import type { Row } from './projection-row-fold';
 import { compactionInserts } from '../store/history-compaction';
@@ -97,10 +97,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
         continue;
       }
       if (isMirrorFactLine(text)) {
-        if (compactions.length) throw new EventLineError(lineNumber, "a mirror's fact after the compaction lines (they end an export)");
-        const fact = decodeMirrorFactLine(text, lineNumber);
-        mirror.accept(fact, lineNumber, checker.position);
-        mirrorBatch.push(mirrorFactRow(fact));
+        mirrorBatch.push(mirror.acceptLine(text, lineNumber, checker.position, compactions.length > 0));
         if (mirrorBatch.length === BATCH) {
           insertMirrorFacts(mirrorBatch);
           mirrorBatch = [];
@@ -108,7 +105,7 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
         continue;
       }
       if (compactions.length) throw new EventLineError(lineNumber, 'an event after the compaction lines (they end an export)');
-      if (mirror.facts) throw new EventLineError(lineNumber, "an event after the mirror's facts (they follow the log)");
+      mirror.acceptEvent(lineNumber);
       const row = decodeEventLine(text, lineNumber);
       checker.accept(row, lineNumber);
       batch.push(row);

@@ -3,7 +3,8 @@
 // order. A svctrail from before these lines refuses them (an unknown field of an event line), so
 // an export is never imported without them.
 import { EventLineError } from './event-line';
-import { MIRROR_FACT_KINDS, type MirrorFact, type MirrorFactKind } from './mirror-facts';
+import { MIRROR_FACT_KINDS, mirrorFactRow, type MirrorFact, type MirrorFactKind, type MirrorFactTable } from './mirror-facts';
+import type { Row } from './projection-row-fold';
 
 const PREFIXES = MIRROR_FACT_KINDS.map((kind) => `{"${kind}":`);
 
@@ -33,7 +34,7 @@ const textOrNull = (v: unknown) => v === null || typeof v === 'string';
 const texts = (v: unknown) => Array.isArray(v) && v.every((t) => typeof t === 'string');
 const resourceVersion = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1;
 
-export function decodeMirrorFactLine(text: string, lineNumber: number): MirrorFact {
+function decodeMirrorFactLine(text: string, lineNumber: number): MirrorFact {
   const fail = (message: string): never => {
     throw new EventLineError(lineNumber, message);
   };
@@ -86,7 +87,23 @@ export class MirrorFactOrder {
   private lastResourceVersion = 0;
   private readonly auditIDs = new Set<string>();
 
-  accept(fact: MirrorFact, lineNumber: number, logHead: number): void {
+  /**
+   * An import's mirror-fact line, checked in its place (after the events, before the compaction
+   * lines that end an export): the row to insert.
+   */
+  acceptLine(text: string, lineNumber: number, logHead: number, afterCompactions: boolean): { table: MirrorFactTable; row: Row } {
+    if (afterCompactions) throw new EventLineError(lineNumber, "a mirror's fact after the compaction lines (they end an export)");
+    const fact = decodeMirrorFactLine(text, lineNumber);
+    this.accept(fact, lineNumber, logHead);
+    return mirrorFactRow(fact);
+  }
+
+  /** An import's event line: refused once a mirror's fact came (they follow the log). */
+  acceptEvent(lineNumber: number): void {
+    if (this.facts) throw new EventLineError(lineNumber, "an event after the mirror's facts (they follow the log)");
+  }
+
+  private accept(fact: MirrorFact, lineNumber: number, logHead: number): void {
     const fail = (message: string): never => {
       throw new EventLineError(lineNumber, message);
     };

@@ -13,8 +13,8 @@ import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from '../compaction-line';
 import { decodeEventLine, EventLineError } from '../event-line';
-import { decodeMirrorFactLine, isMirrorFactLine, MirrorFactOrder } from '../mirror-fact-line';
-import { MIRROR_FACT_TABLE_NAMES, MIRROR_FACT_TABLES, mirrorFactRow, type MirrorFactTable } from '../mirror-facts';
+import { isMirrorFactLine, MirrorFactOrder } from '../mirror-fact-line';
+import { MIRROR_FACT_TABLE_NAMES, MIRROR_FACT_TABLES, type MirrorFactTable } from '../mirror-facts';
 import { refuseDanglingFacts } from '../mirror-facts-verification';
 import { PgSqlReader } from '../../store/postgres/pg-sql-reader';
 import { compactionInserts } from '../../store/history-compaction';
@@ -105,10 +105,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           continue;
         }
         if (isMirrorFactLine(text)) {
-          if (compactions.length) throw new EventLineError(lineNumber, "a mirror's fact after the compaction lines (they end an export)");
-          const fact = decodeMirrorFactLine(text, lineNumber);
-          mirror.accept(fact, lineNumber, checker.position);
-          mirrorBatch.push(mirrorFactRow(fact));
+          mirrorBatch.push(mirror.acceptLine(text, lineNumber, checker.position, compactions.length > 0));
           if (mirrorBatch.length === BATCH) {
             const facts = mirrorBatch;
             mirrorBatch = [];
@@ -117,7 +114,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           continue;
         }
         if (compactions.length) throw new EventLineError(lineNumber, 'an event after the compaction lines (they end an export)');
-        if (mirror.facts) throw new EventLineError(lineNumber, "an event after the mirror's facts (they follow the log)");
+        mirror.acceptEvent(lineNumber);
         const row = decodeEventLine(text, lineNumber);
         checker.accept(row, lineNumber);
         batch.push(row);
