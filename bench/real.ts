@@ -28,10 +28,16 @@ import type * as StoredTextDictionaryModule from '../src/store/stored-text-dicti
 export const ROOT = join(__dirname, '..', '..');
 export const MIGRATIONS = join(ROOT, 'migrations');
 
+/** Whose dist/ `real` loads: this tree's, unless bench/ab.ts points it at another build (before the first load). */
+let distRoot = ROOT;
+export function loadDistFrom(root: string): void {
+  distRoot = root;
+}
+
 function load<T>(relative: string): T {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's compiled dist/, loaded by path at run time
-    return require(join(ROOT, 'dist', relative)) as T;
+    return require(join(distRoot, 'dist', relative)) as T;
   } catch (error) {
     throw new Error(`cannot load dist/${relative} (run \`npx nest build\` first): ${(error as Error).message}`, { cause: error });
   }

@@ -29,6 +29,14 @@ export const { values: args } = parseArgs({
     repeat: { type: 'string' },
     /** Only these targets (e.g. `svctrail`: its phases alone, to look at one figure again); default all. */
     targets: { type: 'string' },
+    // bench/ab.ts (`npm run bench:ab`): a git ref's build against this tree's (or --current REF's).
+    base: { type: 'string' },
+    current: { type: 'string' },
+    events: { type: 'string' },
+    services: { type: 'string' },
+    seed: { type: 'string' },
+    'skip-http': { type: 'boolean', default: false },
+    'skip-storage': { type: 'boolean', default: false },
   },
 });
 export const PROFILE = args.profile;

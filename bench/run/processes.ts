@@ -9,12 +9,14 @@ import { onServingLine } from './serving-line';
 /** floor-full: the floor's raw stack doing svctrail's storage work per write (floor-server.ts --variant storage). */
 /** svctrail-pg / svctrail-pg3: svctrail on PostgreSQL, one replica / three replicas on one database. */
 export type Target = 'svctrail' | 'floor-full' | 'floor' | 'svctrail-pg' | 'svctrail-pg3';
+/** A server's name: a target, or (bench/ab.ts) base / current, svctrail built from two trees side by side. */
+export type ServerName = Target | 'base' | 'current';
 export const PG_TARGETS = ['svctrail-pg', 'svctrail-pg3'] as const;
 type PgTarget = (typeof PG_TARGETS)[number];
-export const isPg = (t: Target): t is PgTarget => t === 'svctrail-pg' || t === 'svctrail-pg3';
+export const isPg = (t: ServerName): t is PgTarget => t === 'svctrail-pg' || t === 'svctrail-pg3';
 
 export interface Running {
-  target: Target;
+  target: ServerName;
   child: ChildProcess;
   url: string;
   /** Every replica's URL (svctrail-pg3: three; the load is spread round-robin over them). */
@@ -29,11 +31,13 @@ export interface Running {
 
 export const children = new Set<ChildProcess>();
 
-export function start(target: Target, dataDir: string, pgUrl?: string): Promise<Running> {
-  const script = target === 'svctrail' || isPg(target) ? join(ROOT, 'dist', 'main.js') : join(ROOT, 'bench', 'dist', 'floor-server.js');
+/** `root`: the project whose dist/main.js serves (bench/ab.ts starts another tree's build); the floors are always this tree's. */
+export function start(target: ServerName, dataDir: string, pgUrl?: string, root = ROOT): Promise<Running> {
+  const floor = target === 'floor' || target === 'floor-full';
+  const script = floor ? join(ROOT, 'bench', 'dist', 'floor-server.js') : join(root, 'dist', 'main.js');
   const extra = target === 'floor' ? ['--drop-unused-indexes'] : target === 'floor-full' ? ['--variant', 'storage'] : isPg(target) ? ['--storage', pgUrl!] : [];
   const nodeFlags = PROFILE && target === 'svctrail' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
-  const child = spawn(process.execPath, [...nodeFlags, script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: floor ? ROOT : root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => (children.delete(child), resolve())));
   let err = '';

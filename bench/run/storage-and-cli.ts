@@ -78,10 +78,17 @@ export function profileOf(pid: number): string | undefined {
   return files.length ? join(PROFILE_DIR, files.sort().at(-1)!) : undefined;
 }
 
-function runNode(script: string, argv: string[], label: string): Promise<{ code: number; stdout: string; stderr: string; ms: number; peakRssBytes: number }> {
+/** Runs a node script to its end; `opts.root`: its working directory and, for cli-rss.js, whose dist/cli.js it runs. */
+export function runNode(
+  script: string,
+  argv: string[],
+  label: string,
+  opts: { root?: string; nodeFlags?: string[] } = {},
+): Promise<{ code: number; stdout: string; stderr: string; ms: number; peakRssBytes: number }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [script, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const root = opts.root ?? ROOT;
+    const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), script, ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SVCTRAIL_CLI_ROOT: root } });
     children.add(child);
     let stdout = '';
     let stderr = '';
@@ -102,7 +109,8 @@ function runNode(script: string, argv: string[], label: string): Promise<{ code:
   });
 }
 
-export const cli = (argv: string[], label: string) => runNode(join(ROOT, 'bench', 'dist', 'cli-rss.js'), argv, label);
+/** `svctrail <argv>` of this tree's build, or of `root`'s (bench/ab.ts), with its peak RSS. */
+export const cli = (argv: string[], label: string, root = ROOT) => runNode(join(ROOT, 'bench', 'dist', 'cli-rss.js'), argv, label, { root });
 
 async function replayHelper(argv: string[]): Promise<Result> {
   const r = await runNode(join(ROOT, 'bench', 'dist', 'replay.js'), argv, `replay.js ${argv.join(' ')}`);
