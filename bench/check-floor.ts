@@ -28,6 +28,7 @@ import { DATA_ROOT, HEAVY_ADDRESS, ONCE_ADDRESS } from './generate-data';
 import { ROOT, real } from './real';
 import { Rng } from './rng';
 import { onServingLine } from './run/serving-line';
+import { eventData } from './floor/stored-text';
 import { type EventAbout, SERVICE_CONTROLLER_EVENTS, recorderEvent, recorderWrite, repeatPatch } from './run/recorder-events';
 
 const HISTORY = '/apis/history.svctrail.io/v1alpha1';
@@ -101,7 +102,7 @@ function writtenRows(dir: string, head: number): Record<string, unknown[]> {
     return {
       events: all(
         `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent,
-           field_manager, verb, subresource FROM events WHERE position > ? ORDER BY position`,
+           field_manager, verb, subresource, packed_data FROM events WHERE position > ? ORDER BY position`,
       ),
       services: all('SELECT namespace, name, uid, resource_version, stream_version, object FROM services WHERE resource_version > ? ORDER BY namespace, name'),
       service_revisions: all('SELECT uid, resource_version, namespace, name, object, patch FROM service_revisions WHERE resource_version > ? ORDER BY uid, resource_version'),
@@ -256,8 +257,8 @@ function writtenEventRows(dir: string, head: number, n: EventNormalizer, caller:
   try {
     const events = db
       .prepare(
-        `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent, field_manager, verb, subresource
-         FROM events WHERE position > ? ORDER BY position`,
+        `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent, field_manager, verb, subresource,
+           packed_data FROM events WHERE position > ? ORDER BY position`,
       )
       .all(head) as any[];
     const live = db
@@ -265,13 +266,14 @@ function writtenEventRows(dir: string, head: number, n: EventNormalizer, caller:
       .all(head) as any[];
     const occurrences = db.prepare('SELECT * FROM kube_event_occurrences WHERE resource_version > ? ORDER BY resource_version').all(head) as any[];
     return {
-      events: events.map(({ actor_groups, user_agent, field_manager, ...r }) => ({
+      // The floor stores an Event's fact unpacked: compared as the text each means.
+      events: events.map(({ actor_groups, user_agent, field_manager, packed_data, ...r }) => ({
         ...r,
         ...(caller ? { actor_groups, user_agent, field_manager } : {}),
         position: n.rv(r.position),
         resource_version: n.rv(r.resource_version),
         stream_id: n.uid(r.stream_id),
-        data: n.fact(r.data),
+        data: n.fact(eventData(r.data, packed_data)),
       })),
       kube_events: live.map((r) => ({ ...r, uid: n.uid(r.uid), resource_version: n.rv(r.resource_version), object: n.json(r.object), expires_at: r.expires_at ? '<clock>' : null })),
       kube_event_occurrences: occurrences.map((r) => ({ ...r, resource_version: n.rv(r.resource_version), uid: n.uid(r.uid) })),

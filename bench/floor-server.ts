@@ -59,7 +59,7 @@ import { Worker, isMainThread } from 'node:worker_threads';
 import { real } from './real';
 import { floorHistory } from './floor/history';
 import { LazyStatement } from './floor/lazy-statement';
-import { storedText, storeRevisionText } from './floor/stored-text';
+import { packEventData, storedText, storeRevisionText } from './floor/stored-text';
 import { checkpointer, WAL_SIZE_LIMIT } from './floor/checkpointer';
 import { type EventWrite, floorKubeEvents } from './floor/kube-events';
 
@@ -141,9 +141,9 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
   return {
     insertEvent: prepare(
       `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
-         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
-       VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, @data,
-         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource)`,
+         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data)
+       VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
+         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource, @packedData)`,
     ),
     updateService: prepare(
       `UPDATE services SET resource_version = @resourceVersion, stream_version = @streamVersion, object = @object
@@ -293,7 +293,7 @@ function main(): void {
   const storageStatements = full ? storageWrites(prepare) : undefined;
   // Each row carries its write's stored patch (svctrail stores one per revision; a primary-key
   // lookup): read on the write's last event only, where the group is assembled.
-  const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, recorded_at AS recordedAt,
+  const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, packed_data AS packed, recorded_at AS recordedAt,
     actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource,
     CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
   const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
@@ -482,7 +482,7 @@ function main(): void {
         namespace: w.namespace,
         name: w.name,
         type: e.type,
-        data: JSON.stringify(e.data),
+        packedData: packEventData(JSON.stringify(e.data)),
         recordedAt: now,
         actorUser: w.user,
         actorGroups: w.groups,

@@ -32,7 +32,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { MIGRATIONS, real, ROOT } from './real';
-import { storeRevisionText } from './floor/stored-text';
+import { eventData, packEventData, storeRevisionText } from './floor/stored-text';
 
 type Obj = Record<string, any>;
 
@@ -41,13 +41,19 @@ function peakRss(): number {
   return m ? Number(m[1]) * 1024 : process.memoryUsage().rss;
 }
 
+/** svctrail's packed event data column, or NULL in the raw import's own table (which stores the text). */
+const packedColumn = (db: Database.Database) => ((db.prepare(`SELECT name FROM pragma_table_info('events')`).pluck().all() as string[]).includes('packed_data') ? 'packed_data' : 'NULL');
+
 function rawFold(path: string): { events: number; streams: number } {
   const db = new Database(path, { readonly: true });
-  const rows = db.prepare('SELECT stream_id, resource_version, type, data FROM events ORDER BY position').raw().iterate() as IterableIterator<[string, number, string, string]>;
+  const rows = db
+    .prepare(`SELECT stream_id, resource_version, type, data, ${packedColumn(db)} FROM events ORDER BY position`)
+    .raw()
+    .iterate() as IterableIterator<[string, number, string, string, Buffer | null]>;
   const live = new Map<string, Obj>();
   let events = 0;
-  for (const [stream, rv, type, text] of rows) {
-    fold(live, stream, rv, type, JSON.parse(text));
+  for (const [stream, rv, type, text, packed] of rows) {
+    fold(live, stream, rv, type, JSON.parse(eventData(text, packed)));
     events++;
   }
   db.close();
@@ -83,9 +89,9 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
   const service = w.prepare('INSERT INTO services (namespace, name, uid, resource_version, stream_version, object) VALUES (?, ?, ?, ?, ?, ?)');
   const source = new Database(path, { readonly: true });
   const rows = source
-    .prepare('SELECT stream_id, resource_version, stream_version, namespace, name, type, data, recorded_at, actor_user FROM events ORDER BY position')
+    .prepare(`SELECT stream_id, resource_version, stream_version, namespace, name, type, data, recorded_at, actor_user, ${packedColumn(source)} FROM events ORDER BY position`)
     .raw()
-    .iterate() as IterableIterator<[string, number, number, string, string, string, string, string, string]>;
+    .iterate() as IterableIterator<[string, number, number, string, string, string, string, string, string, Buffer | null]>;
   const live = new Map<string, Obj>();
   const lastJson = new Map<string, string>();
   const versions = new Map<string, number>();
@@ -121,9 +127,9 @@ function rawRebuild(path: string, out: string): { events: number; streams: numbe
     pending = undefined;
   };
   w.exec('BEGIN');
-  for (const [uid, rv, version, ns, name, type, text, at, user] of rows) {
+  for (const [uid, rv, version, ns, name, type, text, at, user, packed] of rows) {
     if (pending && pending.rv !== rv) endWrite();
-    const data = JSON.parse(text) as Obj;
+    const data = JSON.parse(eventData(text, packed)) as Obj;
     if (type === 'ServiceCreated') born.set(uid, [ns, name, rv]);
     if (type === 'ServiceDeleted') {
       const [bns, bname, brv] = born.get(uid)!;
@@ -198,7 +204,8 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
   const db = handle.sqlite;
   const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'events'`).all() as { name: string; sql: string }[];
   for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
-  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  // svctrail's table: the data packed as svctrail's import stores it.
+  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   let events = 0;
   db.exec('BEGIN IMMEDIATE');
   for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
@@ -212,7 +219,7 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
       e.namespace,
       e.name,
       e.type,
-      JSON.stringify(e.data),
+      '',
       e.recordedAt,
       e.actorUser,
       JSON.stringify(e.actorGroups),
@@ -221,6 +228,7 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
       e.requestId,
       e.verb,
       e.subresource,
+      packEventData(JSON.stringify(e.data)),
     );
     events++;
   }

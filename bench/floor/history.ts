@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { real } from '../real';
 import type { LazyStatement } from './lazy-statement';
-import { storedText } from './stored-text';
+import { eventData, storedText } from './stored-text';
 
 const HISTORY_API_VERSION = 'history.svctrail.io/v1alpha1';
 /** Go's RFC 3339 second-precision time, as metadata.creationTimestamp carries it. */
@@ -35,6 +35,8 @@ export function floorHistory(deps: FloorHistoryDeps): (res: ServerResponse, path
     name: string;
     type: string;
     data: string;
+    /** The packed data (floor/stored-text.ts), null in a row not packed. */
+    packed: Buffer | null;
     recordedAt: string;
     user: string;
     groups: string;
@@ -51,7 +53,7 @@ export function floorHistory(deps: FloorHistoryDeps): (res: ServerResponse, path
   /** One ServiceChange per write: the events as stored, and the patch svctrail stored with the write's revision. */
   const changeItem = (rows: EventRow[]): string => {
     const m = rows[rows.length - 1];
-    const events = rows.map((r) => `{"type":${q(r.type)},"data":${r.data}}`).join(',');
+    const events = rows.map((r) => `{"type":${q(r.type)},"data":${eventData(r.data, r.packed)}}`).join(',');
     const patch = m.patch === null ? DELETED_PATCH : storedText(m.patch);
     return (
       `{"kind":"ServiceChange","apiVersion":"${HISTORY_API_VERSION}","metadata":{"name":${q(`${m.name}.${m.rv}`)},"namespace":${q(m.namespace)},` +

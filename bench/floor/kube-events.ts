@@ -27,6 +27,7 @@
 // and keeps every index; the floor records the user only and drops the indexes it never reads.
 import { randomUUID } from 'node:crypto';
 import type { LazyStatement } from './lazy-statement';
+import { packEventData } from './stored-text';
 
 /** svctrail's default --event-ttl (the bench starts svctrail without the flag). */
 export const EVENT_TTL_MS = 3_600_000;
@@ -123,9 +124,9 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
   const insertFact = full
     ? prepare(
         `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
-           recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
-         VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, @data,
-           @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource)`,
+           recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data)
+         VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
+           @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource, @packedData)`,
       )
     : prepare(
         `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
@@ -219,7 +220,7 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
       namespace: w.namespace,
       name: w.name,
       type,
-      data,
+      ...(full ? { packedData: packEventData(data) } : { data }),
       recordedAt: now,
       actorUser: w.user,
       ...(full ? { actorGroups: w.groups, userAgent: w.userAgent, fieldManager: w.fieldManager, subresource: '' } : {}),

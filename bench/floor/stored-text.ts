@@ -5,6 +5,7 @@
 // raw rebuild store them as svctrail does (format 2: deflated, the resourceVersion last and raw).
 // Written apart from src/ like the rest of the floor; the dictionary, data, is svctrail's
 // (dist/store/stored-text-dictionary.js). bench:check-floor compares the bytes both store.
+// An event's data is packed the same way (format 1): floor-full packs it, every read unpacks it.
 import { constants, deflateRawSync, InflateRaw } from 'node:zlib';
 import { real } from '../real';
 
@@ -58,4 +59,16 @@ export function storeRevisionText(text: string, rv: number): Buffer {
     return [...bytes, n];
   };
   return Buffer.concat([Buffer.from([2, ...varint(head.length), ...varint(deflated.length)]), deflated, Buffer.from(String(rv))]);
+}
+
+/** An event's data as svctrail stores it (src/store/packed-event-data.ts): deflated, or plain when that is no shorter. */
+export function packEventData(json: string): Buffer {
+  const utf8 = Buffer.from(json);
+  const deflated = deflateRawSync(utf8, options);
+  return deflated.length < utf8.length ? Buffer.concat([Buffer.from([1]), deflated]) : Buffer.concat([Buffer.from([0]), utf8]);
+}
+
+/** An event's JSON text from its two columns (data: a row not packed). */
+export function eventData(data: string, packed: Buffer | null): string {
+  return packed === null ? data : storedText(packed);
 }

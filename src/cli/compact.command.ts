@@ -9,6 +9,9 @@ import { openDatabase } from '../store/database';
 import { pgHistoryCompactor } from '../store/postgres/pg-history-compactor';
 import { sqliteHistoryCompactor } from '../store/sqlite-history-compactor';
 import { WriteLockPacing } from '../store/write-lock-pacing';
+import { PgSqlWriter } from '../store/postgres/pg-sql-writer';
+import { SqliteSqlWriter } from '../store/sqlite-sql-writer';
+import { packRemainingEventData } from '../maintenance/event-data-conversion';
 import type { CompactionOutcome } from '../store/ports/history-compaction';
 import { parseOutputFormat, structured } from './output-format';
 import { ProgressBar } from './progress-bar';
@@ -49,7 +52,6 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
   const point = parseLogPoint(values.before, '--before');
   const store = commandStore({ storage: values.storage, dataDir: values['data-dir'] }, process.env.SVCTRAIL_STORAGE);
   const progress = new ProgressBar();
-  progress.start('compact', undefined, 'revisions');
   let reported = 0;
   const request = {
     point,
@@ -66,6 +68,8 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
   if (store.engine === 'postgres') {
     const handle = await openPgStore(store.url, { existing: true, max: 2 });
     try {
+      await packRemainingEventData(new PgSqlWriter(handle.pool), progress);
+      progress.start('compact', undefined, 'revisions');
       outcome = await pgHistoryCompactor(handle.pool).compact(request);
     } finally {
       await handle.close();
@@ -77,6 +81,8 @@ export async function runCompact(argv: string[], out: (line: string) => void): P
     // Beside a running server: no start-up checkpoint of its WAL (the server owns it).
     const handle = openDatabase({ path: dir.databasePath, migrationsFolder: dir.migrationsFolder, synchronous: 'FULL', truncateWal: false });
     try {
+      await packRemainingEventData(new SqliteSqlWriter(handle, undefined, pacing), progress);
+      progress.start('compact', undefined, 'revisions');
       outcome = await sqliteHistoryCompactor(handle, undefined, undefined, pacing).compact(request);
     } finally {
       handle.close();

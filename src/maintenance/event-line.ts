@@ -2,16 +2,16 @@
 // schema order. `data` and `actorGroups` are stored as JSON text and written as JSON values (so
 // `jq .data.object` works); JSON.stringify reproduces the stored text exactly, since the store
 // wrote it with JSON.stringify.
-import { EVENT_COLUMNS, type EventKey, type EventRow } from './event-columns';
+import { EVENT_KEYS, type EventKey, type EventRow } from './event-columns';
 import { MaintenanceError } from './maintenance-error';
 
 const JSON_COLUMNS = new Set<EventKey>(['data', 'actorGroups']);
 const INTEGER_COLUMNS = new Set<EventKey>(['position', 'resourceVersion', 'streamVersion']);
-const KEYS = new Set<string>(EVENT_COLUMNS.map((c) => c.key));
+const KEYS = new Set<string>(EVENT_KEYS);
 
 export function encodeEventLine(row: EventRow): string {
   const line: Record<string, unknown> = {};
-  for (const { key } of EVENT_COLUMNS) line[key] = JSON_COLUMNS.has(key) ? JSON.parse(row[key] as string) : row[key];
+  for (const key of EVENT_KEYS) line[key] = JSON_COLUMNS.has(key) ? JSON.parse(row[key] as string) : row[key];
   return JSON.stringify(line);
 }
 
@@ -33,7 +33,7 @@ export function decodeEventLine(text: string, lineNumber: number): EventRow {
   const unknown = Object.keys(line).filter((k) => !KEYS.has(k));
   if (unknown.length) throw new EventLineError(lineNumber, `unknown field(s) ${unknown.join(', ')}`);
   const row: Record<string, unknown> = {};
-  for (const { key } of EVENT_COLUMNS) {
+  for (const key of EVENT_KEYS) {
     const field = line[key];
     if (field === undefined) throw new EventLineError(lineNumber, `missing field ${key}`);
     if (INTEGER_COLUMNS.has(key)) {

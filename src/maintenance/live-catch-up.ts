@@ -5,7 +5,7 @@
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import { foldWritesAfter, type StreamStates } from './catch-up-fold';
-import { EVENT_COLUMNS } from './event-columns';
+import { STORED_EVENT_COLUMNS } from './event-columns';
 
 export const LIVE_SCHEMA = 'live';
 
@@ -30,7 +30,7 @@ export function liveHead(scratch: DatabaseHandle): number {
 
 export function catchUpWithLive(scratch: DatabaseHandle, after: number, states: StreamStates): CatchUpStep {
   const sqlite = scratch.sqlite;
-  const columns = EVENT_COLUMNS.map((c) => c.column).join(', ');
+  const columns = STORED_EVENT_COLUMNS.map((c) => c.column).join(', ');
   return sqlite.transaction((): CatchUpStep => {
     const head = liveHead(scratch); // the first read pins the live snapshot
     if (head <= after) return { head: after, writes: 0, streams: [] };

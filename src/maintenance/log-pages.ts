@@ -2,13 +2,12 @@
 // and its whole writes in a window, a page at a time, as export lines want them (EventRow, the
 // NDJSON columns) and the folds read them. Pages are seeks of the primary key.
 import type { SqlReader } from '../store/sql/sql-reader';
-import { EVENT_COLUMNS, type EventRow } from './event-columns';
+import { eventRowOf } from '../store/sql/event-columns';
+import { STORED_EVENT_SELECT, type EventRow, type StoredEventRow } from './event-columns';
 
-/** Quoted: PostgreSQL folds a bare alias to lower case. */
-const SELECT = EVENT_COLUMNS.map((c) => `${c.column} AS "${c.key}"`).join(', ');
 // resource_version bounds keep writes whole; position bounds let the primary key drive the scan.
 const WINDOW = 'position > $1 AND position <= $3 AND resource_version > $2 AND resource_version <= $3';
-const PAGE_SQL = `SELECT ${SELECT} FROM events WHERE ${WINDOW} ORDER BY position LIMIT $4`;
+const PAGE_SQL = `SELECT ${STORED_EVENT_SELECT} FROM events WHERE ${WINDOW} ORDER BY position LIMIT $4`;
 const COUNT_SQL = `SELECT count(*) AS n FROM events WHERE ${WINDOW}`;
 
 export const PAGE = 5000;
@@ -26,7 +25,8 @@ export async function eventsBetween(db: SqlReader, after: number, through: numbe
 /** The events of whole writes with resourceVersion in (after, through], in pages, oldest first. */
 export async function* eventPages(db: SqlReader, after: number, through: number, page = PAGE): AsyncGenerator<EventRow[]> {
   for (let from = after; ;) {
-    const rows = await db.all<EventRow>(PAGE_SQL, [from, after, through, page]);
+    // As they mean: their data unpacked.
+    const rows = (await db.all<StoredEventRow>(PAGE_SQL, [from, after, through, page])).map(eventRowOf);
     if (!rows.length) return;
     yield rows;
     if (rows.length < page) return;

@@ -1,11 +1,13 @@
 // Reads the event log in position order for the bulk folds (rebuild, verify, replay, import):
 // straight from raw rows into RecordedEvents, one statement prepared once, no query builder.
 import type Database from 'better-sqlite3';
+import { eventDataText } from '../store/packed-event-data';
 import type { LogEvent, LoggedEvent } from '../store/ports/recorded-event';
 
-const COLUMNS = 'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource';
+const COLUMNS =
+  'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data';
 
-type Row = [number, number, string, number, string, string, string, string, string, string, string, string, string, string, string, string];
+type Row = [number, number, string, number, string, string, string, string, string, string, string, string, string, string, string, string, Buffer | null];
 
 /** Rows per page when the log is read on the connection that also writes the fold. */
 const PAGE = 2000;
@@ -27,7 +29,7 @@ function recorded(r: Row): LoggedEvent {
     streamVersion: r[3],
     namespace: r[4],
     name: r[5],
-    event: { type: r[6], data: JSON.parse(r[7]) } as LogEvent,
+    event: { type: r[6], data: JSON.parse(eventDataText({ plainData: r[7], packedData: r[16] })) } as LogEvent,
     metadata: {
       recordedAt: r[8],
       user: r[9],

@@ -7,8 +7,8 @@ import type { Service } from '../domain/service.types';
 import { DELETED_PATCH, jsonPatchText } from '../domain/json-patch-diff';
 import type { ManagedFieldsEntry } from '../domain/service.types';
 import type { OwnershipWrite } from '../domain/field-management';
-import { toRecorded } from './event-store';
-import { eventColumns, type EventRow } from './sql/event-columns';
+import { storedToRecorded } from './event-store';
+import { eventColumns, eventRowOf, type EventRow, type StoredEventRow } from './sql/event-columns';
 import { serviceRowsOnly } from './sql/log-stream-kinds';
 import type { RecordedEvent } from './ports/recorded-event';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
@@ -176,7 +176,8 @@ export class ChangeHistoryRepository implements ChangeHistory {
     // A write has one event or a few: a first round of about what the page needs (each row costs
     // a lookup of its table row), later rounds grow. Rounds start at a write's first event.
     for (let batch = Math.min(BATCH, 3 * (limit + 1)); ;) {
-      const rows = await this.db.all<R>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]);
+      // Read stored, as the log means them (their data unpacked).
+      const rows = (await this.db.all<StoredEventRow>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)])).map(eventRowOf) as unknown as R[];
       const full = rows.length === batch;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
@@ -217,7 +218,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   async write(resourceVersion: number): Promise<RecordedWrite> {
     // The change log asks only of a Service's writes (its ranges hold no Event's).
-    const recorded = (await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(toRecorded) as RecordedEvent[];
+    const recorded = (await this.db.all<StoredEventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(storedToRecorded) as RecordedEvent[];
     const first = recorded[0];
     const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
     return {
@@ -239,7 +240,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * revisions as it always was.
    */
   async storedWrite(resourceVersion: number): Promise<StoredWrite> {
-    return this.withPatch(await this.db.all<EventRow>(EVENTS_OF_WRITE, [resourceVersion]));
+    return this.withPatch((await this.db.all<StoredEventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(eventRowOf));
   }
 
   private async revision(sql: string, uid: string, resourceVersion: number): Promise<string | undefined> {
@@ -270,7 +271,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
   async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredLogWrite[]> {
     const out: StoredLogWrite[] = [];
     for (let after = resourceVersion; ;) {
-      const rows = await this.db.all<EventRow & { patch: StoredText | null }>(FEED, [after, untilRv]);
+      const rows = (await this.db.all<StoredEventRow & { patch: StoredText | null }>(FEED, [after, untilRv])).map(eventRowOf);
       const full = rows.length === FEED_EVENTS;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {

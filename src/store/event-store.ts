@@ -8,6 +8,8 @@ import type { LogEvent, LoggedEvent, RecordedEvent } from './ports/recorded-even
 import { numberedEvents } from './ports/recorded-event';
 import { events } from './schema';
 import { recordingTime } from './recording-time';
+import { eventDataText, packEventData } from './packed-event-data';
+import type { EventRow, StoredEventRow } from './ports/event-row';
 
 /** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
 export function isStreamVersionCollision(error: unknown): boolean {
@@ -26,9 +28,9 @@ export class SqliteEventStore {
   constructor(private readonly handle: DatabaseHandle) {
     this.insert = handle.sqlite.prepare(
       `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
-         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource)
-       VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, @data,
-         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource)`,
+         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data)
+       VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
+         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource, @packedData)`,
     );
     this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
     this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
@@ -66,7 +68,7 @@ export class SqliteEventStore {
           namespace: r.namespace,
           name: r.name,
           type: r.event.type,
-          data: JSON.stringify(r.event.data),
+          packedData: packEventData(JSON.stringify(r.event.data)),
           recordedAt: m.recordedAt,
           actorUser: m.user,
           actorGroups: JSON.stringify(m.groups),
@@ -85,7 +87,7 @@ export class SqliteEventStore {
   }
 
   readStream(streamId: string): LoggedEvent[] {
-    return this.handle.db.select().from(events).where(eq(events.streamId, streamId)).orderBy(asc(events.position)).all().map(toRecorded);
+    return this.handle.db.select().from(events).where(eq(events.streamId, streamId)).orderBy(asc(events.position)).all().map(storedToRecorded);
   }
 
   /** Events with position > afterPosition, oldest first, at most `limit`. */
@@ -97,12 +99,21 @@ export class SqliteEventStore {
       .orderBy(asc(events.position))
       .limit(limit)
       .all()
-      .map(toRecorded);
+      .map(storedToRecorded);
   }
 }
 
-/** A log row, of either kind of stream. */
-export function toRecorded(row: typeof events.$inferSelect): LoggedEvent {
+/** A log row as it means, of either kind of stream. */
+export function toRecorded(row: EventRow): LoggedEvent {
+  return loggedEvent(row, row.data);
+}
+
+/** A log row as it is stored (its data packed or not), of either kind of stream. */
+export function storedToRecorded(row: StoredEventRow): LoggedEvent {
+  return loggedEvent(row, eventDataText(row));
+}
+
+function loggedEvent(row: Omit<EventRow, 'data'>, data: string): LoggedEvent {
   return {
     position: row.position,
     resourceVersion: row.resourceVersion,
@@ -110,7 +121,7 @@ export function toRecorded(row: typeof events.$inferSelect): LoggedEvent {
     streamVersion: row.streamVersion,
     namespace: row.namespace,
     name: row.name,
-    event: { type: row.type, data: JSON.parse(row.data) } as LogEvent,
+    event: { type: row.type, data: JSON.parse(data) } as LogEvent,
     metadata: {
       user: row.actorUser,
       groups: JSON.parse(row.actorGroups) as string[],

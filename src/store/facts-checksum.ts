@@ -9,6 +9,7 @@
 // facts), and verify compares every one of those tables with a fold of the events: unchanged
 // events and projections equal to their fold mean unchanged facts.
 import { createHash } from 'node:crypto';
+import { eventDataText } from './packed-event-data';
 import type { SqlReader } from './sql/sql-reader';
 import type { SqlStatement } from './sql/sql-writer';
 
@@ -36,7 +37,10 @@ const COLUMNS = [
 ] as const;
 const INTEGERS = new Set<string>(['position', 'resource_version', 'stream_version']);
 
-const EVENTS_PAGE = `SELECT ${COLUMNS.join(', ')} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT ${PAGE}`;
+// The data as it means, packed or not: a packed store's checksum is the one it had before.
+const EVENTS_PAGE = `SELECT ${COLUMNS.join(', ')}, packed_data FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT ${PAGE}`;
+const valueOf = (row: Record<string, unknown>, column: (typeof COLUMNS)[number]) =>
+  INTEGERS.has(column) ? Number(row[column]) : column === 'data' ? eventDataText({ plainData: row.data as string, packedData: (row.packed_data as Buffer | null | undefined) ?? null }) : row[column];
 
 export interface FactsRange {
   /** The horizon of the compaction the chain goes on from (0: the log's start). */
@@ -52,7 +56,7 @@ export function* factsChecksumSteps(range: FactsRange, seed: string | null): Gen
   for (let position = range.after; ;) {
     const rows = (yield { sql: EVENTS_PAGE, params: [position, range.through] }) as Record<string, unknown>[];
     // One update per page: a call per row costs more than hashing the row.
-    hash.update(rows.map((row) => `${JSON.stringify(COLUMNS.map((c) => (INTEGERS.has(c) ? Number(row[c]) : row[c])))}\n`).join(''));
+    hash.update(rows.map((row) => `${JSON.stringify(COLUMNS.map((c) => valueOf(row, c)))}\n`).join(''));
     if (rows.length < PAGE) break;
     position = Number(rows[rows.length - 1].position);
   }

@@ -2,7 +2,7 @@
 // resourceVersion order, driven by the index of its scope (named on SQLite; PostgreSQL's planner
 // finds the same one), each joined to its log row (position = resourceVersion: a primary-key
 // lookup), which holds the Event as written and who wrote it. One implementation for both engines.
-import { eventColumns, type EventRow } from './sql/event-columns';
+import { eventColumns, eventRowOf, type EventRow, type StoredEventRow } from './sql/event-columns';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import type { KubeEventHistory, OccurrenceRange } from './ports/kube-event-history';
 
@@ -33,6 +33,6 @@ export class KubeEventHistoryRepository implements KubeEventHistory {
 
   async occurrences(range: OccurrenceRange, limit: number): Promise<EventRow[]> {
     const { sql, values } = this.rangeQuery(range, limit);
-    return this.db.all<EventRow>(sql, values);
+    return (await this.db.all<StoredEventRow>(sql, values)).map(eventRowOf);
   }
 }

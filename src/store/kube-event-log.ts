@@ -3,9 +3,9 @@
 // for a page as of an earlier snapshot).
 import { endsKubeEvent, type KubeEventFact } from '../domain/kube-event/kube-event.facts';
 import { servedKubeEvent } from '../domain/kube-event/kube-event.evolve';
-import { toRecorded } from './event-store';
+import { storedToRecorded } from './event-store';
 import { isEventRecord, type LoggedEvent, type RecordedEvent } from './ports/recorded-event';
-import { eventColumns, type EventRow } from './sql/event-columns';
+import { eventColumns, type StoredEventRow } from './sql/event-columns';
 import { eventRowsOnly, serviceRowsOnly } from './sql/log-stream-kinds';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import type { ExpiredKubeEvent, KubeEventQuery, KubeEvents, WrittenEventsQuery, WrittenKubeEvent } from './ports/kube-events';
@@ -46,17 +46,17 @@ export class KubeEventLog implements KubeEvents {
     if (query.name !== undefined) where.push(`name = ${p.param(query.name)}`);
     if (query.uid !== undefined) where.push(`stream_id = ${p.param(query.uid)}`);
     const sql = `SELECT ${eventColumns()} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${p.param(query.limit)}`;
-    return (await this.db.all<EventRow>(sql, p.values)).map(toRecorded) as RecordedEvent[];
+    return (await this.db.all<StoredEventRow>(sql, p.values)).map(storedToRecorded) as RecordedEvent[];
   }
 
   async at(position: number): Promise<LoggedEvent | undefined> {
-    const row = await this.db.one<EventRow>(AT, [position]);
-    return row ? toRecorded(row) : undefined;
+    const row = await this.db.one<StoredEventRow>(AT, [position]);
+    return row ? storedToRecorded(row) : undefined;
   }
 
   async writesAfter(resourceVersion: number, limit: number): Promise<{ events: LoggedEvent[]; complete: boolean }> {
     const sql = `SELECT ${eventColumns()} FROM events WHERE position > $1 ORDER BY position LIMIT $2`;
-    return wholeWrites((await this.db.all<EventRow>(sql, [resourceVersion, limit])).map(toRecorded), limit);
+    return wholeWrites((await this.db.all<StoredEventRow>(sql, [resourceVersion, limit])).map(storedToRecorded), limit);
   }
 
   async written(namespace: string, name: string): Promise<string | undefined> {
@@ -83,8 +83,8 @@ export class KubeEventLog implements KubeEvents {
     // own moment on PostgreSQL): it is there already, as it was at the snapshot.
     const read = new Set(live.map((e) => e.uid));
     const then: WrittenKubeEvent[] = [];
-    for (const row of await this.db.all<EventRow>(FACTS_OF_EVENTS_WRITTEN_SINCE, [untilPosition, afterPosition])) {
-      const fact = toRecorded(row);
+    for (const row of await this.db.all<StoredEventRow>(FACTS_OF_EVENTS_WRITTEN_SINCE, [untilPosition, afterPosition])) {
+      const fact = storedToRecorded(row);
       if (read.has(fact.streamId) || !isEventRecord(fact) || endsKubeEvent(fact.event)) continue;
       if (query.namespace !== undefined && fact.namespace !== query.namespace) continue;
       then.push({ position: fact.position, json: JSON.stringify(servedKubeEvent(fact.event.data.object, fact.resourceVersion)) });
@@ -94,8 +94,8 @@ export class KubeEventLog implements KubeEvents {
 
   async factBefore(streamId: string, streamVersion: number): Promise<RecordedEvent<KubeEventFact> | undefined> {
     if (streamVersion <= 1) return undefined;
-    const row = await this.db.one<EventRow>(FACT_AT, [streamId, streamVersion - 1]);
-    const fact = row ? toRecorded(row) : undefined;
+    const row = await this.db.one<StoredEventRow>(FACT_AT, [streamId, streamVersion - 1]);
+    const fact = row ? storedToRecorded(row) : undefined;
     return fact && isEventRecord(fact) ? fact : undefined;
   }
 

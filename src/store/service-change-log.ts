@@ -9,13 +9,13 @@ import { type SqlReader } from './sql/sql-reader';
 import { decodeStoredText, type StoredText } from './stored-text-codec';
 import type { ServiceChanges } from './ports/service-changes';
 import { serviceRowsOnly } from './sql/log-stream-kinds';
+import { eventDataText, type StoredEventData } from './packed-event-data';
 
-interface EventRow {
+interface ChangeRow extends StoredEventData {
   position: number;
   rv: number;
   uid: string;
   type: string;
-  data: string;
   /** On a write's last event only: the revision it wrote (a stored text)... */
   object: StoredText | null;
   /** ...and the one before it, when the reader reads it with the batch (PostgreSQL). */
@@ -37,7 +37,7 @@ const REVISION_BEFORE = 'SELECT object FROM service_revisions WHERE uid = $1 AND
  * resource_version). The previous revision is read here only where a read is a round trip;
  * SQLite reads it when a watcher asks for it (ResumedModification).
  */
-const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_version AS rv, e.stream_id AS uid, e.type, e.data, r.object,
+const eventsAfter = (withPrevious: boolean) => `SELECT e.position, e.resource_version AS rv, e.stream_id AS uid, e.type, e.data AS "plainData", e.packed_data AS "packedData", r.object,
   ${
     withPrevious
       ? `CASE WHEN e.position = e.resource_version THEN (SELECT p.object FROM service_revisions p
@@ -63,10 +63,10 @@ export class ServiceChangeLog implements ServiceChanges {
   async changesAfter(resourceVersion: number, limit: number): Promise<ServiceWatchChange[]> {
     // The log's rows grouped into writes (consecutive rows sharing a resourceVersion), a batch at
     // a time: each about what the writes still wanted take, at the events per write seen so far.
-    const writes: EventRow[][] = [];
+    const writes: ChangeRow[][] = [];
     let events = 0;
     for (let after = resourceVersion, batch = Math.min(BATCH, limit + 1); writes.length < limit;) {
-      const rows = await this.db.all<EventRow>(this.eventsAfter, [after, batch]);
+      const rows = await this.db.all<ChangeRow>(this.eventsAfter, [after, batch]);
       const before = writes.length;
       let start = 0;
       for (let i = 1; i <= rows.length && writes.length < limit; i++) {
@@ -86,7 +86,7 @@ export class ServiceChangeLog implements ServiceChanges {
     return writes.map((rows) => this.change(rows));
   }
 
-  private change(rows: EventRow[]): ServiceWatchChange {
+  private change(rows: ChangeRow[]): ServiceWatchChange {
     const last = rows[rows.length - 1];
     const { rv, uid } = last;
     const created = rows.some((r) => r.type === 'ServiceCreated');
@@ -97,7 +97,7 @@ export class ServiceChangeLog implements ServiceChanges {
     };
     if (rows.some((r) => r.type === 'ServiceDeleted')) {
       const previous = previousOf();
-      const events = rows.map((e) => ({ type: e.type, data: JSON.parse(e.data) }) as ServiceEvent);
+      const events = rows.map((e) => ({ type: e.type, data: JSON.parse(eventDataText(e)) }) as ServiceEvent);
       const before = { object: previous, streamVersion: 0, deleted: false };
       return { resourceVersion: rv, type: 'DELETED', object: deletedObject(before, events, rv), previous };
     }

@@ -44,6 +44,9 @@ import type { StoreEngine } from './store-engine';
 import type { StoreSettings } from './ports/store-settings';
 import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
+import { SqliteSqlWriter } from './sqlite-sql-writer';
+import { EVENT_DATA_PACKING, EventDataPacker } from './event-data-packer';
+import { EventDataPacking } from './event-data-packing';
 
 class DatabaseLifecycle implements OnApplicationShutdown {
   constructor(
@@ -79,7 +82,7 @@ const COMMON_EXPORTS = [
 ];
 
 /** Providers alike on both engines. */
-const COMMON_PROVIDERS: Provider[] = [ChangeFeed, BacklogBudget];
+const COMMON_PROVIDERS: Provider[] = [ChangeFeed, BacklogBudget, EventDataPacker];
 
 function sqliteProviders(settings: StoreSettings): Provider[] {
   return [
@@ -122,6 +125,12 @@ function sqliteProviders(settings: StoreSettings): Provider[] {
       provide: HISTORY_COMPACTOR,
       inject: [DATABASE, GroupCommitter, CLOCK],
       useFactory: (h: DatabaseHandle, committer: GroupCommitter, clock: Clock) => sqliteHistoryCompactor(h, committer, clock),
+    },
+    // A store written before packed event data is converted in the background, joining the group commit.
+    {
+      provide: EVENT_DATA_PACKING,
+      inject: [DATABASE, GroupCommitter],
+      useFactory: (h: DatabaseHandle, committer: GroupCommitter) => new EventDataPacking(new SqliteSqlWriter(h, committer)),
     },
     // The only writer: a committed write goes straight to the feed.
     {

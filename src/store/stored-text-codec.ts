@@ -2,8 +2,8 @@
 // compaction keeps of a revision (docs/history.md, "Compact encoding"). Raw deflate with a preset
 // dictionary trained on Service JSON (stored-text-dictionary.ts): a Service's JSON is mostly its
 // keys and the values every Service repeats, which the dictionary holds, so a 1 KB object takes
-// 130-250 bytes and a patch 40-100. The live object (services.object, what GET serves) and the
-// events are not encoded.
+// 130-250 bytes and a patch 40-100. An event's data is encoded too (packed-event-data.ts); the
+// live object (services.object, what GET serves) is not.
 //
 // A stored text is a string (a row written before this encoding, or PLAIN text on SQLite) or
 // bytes whose first byte says how the rest reads, so a later dictionary is a new format byte and

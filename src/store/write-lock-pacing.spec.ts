@@ -28,12 +28,13 @@ describe('leaving the write lock free between a command’s transactions', () =>
   it('given a transaction that first waits for the lock, its hold counts from when it has it', async () => {
     const pacing = new WriteLockPacing();
     await pacing.hold((acquired) => {
-      busy(60); // waiting behind another writer
+      busy(600); // waiting behind another writer
       acquired();
       busy(10);
     });
+    // Far below the wait, whatever a loaded machine adds to the 10 ms held.
     expect(pacing.longestMs).toBeGreaterThanOrEqual(10);
-    expect(pacing.longestMs).toBeLessThan(50);
+    expect(pacing.longestMs).toBeLessThan(300);
   });
 
   it('given a transaction that throws, its hold still counts and the error reaches the caller', async () => {

@@ -7,6 +7,7 @@ import { isKubeEventFact } from '../../src/domain/kube-event/kube-event.facts';
 import { evolve, initialServiceState, type ServiceState } from '../../src/domain/service.evolve';
 import type { ServiceEvent } from '../../src/domain/service.events';
 import { decodeStoredText, type StoredText } from '../../src/store/stored-text-codec';
+import { eventDataText } from '../../src/store/packed-event-data';
 
 interface EventRow {
   position: number;
@@ -16,6 +17,7 @@ interface EventRow {
   name: string;
   type: string;
   data: string;
+  packed_data: Buffer | null;
 }
 
 export interface FoldReport {
@@ -33,14 +35,14 @@ export interface FoldReport {
 export function foldLogAndCompare(path: string): FoldReport {
   const db = new Database(path, { readonly: true });
   try {
-    const rows = db.prepare('SELECT position, resource_version, stream_id, namespace, name, type, data FROM events ORDER BY position').all() as EventRow[];
+    const rows = db.prepare('SELECT position, resource_version, stream_id, namespace, name, type, data, packed_data FROM events ORDER BY position').all() as EventRow[];
     const states = new Map<string, ServiceState & { namespace: string; name: string }>();
     const revisions = new Map<number, string>();
     const answers = new Map<number, string>();
     const differences: string[] = [];
     const kubeEvents = new Map<string, KubeEventState>();
     for (const row of rows) {
-      const event = { type: row.type, data: JSON.parse(row.data) as unknown };
+      const event = { type: row.type, data: JSON.parse(eventDataText({ plainData: row.data, packedData: row.packed_data })) as unknown };
       if (isKubeEventFact(event)) {
         kubeEvents.set(row.stream_id, evolveKubeEvent(kubeEvents.get(row.stream_id) ?? initialKubeEventState, event, row.resource_version));
         continue;

@@ -26,6 +26,7 @@ import { decodeStoredText, type StoredText } from '../../src/store/stored-text-c
 import { encodeRevisionObject, encodeRevisionPatch } from '../../src/store/revision-texts';
 import { KubeEventLog } from '../../src/store/kube-event-log';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
+import { eventDataText } from '../../src/store/packed-event-data';
 import { HISTORY_COMPACTOR, type HistoryCompactor } from '../../src/store/ports/history-compaction';
 
 const TABLES = ['events', 'services', 'service_revisions', 'service_lifetimes', 'condition_transitions', 'ingress_intervals', 'allocations', 'kube_events', 'kube_event_occurrences'];
@@ -590,7 +591,7 @@ describe('maintenance on a live store', () => {
         pit
           .prepare(
             `INSERT INTO events SELECT position + 1000, resource_version + 1000, stream_id, stream_version + 1000, namespace, name, type, data,
-        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource FROM events WHERE position = 1`,
+        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource, packed_data FROM events WHERE position = 1`,
           )
           .run(),
       ).toThrow(READ_ONLY_MESSAGE);
@@ -609,12 +610,13 @@ describe('maintenance on a live store', () => {
     // The live Events at `at`, from the facts alone: each stream's last fact up to `at`, unless it ended it.
     const expected = live
       .prepare(
-        `SELECT e.namespace, e.name, e.stream_id AS uid, e.resource_version, e.stream_version, json_extract(e.data, '$.expiresAt') AS expires_at FROM events e
+        `SELECT e.namespace, e.name, e.stream_id AS uid, e.resource_version, e.stream_version, e.data, e.packed_data FROM events e
          WHERE e.type IN ('KubeEventCreated', 'KubeEventUpdated') AND e.position <= @at
            AND NOT EXISTS (SELECT 1 FROM events n WHERE n.stream_id = e.stream_id AND n.stream_version > e.stream_version AND n.position <= @at)
          ORDER BY 1, 2`,
       )
-      .all({ at });
+      .all({ at })
+      .map(({ data, packed_data, ...row }: any) => ({ ...row, expires_at: JSON.parse(eventDataText({ plainData: data, packedData: packed_data })).expiresAt ?? null }));
     expect(expected.map((e: any) => e.name)).toEqual(['web.1800000000000002']);
     const pit = new Database(join(out, 'svctrail.db'), { readonly: true });
     try {

@@ -3,9 +3,13 @@
 // exported again gives the same bytes, and back into SQLite too; both engines then answer every
 // read alike and hold the same rows. verify folds the PostgreSQL log and finds a corrupted row;
 // replay rebuilds the tables (while Service and Event writes arrive) and verify passes again.
+import { packRemainingEventData } from '../../src/maintenance/event-data-conversion';
+import { EventDataPacking } from '../../src/store/event-data-packing';
+import { decodeStoredText } from '../../src/store/stored-text-codec';
 import type { Logger } from 'pino';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
+import { PgSqlWriter } from '../../src/store/postgres/pg-sql-writer';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
@@ -69,7 +73,7 @@ const verify = (url: string) => verifyPgProjections({ url, maxDifferences: 20, p
 /** Every projection row (and the log), in key order, as both engines store them. */
 const TABLES: Record<string, string> = {
   events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
-             actor_groups, user_agent, field_manager, request_id, verb, subresource FROM events ORDER BY position`,
+             actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data FROM events ORDER BY position`,
   services: 'SELECT namespace, name, uid, resource_version, stream_version, object FROM services ORDER BY namespace, name',
   service_revisions: 'SELECT uid, resource_version, namespace, name, recorded_at, object FROM service_revisions ORDER BY uid, resource_version',
   service_lifetimes: 'SELECT uid, namespace, name, created_resource_version, deleted_resource_version FROM service_lifetimes ORDER BY uid',
@@ -314,6 +318,43 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     expect(report.tables.find((t) => t.table === 'condition_transitions')!.liveRows).toBeGreaterThan(0);
     expect(report.tables.find((t) => t.table === 'kube_events')!.liveRows).toBe(3);
     expect(report.tables.find((t) => t.table === 'kube_event_occurrences')!.liveRows).toBe(9);
+  });
+
+  it('converts a store written before packed event data, in batches, resumably, to the same export', async () => {
+    const other = await createTestDatabase();
+    others.push(other);
+    await importPgEvents({ url: other.url, lines: linesOf(exported), progress: silentProgress });
+    // The store as svctrail wrote it before migration 0012: every event's data JSON text, no packed_data column.
+    const old = new Client({ connectionString: other.url });
+    await old.connect();
+    try {
+      await old.query('ALTER TABLE events DISABLE TRIGGER events_no_update');
+      const { rows } = await old.query<{ position: number; packed_data: Buffer }>('SELECT position, packed_data FROM events ORDER BY position');
+      for (const row of rows) await old.query('UPDATE events SET data = $1, packed_data = NULL WHERE position = $2', [decodeStoredText(row.packed_data), row.position]);
+      await old.query(`DROP INDEX events_unpacked; ALTER TABLE events DROP COLUMN packed_data; ALTER TABLE events ENABLE TRIGGER events_no_update;
+        CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RAISE EXCEPTION 'events are append-only'; END $f$;
+        DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)`);
+    } finally {
+      await old.end();
+    }
+    // Opened (migration 0012), two batches packed, then stopped; a command packs the rest.
+    const handle = await openPostgres(other.url);
+    try {
+      const packing = new EventDataPacking(new PgSqlWriter(handle.pool));
+      const events = await packing.remaining();
+      expect(events).toBe(exported.trimEnd().split('\n').length);
+      expect(await packing.step(3)).toBe(3);
+      expect(await packing.step(4)).toBe(4);
+      expect(await packing.remaining()).toBe(events - 7);
+      expect(await pgExport(other.url)).toBe(exported);
+      await expect(handle.pool.query(`UPDATE events SET packed_data = '\\x00', data = '', actor_user = 'x' WHERE position = 20`)).rejects.toThrow(/append-only/);
+      expect(await packRemainingEventData(new PgSqlWriter(handle.pool), silentProgress)).toBe(events - 7);
+      expect((await handle.pool.query(`SELECT count(*)::int AS n FROM events WHERE packed_data IS NULL OR data <> ''`)).rows[0].n).toBe(0);
+    } finally {
+      await handle.close();
+    }
+    expect(await pgExport(other.url)).toBe(exported);
+    expect((await verify(other.url)).differences).toBe(0);
   });
 
   describe('after rows are corrupted', () => {

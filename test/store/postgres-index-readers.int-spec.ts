@@ -14,6 +14,7 @@
 // transitions, asked about in a window, is read by condition_transitions_name_rv).
 //
 // The same table is docs/architecture.md's "Indexes and their readers": change both together.
+import { PACKING_BATCH, UNPACKED, UNPACKED_COUNT } from '../../src/store/event-data-packing';
 import type { PoolClient } from 'pg';
 import { ActivitySummaryRepository } from '../../src/store/activity-summary-repository';
 import { ChangeHistoryRepository } from '../../src/store/change-history-repository';
@@ -82,14 +83,15 @@ const SEED = [
   `DO $$ DECLARE t record; BEGIN
     FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP EXECUTE format('ALTER TABLE %I SET (autovacuum_enabled = false)', t.tablename); END LOOP;
   END $$`,
-  `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb)
+  `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, packed_data)
     SELECT g, g, ${UID}, g / 500 + 1, ${NS}, ${NAME},
       ${quiet(
         'ServiceDeleted',
         `(ARRAY['ServiceCreated','ServiceSpecChanged','ServiceMetadataChanged','LoadBalancerIngressChanged','ServiceConditionChanged','ServiceConditionRemoved',
         'ServiceConditionsReplaced','ServiceManagedFieldsChanged','ServiceDeletionRequested','KubeEventCreated'])[g % 10 + 1]`,
       )},
-      '{}', '2026-01-01T00:00:00Z', ${quiet('auditor', `'user' || g % 10`)}, '[]', 'ua', 'fm' || g % 7, 'r' || g, 'update' FROM generate_series(1, ${N}) g`,
+      ${quiet('{}', "''")}, '2026-01-01T00:00:00Z', ${quiet('auditor', `'user' || g % 10`)}, '[]', 'ua', 'fm' || g % 7, 'r' || g, 'update',
+      CASE WHEN ${QUIET} THEN NULL ELSE '\\x007b7d'::bytea END FROM generate_series(1, ${N}) g`,
   `INSERT INTO services (namespace, name, uid, resource_version, stream_version, object)
     SELECT 'ns' || g % 20, 'svc' || g, 'u' || g, g, 1, '{}' FROM generate_series(0, 499) g UNION ALL SELECT 'quiet', 'lonely', 'u-lonely', ${N}, 60, '{}'`,
   `INSERT INTO service_lifetimes (uid, namespace, name, created_resource_version)
@@ -124,6 +126,9 @@ const READERS: Reader[] = [
   { index: 'events_namespace_position', reader: 'history changes of a namespace', run: (r) => r.changes.matchingWrites({ ...range, namespace: 'quiet' }, 10) },
   { index: 'events_actor_position', reader: 'history changes ?actor=', run: (r) => r.changes.matchingWrites({ ...range, actor: 'auditor' }, 10) },
   { index: 'events_type_position', reader: 'history changes ?eventType=', run: (r) => r.changes.matchingWrites({ ...range, eventType: 'ServiceDeleted' }, 10) },
+  // The quiet scope's events are the ones still unpacked (written before packed event data, the rest packed: '{}' in the codec's plain form).
+  { index: 'events_unpacked', reader: 'the conversion of older events: the next batch', statement: { sql: UNPACKED, values: [0, PACKING_BATCH] } },
+  { index: 'events_unpacked', reader: 'the conversion of older events: how many are left (at start)', statement: { sql: UNPACKED_COUNT, values: [] } },
   // services: the live objects.
   { index: 'services_uid_unique', reader: 'svctrail_append: a deletion removes the live row by uid', statement: { sql: 'DELETE FROM services WHERE uid = $1', values: ['u3'] } },
   { index: 'services_uid_unique', reader: 'replay catch-up: the present rows of the written Services', statement: { sql: 'DELETE FROM services WHERE uid = ANY($1)', values: [['u3']] } },

@@ -17,6 +17,7 @@ import { KubeEventWriteRunner } from '../../src/kube-events/commands/kube-event-
 import { EXPIRY_ACTOR } from '../../src/kube-events/kube-event-expiry.service';
 import { LOGGER } from '../../src/observability/logging.module';
 import { FixedClock } from '../../src/shared/clock';
+import { eventDataText } from '../../src/store/packed-event-data';
 import { StreamVersionConflictError } from '../../src/store/ports/stream-version-conflict-error';
 import { APPEND_LOCK } from '../../src/store/postgres/pg-event-store';
 import { PgAppendQueue } from '../../src/store/postgres/pg-append-queue';
@@ -111,11 +112,11 @@ describePostgres('PostgreSQL Event write store', (database) => {
     );
   const facts = async (uid: string) =>
     (
-      await a.handle.pool.query<{ type: string; stream_version: number; position: number; data: string }>(
-        'SELECT type, stream_version, position, data FROM events WHERE stream_id = $1 ORDER BY position',
+      await a.handle.pool.query<{ type: string; stream_version: number; position: number; data: string; packed_data: Buffer | null }>(
+        'SELECT type, stream_version, position, data, packed_data FROM events WHERE stream_id = $1 ORDER BY position',
         [uid],
       )
-    ).rows;
+    ).rows.map(({ packed_data, ...row }) => ({ ...row, data: eventDataText({ plainData: row.data, packedData: packed_data }) }));
   const live = async (name: string) =>
     (
       await a.handle.pool.query<{ object: string; stream_version: number; resource_version: number }>(

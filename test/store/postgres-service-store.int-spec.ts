@@ -227,7 +227,7 @@ describePostgres('PostgreSQL service stores', (database) => {
       const handle = sqlite.app.get<DatabaseHandle>(DATABASE);
       const queries: Record<string, string> = {
         events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
-                   actor_groups, user_agent, field_manager, request_id, verb, subresource FROM events ORDER BY position`,
+                   actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data FROM events ORDER BY position`,
         services: 'SELECT namespace, name, uid, resource_version, stream_version, object FROM services ORDER BY namespace, name',
         service_revisions: 'SELECT uid, resource_version, namespace, name, recorded_at, object, patch FROM service_revisions ORDER BY uid, resource_version',
         service_lifetimes: 'SELECT uid, namespace, name, created_resource_version, deleted_resource_version FROM service_lifetimes ORDER BY uid',

@@ -8,7 +8,7 @@
 import { redactedUrl } from '../../store/postgres/postgres-database';
 import { lockAppends } from '../../store/postgres/pg-event-store';
 import { inTransaction, type Queryable } from '../../store/postgres/postgres-database';
-import { EVENT_COLUMNS, type EventRow } from '../event-columns';
+import { STORED_EVENT_COLUMNS, storedEventRowOf, type EventRow } from '../event-columns';
 import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from '../compaction-line';
@@ -36,7 +36,7 @@ export interface PgImportOptions {
 }
 
 const INTEGER_KEYS = new Set(['position', 'resourceVersion', 'streamVersion']);
-const EVENT_TYPES: [string, ColumnType][] = EVENT_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : 'text']);
+const EVENT_TYPES: [string, ColumnType][] = STORED_EVENT_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : c.key === 'packedData' ? 'bytea' : 'text']);
 const BATCH = 5000;
 
 /** Refuses a database holding any event, projection row or mirror's fact. */
@@ -66,7 +66,10 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           client,
           'events',
           EVENT_TYPES,
-          rows.map((row) => EVENT_COLUMNS.map((c) => row[c.key])),
+          rows.map((row) => {
+            const stored = storedEventRowOf(row);
+            return STORED_EVENT_COLUMNS.map((c) => stored[c.key]);
+          }),
         );
       const mirror = new MirrorFactOrder();
       let mirrorBatch: { table: MirrorFactTable; row: Row }[] = [];

@@ -23,6 +23,8 @@ import { MaintenanceError } from '../maintenance-error';
 import { openPgStore } from './pg-store-connection';
 import { pgFoldToHorizon, pgHorizon } from './pg-store-horizon';
 import type { Progress } from '../progress';
+import { packRemainingEventData } from '../event-data-conversion';
+import { PgSqlWriter } from '../../store/postgres/pg-sql-writer';
 import { PROJECTION_TABLES, ProjectionRowFold, type ProjectionTable } from '../projection-row-fold';
 import type { ReplayReport } from '../projection-replayer';
 import { logHeadOf } from '../log-pages';
@@ -77,6 +79,8 @@ export async function replayPgProjections(options: PgReplayOptions): Promise<Rep
     const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [REPLAY_LOCK]);
     if (!locked[0].ok) throw new MaintenanceError(`another replay is running on ${redactedUrl(options.url)}`);
     try {
+      // A store written before packed event data is converted first (on the pool's other connection).
+      await packRemainingEventData(new PgSqlWriter(handle.pool), progress);
       const foldWith = await foldOptions(client);
       const writer = new PgFoldWriter(client, new ProjectionRowFold(foldWith), foldWith, shadow);
       const fold = writer.fold;

@@ -1,5 +1,6 @@
 // The log's row, as every reader of it sees it (either engine): the port's type, which the
 // events table's schema is checked against (store/sql/event-columns.ts).
+import type { StoredEventData } from '../packed-event-data';
 import type { LogPlace } from './recorded-event';
 
 /** Who wrote an event, as the log's columns store it (and the projections that copy them). */
@@ -13,7 +14,7 @@ export interface StoredActor {
   requestId: string;
 }
 
-/** One event as the log stores it, column by column: its data and actor groups still JSON text. */
+/** One event as the log means it, column by column: its data and actor groups JSON text (what export writes). */
 export interface EventRow extends LogPlace, StoredActor {
   type: string;
   /** The event's data, JSON text. */
@@ -21,3 +22,6 @@ export interface EventRow extends LogPlace, StoredActor {
   verb: string;
   subresource: string;
 }
+
+/** One event as the log stores it: its data packed, or not yet (packed-event-data.ts). */
+export type StoredEventRow = Omit<EventRow, 'data'> & StoredEventData;

@@ -50,7 +50,7 @@ export interface SentWrite {
   streamId: string;
   firstStreamVersion: number;
   requestId: string;
-  /** The first event's data, as appended. */
+  /** The first event's packed data, base64, as sent. */
   firstData: string;
   events: number;
 }
@@ -270,7 +270,7 @@ export class PgAppendQueue {
     try {
       const { rows } = await this.pool.query<{ i: number; position: number; recorded_at: string }>(
         `SELECT k.i, e.position, e.recorded_at FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS k(stream_id, stream_version, request_id, data, i)
-           JOIN events e ON e.stream_id = k.stream_id AND e.stream_version = k.stream_version AND e.request_id = k.request_id AND e.data = k.data`,
+           JOIN events e ON e.stream_id = k.stream_id AND e.stream_version = k.stream_version AND e.request_id = k.request_id AND e.packed_data = decode(k.data, 'base64')`,
         [sent.map((s) => s.streamId), sent.map((s) => s.firstStreamVersion), sent.map((s) => s.requestId), sent.map((s) => s.firstData)],
       );
       const found = new Map(rows.map((row) => [Number(row.i) - 1, row]));

@@ -15,12 +15,13 @@ import { foldEventWrite } from '../../projections/committed-event-write';
 import { evolveKubeEvent, initialKubeEventState } from '../../domain/kube-event/kube-event.evolve';
 import type { KubeEventFact } from '../../domain/kube-event/kube-event.facts';
 import type { WriteObservation } from '../ports/mirror-source-store';
-import { toRecorded } from '../event-store';
-import { eventColumns, type EventRow } from '../sql/event-columns';
+import { storedToRecorded } from '../event-store';
+import { eventColumns, type StoredEventRow } from '../sql/event-columns';
+import { eventDataText } from '../packed-event-data';
 import type { Queryable } from './postgres-database';
 import { decodeStoredText } from '../stored-text-codec';
 
-interface WriteRow extends EventRow {
+type WriteRow = StoredEventRow & {
   /** The stream's revision before this event's write (null for none), as stored. */
   previous: Buffer | null;
   /** The revision this event's write stored (null for a deletion). */
@@ -29,10 +30,11 @@ interface WriteRow extends EventRow {
   observed_source_rv: string | null;
   observed_via: WriteObservation['via'] | null;
   observed_at: string | null;
-  /** An Event's fact: its stream's previous fact's data and position (null for none, and for a Service's row). */
+  /** An Event's fact: its stream's previous fact's data (as stored) and position (null for none, and for a Service's row). */
   previous_fact: string | null;
+  previous_packed_fact: Buffer | null;
   previous_position: number | null;
-}
+};
 
 // Two primary-key seeks per event on service_revisions (uid, resource_version).
 const WRITES_AFTER = `
@@ -42,6 +44,7 @@ SELECT ${eventColumns('e')},
   (SELECT r.object FROM service_revisions r WHERE r.uid = e.stream_id AND r.resource_version = e.resource_version) AS current,
   o.source_resource_version AS observed_source_rv, o.via AS observed_via, o.observed_at,
   CASE WHEN ${eventRowsOnly('e')} THEN (SELECT p.data FROM events p WHERE p.stream_id = e.stream_id AND p.stream_version = e.stream_version - 1) END AS previous_fact,
+  CASE WHEN ${eventRowsOnly('e')} THEN (SELECT p.packed_data FROM events p WHERE p.stream_id = e.stream_id AND p.stream_version = e.stream_version - 1) END AS previous_packed_fact,
   CASE WHEN ${eventRowsOnly('e')} THEN (SELECT p.position FROM events p WHERE p.stream_id = e.stream_id AND p.stream_version = e.stream_version - 1) END AS previous_position
 FROM events e LEFT JOIN observed_writes o ON e.position = e.resource_version AND o.resource_version = e.resource_version
 WHERE e.position > $1 ORDER BY e.position LIMIT $2`;
@@ -106,13 +109,14 @@ function groupByWrite(rows: WriteRow[]): WriteRow[][] {
 }
 
 function committedWrite(rows: WriteRow[]): LoggedWrite {
-  const recorded = rows.map(toRecorded);
+  const recorded = rows.map(storedToRecorded);
   const first = recorded[0];
   if (isEventRecord(first)) {
     // An Event's write is one fact; the state before it is its previous fact's (the live state keeps no history).
     const row = rows[0];
     // (A fact before another is a creation or an update: one that ended the Event has no successor.)
-    const previous = row.previous_fact === null ? undefined : ({ type: 'KubeEventUpdated', data: JSON.parse(row.previous_fact) } as KubeEventFact);
+    const previous =
+      row.previous_fact === null ? undefined : ({ type: 'KubeEventUpdated', data: JSON.parse(eventDataText({ plainData: row.previous_fact, packedData: row.previous_packed_fact })) } as KubeEventFact);
     const before = previous ? { ...evolveKubeEvent(initialKubeEventState, previous, Number(row.previous_position)), streamVersion: first.streamVersion - 1 } : initialKubeEventState;
     const write = foldEventWrite(before, first);
     const last = rows[0];

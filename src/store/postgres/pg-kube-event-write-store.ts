@@ -26,6 +26,7 @@ import { numberedEvents } from '../ports/recorded-event';
 import { StreamVersionConflictError } from '../ports/stream-version-conflict-error';
 import { WriteNotStoredError } from '../ports/write-not-stored-error';
 import { recordingTime } from '../recording-time';
+import { packEventData } from '../packed-event-data';
 import { appendToken, occurrences } from './append-token';
 import type { AppendKind, AppendOutcome, DecidedWrites, PgAppendQueue, QueuedWrite, SentWrite } from './pg-append-queue';
 
@@ -164,7 +165,8 @@ function prepare(write: PendingEventWrite, outcome: KubeEventStepOutcome<unknown
     payload.recordedAt = now.toISOString();
     return { write: { payload, streamId: '', firstStreamVersion: 0, requestId: '', firstData: '', events: 0 } };
   }
-  const data = JSON.stringify(append.fact.data);
+  // The fact's data packed, base64 (svctrail_append stores the bytes).
+  const data = packEventData(JSON.stringify(append.fact.data)).toString('base64');
   const m = append.metadata;
   // The projections' rows of the write as if at resourceVersion 0, the token in the object's.
   const [recorded] = numberedEvents({ ...append, events: [append.fact], namespace: write.namespace, name: write.name }, 0);

@@ -25,6 +25,7 @@ import type { CommittedWrite } from '../ports/committed-write';
 import { projectionRows } from '../../projections/projection-rows';
 import { objectResourceVersion, patchResourceVersion } from '../revision-texts';
 import { encodeStoredText, type TextSpan } from '../stored-text-codec';
+import { packEventData } from '../packed-event-data';
 import type { AllocationKind } from '../../projections/projection-rows';
 import type { Clock } from '../../shared/clock';
 import { StreamVersionConflictError } from '../ports/stream-version-conflict-error';
@@ -236,7 +237,8 @@ export class PgServiceWriteStore implements ServiceWriteStore, AppendKind {
       requestId: m.requestId,
       verb: m.verb,
       subresource: m.subresource,
-      events: append.events.map((event) => ({ type: event.type, data: JSON.stringify(event.data) })),
+      // Each event's data packed, base64 (svctrail_append stores the bytes).
+      events: append.events.map((event) => ({ type: event.type, data: packEventData(JSON.stringify(event.data)).toString('base64') })),
       service: rows.service,
       born: rows.born,
       died: rows.died,

@@ -35,6 +35,9 @@ import { PgServiceWriteStore } from './pg-service-write-store';
 import { PgSqlReader } from './pg-sql-reader';
 import { openPostgres, redactedUrl } from './postgres-database';
 import type { PostgresHandle } from './postgres-database';
+import { PgSqlWriter } from './pg-sql-writer';
+import { EVENT_DATA_PACKING } from '../event-data-packer';
+import { EventDataPacking } from '../event-data-packing';
 
 /** Starts the log follower before the server listens; stops it, then closes the pool. */
 class PostgresLifecycle implements OnModuleInit, OnApplicationShutdown {
@@ -98,6 +101,8 @@ export function postgresStoreProviders(url: string): Provider[] {
     { provide: KUBE_EVENTS, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new KubeEventLog(new PgSqlReader(() => postgresHandle(engine).pool)) },
     { provide: HISTORY_STORES, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => pgHistoryStores(postgresHandle(engine)) },
     { provide: HISTORY_COMPACTOR, inject: [STORE_ENGINE, CLOCK], useFactory: (engine: StoreEngine, clock: Clock) => pgHistoryCompactor(postgresHandle(engine).pool, clock) },
+    // Every replica converts an older store; a row packed by another is skipped (its UPDATE finds it packed).
+    { provide: EVENT_DATA_PACKING, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new EventDataPacking(new PgSqlWriter(postgresHandle(engine).pool)) },
     // Several writers: the feed is fed from the log; a local commit only hurries the follower.
     { provide: COMMIT_PUBLISHER, useExisting: PgLogFollower },
     PostgresLifecycle,

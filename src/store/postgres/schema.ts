@@ -9,6 +9,7 @@
 //   the stored bytes as they are.
 // - A revision's object and patch and a compacted revision's managedFields are bytea: stored
 //   texts (src/store/stored-text-codec.ts), where SQLite keeps its TEXT columns holding BLOBs.
+//   An event's packed data is a BLOB column on both (packed_data).
 // - Counters are bigint (an etcd revision is an int64); the pool parses them as numbers.
 // - Ingress intervals carry a generated int8range with a GiST index where SQLite keeps an R*Tree
 //   by triggers: "intervals overlapping a window" is one index search, open intervals included.
@@ -41,7 +42,7 @@ export const events = pgTable(
     namespace: text('namespace').notNull(),
     name: text('name').notNull(),
     type: text('type').notNull(),
-    data: text('data').notNull(),
+    plainData: text('data').notNull(),
     recordedAt: text('recorded_at').notNull(),
     actorUser: text('actor_user').notNull(),
     actorGroups: text('actor_groups').notNull(),
@@ -50,6 +51,7 @@ export const events = pgTable(
     requestId: text('request_id').notNull(),
     verb: text('verb').notNull(),
     subresource: text('subresource').notNull().default(''),
+    packedData: bytea('packed_data'),
   },
   (t) => [
     uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
@@ -57,6 +59,9 @@ export const events = pgTable(
     index('events_namespace_position').on(t.namespace, t.position),
     index('events_actor_position').on(t.actorUser, t.position),
     index('events_type_position').on(t.type, t.position),
+    index('events_unpacked')
+      .on(t.position)
+      .where(sql`${t.packedData} IS NULL`),
   ],
 );
 
