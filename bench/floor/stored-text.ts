@@ -9,17 +9,24 @@
 import { constants, deflateRawSync, InflateRaw } from 'node:zlib';
 import { real } from '../real';
 
-const dictionary = real.storedTextDictionary().STORED_TEXT_DICTIONARY_1;
-const options = { level: 6, windowBits: 14, memLevel: 4, dictionary };
+// Loaded at first use: a module that only imports this one (the Event floor, its spec) needs no dist/.
+let loaded: { options: { level: number; windowBits: number; memLevel: number; dictionary: Buffer }; inflater: Kept } | undefined;
+function codec() {
+  if (!loaded) {
+    const dictionary = real.storedTextDictionary().STORED_TEXT_DICTIONARY_1;
+    loaded = { options: { level: 6, windowBits: 14, memLevel: 4, dictionary }, inflater: new InflateRaw({ dictionary }) as unknown as Kept };
+  }
+  return loaded;
+}
 
 interface Kept {
   _handle: { reset(): void; writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void };
   _writeState: Uint32Array;
 }
-const inflater = new InflateRaw({ dictionary }) as unknown as Kept;
 const out = Buffer.allocUnsafe(1 << 20);
 
 function inflate(input: Uint8Array): Buffer {
+  const { inflater } = codec();
   inflater._handle.reset();
   inflater._handle.writeSync(constants.Z_FINISH, input, 0, input.length, out, 0, out.length);
   return out.subarray(0, out.length - inflater._writeState[0]);
@@ -52,7 +59,7 @@ export function storeRevisionText(text: string, rv: number): Buffer {
   const start = text.indexOf(marker) + marker.length;
   const end = start + String(rv).length;
   const head = Buffer.from(text.slice(0, start));
-  const deflated = deflateRawSync(Buffer.concat([head, Buffer.from(text.slice(end))]), options);
+  const deflated = deflateRawSync(Buffer.concat([head, Buffer.from(text.slice(end))]), codec().options);
   const varint = (n: number) => {
     const bytes: number[] = [];
     for (; n >= 128; n = Math.floor(n / 128)) bytes.push((n % 128) | 128);
@@ -64,7 +71,7 @@ export function storeRevisionText(text: string, rv: number): Buffer {
 /** An event's data as svctrail stores it (src/store/packed-event-data.ts): deflated, or plain when that is no shorter. */
 export function packEventData(json: string): Buffer {
   const utf8 = Buffer.from(json);
-  const deflated = deflateRawSync(utf8, options);
+  const deflated = deflateRawSync(utf8, codec().options);
   return deflated.length < utf8.length ? Buffer.concat([Buffer.from([1]), deflated]) : Buffer.concat([Buffer.from([0]), utf8]);
 }
 
