@@ -82,10 +82,18 @@ const median = (values: number[]) => {
 const num = (o: Result | undefined, k: string) => (o && typeof o[k] === 'number' && Number.isFinite(o[k]) ? o[k] : undefined);
 const bySide = <T>(f: (side: Side) => T) => ({ base: f('base'), current: f('current') }) as Record<Side, T>;
 
-process.on('SIGINT', () => {
-  for (const c of children) c.kill('SIGTERM');
-  process.exit(130);
-});
+/** Scratch folders (the stores and their copies, a copy of this tree's build), removed at the end unless --keep. */
+const scratch: string[] = [];
+const cleanUp = () => {
+  if (!args.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const c of children) c.kill('SIGTERM');
+    cleanUp();
+    process.exit(130);
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Storage
@@ -143,7 +151,7 @@ function headOf(dir: string, manifest: DatasetManifest): number {
 }
 
 /** `b`'s `svctrail compact` to the newest 10% of the history, on a copy of its store; all-in bytes after. */
-async function compactCopy(b: Build, store: string, manifest: DatasetManifest, scratch: string[]): Promise<Result> {
+async function compactCopy(b: Build, store: string, manifest: DatasetManifest): Promise<Result> {
   const dir = scratchCopy(store, `ab-${b.side}-compact`);
   scratch.push(dir);
   const head = headOf(dir, manifest);
@@ -162,7 +170,7 @@ async function compactCopy(b: Build, store: string, manifest: DatasetManifest, s
 }
 
 /** Each build's verify, replay, export and import on a copy of its own store, interleaved, `runs` times each. */
-async function maintenance(builds: Record<Side, Build>, stores: Record<Side, string>, events: Record<Side, number>, scratch: string[]): Promise<Record<Command, Record<Side, Result>>> {
+async function maintenance(builds: Record<Side, Build>, stores: Record<Side, string>, events: Record<Side, number>): Promise<Record<Command, Record<Side, Result>>> {
   const dirs = bySide((side) => scratchCopy(stores[side], `ab-${side}-maintenance`));
   scratch.push(...Object.values(dirs));
   // Each command runs for seconds on the small store, and 2 runs measured the same code 0.88× apart: 3 by default.
@@ -259,7 +267,7 @@ function readFixtureOf(stores: Record<Side, string>, manifests: Record<Side, Dat
 /** The bearer token the bench uses: the first line of the data directory's tokens.csv. */
 const tokenOf = (dir: string) => readFileSync(join(dir, 'tokens.csv'), 'utf8').split('\n')[0].split(',')[0];
 
-async function http(builds: Record<Side, Build>, stores: Record<Side, string>, manifests: Record<Side, DatasetManifest>, scratch: string[], results: Map<string, AbCase>): Promise<Result> {
+async function http(builds: Record<Side, Build>, stores: Record<Side, string>, manifests: Record<Side, DatasetManifest>, results: Map<string, AbCase>): Promise<Result> {
   const fixture = readFixtureOf(stores, manifests);
   log(`\nhttp: ${fixture.lb.length} LoadBalancer Services take the PUTs, hot ${fixture.hot.ns}/${fixture.hot.name}; ${DURATION} s per case, ${REPEATS} run(s) per build`);
   const servers = {} as Record<Side, Running>;
@@ -481,14 +489,15 @@ async function main(): Promise<void> {
   log(`svctrail A/B bench on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; worktrees in ${AB_DIR}`);
   const builds: Record<Side, Build> = {
     base: worktreeBuild('base', args.base, log),
-    current: args.current ? worktreeBuild('current', args.current, log) : workingTree('current'),
+    current: args.current ? worktreeBuild('current', args.current, log) : workingTree('current', log),
   };
+  for (const side of SIDES) if (builds[side].temporary) scratch.push(builds[side].root);
   for (const side of SIDES) log(`${side}: ${describe(builds[side])}, ${builds[side].root}`);
   // The fixture's protobuf bodies come from current's codec.
   loadDistFrom(builds.current.root);
 
   const work = join(DATA_ROOT, `ab-${process.pid}`);
-  const scratch: string[] = [work];
+  scratch.push(work);
   const stores = bySide((side) => join(work, side));
   const manifests = {} as Record<Side, DatasetManifest>;
   const storage = {} as Record<Side, Result>;
@@ -519,15 +528,15 @@ async function main(): Promise<void> {
       log(`\ncompaction: each build's svctrail compact to the newest ${KEPT_SHARE * 100}% of its store`);
       compacted = {} as Record<Side, Result>;
       await underLoadWatch('storage: compact', async () => {
-        for (const side of SIDES) compacted![side] = await compactCopy(builds[side], stores[side], manifests[side], scratch);
+        for (const side of SIDES) compacted![side] = await compactCopy(builds[side], stores[side], manifests[side]);
       });
       log(`\nmaintenance: verify, replay, export, import of each build's store, interleaved`);
-      maint = await maintenance(builds, stores, events, scratch);
+      maint = await maintenance(builds, stores, events);
     }
-    if (!args['skip-http']) httpInfo = await http(builds, stores, manifests, scratch, cases);
+    if (!args['skip-http']) httpInfo = await http(builds, stores, manifests, cases);
     if (httpInfo?.notes) notes.push(...(httpInfo.notes as string[]));
   } finally {
-    if (!args.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+    cleanUp();
   }
 
   const rows = rowsOf(storage.base ? storage : undefined, compacted, maint, cases);
@@ -603,6 +612,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   for (const c of children) c.kill('SIGTERM');
+  cleanUp();
   process.stderr.write(`bench:ab: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -5,7 +5,7 @@
 // symlink to this tree's when package-lock.json is the same at that commit, else its own `npm ci`.
 // A worktree whose build finished (a marker file holding the sha) is reused as it is.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../real';
@@ -24,6 +24,8 @@ export interface Build {
   /** How it was built: reused, or built now (ms), or by the npm script (working tree). */
   built: string;
   notes: string[];
+  /** A copy of this tree's build, removed after the run. */
+  temporary?: boolean;
 }
 
 export const AB_DIR = process.env.SVCTRAIL_AB_DIR ?? join(tmpdir(), 'svctrail-ab');
@@ -47,14 +49,29 @@ export function resolveRef(ref: string): string {
   return git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
 }
 
-/** This working tree, as built by the npm script (nest build, bench/build.js). */
-export function workingTree(side: Side): Build {
-  for (const file of ['dist/main.js', 'dist/cli.js', 'bench/dist/generate-data.js']) {
+/** What a build needs at run time besides node_modules: the server's and the bench's code, the migrations, package.json. */
+const RUNTIME = ['dist', 'bench/dist', 'migrations', 'package.json'];
+const NEEDED = ['dist/main.js', 'dist/cli.js', 'bench/dist/generate-data.js'];
+
+/**
+ * This working tree, as built by the npm script (nest build, bench/build.js), copied at once to a
+ * folder of its own (AB_DIR/working-tree-<pid>, `temporary`): another `nest build` in this tree
+ * during the run (it empties dist/ first) would otherwise pull the build out from under it.
+ */
+export function workingTree(side: Side, log: (line: string) => void): Build {
+  for (const file of NEEDED) {
     if (!existsSync(join(ROOT, file))) throw new Error(`${file} is missing: run \`npx nest build && node bench/build.js\` (npm run bench:ab does)`);
   }
   const sha = resolveRef('HEAD');
   const dirty = git(['status', '--porcelain', '--untracked-files=normal']).trim().length > 0;
-  return { side, ref: 'working tree', sha, root: ROOT, dirty, built: 'by the npm script (nest build, bench/build.js)', notes: [] };
+  const root = join(AB_DIR, `working-tree-${process.pid}`);
+  rmSync(root, { recursive: true, force: true });
+  for (const part of RUNTIME) cpSync(join(ROOT, part), join(root, part), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+  const missing = NEEDED.filter((file) => !existsSync(join(root, file)));
+  if (missing.length) throw new Error(`this tree's build changed while it was copied (${missing.join(', ')} missing): run again`);
+  log(`${side}: this working tree's build copied to ${root}`);
+  return { side, ref: 'working tree', sha, root, dirty, built: 'by the npm script (nest build, bench/build.js), then copied', notes: [], temporary: true };
 }
 
 /** `ref` checked out at its sha in its own worktree, and built there (or found built). */
