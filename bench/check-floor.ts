@@ -29,6 +29,7 @@ import { ROOT, real } from './real';
 import { Rng } from './rng';
 import { onServingLine } from './run/serving-line';
 import { eventData } from './floor/stored-text';
+import { repeatedText } from './floor/repeated-texts';
 import { type EventAbout, SERVICE_CONTROLLER_EVENTS, recorderEvent, recorderWrite, repeatPatch } from './run/recorder-events';
 
 const HISTORY = '/apis/history.svctrail.io/v1alpha1';
@@ -102,7 +103,9 @@ function writtenRows(dir: string, head: number): Record<string, unknown[]> {
     return {
       events: all(
         `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent,
-           field_manager, verb, subresource, packed_data FROM events WHERE position > ? ORDER BY position`,
+           field_manager, verb, subresource, packed_data, actor_groups_id, user_agent_id, field_manager_id,
+           ${repeatedText('actor_groups')} AS groups_text, ${repeatedText('user_agent')} AS user_agent_text, ${repeatedText('field_manager')} AS field_manager_text
+         FROM events WHERE position > ? ORDER BY position`,
       ),
       services: all('SELECT namespace, name, uid, resource_version, stream_version, object FROM services WHERE resource_version > ? ORDER BY namespace, name'),
       service_revisions: all('SELECT uid, resource_version, namespace, name, object, patch FROM service_revisions WHERE resource_version > ? ORDER BY uid, resource_version'),
@@ -257,8 +260,9 @@ function writtenEventRows(dir: string, head: number, n: EventNormalizer, caller:
   try {
     const events = db
       .prepare(
-        `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, actor_groups, user_agent, field_manager, verb, subresource,
-           packed_data FROM events WHERE position > ? ORDER BY position`,
+        `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, actor_user, ${repeatedText('actor_groups')} AS actor_groups,
+           ${repeatedText('user_agent')} AS user_agent, ${repeatedText('field_manager')} AS field_manager, verb, subresource, packed_data
+         FROM events WHERE position > ? ORDER BY position`,
       )
       .all(head) as any[];
     const live = db

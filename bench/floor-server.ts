@@ -60,6 +60,7 @@ import { real } from './real';
 import { floorHistory } from './floor/history';
 import { LazyStatement } from './floor/lazy-statement';
 import { packEventData, storedText, storeRevisionText } from './floor/stored-text';
+import { repeatedText, textIds } from './floor/repeated-texts';
 import { checkpointer, WAL_SIZE_LIMIT } from './floor/checkpointer';
 import { type EventWrite, floorKubeEvents } from './floor/kube-events';
 
@@ -141,10 +142,12 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
   return {
     insertEvent: prepare(
       `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
-         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data)
+         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data,
+         actor_groups_id, user_agent_id, field_manager_id)
        VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
-         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource, @packedData)`,
+         @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
     ),
+    textId: textIds(prepare),
     updateService: prepare(
       `UPDATE services SET resource_version = @resourceVersion, stream_version = @streamVersion, object = @object
        WHERE namespace = @namespace AND name = @name`,
@@ -294,14 +297,14 @@ function main(): void {
   // Each row carries its write's stored patch (svctrail stores one per revision; a primary-key
   // lookup): read on the write's last event only, where the group is assembled.
   const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, packed_data AS packed, recorded_at AS recordedAt,
-    actor_user AS user, actor_groups AS groups, user_agent AS userAgent, field_manager AS fieldManager, request_id AS requestId, verb, subresource,
+    actor_user AS user, ${repeatedText('actor_groups')} AS groups, ${repeatedText('user_agent')} AS userAgent, ${repeatedText('field_manager')} AS fieldManager, request_id AS requestId, verb, subresource,
     CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
   const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
   const feedAfter = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`);
   const transitionsOf = prepare(
     `SELECT t.id, t.resource_version AS rv, t.uid, t.namespace, t.name, t.condition_type AS conditionType, t.from_status AS fromStatus,
        t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration, t.last_transition_time AS lastTransitionTime,
-       t.recorded_at AS recordedAt, t.actor_user AS user, e.actor_groups AS groups, e.user_agent AS userAgent, e.field_manager AS fieldManager,
+       t.recorded_at AS recordedAt, t.actor_user AS user, ${repeatedText('actor_groups', 'e')} AS groups, ${repeatedText('user_agent', 'e')} AS userAgent, ${repeatedText('field_manager', 'e')} AS fieldManager,
        e.request_id AS requestId
      FROM condition_transitions t JOIN events e ON e.position = t.resource_version
      WHERE t.namespace = ? AND t.name = ? ORDER BY t.namespace, t.name, t.resource_version LIMIT ?`,
@@ -473,6 +476,7 @@ function main(): void {
     const clock = new Date().toISOString();
     const now = clock < lastRecordedAt ? lastRecordedAt : clock;
     const requestId = randomUUID();
+    const texts = { actorGroupsId: st.textId(w.groups), userAgentId: st.textId(w.userAgent), fieldManagerId: st.textId(w.fieldManager) };
     events.forEach((e, i) => {
       st.insertEvent.run({
         position: head + i + 1,
@@ -485,9 +489,7 @@ function main(): void {
         packedData: packEventData(JSON.stringify(e.data)),
         recordedAt: now,
         actorUser: w.user,
-        actorGroups: w.groups,
-        userAgent: w.userAgent,
-        fieldManager: w.fieldManager,
+        ...texts,
         requestId,
         verb: 'update',
         subresource: 'status',

@@ -205,7 +205,11 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
   const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'events'`).all() as { name: string; sql: string }[];
   for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
   // svctrail's table: the data packed as svctrail's import stores it.
-  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  // Its repeated texts by id, as svctrail's import stores them.
+  const findText = db.prepare('SELECT id FROM repeated_texts WHERE text = ?').pluck();
+  const addText = db.prepare('INSERT INTO repeated_texts (text) VALUES (?)');
+  const textId = (text: string) => (findText.get(text) as number | undefined) ?? Number(addText.run(text).lastInsertRowid);
   let events = 0;
   db.exec('BEGIN IMMEDIATE');
   for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
@@ -222,13 +226,16 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
       '',
       e.recordedAt,
       e.actorUser,
-      JSON.stringify(e.actorGroups),
-      e.userAgent,
-      e.fieldManager,
+      '',
+      '',
+      '',
       e.requestId,
       e.verb,
       e.subresource,
       packEventData(JSON.stringify(e.data)),
+      textId(JSON.stringify(e.actorGroups)),
+      textId(e.userAgent),
+      textId(e.fieldManager),
     );
     events++;
   }

@@ -28,6 +28,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LazyStatement } from './lazy-statement';
 import { packEventData } from './stored-text';
+import { textIds } from './repeated-texts';
 
 /** svctrail's default --event-ttl (the bench starts svctrail without the flag). */
 export const EVENT_TTL_MS = 3_600_000;
@@ -124,9 +125,10 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
   const insertFact = full
     ? prepare(
         `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
-           recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data)
+           recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data,
+           actor_groups_id, user_agent_id, field_manager_id)
          VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
-           @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource, @packedData)`,
+           @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
       )
     : prepare(
         `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
@@ -134,6 +136,7 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
          VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, @data,
            @recordedAt, @actorUser, '[]', 'floor', 'floor', @requestId, @verb, '')`,
       );
+  const textId = full ? textIds(prepare) : undefined;
   const upsertLive = prepare(
     `INSERT INTO kube_events (namespace, name, uid, resource_version, stream_version, object, expires_at)
      VALUES (@namespace, @name, @uid, @resourceVersion, @streamVersion, @object, @expiresAt)
@@ -223,7 +226,7 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
       ...(full ? { packedData: packEventData(data) } : { data }),
       recordedAt: now,
       actorUser: w.user,
-      ...(full ? { actorGroups: w.groups, userAgent: w.userAgent, fieldManager: w.fieldManager, subresource: '' } : {}),
+      ...(full ? { actorGroupsId: textId!(w.groups), userAgentId: textId!(w.userAgent), fieldManagerId: textId!(w.fieldManager), subresource: '' } : {}),
       requestId: full ? randomUUID() : `floor-${rv}`,
       verb: w.verb,
     });

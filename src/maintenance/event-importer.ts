@@ -12,7 +12,8 @@ import { type DataDirectoryLock, lockDataDirectory } from '../store/data-directo
 import { createScratchDatabase, publishFile, removeDatabaseFiles, sealDatabase } from './database-files';
 import { assertEmptyDirectory, dataDirectory } from './data-directory';
 import { createDerived, derivedSchema, dropDerived } from '../store/derived-schema';
-import { STORED_EVENT_INSERT, storedEventRowOf, type EventRow } from './event-columns';
+import { EVENT_TABLE_INSERT, eventTableRowOf, type EventRow } from './event-columns';
+import { SqliteRepeatedTexts } from '../store/sqlite-repeated-texts';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from './compaction-line';
 import { decodeEventLine, EventLineError } from './event-line';
 import { isMirrorFactLine, MirrorFactOrder } from './mirror-fact-line';
@@ -69,9 +70,10 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     // A bulk load: the log's secondary indexes are built once, after the last row.
     const derived = derivedSchema(scratch.sqlite, ['events']);
     dropDerived(scratch.sqlite, derived);
-    const insert = scratch.sqlite.prepare(STORED_EVENT_INSERT);
+    const insert = scratch.sqlite.prepare(EVENT_TABLE_INSERT);
+    const texts = new SqliteRepeatedTexts(scratch.sqlite);
     const insertBatch = scratch.sqlite.transaction((rows: EventRow[]) => {
-      for (const row of rows) insert.run(storedEventRowOf(row));
+      for (const row of rows) insert.run(eventTableRowOf(row, (text) => texts.idOf(text)));
     });
     const mirrorInserts = new Map<MirrorFactTable, Database.Statement>();
     const insertMirrorFacts = scratch.sqlite.transaction((rows: { table: MirrorFactTable; row: Row }[]) => {

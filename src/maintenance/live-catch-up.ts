@@ -5,7 +5,7 @@
 import { Projector } from '../projections/projector';
 import type { DatabaseHandle } from '../store/database';
 import { foldWritesAfter, type StreamStates } from './catch-up-fold';
-import { STORED_EVENT_COLUMNS } from './event-columns';
+import { EVENT_TABLE_COLUMNS } from './event-columns';
 
 export const LIVE_SCHEMA = 'live';
 
@@ -30,11 +30,13 @@ export function liveHead(scratch: DatabaseHandle): number {
 
 export function catchUpWithLive(scratch: DatabaseHandle, after: number, states: StreamStates): CatchUpStep {
   const sqlite = scratch.sqlite;
-  const columns = STORED_EVENT_COLUMNS.map((c) => c.column).join(', ');
+  const columns = EVENT_TABLE_COLUMNS.map((c) => c.column).join(', ');
   return sqlite.transaction((): CatchUpStep => {
     const head = liveHead(scratch); // the first read pins the live snapshot
     if (head <= after) return { head: after, writes: 0, streams: [] };
     // Whole writes only: resource_version <= head drops a write the head would cut in half.
+    // The repeated texts added since (the scratch holds a copy of the live ones, under the same ids).
+    sqlite.prepare(`INSERT INTO main.repeated_texts (id, text) SELECT id, text FROM ${LIVE_SCHEMA}.repeated_texts WHERE id > (SELECT coalesce(max(id), 0) FROM main.repeated_texts)`).run();
     sqlite
       .prepare(`INSERT INTO main.events (${columns}) SELECT ${columns} FROM ${LIVE_SCHEMA}.events WHERE position > ? AND position <= ? AND resource_version <= ? ORDER BY position`)
       .run(after, head, head);

@@ -1,11 +1,11 @@
 // Copies the events of whole writes up to a resourceVersion from one connection into a scratch
-// database. The caller holds a read transaction on the source, so the copy is one snapshot. A row
-// copied from a store not converted yet is packed on its way (store/packed-event-data.ts): the
-// copy (a replay's new store, a point-in-time copy) is this version's form.
+// database, as they are stored, with the repeated texts they refer to (the same ids: every one
+// the source holds, so that a later catch-up copies only the newer ones). The caller holds a read
+// transaction on the source, so the copy is one snapshot. Rows the source has not converted yet
+// stay so: the copy's server converts them (store/event-data-packing.ts).
 import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../store/database';
-import { packEventData } from '../store/packed-event-data';
-import { STORED_EVENT_INSERT, STORED_EVENT_SELECT, type StoredEventRow } from './event-columns';
+import { EVENT_TABLE_INSERT, EVENT_TABLE_SELECT } from './event-columns';
 import type { Progress } from './progress';
 
 export function copyEvents(source: Database.Database, target: DatabaseHandle, untilResourceVersion: number, progress: Progress): number {
@@ -13,13 +13,14 @@ export function copyEvents(source: Database.Database, target: DatabaseHandle, un
   const where = 'position <= @until AND resource_version <= @until';
   const total = source.prepare(`SELECT count(*) FROM events WHERE ${where}`).pluck().get({ until: untilResourceVersion }) as number;
   progress.start('copy events', total, 'events');
-  const insert = target.sqlite.prepare(STORED_EVENT_INSERT);
+  const insert = target.sqlite.prepare(EVENT_TABLE_INSERT);
+  const insertText = target.sqlite.prepare('INSERT INTO repeated_texts (id, text) VALUES (?, ?)');
   let copied = 0;
   target.sqlite
     .transaction(() => {
-      for (const row of source.prepare(`SELECT ${STORED_EVENT_SELECT} FROM events WHERE ${where} ORDER BY position`).iterate({ until: untilResourceVersion })) {
-        const stored = row as StoredEventRow;
-        insert.run(stored.packedData === null ? { ...stored, plainData: '', packedData: packEventData(stored.plainData) } : stored);
+      for (const [id, text] of source.prepare('SELECT id, text FROM repeated_texts ORDER BY id').raw().iterate() as IterableIterator<[number, string]>) insertText.run(id, text);
+      for (const row of source.prepare(`SELECT ${EVENT_TABLE_SELECT} FROM events WHERE ${where} ORDER BY position`).iterate({ until: untilResourceVersion })) {
+        insert.run(row);
         if (++copied % 1000 === 0) progress.advance(1000);
       }
     })

@@ -2,12 +2,12 @@
 // and its whole writes in a window, a page at a time, as export lines want them (EventRow, the
 // NDJSON columns) and the folds read them. Pages are seeks of the primary key.
 import type { SqlReader } from '../store/sql/sql-reader';
-import { eventRowOf } from '../store/sql/event-columns';
-import { STORED_EVENT_SELECT, type EventRow, type StoredEventRow } from './event-columns';
+import { eventColumns, eventRowOf } from '../store/sql/event-columns';
+import type { EventRow, StoredEventRow } from './event-columns';
 
 // resource_version bounds keep writes whole; position bounds let the primary key drive the scan.
 const WINDOW = 'position > $1 AND position <= $3 AND resource_version > $2 AND resource_version <= $3';
-const PAGE_SQL = `SELECT ${STORED_EVENT_SELECT} FROM events WHERE ${WINDOW} ORDER BY position LIMIT $4`;
+const PAGE_SQL = `SELECT ${eventColumns()} FROM events WHERE ${WINDOW} ORDER BY position LIMIT $4`;
 const COUNT_SQL = `SELECT count(*) AS n FROM events WHERE ${WINDOW}`;
 
 export const PAGE = 5000;

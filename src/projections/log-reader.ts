@@ -2,10 +2,15 @@
 // straight from raw rows into RecordedEvents, one statement prepared once, no query builder.
 import type Database from 'better-sqlite3';
 import { eventDataText } from '../store/packed-event-data';
+import { repeatedText } from '../store/sql/event-columns';
 import type { LogEvent, LoggedEvent } from '../store/ports/recorded-event';
 
-const COLUMNS =
-  'position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data';
+/** The columns, the repeated texts read from the same schema's repeated_texts. */
+const columns = (schema: string) => {
+  const texts = `${schema}.repeated_texts`;
+  return `position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
+  ${repeatedText('actor_groups', '', texts)}, ${repeatedText('user_agent', '', texts)}, ${repeatedText('field_manager', '', texts)}, request_id, verb, subresource, packed_data`;
+};
 
 type Row = [number, number, string, number, string, string, string, string, string, string, string, string, string, string, string, string, Buffer | null];
 
@@ -64,11 +69,14 @@ export function countLog(source: LogSource): number {
 export function* readLog(source: LogSource, writer: Database.Database): Generator<LoggedEvent> {
   const { table, where, until } = bounds(source);
   if (source.sqlite !== writer) {
-    const rows = source.sqlite.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE ${where} ORDER BY position`).raw().iterate({ until });
+    const rows = source.sqlite
+      .prepare(`SELECT ${columns(source.schema ?? 'main')} FROM ${table} WHERE ${where} ORDER BY position`)
+      .raw()
+      .iterate({ until });
     for (const row of rows) yield recorded(row as Row);
     return;
   }
-  const page = source.sqlite.prepare(`SELECT ${COLUMNS} FROM ${table} WHERE position > @after AND ${where} ORDER BY position LIMIT ${PAGE}`).raw();
+  const page = source.sqlite.prepare(`SELECT ${columns(source.schema ?? 'main')} FROM ${table} WHERE position > @after AND ${where} ORDER BY position LIMIT ${PAGE}`).raw();
   for (let after = 0; ;) {
     const rows = page.all({ after, until }) as Row[];
     for (const row of rows) yield recorded(row);

@@ -8,7 +8,7 @@ import { DELETED_PATCH, jsonPatchText } from '../domain/json-patch-diff';
 import type { ManagedFieldsEntry } from '../domain/service.types';
 import type { OwnershipWrite } from '../domain/field-management';
 import { storedToRecorded } from './event-store';
-import { eventColumns, eventRowOf, type EventRow, type StoredEventRow } from './sql/event-columns';
+import { eventColumns, eventRowOf, repeatedText, type EventRow, type StoredEventRow } from './sql/event-columns';
 import { serviceRowsOnly } from './sql/log-stream-kinds';
 import type { RecordedEvent } from './ports/recorded-event';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
@@ -104,7 +104,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
     if (range.name !== undefined) where.push(`name = ${params.param(range.name)}`);
     if (range.actor !== undefined) where.push(`actor_user = ${params.param(range.actor)}`);
     if (range.eventType !== undefined) where.push(`type = ${params.param(range.eventType)}`);
-    if (range.fieldManager !== undefined) where.push(`field_manager = ${params.param(range.fieldManager)}`);
+    if (range.fieldManager !== undefined) where.push(`${repeatedText('field_manager')} = ${params.param(range.fieldManager)}`);
     const from = index ? `events${this.db.dialect.indexedBy(index)}` : 'events';
     const order = range.uid !== undefined ? 'stream_version' : 'position';
     return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $4`;

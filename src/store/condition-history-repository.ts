@@ -2,6 +2,7 @@
 // write (the write's last event sits at position = its resourceVersion: a primary-key lookup).
 // Lists are ordered by (resourceVersion, id) and driven by the index of their scope (named on
 // SQLite; PostgreSQL's planner finds the same indexes). One implementation for both engines.
+import { repeatedText } from './sql/event-columns';
 import type { SummaryTransition } from '../domain/condition-summary';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import type { ConditionHistory, Lifetime, ServiceKey, TransitionRange, TransitionRow } from './ports/condition-history';
@@ -9,7 +10,8 @@ import type { ConditionHistory, Lifetime, ServiceKey, TransitionRange, Transitio
 const COLUMNS = `t.id, t.resource_version AS "resourceVersion", t.uid, t.namespace, t.name, t.condition_type AS "conditionType",
   t.from_status AS "fromStatus", t.to_status AS "toStatus", t.reason, t.message, t.observed_generation AS "observedGeneration",
   t.last_transition_time AS "lastTransitionTime", t.recorded_at AS "recordedAt", t.actor_user AS "actorUser",
-  e.actor_groups AS "actorGroups", e.user_agent AS "userAgent", e.field_manager AS "fieldManager", e.request_id AS "requestId"`;
+  ${repeatedText('actor_groups', 'e')} AS "actorGroups", ${repeatedText('user_agent', 'e')} AS "userAgent",
+  ${repeatedText('field_manager', 'e')} AS "fieldManager", e.request_id AS "requestId"`;
 
 /** What a summary folds, and nothing else: no message, no actor (so no join with the events). */
 const SUMMARY_ROWS = (indexedBy: string) => `SELECT condition_type AS "conditionType", from_status AS "fromStatus", to_status AS "toStatus", recorded_at AS "recordedAt"

@@ -1,14 +1,14 @@
 // The narrow port to the log: append with an expected stream version, read a stream, read
 // everything after a position. Must be called inside the write transaction for append.
-import { and, asc, eq, gt } from 'drizzle-orm';
 import { StreamVersionConflictError } from './ports/stream-version-conflict-error';
 import type { AppendRequest } from './ports/append-request';
 import type { DatabaseHandle } from './database';
 import type { LogEvent, LoggedEvent, RecordedEvent } from './ports/recorded-event';
 import { numberedEvents } from './ports/recorded-event';
-import { events } from './schema';
 import { recordingTime } from './recording-time';
 import { eventDataText, packEventData } from './packed-event-data';
+import { SqliteRepeatedTexts } from './sqlite-repeated-texts';
+import { eventColumns } from './sql/event-columns';
 import type { EventRow, StoredEventRow } from './ports/event-row';
 
 /** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
@@ -24,14 +24,21 @@ export class SqliteEventStore {
   private readonly maxPosition;
   private readonly streamVersionOf;
   private readonly lastRecordedAt;
+  private readonly texts: SqliteRepeatedTexts;
+  private readonly streamEvents;
+  private readonly eventsAfter;
 
-  constructor(private readonly handle: DatabaseHandle) {
+  constructor(handle: DatabaseHandle) {
     this.insert = handle.sqlite.prepare(
       `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
-         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data)
+         recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data,
+         actor_groups_id, user_agent_id, field_manager_id)
        VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
-         @recordedAt, @actorUser, @actorGroups, @userAgent, @fieldManager, @requestId, @verb, @subresource, @packedData)`,
+         @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
     );
+    this.texts = new SqliteRepeatedTexts(handle.sqlite);
+    this.streamEvents = handle.sqlite.prepare(`SELECT ${eventColumns()} FROM events WHERE stream_id = ? ORDER BY stream_version`);
+    this.eventsAfter = handle.sqlite.prepare(`SELECT ${eventColumns()} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
     this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
     this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events WHERE position = (SELECT max(position) FROM events)').pluck();
@@ -58,6 +65,10 @@ export class SqliteEventStore {
     if (actual !== request.expectedVersion) throw new StreamVersionConflictError(request.name);
     const recorded = numberedEvents(request, this.head() + 1);
     const m = request.metadata;
+    // The write's repeated texts, stored once (repeated_texts) and referred to by id.
+    const actorGroupsId = this.texts.idOf(JSON.stringify(m.groups));
+    const userAgentId = this.texts.idOf(m.userAgent);
+    const fieldManagerId = this.texts.idOf(m.fieldManager);
     return recorded.map((r) => {
       try {
         this.insert.run({
@@ -71,9 +82,9 @@ export class SqliteEventStore {
           packedData: packEventData(JSON.stringify(r.event.data)),
           recordedAt: m.recordedAt,
           actorUser: m.user,
-          actorGroups: JSON.stringify(m.groups),
-          userAgent: m.userAgent,
-          fieldManager: m.fieldManager,
+          actorGroupsId,
+          userAgentId,
+          fieldManagerId,
           requestId: m.requestId,
           verb: m.verb,
           subresource: m.subresource,
@@ -87,19 +98,12 @@ export class SqliteEventStore {
   }
 
   readStream(streamId: string): LoggedEvent[] {
-    return this.handle.db.select().from(events).where(eq(events.streamId, streamId)).orderBy(asc(events.position)).all().map(storedToRecorded);
+    return (this.streamEvents.all(streamId) as StoredEventRow[]).map(storedToRecorded);
   }
 
   /** Events with position > afterPosition, oldest first, at most `limit`. */
   readAll(afterPosition: number, limit: number): LoggedEvent[] {
-    return this.handle.db
-      .select()
-      .from(events)
-      .where(and(gt(events.position, afterPosition)))
-      .orderBy(asc(events.position))
-      .limit(limit)
-      .all()
-      .map(storedToRecorded);
+    return (this.eventsAfter.all(afterPosition, limit) as StoredEventRow[]).map(storedToRecorded);
   }
 }
 

@@ -10,6 +10,7 @@
 // events and projections equal to their fold mean unchanged facts.
 import { createHash } from 'node:crypto';
 import { eventDataText } from './packed-event-data';
+import { REPEATED_TEXT_COLUMNS, repeatedText, type RepeatedTextColumn } from './sql/event-columns';
 import type { SqlReader } from './sql/sql-reader';
 import type { SqlStatement } from './sql/sql-writer';
 
@@ -38,7 +39,10 @@ const COLUMNS = [
 const INTEGERS = new Set<string>(['position', 'resource_version', 'stream_version']);
 
 // The data as it means, packed or not: a packed store's checksum is the one it had before.
-const EVENTS_PAGE = `SELECT ${COLUMNS.join(', ')}, packed_data FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT ${PAGE}`;
+const TEXTS = new Set<string>(REPEATED_TEXT_COLUMNS);
+// Each repeated text as its text, whether stored by id or not yet converted.
+const EVENTS_PAGE = `SELECT ${COLUMNS.map((c) => (TEXTS.has(c) ? `${repeatedText(c as RepeatedTextColumn)} AS ${c}` : c)).join(', ')}, packed_data FROM events
+  WHERE position > $1 AND position <= $2 ORDER BY position LIMIT ${PAGE}`;
 const valueOf = (row: Record<string, unknown>, column: (typeof COLUMNS)[number]) =>
   INTEGERS.has(column) ? Number(row[column]) : column === 'data' ? eventDataText({ plainData: row.data as string, packedData: (row.packed_data as Buffer | null | undefined) ?? null }) : row[column];
 

@@ -32,6 +32,14 @@ export const events = sqliteTable(
      * dictionary, 5-6 times smaller), NULL in a row written before it and not yet converted.
      */
     packedData: blob('packed_data', { mode: 'buffer' }),
+    /**
+     * The actor's groups, user agent and field manager, each the id of its text in
+     * repeated_texts (stored once however many events repeat it), with '' in the text column;
+     * NULL in a row not converted yet, whose text column holds the value.
+     */
+    actorGroupsId: integer('actor_groups_id'),
+    userAgentId: integer('user_agent_id'),
+    fieldManagerId: integer('field_manager_id'),
   },
   (t) => [
     // The optimistic-concurrency guard, and a stream's events in order (stream_version grows
@@ -51,6 +59,21 @@ export const events = sqliteTable(
       .on(t.position)
       .where(sql`${t.packedData} IS NULL`),
   ],
+);
+
+/**
+ * Each text many events repeat (an actor's groups, a user agent, a field manager), stored once:
+ * the events refer to it by id. Rows are added, never changed or removed, so an id once read
+ * names its text for good.
+ */
+export const repeatedTexts = sqliteTable(
+  'repeated_texts',
+  {
+    id: integer('id').primaryKey(),
+    text: text('text').notNull(),
+  },
+  // A write finds the id of each of its texts.
+  (t) => [uniqueIndex('repeated_texts_text_unique').on(t.text)],
 );
 
 /** Projection: the live object per (namespace, name), exactly as GET serves it. */

@@ -1,6 +1,7 @@
 // The embedded engine's mirror tables: the source this store records and its two resume points
 // (mirror_source, one row), and where each recorded write came from (observed_writes). The two
 // record* methods run inside the group commit's transaction, beside the write they belong to.
+import { repeatedText } from './sql/event-columns';
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
 import { MirrorSourceMismatchError, ResumePointMovedError } from './ports/mirror-source-store';
@@ -25,7 +26,7 @@ export class SqliteMirrorSourceStore implements MirrorSourceStore {
       resumeEvents: sqlite.prepare('UPDATE mirror_source SET events_resource_version = ?, updated_at = ? WHERE id = 1'),
       observe: sqlite.prepare('INSERT INTO observed_writes (resource_version, source_resource_version, via, observed_at) VALUES (?, ?, ?, ?)'),
       observation: sqlite.prepare(
-        'SELECT o.source_resource_version, o.via, o.observed_at, e.field_manager FROM observed_writes o CROSS JOIN events e ON e.position = o.resource_version WHERE o.resource_version = ?',
+        `SELECT o.source_resource_version, o.via, o.observed_at, ${repeatedText('field_manager', 'e')} AS field_manager FROM observed_writes o CROSS JOIN events e ON e.position = o.resource_version WHERE o.resource_version = ?`,
       ),
     };
   }

@@ -291,9 +291,9 @@ describeEachBackend('compaction', (backend) => {
 
     it('verify finds an event below the horizon changed after the compaction: its recorded checksum no longer holds', async () => {
       const url = t.server.app.get<AppConfig>(APP_CONFIG).storageUrl;
-      // A user agent no projection folds: without the checksum the refold could not tell.
-      const tamper = `UPDATE events SET user_agent = user_agent || ' (changed)' WHERE position = ${rv.first}`;
-      const restore = `UPDATE events SET user_agent = substr(user_agent, 1, length(user_agent) - 10) WHERE position = ${rv.first}`;
+      // A request id no projection folds: without the checksum the refold could not tell.
+      const tamper = `UPDATE events SET request_id = request_id || ' (changed)' WHERE position = ${rv.first}`;
+      const restore = `UPDATE events SET request_id = substr(request_id, 1, length(request_id) - 10) WHERE position = ${rv.first}`;
       const verify = async () =>
         backend.engine === 'postgres'
           ? verifyPgProjections({ url, maxDifferences: 5, progress: silentProgress })

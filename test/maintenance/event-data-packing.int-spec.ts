@@ -33,16 +33,23 @@ async function exportText(dataDir: string): Promise<string> {
   return text;
 }
 
-/** The store at `path` as svctrail wrote it before migration 0014: every event's data JSON text, no packed_data, the old trigger. */
+/** The store at `path` as svctrail wrote it before migration 0014: every event's data and repeated texts as text, no repeated_texts, the old trigger. */
 function unconvert(path: string): void {
   const db = new Database(path);
   try {
     db.function('unpacked', (packed: Buffer | null, data: string) => (packed === null ? data : decodeStoredText(packed)));
     db.exec(`
       DROP TRIGGER events_no_update;
-      UPDATE events SET data = unpacked(packed_data, data);
+      UPDATE events SET data = unpacked(packed_data, data),
+        actor_groups = coalesce((SELECT text FROM repeated_texts WHERE id = actor_groups_id), actor_groups),
+        user_agent = coalesce((SELECT text FROM repeated_texts WHERE id = user_agent_id), user_agent),
+        field_manager = coalesce((SELECT text FROM repeated_texts WHERE id = field_manager_id), field_manager);
       DROP INDEX events_unpacked;
       ALTER TABLE events DROP COLUMN packed_data;
+      ALTER TABLE events DROP COLUMN actor_groups_id;
+      ALTER TABLE events DROP COLUMN user_agent_id;
+      ALTER TABLE events DROP COLUMN field_manager_id;
+      DROP TABLE repeated_texts;
       CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
       DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations);
       VACUUM;
@@ -89,6 +96,7 @@ describe('packing the event data of a store written before it', () => {
     const path = join(oldDir, 'svctrail.db');
     const before = new Database(path, { readonly: true });
     expect((before.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('events') as string[]).includes('packed_data')).toBe(false);
+    expect((before.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('events') as string[]).includes('user_agent_id')).toBe(false);
     before.close();
 
     // A command opens it (migration 0014) and packs two small batches, then stops (interrupted).
@@ -119,7 +127,10 @@ describe('packing the event data of a store written before it', () => {
     const after = new Database(path, { readonly: true });
     try {
       expect(after.prepare('SELECT count(*) FROM events WHERE packed_data IS NULL').pluck().get()).toBe(0);
-      expect(after.prepare(`SELECT count(*) FROM events WHERE data <> ''`).pluck().get()).toBe(0);
+      expect(after.prepare(`SELECT count(*) FROM events WHERE data <> '' OR actor_groups <> '' OR user_agent <> '' OR field_manager <> ''`).pluck().get()).toBe(0);
+      expect(after.prepare('SELECT count(*) FROM events WHERE actor_groups_id IS NULL OR user_agent_id IS NULL OR field_manager_id IS NULL').pluck().get()).toBe(0);
+      // Each text once, however many events repeat it.
+      expect(after.prepare('SELECT count(*) FROM repeated_texts').pluck().get()).toBeLessThan(original.events / 2);
       // The conversion's reader is the partial index, empty once done.
       expect(
         after

@@ -3,6 +3,7 @@
 // exported again gives the same bytes, and back into SQLite too; both engines then answer every
 // read alike and hold the same rows. verify folds the PostgreSQL log and finds a corrupted row;
 // replay rebuilds the tables (while Service and Event writes arrive) and verify passes again.
+import { repeatedText } from '../../src/store/sql/event-columns';
 import { packRemainingEventData } from '../../src/maintenance/event-data-conversion';
 import { EventDataPacking } from '../../src/store/event-data-packing';
 import { decodeStoredText } from '../../src/store/stored-text-codec';
@@ -73,7 +74,8 @@ const verify = (url: string) => verifyPgProjections({ url, maxDifferences: 20, p
 /** Every projection row (and the log), in key order, as both engines store them. */
 const TABLES: Record<string, string> = {
   events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
-             actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data FROM events ORDER BY position`,
+             ${repeatedText('actor_groups')} AS actor_groups, ${repeatedText('user_agent')} AS user_agent, ${repeatedText('field_manager')} AS field_manager,
+             request_id, verb, subresource, packed_data FROM events ORDER BY position`,
   services: 'SELECT namespace, name, uid, resource_version, stream_version, object FROM services ORDER BY namespace, name',
   service_revisions: 'SELECT uid, resource_version, namespace, name, recorded_at, object FROM service_revisions ORDER BY uid, resource_version',
   service_lifetimes: 'SELECT uid, namespace, name, created_resource_version, deleted_resource_version FROM service_lifetimes ORDER BY uid',
@@ -331,7 +333,10 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       await old.query('ALTER TABLE events DISABLE TRIGGER events_no_update');
       const { rows } = await old.query<{ position: number; packed_data: Buffer }>('SELECT position, packed_data FROM events ORDER BY position');
       for (const row of rows) await old.query('UPDATE events SET data = $1, packed_data = NULL WHERE position = $2', [decodeStoredText(row.packed_data), row.position]);
-      await old.query(`DROP INDEX events_unpacked; ALTER TABLE events DROP COLUMN packed_data; ALTER TABLE events ENABLE TRIGGER events_no_update;
+      await old.query(`UPDATE events SET actor_groups = (SELECT text FROM repeated_texts WHERE id = actor_groups_id),
+        user_agent = (SELECT text FROM repeated_texts WHERE id = user_agent_id), field_manager = (SELECT text FROM repeated_texts WHERE id = field_manager_id)`);
+      await old.query(`DROP INDEX events_unpacked; ALTER TABLE events DROP COLUMN packed_data, DROP COLUMN actor_groups_id, DROP COLUMN user_agent_id, DROP COLUMN field_manager_id;
+        DROP TABLE repeated_texts; DROP FUNCTION repeated_texts_append_only(); DROP FUNCTION svctrail_text_id(text); ALTER TABLE events ENABLE TRIGGER events_no_update;
         CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RAISE EXCEPTION 'events are append-only'; END $f$;
         DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)`);
     } finally {
@@ -349,7 +354,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       expect(await pgExport(other.url)).toBe(exported);
       await expect(handle.pool.query(`UPDATE events SET packed_data = '\\x00', data = '', actor_user = 'x' WHERE position = 20`)).rejects.toThrow(/append-only/);
       expect(await packRemainingEventData(new PgSqlWriter(handle.pool), silentProgress)).toBe(events - 7);
-      expect((await handle.pool.query(`SELECT count(*)::int AS n FROM events WHERE packed_data IS NULL OR data <> ''`)).rows[0].n).toBe(0);
+      expect((await handle.pool.query(`SELECT count(*)::int AS n FROM events WHERE packed_data IS NULL OR data <> '' OR actor_groups <> '' OR user_agent_id IS NULL`)).rows[0].n).toBe(0);
     } finally {
       await handle.close();
     }

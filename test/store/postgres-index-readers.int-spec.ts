@@ -127,6 +127,8 @@ const READERS: Reader[] = [
   { index: 'events_actor_position', reader: 'history changes ?actor=', run: (r) => r.changes.matchingWrites({ ...range, actor: 'auditor' }, 10) },
   { index: 'events_type_position', reader: 'history changes ?eventType=', run: (r) => r.changes.matchingWrites({ ...range, eventType: 'ServiceDeleted' }, 10) },
   // The quiet scope's events are the ones still unpacked (written before packed event data, the rest packed: '{}' in the codec's plain form).
+  // repeated_texts: a write's groups, user agent and field manager by their text (svctrail_text_id's look-up, under the append lock).
+  { index: 'repeated_texts_text_unique', reader: 'svctrail_append: the id of a repeated text', statement: { sql: 'SELECT id FROM repeated_texts WHERE text = $1', values: ['ua'] } },
   { index: 'events_unpacked', reader: 'the conversion of older events: the next batch', statement: { sql: UNPACKED, values: [0, PACKING_BATCH] } },
   { index: 'events_unpacked', reader: 'the conversion of older events: how many are left (at start)', statement: { sql: UNPACKED_COUNT, values: [] } },
   // services: the live objects.

@@ -3,6 +3,7 @@
 // clock and ids, must give the same answers, the same reads (live, as of every resourceVersion,
 // paged, in a snapshot) and the same projection rows. Then what only several replicas can
 // break: names, cluster IPs and node ports stay unique across two pools writing at once.
+import { repeatedText } from '../../src/store/sql/event-columns';
 import type { Logger } from 'pino';
 import { KubernetesServiceBootstrap } from '../../src/commands/kubernetes-service.bootstrap';
 import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
@@ -227,7 +228,8 @@ describePostgres('PostgreSQL service stores', (database) => {
       const handle = sqlite.app.get<DatabaseHandle>(DATABASE);
       const queries: Record<string, string> = {
         events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
-                   actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data FROM events ORDER BY position`,
+                   ${repeatedText('actor_groups')} AS actor_groups, ${repeatedText('user_agent')} AS user_agent, ${repeatedText('field_manager')} AS field_manager,
+             request_id, verb, subresource, packed_data FROM events ORDER BY position`,
         services: 'SELECT namespace, name, uid, resource_version, stream_version, object FROM services ORDER BY namespace, name',
         service_revisions: 'SELECT uid, resource_version, namespace, name, recorded_at, object, patch FROM service_revisions ORDER BY uid, resource_version',
         service_lifetimes: 'SELECT uid, namespace, name, created_resource_version, deleted_resource_version FROM service_lifetimes ORDER BY uid',

@@ -5,6 +5,7 @@
 // every read before (PATCHes and applies included: a live write diffs the object it loaded, so
 // a patch engine that changed that object in place would show here); and the start-up backfill (rows from before migration 0007) and a rebuild
 // from the log store exactly the same patches.
+import { repeatedText } from '../../src/store/sql/event-columns';
 import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
 import type { ServiceReadStore } from '../../src/store/ports/service-read-store';
 import Database from 'better-sqlite3';
@@ -142,7 +143,10 @@ describe('stored revision patches', () => {
         'ServiceManagedFieldsChanged',
       ]),
     );
-    const verbs = handle.sqlite.prepare('SELECT DISTINCT field_manager FROM events').pluck().all();
+    const verbs = handle.sqlite
+      .prepare(`SELECT DISTINCT ${repeatedText('field_manager')} FROM events`)
+      .pluck()
+      .all();
     expect(verbs).toEqual(expect.arrayContaining(['patcher-json', 'patcher-merge', 'patcher-strategic', 'patcher-apply']));
   });
 

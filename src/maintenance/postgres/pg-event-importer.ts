@@ -8,7 +8,7 @@
 import { redactedUrl } from '../../store/postgres/postgres-database';
 import { lockAppends } from '../../store/postgres/pg-event-store';
 import { inTransaction, type Queryable } from '../../store/postgres/postgres-database';
-import { STORED_EVENT_COLUMNS, storedEventRowOf, type EventRow } from '../event-columns';
+import { EVENT_TABLE_COLUMNS, eventTableRowOf, type EventRow } from '../event-columns';
 import type { ImportReport } from '../event-importer';
 import { LogShapeChecker } from '../event-importer';
 import { decodeCompactionLine, importedHorizon, isCompactionLine } from '../compaction-line';
@@ -35,8 +35,8 @@ export interface PgImportOptions {
   progress: Progress;
 }
 
-const INTEGER_KEYS = new Set(['position', 'resourceVersion', 'streamVersion']);
-const EVENT_TYPES: [string, ColumnType][] = STORED_EVENT_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : c.key === 'packedData' ? 'bytea' : 'text']);
+const INTEGER_KEYS = new Set<string>(['position', 'resourceVersion', 'streamVersion', 'actorGroupsId', 'userAgentId', 'fieldManagerId']);
+const EVENT_TYPES: [string, ColumnType][] = EVENT_TABLE_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : c.key === 'packedData' ? 'bytea' : 'text']);
 const BATCH = 5000;
 
 /** Refuses a database holding any event, projection row or mirror's fact. */
@@ -61,16 +61,24 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
       const foldWith = await foldOptions(client);
       const writer = new PgFoldWriter(client, new ProjectionRowFold(foldWith), foldWith, (table) => table);
       const checker = new LogShapeChecker();
-      const insertEvents = (rows: EventRow[]) =>
-        insertRows(
+      // The ids of the repeated texts (the import is one transaction: an id read here stays its text's).
+      const textIds = new Map<string, number>();
+      const insertEvents = async (rows: EventRow[]) => {
+        const unknown = [...new Set(rows.flatMap((row) => [row.actorGroups, row.userAgent, row.fieldManager]))].filter((text) => !textIds.has(text));
+        if (unknown.length) {
+          const { rows: ids } = await client.query<{ text: string; id: number | string }>('SELECT t AS text, svctrail_text_id(t) AS id FROM unnest($1::text[]) t', [unknown]);
+          for (const { text, id } of ids) textIds.set(text, Number(id));
+        }
+        await insertRows(
           client,
           'events',
           EVENT_TYPES,
           rows.map((row) => {
-            const stored = storedEventRowOf(row);
-            return STORED_EVENT_COLUMNS.map((c) => stored[c.key]);
+            const stored = eventTableRowOf(row, (text) => textIds.get(text)!);
+            return EVENT_TABLE_COLUMNS.map((c) => stored[c.key]);
           }),
         );
+      };
       const mirror = new MirrorFactOrder();
       let mirrorBatch: { table: MirrorFactTable; row: Row }[] = [];
       const insertMirrorFacts = async (facts: { table: MirrorFactTable; row: Row }[]) => {

@@ -1,5 +1,6 @@
 // The PostgreSQL engine's mirror tables (see sqlite-mirror-source-store.ts). A write's observation
 // and resume point are recorded by the append function itself (pg-service-write-store.ts), beside the write.
+import { repeatedText } from '../sql/event-columns';
 import type { Pool } from 'pg';
 import { MirrorSourceMismatchError } from '../ports/mirror-source-store';
 import type { MirrorSource, MirrorSourceStore, ObservedWrite, WriteObservation } from '../ports/mirror-source-store';
@@ -35,7 +36,7 @@ export class PgMirrorSourceStore implements MirrorSourceStore {
     const out = new Map<number, ObservedWrite>();
     if (!resourceVersions.length) return out;
     const { rows } = await this.pool.query<{ resource_version: number; source_resource_version: string; via: WriteObservation['via']; observed_at: string; field_manager: string }>(
-      `SELECT o.resource_version, o.source_resource_version, o.via, o.observed_at, e.field_manager FROM observed_writes o JOIN events e ON e.position = o.resource_version
+      `SELECT o.resource_version, o.source_resource_version, o.via, o.observed_at, ${repeatedText('field_manager', 'e')} AS field_manager FROM observed_writes o JOIN events e ON e.position = o.resource_version
         WHERE o.resource_version = ANY($1)`,
       [resourceVersions],
     );

@@ -52,6 +52,9 @@ export const events = pgTable(
     verb: text('verb').notNull(),
     subresource: text('subresource').notNull().default(''),
     packedData: bytea('packed_data'),
+    actorGroupsId: counter('actor_groups_id'),
+    userAgentId: counter('user_agent_id'),
+    fieldManagerId: counter('field_manager_id'),
   },
   (t) => [
     uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
@@ -63,6 +66,16 @@ export const events = pgTable(
       .on(t.position)
       .where(sql`${t.packedData} IS NULL`),
   ],
+);
+
+/** Each text many events repeat, stored once (see the SQLite schema). */
+export const repeatedTexts = pgTable(
+  'repeated_texts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    text: text('text').notNull(),
+  },
+  (t) => [uniqueIndex('repeated_texts_text_unique').on(t.text)],
 );
 
 /** Projection: the live object per (namespace, name), exactly as GET serves it. */
