@@ -22,7 +22,9 @@ import type * as IngressAddressesModule from '../src/projections/ingress-address
 import type * as FieldManagerModule from '../src/domain/field-management/field-manager';
 import type * as JsonPatchDiffModule from '../src/domain/json-patch-diff';
 import type * as StoredTextCodecModule from '../src/store/stored-text-codec';
+import type * as PackedEventDataModule from '../src/store/packed-event-data';
 import type * as StoredTextDictionaryModule from '../src/store/stored-text-dictionary';
+import type * as EventDataDictionaryModule from '../src/store/event-data-dictionary';
 
 /** The project root (bench/dist/ → ../..). */
 export const ROOT = join(__dirname, '..', '..');
@@ -67,8 +69,10 @@ export const real = {
   jsonPatchDiff: () => load<typeof JsonPatchDiffModule>('domain/json-patch-diff.js'),
   /** The stored-text codec (the dictionary trainer reads the generated revisions with it). */
   storedTextCodec: () => load<typeof StoredTextCodecModule>('store/stored-text-codec.js'),
+  packedEventData: () => load<typeof PackedEventDataModule>('store/packed-event-data.js'),
   /** The codec's preset dictionary: data the floor's own few lines of decoding need too. */
   storedTextDictionary: () => load<typeof StoredTextDictionaryModule>('store/stored-text-dictionary.js'),
+  eventDataDictionary: () => load<typeof EventDataDictionaryModule>('store/event-data-dictionary.js'),
 };
 
 export type { DatabaseHandle } from '../src/store/database';

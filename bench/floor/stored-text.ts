@@ -5,19 +5,23 @@
 // raw rebuild store them as svctrail does (format 2: deflated, the resourceVersion last and raw).
 // Written apart from src/ like the rest of the floor; the dictionary, data, is svctrail's
 // (dist/store/stored-text-dictionary.js). bench:check-floor compares the bytes both store.
-// An event's data is packed the same way (format 1): floor-full packs it, every read unpacks it.
+// An event's data is packed against the events' dictionary (format 3): floor-full packs it, every read unpacks it.
 import { constants, deflateRawSync, InflateRaw } from 'node:zlib';
 import { real } from '../real';
 
 // Loaded at first use: a module that only imports this one (the Event floor, its spec) needs no dist/.
-let loaded: { options: { level: number; windowBits: number; memLevel: number; dictionary: Buffer }; inflater: Kept } | undefined;
-function codec() {
-  if (!loaded) {
-    const dictionary = real.storedTextDictionary().STORED_TEXT_DICTIONARY_1;
-    loaded = { options: { level: 6, windowBits: 14, memLevel: 4, dictionary }, inflater: new InflateRaw({ dictionary }) as unknown as Kept };
-  }
+interface Codec {
+  options: { level: number; windowBits: number; memLevel: number; dictionary: Buffer };
+  inflater: Kept;
+}
+let loaded: { revisions: Codec; events: Codec } | undefined;
+const codecOf = (dictionary: Buffer): Codec => ({ options: { level: 6, windowBits: 14, memLevel: 4, dictionary }, inflater: new InflateRaw({ dictionary }) as unknown as Kept });
+/** Format 1's and 2's (dictionary 1), and format 3's (the events' dictionary: an event's data). */
+function codecs() {
+  loaded ??= { revisions: codecOf(real.storedTextDictionary().STORED_TEXT_DICTIONARY_1), events: codecOf(real.eventDataDictionary().EVENT_DATA_DICTIONARY) };
   return loaded;
 }
+const codec = () => codecs().revisions;
 
 interface Kept {
   _handle: { reset(): void; writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void };
@@ -25,8 +29,7 @@ interface Kept {
 }
 const out = Buffer.allocUnsafe(1 << 20);
 
-function inflate(input: Uint8Array): Buffer {
-  const { inflater } = codec();
+function inflate(input: Uint8Array, { inflater } = codec()): Buffer {
   inflater._handle.reset();
   inflater._handle.writeSync(constants.Z_FINISH, input, 0, input.length, out, 0, out.length);
   return out.subarray(0, out.length - inflater._writeState[0]);
@@ -37,6 +40,7 @@ export function storedText(stored: string | Buffer): string {
   if (typeof stored === 'string') return stored;
   if (stored[0] === 0) return stored.toString('utf8', 1);
   if (stored[0] === 1) return inflate(stored.subarray(1)).toString();
+  if (stored[0] === 3) return inflate(stored.subarray(1), codecs().events).toString();
   let offset = 1;
   const varint = () => {
     let value = 0;
@@ -68,11 +72,11 @@ export function storeRevisionText(text: string, rv: number): Buffer {
   return Buffer.concat([Buffer.from([2, ...varint(head.length), ...varint(deflated.length)]), deflated, Buffer.from(String(rv))]);
 }
 
-/** An event's data as svctrail stores it (src/store/packed-event-data.ts): deflated, or plain when that is no shorter. */
+/** An event's data as svctrail stores it (src/store/packed-event-data.ts): deflated against the events' dictionary (format 3), or plain when that is no shorter. */
 export function packEventData(json: string): Buffer {
   const utf8 = Buffer.from(json);
-  const deflated = deflateRawSync(utf8, codec().options);
-  return deflated.length < utf8.length ? Buffer.concat([Buffer.from([1]), deflated]) : Buffer.concat([Buffer.from([0]), utf8]);
+  const deflated = deflateRawSync(utf8, codecs().events.options);
+  return deflated.length < utf8.length ? Buffer.concat([Buffer.from([3]), deflated]) : Buffer.concat([Buffer.from([0]), utf8]);
 }
 
 /** An event's JSON text from its two columns (data: a row not packed). */
