@@ -60,7 +60,7 @@ import { real } from './real';
 import { floorHistory } from './floor/history';
 import { LazyStatement } from './floor/lazy-statement';
 import { packEventData, storedText, storeRevisionText } from './floor/stored-text';
-import { repeatedText, textIds } from './floor/repeated-texts';
+import { resolvingTexts, textIds } from './floor/repeated-texts';
 import { checkpointer, WAL_SIZE_LIMIT } from './floor/checkpointer';
 import { type EventWrite, floorKubeEvents } from './floor/kube-events';
 
@@ -297,17 +297,22 @@ function main(): void {
   // Each row carries its write's stored patch (svctrail stores one per revision; a primary-key
   // lookup): read on the write's last event only, where the group is assembled.
   const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, packed_data AS packed, recorded_at AS recordedAt,
-    actor_user AS user, ${repeatedText('actor_groups')} AS groups, ${repeatedText('user_agent')} AS userAgent, ${repeatedText('field_manager')} AS fieldManager, request_id AS requestId, verb, subresource,
+    actor_user AS user, actor_groups AS groups, actor_groups_id AS groupsId, user_agent AS userAgent, user_agent_id AS userAgentId, field_manager AS fieldManager,
+    field_manager_id AS fieldManagerId, request_id AS requestId, verb, subresource,
     CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
-  const changesOf = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`);
-  const feedAfter = prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`);
-  const transitionsOf = prepare(
-    `SELECT t.id, t.resource_version AS rv, t.uid, t.namespace, t.name, t.condition_type AS conditionType, t.from_status AS fromStatus,
+  const changesOf = resolvingTexts(prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`), prepare);
+  const feedAfter = resolvingTexts(prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`), prepare);
+  const transitionsOf = resolvingTexts(
+    prepare(
+      `SELECT t.id, t.resource_version AS rv, t.uid, t.namespace, t.name, t.condition_type AS conditionType, t.from_status AS fromStatus,
        t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration, t.last_transition_time AS lastTransitionTime,
-       t.recorded_at AS recordedAt, t.actor_user AS user, ${repeatedText('actor_groups', 'e')} AS groups, ${repeatedText('user_agent', 'e')} AS userAgent, ${repeatedText('field_manager', 'e')} AS fieldManager,
+       t.recorded_at AS recordedAt, t.actor_user AS user, e.actor_groups AS groups, e.actor_groups_id AS groupsId, e.user_agent AS userAgent, e.user_agent_id AS userAgentId,
+       e.field_manager AS fieldManager, e.field_manager_id AS fieldManagerId,
        e.request_id AS requestId
      FROM condition_transitions t JOIN events e ON e.position = t.resource_version
      WHERE t.namespace = ? AND t.name = ? ORDER BY t.namespace, t.name, t.resource_version LIMIT ?`,
+    ),
+    prepare,
   );
   const summaryRows = prepare(
     `SELECT uid, condition_type AS conditionType, from_status AS fromStatus, to_status AS toStatus, recorded_at AS recordedAt

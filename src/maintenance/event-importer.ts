@@ -72,8 +72,15 @@ export async function importEvents(options: ImportOptions): Promise<ImportReport
     dropDerived(scratch.sqlite, derived);
     const insert = scratch.sqlite.prepare(EVENT_TABLE_INSERT);
     const texts = new SqliteRepeatedTexts(scratch.sqlite);
+    // Ids kept for the whole import: a failed import discards the scratch database, ids and all.
+    const textIds = new Map<string, number>();
+    const textId = (text: string) => {
+      let id = textIds.get(text);
+      if (id === undefined) textIds.set(text, (id = texts.idOf(text)));
+      return id;
+    };
     const insertBatch = scratch.sqlite.transaction((rows: EventRow[]) => {
-      for (const row of rows) insert.run(eventTableRowOf(row, (text) => texts.idOf(text)));
+      for (const row of rows) insert.run(eventTableRowOf(row, textId));
     });
     const mirrorInserts = new Map<MirrorFactTable, Database.Statement>();
     const insertMirrorFacts = scratch.sqlite.transaction((rows: { table: MirrorFactTable; row: Row }[]) => {

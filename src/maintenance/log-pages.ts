@@ -2,6 +2,7 @@
 // and its whole writes in a window, a page at a time, as export lines want them (EventRow, the
 // NDJSON columns) and the folds read them. Pages are seeks of the primary key.
 import type { SqlReader } from '../store/sql/sql-reader';
+import { RepeatedTextCache } from '../store/repeated-text-cache';
 import { eventColumns, eventRowOf } from '../store/sql/event-columns';
 import type { EventRow, StoredEventRow } from './event-columns';
 
@@ -24,9 +25,10 @@ export async function eventsBetween(db: SqlReader, after: number, through: numbe
 
 /** The events of whole writes with resourceVersion in (after, through], in pages, oldest first. */
 export async function* eventPages(db: SqlReader, after: number, through: number, page = PAGE): AsyncGenerator<EventRow[]> {
+  const texts = new RepeatedTextCache(db);
   for (let from = after; ;) {
     // As they mean: their data unpacked.
-    const rows = (await db.all<StoredEventRow>(PAGE_SQL, [from, after, through, page])).map(eventRowOf);
+    const rows = (await texts.resolve(await db.all<StoredEventRow>(PAGE_SQL, [from, after, through, page]))).map(eventRowOf);
     if (!rows.length) return;
     yield rows;
     if (rows.length < page) return;

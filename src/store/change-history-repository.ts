@@ -8,6 +8,7 @@ import { DELETED_PATCH, jsonPatchText } from '../domain/json-patch-diff';
 import type { ManagedFieldsEntry } from '../domain/service.types';
 import type { OwnershipWrite } from '../domain/field-management';
 import { storedToRecorded } from './event-store';
+import { RepeatedTextCache } from './repeated-text-cache';
 import { eventColumns, eventRowOf, repeatedText, type EventRow, type StoredEventRow } from './sql/event-columns';
 import { serviceRowsOnly } from './sql/log-stream-kinds';
 import type { RecordedEvent } from './ports/recorded-event';
@@ -82,7 +83,11 @@ const FEED = `SELECT ${eventColumns('e')}, coalesce(r.patch, f.patch) AS patch F
 const BATCH = 500;
 
 export class ChangeHistoryRepository implements ChangeHistory {
-  constructor(private readonly db: SqlReader) {}
+  private readonly texts: RepeatedTextCache;
+
+  constructor(private readonly db: SqlReader) {
+    this.texts = new RepeatedTextCache(db);
+  }
 
   /**
    * The SQL of one round over a range: $1 fromPosition, $2 toRv, $3 fromRv, $4 the batch, then
@@ -177,7 +182,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
     // a lookup of its table row), later rounds grow. Rounds start at a write's first event.
     for (let batch = Math.min(BATCH, 3 * (limit + 1)); ;) {
       // Read stored, as the log means them (their data unpacked).
-      const rows = (await this.db.all<StoredEventRow>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)])).map(eventRowOf) as unknown as R[];
+      const rows = (await this.texts.resolve(await this.db.all<StoredEventRow>(sql, [fromPosition, range.toRv, range.fromRv, batch, ...params.values.slice(4)]))).map(eventRowOf) as unknown as R[];
       const full = rows.length === batch;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {
@@ -218,7 +223,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
   /** One write: its events, and the Service before and after it (null before a create, after a delete). */
   async write(resourceVersion: number): Promise<RecordedWrite> {
     // The change log asks only of a Service's writes (its ranges hold no Event's).
-    const recorded = (await this.db.all<StoredEventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(storedToRecorded) as RecordedEvent[];
+    const recorded = (await this.texts.resolve(await this.db.all<StoredEventRow>(EVENTS_OF_WRITE, [resourceVersion]))).map(storedToRecorded) as RecordedEvent[];
     const first = recorded[0];
     const parse = (json: string | undefined) => (json === undefined ? null : (JSON.parse(json) as Service));
     return {
@@ -240,7 +245,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * revisions as it always was.
    */
   async storedWrite(resourceVersion: number): Promise<StoredWrite> {
-    return this.withPatch((await this.db.all<StoredEventRow>(EVENTS_OF_WRITE, [resourceVersion])).map(eventRowOf));
+    return this.withPatch((await this.texts.resolve(await this.db.all<StoredEventRow>(EVENTS_OF_WRITE, [resourceVersion]))).map(eventRowOf));
   }
 
   private async revision(sql: string, uid: string, resourceVersion: number): Promise<string | undefined> {
@@ -271,7 +276,7 @@ export class ChangeHistoryRepository implements ChangeHistory {
   async storedWritesAfter(resourceVersion: number, untilRv: number, limit: number): Promise<StoredLogWrite[]> {
     const out: StoredLogWrite[] = [];
     for (let after = resourceVersion; ;) {
-      const rows = (await this.db.all<StoredEventRow & { patch: StoredText | null }>(FEED, [after, untilRv])).map(eventRowOf);
+      const rows = (await this.texts.resolve(await this.db.all<StoredEventRow & { patch: StoredText | null }>(FEED, [after, untilRv]))).map(eventRowOf);
       const full = rows.length === FEED_EVENTS;
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {

@@ -2,7 +2,7 @@
 // write (the write's last event sits at position = its resourceVersion: a primary-key lookup).
 // Lists are ordered by (resourceVersion, id) and driven by the index of their scope (named on
 // SQLite; PostgreSQL's planner finds the same indexes). One implementation for both engines.
-import { repeatedText } from './sql/event-columns';
+import { RepeatedTextCache, type RepeatedTextFields } from './repeated-text-cache';
 import type { SummaryTransition } from '../domain/condition-summary';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import type { ConditionHistory, Lifetime, ServiceKey, TransitionRange, TransitionRow } from './ports/condition-history';
@@ -10,8 +10,8 @@ import type { ConditionHistory, Lifetime, ServiceKey, TransitionRange, Transitio
 const COLUMNS = `t.id, t.resource_version AS "resourceVersion", t.uid, t.namespace, t.name, t.condition_type AS "conditionType",
   t.from_status AS "fromStatus", t.to_status AS "toStatus", t.reason, t.message, t.observed_generation AS "observedGeneration",
   t.last_transition_time AS "lastTransitionTime", t.recorded_at AS "recordedAt", t.actor_user AS "actorUser",
-  ${repeatedText('actor_groups', 'e')} AS "actorGroups", ${repeatedText('user_agent', 'e')} AS "userAgent",
-  ${repeatedText('field_manager', 'e')} AS "fieldManager", e.request_id AS "requestId"`;
+  e.actor_groups AS "actorGroups", e.user_agent AS "userAgent", e.field_manager AS "fieldManager", e.request_id AS "requestId",
+  e.actor_groups_id AS "actorGroupsId", e.user_agent_id AS "userAgentId", e.field_manager_id AS "fieldManagerId"`;
 
 /** What a summary folds, and nothing else: no message, no actor (so no join with the events). */
 const SUMMARY_ROWS = (indexedBy: string) => `SELECT condition_type AS "conditionType", from_status AS "fromStatus", to_status AS "toStatus", recorded_at AS "recordedAt"
@@ -23,8 +23,10 @@ const LAST_EVENT = 'SELECT type, recorded_at AS "recordedAt", position FROM even
 export class ConditionHistoryRepository implements ConditionHistory {
   private readonly summaryRows;
   private readonly keyOfUid;
+  private readonly texts: RepeatedTextCache;
 
   constructor(private readonly db: SqlReader) {
+    this.texts = new RepeatedTextCache(db);
     const byUid = db.dialect.indexedBy('condition_transitions_uid_type_rv');
     this.summaryRows = SUMMARY_ROWS(byUid);
     this.keyOfUid = KEY_OF_UID(byUid);
@@ -55,7 +57,9 @@ export class ConditionHistoryRepository implements ConditionHistory {
 
   async transitions(range: TransitionRange, limit: number): Promise<TransitionRow[]> {
     const { sql, values } = this.rangeQuery(range, limit);
-    return this.db.all<TransitionRow>(sql, values);
+    // The write's repeated texts by id, resolved from memory (the ids dropped: not the port's).
+    const rows = await this.texts.resolve(await this.db.all<TransitionRow & RepeatedTextFields>(sql, values));
+    return rows.map(({ actorGroupsId: _g, userAgentId: _u, fieldManagerId: _f, ...row }) => row);
   }
 
   /** One page of Service incarnations: its SQL and values. */

@@ -8,7 +8,7 @@ import { numberedEvents } from './ports/recorded-event';
 import { recordingTime } from './recording-time';
 import { eventDataText, packEventData } from './packed-event-data';
 import { SqliteRepeatedTexts } from './sqlite-repeated-texts';
-import { eventColumns } from './sql/event-columns';
+import { resolvedEventColumns } from './sql/event-columns';
 import type { EventRow, StoredEventRow } from './ports/event-row';
 
 /** The UNIQUE (stream_id, stream_version) index refused a row: by SQLite's extended code, not its message. */
@@ -37,8 +37,8 @@ export class SqliteEventStore {
          @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
     );
     this.texts = new SqliteRepeatedTexts(handle.sqlite);
-    this.streamEvents = handle.sqlite.prepare(`SELECT ${eventColumns()} FROM events WHERE stream_id = ? ORDER BY stream_version`);
-    this.eventsAfter = handle.sqlite.prepare(`SELECT ${eventColumns()} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    this.streamEvents = handle.sqlite.prepare(`SELECT ${resolvedEventColumns()} FROM events WHERE stream_id = ? ORDER BY stream_version`);
+    this.eventsAfter = handle.sqlite.prepare(`SELECT ${resolvedEventColumns()} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.maxPosition = handle.sqlite.prepare('SELECT coalesce(max(position), 0) AS p FROM events').pluck();
     this.streamVersionOf = handle.sqlite.prepare('SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?').pluck();
     this.lastRecordedAt = handle.sqlite.prepare('SELECT recorded_at FROM events WHERE position = (SELECT max(position) FROM events)').pluck();

@@ -2,12 +2,17 @@
 // resourceVersion order, driven by the index of its scope (named on SQLite; PostgreSQL's planner
 // finds the same one), each joined to its log row (position = resourceVersion: a primary-key
 // lookup), which holds the Event as written and who wrote it. One implementation for both engines.
+import { RepeatedTextCache } from './repeated-text-cache';
 import { eventColumns, eventRowOf, type EventRow, type StoredEventRow } from './sql/event-columns';
 import { SqlParams, type SqlReader } from './sql/sql-reader';
 import type { KubeEventHistory, OccurrenceRange } from './ports/kube-event-history';
 
 export class KubeEventHistoryRepository implements KubeEventHistory {
-  constructor(private readonly db: SqlReader) {}
+  private readonly texts: RepeatedTextCache;
+
+  constructor(private readonly db: SqlReader) {
+    this.texts = new RepeatedTextCache(db);
+  }
 
   /** One page of occurrences: its SQL and values. */
   rangeQuery(range: OccurrenceRange, limit: number): { sql: string; values: unknown[] } {
@@ -33,6 +38,6 @@ export class KubeEventHistoryRepository implements KubeEventHistory {
 
   async occurrences(range: OccurrenceRange, limit: number): Promise<EventRow[]> {
     const { sql, values } = this.rangeQuery(range, limit);
-    return (await this.db.all<StoredEventRow>(sql, values)).map(eventRowOf);
+    return (await this.texts.resolve(await this.db.all<StoredEventRow>(sql, values))).map(eventRowOf);
   }
 }

@@ -4,6 +4,7 @@
 import { endsKubeEvent, type KubeEventFact } from '../domain/kube-event/kube-event.facts';
 import { servedKubeEvent } from '../domain/kube-event/kube-event.evolve';
 import { storedToRecorded } from './event-store';
+import { RepeatedTextCache } from './repeated-text-cache';
 import { isEventRecord, type LoggedEvent, type RecordedEvent } from './ports/recorded-event';
 import { eventColumns, type StoredEventRow } from './sql/event-columns';
 import { eventRowsOnly, serviceRowsOnly } from './sql/log-stream-kinds';
@@ -33,7 +34,15 @@ const FACTS_OF_EVENTS_WRITTEN_SINCE = `SELECT ${eventColumns('p')} FROM
 
 /** The Events API's reads, on either engine's SQL reader. */
 export class KubeEventLog implements KubeEvents {
-  constructor(private readonly db: SqlReader) {}
+  private readonly texts: RepeatedTextCache;
+
+  constructor(private readonly db: SqlReader) {
+    this.texts = new RepeatedTextCache(db);
+  }
+
+  private async rows(sql: string, params: unknown[]): Promise<StoredEventRow[]> {
+    return this.texts.resolve(await this.db.all<StoredEventRow>(sql, params));
+  }
 
   async head(): Promise<number> {
     return (await this.db.one<{ head: number }>(HEAD))!.head;
@@ -46,17 +55,17 @@ export class KubeEventLog implements KubeEvents {
     if (query.name !== undefined) where.push(`name = ${p.param(query.name)}`);
     if (query.uid !== undefined) where.push(`stream_id = ${p.param(query.uid)}`);
     const sql = `SELECT ${eventColumns()} FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${p.param(query.limit)}`;
-    return (await this.db.all<StoredEventRow>(sql, p.values)).map(storedToRecorded) as RecordedEvent[];
+    return (await this.rows(sql, p.values)).map(storedToRecorded) as RecordedEvent[];
   }
 
   async at(position: number): Promise<LoggedEvent | undefined> {
-    const row = await this.db.one<StoredEventRow>(AT, [position]);
+    const [row] = await this.rows(AT, [position]);
     return row ? storedToRecorded(row) : undefined;
   }
 
   async writesAfter(resourceVersion: number, limit: number): Promise<{ events: LoggedEvent[]; complete: boolean }> {
     const sql = `SELECT ${eventColumns()} FROM events WHERE position > $1 ORDER BY position LIMIT $2`;
-    return wholeWrites((await this.db.all<StoredEventRow>(sql, [resourceVersion, limit])).map(storedToRecorded), limit);
+    return wholeWrites((await this.rows(sql, [resourceVersion, limit])).map(storedToRecorded), limit);
   }
 
   async written(namespace: string, name: string): Promise<string | undefined> {
@@ -83,7 +92,7 @@ export class KubeEventLog implements KubeEvents {
     // own moment on PostgreSQL): it is there already, as it was at the snapshot.
     const read = new Set(live.map((e) => e.uid));
     const then: WrittenKubeEvent[] = [];
-    for (const row of await this.db.all<StoredEventRow>(FACTS_OF_EVENTS_WRITTEN_SINCE, [untilPosition, afterPosition])) {
+    for (const row of await this.rows(FACTS_OF_EVENTS_WRITTEN_SINCE, [untilPosition, afterPosition])) {
       const fact = storedToRecorded(row);
       if (read.has(fact.streamId) || !isEventRecord(fact) || endsKubeEvent(fact.event)) continue;
       if (query.namespace !== undefined && fact.namespace !== query.namespace) continue;
@@ -94,7 +103,7 @@ export class KubeEventLog implements KubeEvents {
 
   async factBefore(streamId: string, streamVersion: number): Promise<RecordedEvent<KubeEventFact> | undefined> {
     if (streamVersion <= 1) return undefined;
-    const row = await this.db.one<StoredEventRow>(FACT_AT, [streamId, streamVersion - 1]);
+    const [row] = await this.rows(FACT_AT, [streamId, streamVersion - 1]);
     const fact = row ? storedToRecorded(row) : undefined;
     return fact && isEventRecord(fact) ? fact : undefined;
   }

@@ -61,6 +61,7 @@ describePostgres('PostgreSQL event store', (database) => {
       'mirror_source',
       'observed_writes',
       'pending_audit_events',
+      'repeated_texts',
       'revision_facts',
       'service_lifetimes',
       'service_revisions',

@@ -1,6 +1,7 @@
 // The log's row, as every reader of it sees it (either engine): the port's type, which the
 // events table's schema is checked against (store/sql/event-columns.ts).
 import type { StoredEventData } from '../packed-event-data';
+import type { RepeatedTextFields } from '../repeated-text-cache';
 import type { LogPlace } from './recorded-event';
 
 /** Who wrote an event, as the log's columns store it (and the projections that copy them). */
@@ -23,5 +24,9 @@ export interface EventRow extends LogPlace, StoredActor {
   subresource: string;
 }
 
-/** One event as the log stores it: its data packed, or not yet (packed-event-data.ts). */
-export type StoredEventRow = Omit<EventRow, 'data'> & StoredEventData;
+/**
+ * One event as the log stores it: its data packed, or not yet (packed-event-data.ts); its actor's
+ * groups, user agent and field manager by the id of their text in repeated_texts (the text
+ * column '' then), or not yet (the id null).
+ */
+export type StoredEventRow = Omit<EventRow, 'data'> & StoredEventData & RepeatedTextFields;

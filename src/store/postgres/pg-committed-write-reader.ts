@@ -18,6 +18,8 @@ import type { WriteObservation } from '../ports/mirror-source-store';
 import { storedToRecorded } from '../event-store';
 import { eventColumns, type StoredEventRow } from '../sql/event-columns';
 import { eventDataText } from '../packed-event-data';
+import { RepeatedTextCache } from '../repeated-text-cache';
+import { PgSqlReader } from './pg-sql-reader';
 import type { Queryable } from './postgres-database';
 import { decodeStoredText } from '../stored-text-codec';
 
@@ -62,7 +64,11 @@ export interface CommittedWritesPage {
 }
 
 export class PgCommittedWriteReader {
-  constructor(private readonly db: Queryable) {}
+  private readonly texts: RepeatedTextCache;
+
+  constructor(private readonly db: Queryable) {
+    this.texts = new RepeatedTextCache(new PgSqlReader(() => db));
+  }
 
   /** The newest resourceVersion in the log (0 when it is empty). */
   async head(): Promise<number> {
@@ -86,7 +92,7 @@ export class PgCommittedWriteReader {
   async writesAfter(resourceVersion: number, limit: number): Promise<CommittedWritesPage> {
     // A write's events share its resourceVersion; events of one write are rarely more than a few.
     for (let rowLimit = limit * 4 + 8; ; rowLimit *= 2) {
-      const { rows } = await this.db.query<WriteRow>(WRITES_AFTER, [resourceVersion, rowLimit]);
+      const rows = await this.texts.resolve((await this.db.query<WriteRow>(WRITES_AFTER, [resourceVersion, rowLimit])).rows);
       const groups = groupByWrite(rows);
       const truncated = rows.length === rowLimit;
       // The last group of a full page may miss events of its write: it is read again next time.

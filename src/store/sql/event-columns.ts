@@ -11,9 +11,9 @@ export type { EventRow, StoredEventRow };
 export const REPEATED_TEXT_COLUMNS = ['actor_groups', 'user_agent', 'field_manager'] as const;
 export type RepeatedTextColumn = (typeof REPEATED_TEXT_COLUMNS)[number];
 
-// The schema's row (its text ids read as texts) and the port's are the same type: a column added to one and not the other fails to compile.
+// The schema's row and the port's are the same type: a column added to one and not the other fails to compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemaMatchesPort: Same<Omit<typeof events.$inferSelect, 'actorGroupsId' | 'userAgentId' | 'fieldManagerId'>, StoredEventRow> = true;
+const schemaMatchesPort: Same<typeof events.$inferSelect, StoredEventRow> = true;
 void schemaMatchesPort;
 
 /**
@@ -25,17 +25,33 @@ export function repeatedText(column: RepeatedTextColumn, alias = '', texts = 're
   return `coalesce((SELECT rt.text FROM ${texts} rt WHERE rt.id = ${a}${column}_id), ${a}${column})`;
 }
 
-/** The select list of a StoredEventRow. */
+/**
+ * The select list of a StoredEventRow: its repeated texts as ids (a RepeatedTextCache resolves
+ * them) and, in a row not converted yet, as texts.
+ */
 export function eventColumns(alias = ''): string {
   const a = alias ? `${alias}.` : '';
   return `${a}position, ${a}resource_version AS "resourceVersion", ${a}stream_id AS "streamId", ${a}stream_version AS "streamVersion", ${a}namespace,
   ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${a}actor_user AS "actorUser",
-  ${repeatedText('actor_groups', alias)} AS "actorGroups", ${repeatedText('user_agent', alias)} AS "userAgent",
-  ${repeatedText('field_manager', alias)} AS "fieldManager", ${a}request_id AS "requestId", ${a}verb, ${a}subresource`;
+  ${a}actor_groups AS "actorGroups", ${a}user_agent AS "userAgent", ${a}field_manager AS "fieldManager", ${a}request_id AS "requestId", ${a}verb, ${a}subresource,
+  ${a}actor_groups_id AS "actorGroupsId", ${a}user_agent_id AS "userAgentId", ${a}field_manager_id AS "fieldManagerId"`;
 }
 
-/** A stored row as the log means it (its data unpacked), other columns of the row kept. */
-export function eventRowOf<R extends StoredEventRow>(stored: R): Omit<R, 'plainData' | 'packedData'> & EventRow {
-  const { plainData, packedData, ...rest } = stored;
+/**
+ * The select list of a StoredEventRow with its repeated texts resolved in SQL (a subquery each):
+ * for the synchronous bulk readers on SQLite (replay's and verify's folds), which keep no cache.
+ */
+export function resolvedEventColumns(alias = ''): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}position, ${a}resource_version AS "resourceVersion", ${a}stream_id AS "streamId", ${a}stream_version AS "streamVersion", ${a}namespace,
+  ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${a}actor_user AS "actorUser",
+  ${repeatedText('actor_groups', alias)} AS "actorGroups", ${repeatedText('user_agent', alias)} AS "userAgent",
+  ${repeatedText('field_manager', alias)} AS "fieldManager", ${a}request_id AS "requestId", ${a}verb, ${a}subresource,
+  NULL AS "actorGroupsId", NULL AS "userAgentId", NULL AS "fieldManagerId"`;
+}
+
+/** A stored row (its repeated texts resolved) as the log means it: its data unpacked, other columns of the row kept. */
+export function eventRowOf<R extends StoredEventRow>(stored: R): Omit<R, 'plainData' | 'packedData' | 'actorGroupsId' | 'userAgentId' | 'fieldManagerId'> & EventRow {
+  const { plainData, packedData, actorGroupsId: _g, userAgentId: _u, fieldManagerId: _f, ...rest } = stored;
   return { ...rest, data: eventDataText({ plainData, packedData }) };
 }
