@@ -4,17 +4,10 @@
 // reading its rows). A text's id never changes once committed, and a reader only sees committed
 // rows (PostgreSQL: other replicas' included), so a kept text is right for good; an id not kept
 // yet is read, with the others of the range it falls in. Bounded: past MAX_TEXTS, it starts over.
+import type { RepeatedTextFields } from './ports/event-row';
 import type { SqlReader } from './sql/sql-reader';
 
-/** The repeated-text columns of an events row as eventColumns reads them: the id, or (a row not converted yet) the text. */
-export interface RepeatedTextFields {
-  actorGroups: string;
-  actorGroupsId: number | null;
-  userAgent: string;
-  userAgentId: number | null;
-  fieldManager: string;
-  fieldManagerId: number | null;
-}
+export type { RepeatedTextFields };
 
 const MAX_TEXTS = 10_000;
 const RANGE = 'SELECT id, text FROM repeated_texts WHERE id >= $1 AND id <= $2';

@@ -1,7 +1,5 @@
 // The log's row, as every reader of it sees it (either engine): the port's type, which the
 // events table's schema is checked against (store/sql/event-columns.ts).
-import type { StoredEventData } from '../packed-event-data';
-import type { RepeatedTextFields } from '../repeated-text-cache';
 import type { LogPlace } from './recorded-event';
 
 /** Who wrote an event, as the log's columns store it (and the projections that copy them). */
@@ -22,6 +20,24 @@ export interface EventRow extends LogPlace, StoredActor {
   data: string;
   verb: string;
   subresource: string;
+}
+
+/** The two columns an event's data is in (store/packed-event-data.ts). */
+export interface StoredEventData {
+  /** The JSON text, in a row not packed yet; '' in a packed row. */
+  plainData: string;
+  /** The packed JSON text; null in a row not packed yet. */
+  packedData: Buffer | null;
+}
+
+/** The repeated-text columns of an events row as read: the id (store/repeated-text-cache.ts resolves it), or in a row not converted yet the text. */
+export interface RepeatedTextFields {
+  actorGroups: string;
+  actorGroupsId: number | null;
+  userAgent: string;
+  userAgentId: number | null;
+  fieldManager: string;
+  fieldManagerId: number | null;
 }
 
 /**
