@@ -26,15 +26,24 @@ export function repeatedText(column: RepeatedTextColumn, alias = '', texts = 're
 }
 
 /**
+ * The select list of a StoredEventRow, its repeated texts as `text` reads each (and its ids as
+ * `ids`); a NULL `data` for eventRowOf to set.
+ */
+function storedEventColumns(alias: string, text: (column: RepeatedTextColumn) => string, ids: string): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}position, ${a}resource_version AS "resourceVersion", ${a}stream_id AS "streamId", ${a}stream_version AS "streamVersion", ${a}namespace,
+  ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${a}actor_user AS "actorUser",
+  ${text('actor_groups')} AS "actorGroups", ${text('user_agent')} AS "userAgent", ${text('field_manager')} AS "fieldManager", ${a}request_id AS "requestId",
+  ${a}verb, ${a}subresource, ${ids}, NULL AS "data"`;
+}
+
+/**
  * The select list of a StoredEventRow: its repeated texts as ids (a RepeatedTextCache resolves
  * them) and, in a row not converted yet, as texts.
  */
 export function eventColumns(alias = ''): string {
   const a = alias ? `${alias}.` : '';
-  return `${a}position, ${a}resource_version AS "resourceVersion", ${a}stream_id AS "streamId", ${a}stream_version AS "streamVersion", ${a}namespace,
-  ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${a}actor_user AS "actorUser",
-  ${a}actor_groups AS "actorGroups", ${a}user_agent AS "userAgent", ${a}field_manager AS "fieldManager", ${a}request_id AS "requestId", ${a}verb, ${a}subresource,
-  ${a}actor_groups_id AS "actorGroupsId", ${a}user_agent_id AS "userAgentId", ${a}field_manager_id AS "fieldManagerId", NULL AS "data"`;
+  return storedEventColumns(alias, (column) => `${a}${column}`, `${a}actor_groups_id AS "actorGroupsId", ${a}user_agent_id AS "userAgentId", ${a}field_manager_id AS "fieldManagerId"`);
 }
 
 /**
@@ -42,12 +51,7 @@ export function eventColumns(alias = ''): string {
  * for the synchronous bulk readers on SQLite (replay's and verify's folds), which keep no cache.
  */
 export function resolvedEventColumns(alias = ''): string {
-  const a = alias ? `${alias}.` : '';
-  return `${a}position, ${a}resource_version AS "resourceVersion", ${a}stream_id AS "streamId", ${a}stream_version AS "streamVersion", ${a}namespace,
-  ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${a}actor_user AS "actorUser",
-  ${repeatedText('actor_groups', alias)} AS "actorGroups", ${repeatedText('user_agent', alias)} AS "userAgent",
-  ${repeatedText('field_manager', alias)} AS "fieldManager", ${a}request_id AS "requestId", ${a}verb, ${a}subresource,
-  NULL AS "actorGroupsId", NULL AS "userAgentId", NULL AS "fieldManagerId", NULL AS "data"`;
+  return storedEventColumns(alias, (column) => repeatedText(column, alias), 'NULL AS "actorGroupsId", NULL AS "userAgentId", NULL AS "fieldManagerId"');
 }
 
 /**
