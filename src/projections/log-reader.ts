@@ -5,9 +5,12 @@ import { eventDataText } from '../store/packed-event-data';
 import { repeatedText } from '../store/sql/event-columns';
 import type { LogEvent, LoggedEvent } from '../store/ports/recorded-event';
 
+/** `name` in the source's schema; unqualified by default, so an older store's stand-ins (older-store-stand-ins.ts) are read. */
+const inSchema = (source: LogSource, name: string) => (source.schema ? `${source.schema}.${name}` : name);
+
 /** The columns, the repeated texts read from the same schema's repeated_texts. */
-const columns = (schema: string) => {
-  const texts = `${schema}.repeated_texts`;
+const columns = (source: LogSource) => {
+  const texts = inSchema(source, 'repeated_texts');
   return `position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
   ${repeatedText('actor_groups', '', texts)}, ${repeatedText('user_agent', '', texts)}, ${repeatedText('field_manager', '', texts)}, request_id, verb, subresource, packed_data`;
 };
@@ -20,7 +23,7 @@ const PAGE = 2000;
 /** Where a bulk fold reads the log: a connection (and schema) and an optional last resourceVersion. */
 export interface LogSource {
   sqlite: Database.Database;
-  /** An attached schema holding the events table (default main). */
+  /** An attached schema holding the events table (default: the connection's own). */
   schema?: string;
   /** Whole writes up to this resourceVersion only (undefined: the whole log). */
   untilResourceVersion?: number;
@@ -51,7 +54,7 @@ function recorded(r: Row): LoggedEvent {
 function bounds(source: LogSource): { table: string; where: string; until: number } {
   const until = source.untilResourceVersion ?? Number.MAX_SAFE_INTEGER;
   // position <= R uses the primary key; resource_version <= R drops a write R would cut in half.
-  return { table: `${source.schema ?? 'main'}.events`, where: 'position <= @until AND resource_version <= @until', until };
+  return { table: inSchema(source, 'events'), where: 'position <= @until AND resource_version <= @until', until };
 }
 
 /** The number of events readLog yields (for progress). */
@@ -70,13 +73,13 @@ export function* readLog(source: LogSource, writer: Database.Database): Generato
   const { table, where, until } = bounds(source);
   if (source.sqlite !== writer) {
     const rows = source.sqlite
-      .prepare(`SELECT ${columns(source.schema ?? 'main')} FROM ${table} WHERE ${where} ORDER BY position`)
+      .prepare(`SELECT ${columns(source)} FROM ${table} WHERE ${where} ORDER BY position`)
       .raw()
       .iterate({ until });
     for (const row of rows) yield recorded(row as Row);
     return;
   }
-  const page = source.sqlite.prepare(`SELECT ${columns(source.schema ?? 'main')} FROM ${table} WHERE position > @after AND ${where} ORDER BY position LIMIT ${PAGE}`).raw();
+  const page = source.sqlite.prepare(`SELECT ${columns(source)} FROM ${table} WHERE position > @after AND ${where} ORDER BY position LIMIT ${PAGE}`).raw();
   for (let after = 0; ;) {
     const rows = page.all({ after, until }) as Row[];
     for (const row of rows) yield recorded(row);

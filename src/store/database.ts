@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { closeSync, openSync } from 'node:fs';
+import { standInForOlderSchema } from './older-store-stand-ins';
 import { backfillRevisionPatches } from './revision-patch-backfill';
 import * as schema from './schema';
 
@@ -87,6 +88,8 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
       // Start from an empty WAL: a migration (or a crash) can leave hundreds of MB in it, and
       // every read then searches the WAL index before the database file.
       if (options.truncateWal ?? true) sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    } else {
+      standInForOlderSchema(sqlite);
     }
     return { sqlite, db, statement: statementCache(sqlite), close: () => sqlite.close() };
   } catch (error) {

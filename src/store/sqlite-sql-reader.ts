@@ -4,7 +4,8 @@
 // better-sqlite3's own (no copy).
 import type Database from 'better-sqlite3';
 import type { DatabaseHandle } from './database';
-import { type ImmediateSqlReader, SQLITE_DIALECT, type SqlReader } from './sql/sql-reader';
+import { eventsStoodIn } from './older-store-stand-ins';
+import { type ImmediateSqlReader, SQLITE_DIALECT, SQLITE_UNHINTED_DIALECT, type SqlDialect, type SqlReader } from './sql/sql-reader';
 
 /** Statement texts whose run form is kept (as many as the handle's statement cache). */
 const MAX_FORMS = 256;
@@ -58,10 +59,11 @@ export class ImmediateSqliteReader implements ImmediateSqlReader {
 }
 
 export class SqliteSqlReader implements SqlReader {
-  readonly dialect = SQLITE_DIALECT;
+  readonly dialect: SqlDialect;
   readonly immediate: ImmediateSqlReader;
 
   constructor(private readonly handle: Pick<DatabaseHandle, 'statement' | 'sqlite'>) {
+    this.dialect = eventsStoodIn(handle.sqlite) ? SQLITE_UNHINTED_DIALECT : SQLITE_DIALECT;
     this.immediate = new ImmediateSqliteReader(
       (sql) => handle.statement(sql),
       (sql) => handle.sqlite.prepare(sql),

@@ -3,12 +3,13 @@
 // interrupted conversion resumes (here: two batches by a command, the rest by a starting
 // server), and afterwards the store verifies, exports the same NDJSON byte for byte and has the
 // same facts checksum as the store it was made from.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import Database from 'better-sqlite3';
 import { AppModule } from '../../src/app.module';
+import { runHistory } from '../../src/cli/history.command';
 import { validateConfig } from '../../src/config/app-config';
 import { exportEvents } from '../../src/maintenance/event-exporter';
 import { silentProgress } from '../../src/maintenance/progress';
@@ -90,6 +91,24 @@ describe('packing the event data of a store written before it', () => {
   afterAll(async () => {
     await ctx.close();
     rmSync(oldDir, { recursive: true, force: true });
+  });
+
+  it('given the older store, when the read commands open it (unmigrated), then they read it as written and leave it so', async () => {
+    const path = join(oldDir, 'svctrail.db');
+    const bytes = statSync(path).size;
+    // Export, verify and a history query (through the same read-only open the query commands use).
+    expect(await exportText(oldDir)).toBe(original.exported);
+    expect((await verifyProjections({ dataDir: oldDir, maxDifferences: 20, progress: silentProgress })).differences).toBe(0);
+    const db = new Database(path, { readonly: true });
+    const busiest = db.prepare('SELECT namespace, name, count(DISTINCT resource_version) AS writes FROM events GROUP BY namespace, name ORDER BY writes DESC LIMIT 1').get() as { namespace: string; name: string; writes: number };
+    const lines: string[] = [];
+    expect(await runHistory([`${busiest.namespace}/${busiest.name}`, '-o', 'json', '--limit', '500', '--data-dir', oldDir], (l) => lines.push(l))).toBe(0);
+    const changes = (JSON.parse(lines.join('\n')).items as { kind: string }[]).filter((i) => i.kind === 'ServiceChange');
+    expect(changes).toHaveLength(busiest.writes);
+    // Still the older store: nothing migrated, nothing converted.
+    expect(db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all()).not.toContain('packed_data');
+    db.close();
+    expect(statSync(path).size).toBe(bytes);
   });
 
   it('given the older store, when opened, then it migrates and is converted in batches, resumably, to the same facts', async () => {

@@ -25,6 +25,9 @@ export const SQLITE_DIALECT: SqlDialect = {
   drivingJoin: 'CROSS JOIN',
 };
 
+/** SQLite on an older store read through stand-ins (older-store-stand-ins.ts): a view has no index to name. */
+export const SQLITE_UNHINTED_DIALECT: SqlDialect = { ...SQLITE_DIALECT, indexedBy: () => '' };
+
 export const POSTGRES_DIALECT: SqlDialect = {
   name: 'postgres',
   indexedBy: () => '',
