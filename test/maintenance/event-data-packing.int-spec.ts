@@ -100,7 +100,11 @@ describe('packing the event data of a store written before it', () => {
     expect(await exportText(oldDir)).toBe(original.exported);
     expect((await verifyProjections({ dataDir: oldDir, maxDifferences: 20, progress: silentProgress })).differences).toBe(0);
     const db = new Database(path, { readonly: true });
-    const busiest = db.prepare('SELECT namespace, name, count(DISTINCT resource_version) AS writes FROM events GROUP BY namespace, name ORDER BY writes DESC LIMIT 1').get() as { namespace: string; name: string; writes: number };
+    const busiest = db.prepare('SELECT namespace, name, count(DISTINCT resource_version) AS writes FROM events GROUP BY namespace, name ORDER BY writes DESC LIMIT 1').get() as {
+      namespace: string;
+      name: string;
+      writes: number;
+    };
     const lines: string[] = [];
     expect(await runHistory([`${busiest.namespace}/${busiest.name}`, '-o', 'json', '--limit', '500', '--data-dir', oldDir], (l) => lines.push(l))).toBe(0);
     const changes = (JSON.parse(lines.join('\n')).items as { kind: string }[]).filter((i) => i.kind === 'ServiceChange');
