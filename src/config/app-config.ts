@@ -100,6 +100,15 @@ export class AppConfig {
   mirrorWatchTimeoutSeconds = 0;
 
   /**
+   * `--replica-url URL` / SVCTRAIL_REPLICA_URL, on PostgreSQL: where the other replicas reach this
+   * one (in a cluster: https://$(POD_IP):6443) when it leads the writes (store/ports/write-leadership.ts).
+   * Empty: the URL it serves at, unless it listens on every address (0.0.0.0, ::), which names
+   * none; then it never leads, and still sends its writes to the replica that does.
+   */
+  @Matches(/^(https:\/\/\S+)?$/, { message: 'replica-url must be an https:// URL' })
+  replicaUrl = '';
+
+  /**
    * `--tls-san NAME[,NAME]` / SVCTRAIL_TLS_SAN: DNS names and IP addresses the serving certificate
    * names besides the loopback ones, when it is first made (in a cluster: svctrail.<namespace>.svc,
    * the name the aggregator dials).
@@ -272,6 +281,7 @@ const FLAGS = {
   'authorization-webhook-cache-unauthorized-ttl': 'authorizationWebhookCacheUnauthorizedTtl',
   'service-account-dir': 'serviceAccountDir',
   'tls-san': 'tlsSan',
+  'replica-url': 'replicaUrl',
   'requestheader-client-ca-file': 'requestheaderClientCaFile',
   'requestheader-allowed-names': 'requestheaderAllowedNames',
   'requestheader-username-headers': 'requestheaderUsernameHeaders',

@@ -20,14 +20,31 @@ import { sendStatus } from './kube-response';
 import { type AccessControl, setAccessControl } from './request-access-control';
 import { type FrontProxy, frontProxyOutcome } from './front-proxy-authentication';
 import { markUiRequest, setIdentity } from './request-identity';
+import { forwardedIdentity, NOT_LEADER_HEADER } from './forwarded-write';
+import type { WriteLeadership } from '../store/ports/write-leadership';
 
 const PUBLIC_PATHS = /^\/(healthz|livez|readyz)(\/.*)?$|^\/version\/?$/;
 
-export function authenticationHook(access: AccessControl, ids: IdFactory, sessions?: BrowserSessions, frontProxy?: FrontProxy) {
+export function authenticationHook(access: AccessControl, ids: IdFactory, sessions?: BrowserSessions, frontProxy?: FrontProxy, leadership?: () => WriteLeadership | undefined) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // A write another replica forwarded to this one, the write leader: it was authenticated there.
+    const forwarded = leadership && forwardedIdentity(request.headers, leadership()?.heldToken());
+    if (forwarded === 'misdirected') {
+      reply.header(NOT_LEADER_HEADER, '1');
+      sendStatus(request, reply, failureStatus(421, 'this replica does not lead the writes (any more); the write was not run', 'MisdirectedRequest'));
+      return reply;
+    }
+    setAccessControl(request, access);
+    if (forwarded) {
+      reply.header('audit-id', forwarded.requestId);
+      const raw = request.raw as unknown as LoggedRequest;
+      raw.id = forwarded.requestId;
+      raw.svctrailUser = forwarded.user.name;
+      setIdentity(request, forwarded);
+      return;
+    }
     const requestId = ids.newRequestId();
     reply.header('audit-id', requestId);
-    setAccessControl(request, access);
     const path = request.url.split('?')[0];
     const socket = request.raw.socket as TLSSocket;
     const peerCertificate = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null;

@@ -5,17 +5,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestAttributes } from '../authz/request-attributes';
 import { apiErrors } from '../kube-api/api-errors';
+import { isRecordedWrite } from '../kube-api/recorded-writes';
 import { sendStatus } from '../kube-api/kube-response';
 import { statusForError } from '../kube-api/kube-status';
-
-const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
-const RECORDED_RESOURCES = new Set(['services', 'events']);
 
 export function readOnlyHook() {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void | FastifyReply> => {
     if (reply.sent) return;
-    const attributes = requestAttributes(request.method, request.originalUrl);
-    if (!attributes.isResourceRequest || !RECORDED_RESOURCES.has(attributes.resource) || !WRITE_VERBS.has(attributes.verb)) return;
+    if (!isRecordedWrite(requestAttributes(request.method, request.originalUrl))) return;
     sendStatus(request, reply, statusForError(apiErrors.methodNotAllowed())!);
     return reply;
   };

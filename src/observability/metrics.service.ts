@@ -56,6 +56,12 @@ export class MetricsService implements CommitObserver, CheckpointObserver {
     registers: [this.registry],
     collect: (): void => this.appendLockHoldMax.set(this.longestAppendLockHold),
   });
+  readonly writesForwarded = new Counter({
+    name: 'svctrail_writes_forwarded_total',
+    help: 'Writes this replica sent to the write leader (PostgreSQL), by outcome: answered (relayed), not_sent (leader unreachable) and not_run (not the leader any more), both then written here, or lost (may or may not be stored).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly checkpointFailures = new Counter({
     name: 'svctrail_wal_checkpoint_failures_total',
     help: 'WAL checkpoints that failed (stage=checkpoint) or checkpoint worker threads that died (stage=worker); each restarts the worker.',

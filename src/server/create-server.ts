@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdir } from 'node:fs/promises';
 import { type AddressInfo, isIP } from 'node:net';
+import { X509Certificate } from 'node:crypto';
 import { AppModule } from '../app.module';
 import { type RequestHeaderSource, startRequestHeaderSource } from '../auth/request-header-source';
 import { TokenIndex } from '../auth/token-index';
@@ -18,6 +19,8 @@ import { registerUiRoutes } from '../browser/ui-routes';
 import { loadPolicyFile, policyFilePath } from '../authz/policy-file';
 import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
+import { writeForwardingHook } from '../kube-api/write-forwarding.hook';
+import { WRITE_LEADERSHIP, type WriteLeadership } from '../store/ports/write-leadership';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
 import { rewriteDeprecatedWatch } from '../kube-api/deprecated-watch-path';
@@ -45,6 +48,8 @@ export interface ServerOptions {
   /** How long a client may take to send its headers (default HEADERS_TIMEOUT_MS; tests shorten it). */
   headersTimeoutMs?: number;
 }
+
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);
 
 /** Slow clients cannot hold the server: their headers must arrive within 20 s. */
 export const HEADERS_TIMEOUT_MS = 20_000;
@@ -116,13 +121,26 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const authenticator = new RequestAuthenticator(() => tokens, delegation.tokenReview);
   const authorizer = new Authorizer(policy, delegation.subjectAccessReview);
   // kube-apiserver's filter order: authentication, impersonation, authorization.
-  fastify.addHook('onRequest', authenticationHook({ authenticator, authorizer }, ids, sessions, frontProxy));
+  // Resolved once the app exists; hooks must be registered before Fastify is ready.
+  let metrics: MetricsService | undefined;
+  // PostgreSQL's write leader, read per request.
+  let leadership: WriteLeadership | null = null;
+  fastify.addHook(
+    'onRequest',
+    authenticationHook({ authenticator, authorizer }, ids, sessions, frontProxy, () => leadership ?? undefined),
+  );
   fastify.addHook('onRequest', impersonationHook(authorizer));
   fastify.addHook('onRequest', authorizationHook(authorizer));
   if (config.mirror) fastify.addHook('onRequest', readOnlyHook());
+  else
+    fastify.addHook(
+      'preParsing',
+      writeForwardingHook(
+        () => leadership ?? undefined,
+        (outcome) => metrics?.writesForwarded.inc({ outcome }),
+      ),
+    );
   registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, authenticator });
-  // Resolved once the app exists; hooks must be registered before Fastify is ready.
-  let metrics: MetricsService | undefined;
   let requestLog: { debug(fields: object, message: string): void; isLevelEnabled(level: string): boolean } | undefined;
   fastify.addHook('onResponse', async (request, reply) => {
     if (!metrics || !requestLog) return;
@@ -145,6 +163,7 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new QuietFrameworkLogger(new NestPinoLogger(logger)));
   metrics = app.get(MetricsService);
+  leadership = app.get<WriteLeadership | null>(WRITE_LEADERSHIP);
   requestLog = logger.child({ context: 'http' });
   app.useGlobalFilters(new KubeStatusFilter());
   app.enableShutdownHooks();
@@ -163,6 +182,9 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `https://${host}:${address.port}`;
   const kubeconfigPath = await writeAdminKubeconfig(config.dataDir, url);
+  // A wildcard address names no replica the others could reach: such a replica only follows.
+  const replicaUrl = config.replicaUrl || (WILDCARD_ADDRESSES.has(address.address) ? '' : url);
+  leadership?.start(replicaUrl ? { url: replicaUrl, caCertificate: material.caCertPem, certificateSha256: new X509Certificate(material.servingCertPem).fingerprint256 } : undefined);
   const close = async () => {
     // Released once the app (and the database with it) is closed, so a successor never overlaps
     // it. On SIGTERM the process exits after closing, and the kernel drops the lock.

@@ -33,6 +33,7 @@ import { KUBE_EVENT_WRITE_STORE } from './ports/kube-event-write-store';
 import { SqliteMirrorSourceStore } from './sqlite-mirror-source-store';
 import { MIRROR_SOURCE_STORE } from './ports/mirror-source-store';
 import { MIRROR_LEASE, soleReplicaLease } from './ports/mirror-lease';
+import { WRITE_LEADERSHIP } from './ports/write-leadership';
 import { AUDIT_ACTOR_STORE } from './ports/audit-actor-store';
 import { SqliteAuditActorStore } from './sqlite-audit-actor-store';
 import { SERVICE_READ_STORE } from './ports/service-read-store';
@@ -71,6 +72,7 @@ const COMMON_EXPORTS = [
   KUBE_EVENT_WRITE_STORE,
   MIRROR_SOURCE_STORE,
   MIRROR_LEASE,
+  WRITE_LEADERSHIP,
   AUDIT_ACTOR_STORE,
   COMMIT_PUBLISHER,
   SERVICE_CHANGES,
@@ -107,6 +109,8 @@ function sqliteProviders(settings: StoreSettings): Provider[] {
     { provide: SqliteMirrorSourceStore, inject: [DATABASE], useFactory: (h: DatabaseHandle) => new SqliteMirrorSourceStore(h) },
     { provide: MIRROR_SOURCE_STORE, useExisting: SqliteMirrorSourceStore },
     { provide: MIRROR_LEASE, useValue: soleReplicaLease },
+    // One server per SQLite store: it writes everything itself.
+    { provide: WRITE_LEADERSHIP, useValue: null },
     { provide: AUDIT_ACTOR_STORE, inject: [DATABASE, GroupCommitter], useFactory: (h: DatabaseHandle, committer: GroupCommitter) => new SqliteAuditActorStore(h, committer) },
     {
       provide: SERVICE_WRITE_STORE,

@@ -27,7 +27,9 @@ import { PgCommittedWriteReader } from './pg-committed-write-reader';
 import { pgHistoryCompactor } from './pg-history-compactor';
 import { pgHistoryStores } from './pg-history-stores';
 import { PgLogFollower } from './pg-log-follower';
-import { PgMirrorLease } from './pg-mirror-lease';
+import { PgAdvisoryLease, WRITE_LEADER_LEASE_KEY } from './pg-advisory-lease';
+import { PgWriteLeadership } from './pg-write-leadership';
+import { WRITE_LEADERSHIP } from '../ports/write-leadership';
 import { PgMirrorSourceStore } from './pg-mirror-source-store';
 import { PgServiceReadStore } from './pg-service-read-store';
 import { PgKubeEventWriteStore } from './pg-kube-event-write-store';
@@ -79,7 +81,13 @@ export function postgresStoreProviders(url: string): Provider[] {
     },
     { provide: SERVICE_READ_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgServiceReadStore(postgresHandle(engine).pool) },
     { provide: MIRROR_SOURCE_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorSourceStore(postgresHandle(engine).pool) },
-    { provide: MIRROR_LEASE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgMirrorLease((config) => postgresHandle(engine).newClient(config)) },
+    { provide: MIRROR_LEASE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgAdvisoryLease((config) => postgresHandle(engine).newClient(config)) },
+    {
+      provide: WRITE_LEADERSHIP,
+      inject: [STORE_ENGINE, CLOCK],
+      useFactory: (engine: StoreEngine, clock: Clock) =>
+        new PgWriteLeadership(postgresHandle(engine).pool, new PgAdvisoryLease((config) => postgresHandle(engine).newClient(config), WRITE_LEADER_LEASE_KEY), clock),
+    },
     { provide: AUDIT_ACTOR_STORE, inject: [STORE_ENGINE], useFactory: (engine: StoreEngine) => new PgAuditActorStore(postgresHandle(engine).pool) },
     // One group commit for Service and Event writes: a turn's writes of both kinds share one statement.
     {

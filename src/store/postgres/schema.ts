@@ -326,3 +326,20 @@ export const compactions = pgTable(
   },
   (t) => [index('compactions_horizon').on(t.horizonResourceVersion)],
 );
+
+/**
+ * PostgreSQL only (SQLite has one server): the replica that appends for all (src/write-leader),
+ * one row, written by the replica holding the write leader's advisory lock, through the session
+ * that holds it; the others read where to send their writes and how to know that replica.
+ */
+export const writeLeader = pgTable('write_leader', {
+  id: counter('id').primaryKey(),
+  /** Where the other replicas reach it (its --replica-url). */
+  url: text('url').notNull(),
+  /** What a forwarded write carries to show it comes from a replica of this store; new each term. */
+  token: text('token').notNull(),
+  /** The CA its serving certificate chains to (PEM), and that certificate's SHA-256 fingerprint. */
+  caCertificate: text('ca_certificate').notNull(),
+  certificateSha256: text('certificate_sha256').notNull(),
+  since: text('since').notNull(),
+});

@@ -1,22 +1,28 @@
-// The mirror's lease on PostgreSQL: a session advisory lock on a connection of its own (not the
-// pool's: a pooled connection would carry the lock to whichever query ran next). Replicas that do
-// not hold it try again every `retryMs`; when the holder's process dies its connection closes,
-// PostgreSQL ends the session and the lock is free for the next try. TCP keepalive bounds how
-// long a holder cut off by the network keeps it.
+// A lease among replicas on PostgreSQL (the mirror's recorder, the write leader): a session
+// advisory lock on a connection of its own (not the pool's: a pooled connection would carry the
+// lock to whichever query ran next). Replicas that do not hold it try again every `retryMs`; when
+// the holder's process dies its connection closes, PostgreSQL ends the session and the lock is
+// free for the next try. TCP keepalive bounds how long a holder cut off by the network keeps it.
 import type { Client, ClientConfig } from 'pg';
 import type { HeldLease, MirrorLease } from '../ports/mirror-lease';
 
-/** The advisory lock key of the mirror's reflector (a constant of svctrail's own). */
+/** The advisory lock keys (constants of svctrail's own): the mirror's reflector, the write leader. */
 export const MIRROR_LEASE_KEY = '8319395769340735589';
+export const WRITE_LEADER_LEASE_KEY = '8319395769340735590';
 
-export class PgMirrorLease implements MirrorLease {
+export class PgAdvisoryLease implements MirrorLease {
   constructor(
     /** A connection of its own to the server that accepts writes (PostgresHandle.newClient). */
     private readonly newClient: (config: Omit<ClientConfig, 'connectionString'>) => Client,
+    private readonly key = MIRROR_LEASE_KEY,
     private readonly retryMs = 2_000,
   ) {}
 
-  async acquire(signal: AbortSignal, onWaiting?: () => void): Promise<HeldLease> {
+  /**
+   * `onHeld` runs on the holding session before the lease is handed out (what the holder announces
+   * there is written only while it holds the lock); when it fails, the lock is let go and tried again.
+   */
+  async acquire(signal: AbortSignal, onWaiting?: () => void, onHeld?: (client: Client) => Promise<void>): Promise<HeldLease> {
     for (;;) {
       if (signal.aborted) throw new Error('aborted');
       const client = this.newClient({ connectionTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
@@ -24,8 +30,11 @@ export class PgMirrorLease implements MirrorLease {
       client.on('error', () => undefined);
       try {
         await client.connect();
-        const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS held', [MIRROR_LEASE_KEY]);
-        if (rows[0]?.held) return held(client);
+        const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS held', [this.key]);
+        if (rows[0]?.held) {
+          await onHeld?.(client);
+          return held(client);
+        }
       } catch {
         // Unreachable now: try again after the wait, like any replica without the lease.
       }
