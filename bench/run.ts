@@ -513,7 +513,8 @@ async function main(): Promise<void> {
   const runLine =
     `${DURATION} s per case on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; load average ${loadBefore[0].toFixed(2)} → ${loadavg()[0].toFixed(2)}` +
     (busyPhases.length ? ` — busy run: ${busyPhases.length} of ${loadWindows.length} phases above ${BUSY_LOAD}, other work shared the cores (rows marked [busy])` : '') +
-    (args.only ? `; only ${args.only}` : '');
+    (args.only ? `; only ${args.only}` : '') +
+    (args['pg3-write-leader'] ? '; svctrail-pg3 with one write leader (--replica-url auto)' : '');
   const sections = [
     '## Summary',
     '',

@@ -35,11 +35,14 @@ export const { values: args } = parseArgs({
     events: { type: 'string' },
     services: { type: 'string' },
     seed: { type: 'string' },
+    /** svctrail-pg3's replicas share one write leader (--replica-url auto): the others forward their writes to it. */
+    'pg3-write-leader': { type: 'boolean', default: false },
     'skip-http': { type: 'boolean', default: false },
     'skip-storage': { type: 'boolean', default: false },
   },
 });
 export const PROFILE = args.profile;
+export const PG3_WRITE_LEADER = args['pg3-write-leader'];
 export const PROFILE_DIR = join(ROOT, 'bench', 'results', 'profiles');
 export const QUICK = args.quick;
 export const DURATION = Number(args.duration ?? (QUICK ? 2 : 8));

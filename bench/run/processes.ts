@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../real';
-import { PROFILE, PROFILE_DIR, QUIET_MS, SETTLE_LIMIT_MS } from './options';
+import { PG3_WRITE_LEADER, PROFILE, PROFILE_DIR, QUIET_MS, SETTLE_LIMIT_MS } from './options';
 import { onServingLine } from './serving-line';
 
 /** floor-full: the floor's raw stack doing svctrail's storage work per write (floor-server.ts --variant storage). */
@@ -35,7 +35,14 @@ export const children = new Set<ChildProcess>();
 export function start(target: ServerName, dataDir: string, pgUrl?: string, root = ROOT): Promise<Running> {
   const floor = target === 'floor' || target === 'floor-full';
   const script = floor ? join(ROOT, 'bench', 'dist', 'floor-server.js') : join(root, 'dist', 'main.js');
-  const extra = target === 'floor' ? ['--drop-unused-indexes'] : target === 'floor-full' ? ['--variant', 'storage'] : isPg(target) ? ['--storage', pgUrl!] : [];
+  const extra =
+    target === 'floor'
+      ? ['--drop-unused-indexes']
+      : target === 'floor-full'
+        ? ['--variant', 'storage']
+        : isPg(target)
+          ? ['--storage', pgUrl!, ...(target === 'svctrail-pg3' && PG3_WRITE_LEADER ? ['--replica-url', 'auto'] : [])]
+          : [];
   const nodeFlags = PROFILE && target === 'svctrail' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
   const child = spawn(process.execPath, [...nodeFlags, script, '--port', '0', '--data-dir', dataDir, ...extra], { cwd: floor ? ROOT : root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);

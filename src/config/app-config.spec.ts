@@ -56,3 +56,15 @@ describe('delegated authentication and authorization', () => {
     expect(() => loadConfig(['--authentication-token-webhook-cache-ttl', 'soon'], {})).toThrow(/authentication-token-webhook-cache-ttl must be a duration/);
   });
 });
+
+describe('--replica-url', () => {
+  it('is empty by default (each replica appends its own writes), and takes an https URL or auto from the flag or the environment', () => {
+    expect(loadConfig([], {}).replicaUrl).toBe('');
+    expect(loadConfig(['--replica-url', 'https://10.0.0.5:6443'], {}).replicaUrl).toBe('https://10.0.0.5:6443');
+    expect(loadConfig([], { SVCTRAIL_REPLICA_URL: 'auto' }).replicaUrl).toBe('auto');
+  });
+
+  it.each(['http://10.0.0.5:6443', '10.0.0.5:6443', 'automatic'])('refuses %s', (value) => {
+    expect(() => loadConfig(['--replica-url', value], {})).toThrow(/replica-url must be an https:\/\/ URL or auto/);
+  });
+});

@@ -100,12 +100,12 @@ export class AppConfig {
   mirrorWatchTimeoutSeconds = 0;
 
   /**
-   * `--replica-url URL` / SVCTRAIL_REPLICA_URL, on PostgreSQL: where the other replicas reach this
-   * one (in a cluster: https://$(POD_IP):6443) when it leads the writes (store/ports/write-leadership.ts).
-   * Empty: the URL it serves at, unless it listens on every address (0.0.0.0, ::), which names
-   * none; then it never leads, and still sends its writes to the replica that does.
+   * `--replica-url URL|auto` / SVCTRAIL_REPLICA_URL, on PostgreSQL: where the other replicas reach
+   * this one (in a cluster: https://$(POD_IP):6443; auto: the URL it serves at). Given, the replicas
+   * share one write leader: the one holding its lease appends for all, the others forward their
+   * writes to it (store/ports/write-leadership.ts). Empty (the default): each replica appends its own.
    */
-  @Matches(/^(https:\/\/\S+)?$/, { message: 'replica-url must be an https:// URL' })
+  @Matches(/^(auto|https:\/\/\S+)?$/, { message: 'replica-url must be an https:// URL or auto' })
   replicaUrl = '';
 
   /**

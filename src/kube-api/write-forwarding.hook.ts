@@ -5,7 +5,13 @@
 // reached (nothing was sent) or answers that it no longer leads (nothing was run), the write goes
 // on here, as on a replica with no leader. Once the leader may have run it, a lost answer is a 500
 // that says the write may or may not have been stored, as a lost COMMIT is.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+//
+// A leader that stops answering (frozen, stalled, cut off) keeps its lease while its PostgreSQL
+// session lives, so each follower judges it itself: it asks the leader's /livez every
+// HEARTBEAT_MS, and sends writes only while the leader answered within STALE_MS; a leader not
+// reached, or no longer leading, is not written to until it answers again (or another is
+// announced). Only the writes already sent to a leader that stopped answering wait for it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
@@ -26,6 +32,9 @@ import { identityOf, isUiRequest } from './request-identity';
  * timeout (Fastify's 72 s), so a kept connection is never one the leader is closing.
  */
 const SILENCE_MS = 60_000;
+/** How often a follower asks the leader whether it is alive (/livez), and how old its last answer may be. */
+const HEARTBEAT_MS = 100;
+const STALE_MS = 400;
 
 /** Not relayed from the leader's answer: hop-by-hop headers. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade']);
@@ -34,29 +43,39 @@ type Outcome = { answer: IncomingMessage } | { notSent: unknown } | { notRun: tr
 
 export type ForwardOutcome = 'answered' | 'not_sent' | 'not_run' | 'lost';
 
-export function writeForwardingHook(leadership: () => WriteLeadership | undefined, counted: (outcome: ForwardOutcome) => void) {
+/** Registers the forwarding (a preParsing hook) on `fastify`; its connections close with it. */
+export function registerWriteForwarding(fastify: FastifyInstance, leadership: () => WriteLeadership | undefined, counted: (outcome: ForwardOutcome) => void): void {
   const agents = new LeaderAgents();
+  fastify.addHook('onClose', async () => agents.close());
+  fastify.addHook('preParsing', forwardingHook(agents, leadership, counted));
+}
+
+function forwardingHook(agents: LeaderAgents, leadership: () => WriteLeadership | undefined, counted: (outcome: ForwardOutcome) => void) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: Readable): Promise<Readable | undefined> => {
-    const leader = leadership()?.forwardTarget();
-    if (!leader || reply.sent || isUiRequest(request) || request.headers[REPLICA_TOKEN_HEADER] !== undefined) return payload;
+    const announced = leadership()?.forwardTarget();
+    if (!announced || reply.sent || isUiRequest(request) || request.headers[REPLICA_TOKEN_HEADER] !== undefined) return payload;
     if (!isRecordedWrite(requestAttributes(request.method, request.originalUrl))) return payload;
+    const leader = agents.of(announced);
+    if (!leader.healthy()) return payload;
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) return payload;
     const read = await readBody(payload);
     // Too large: the rest is parsed here, where the limit answers it.
     if (read.rest) return read.rest;
-    const outcome = await forward(agents.of(leader), leader, request, read.body);
+    const outcome = await forward(leader, request, read.body);
     counted('answer' in outcome ? 'answered' : 'lost' in outcome ? 'lost' : 'notRun' in outcome ? 'not_run' : 'not_sent');
     if ('answer' in outcome) {
       relay(reply, outcome.answer);
       return undefined;
     }
     if ('lost' in outcome) {
-      const message = `the write may or may not have been stored: the connection to the writing replica ${leader.url} was lost while it ran (${describe(outcome.lost)}); read the object before retrying`;
+      leader.unanswered();
+      const message = `the write may or may not have been stored: the connection to the writing replica ${leader.announced.url} was lost while it ran (${describe(outcome.lost)}); read the object before retrying`;
       sendStatus(request, reply, statusForError(new InternalServerError(message))!);
       return undefined;
     }
-    leadership()?.failed(leader);
+    leader.unanswered();
+    leadership()?.recheck();
     return Readable.from([read.body]);
   };
 }
@@ -83,22 +102,24 @@ async function readBody(payload: Readable): Promise<{ body: Buffer; rest?: Reada
   return { body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length) };
 }
 
-function forward(agent: LeaderAgent, leader: WriteLeader, request: FastifyRequest, body: Buffer): Promise<Outcome> {
+function forward(leader: LeaderConnection, request: FastifyRequest, body: Buffer): Promise<Outcome> {
   return new Promise((resolve) => {
     let connected = false;
     const upstream = httpsRequest({
-      host: agent.host,
-      port: agent.port,
+      host: leader.host,
+      port: leader.port,
       path: request.originalUrl,
       method: request.method,
-      headers: forwardedHeaders(request.headers, identityOf(request), leader.token, body.length),
-      agent: agent.agent,
+      headers: forwardedHeaders(request.headers, identityOf(request), leader.announced.token, body.length),
+      agent: leader.agent,
     });
+
     upstream.on('socket', (socket: TLSSocket) => {
       if (upstream.reusedSocket) connected = true;
       else socket.once('secureConnect', () => (connected = true));
     });
     upstream.on('response', (answer) => {
+      leader.answered();
       if (answer.statusCode === 421 && answer.headers[NOT_LEADER_HEADER] !== undefined) {
         answer.resume();
         resolve({ notRun: true });
@@ -122,32 +143,93 @@ function relay(reply: FastifyReply, answer: IncomingMessage): void {
   answer.on('aborted', () => reply.raw.destroy());
 }
 
-interface LeaderAgent {
-  token: string;
-  host: string;
-  port: number;
-  agent: Agent;
-}
+/** Kept-alive connections to one leader term (its CA trusted, its certificate pinned), and whether it answers. */
+class LeaderConnection {
+  readonly host: string;
+  readonly port: number;
+  readonly agent: Agent;
+  /** Not written to until a first answer. */
+  private lastAnswer = -Infinity;
+  private asking = false;
+  private readonly heartbeat: NodeJS.Timeout;
 
-/** One kept-alive pool per leader term: its CA trusted and its serving certificate pinned. */
-class LeaderAgents {
-  private current?: LeaderAgent;
-
-  of(leader: WriteLeader): LeaderAgent {
-    if (this.current?.token === leader.token) return this.current;
-    // The previous term's pool is left to its writes still under way; its idle connections time out.
-    const agent = new Agent({
+  constructor(readonly announced: WriteLeader) {
+    const url = new URL(announced.url);
+    this.host = url.hostname.replace(/^\[|\]$/g, '');
+    this.port = Number(url.port || 443);
+    this.agent = new Agent({
       keepAlive: true,
       timeout: SILENCE_MS,
-      ca: leader.caCertificate,
+      ca: announced.caCertificate,
       checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
-        certificate.fingerprint256 === leader.certificateSha256
+        certificate.fingerprint256 === announced.certificateSha256
           ? undefined
-          : new Error(`the replica at ${leader.url} is not the write leader it announced (certificate ${certificate.fingerprint256})`),
+          : new Error(`the replica at ${announced.url} is not the write leader it announced (certificate ${certificate.fingerprint256})`),
     });
-    const url = new URL(leader.url);
-    this.current = { token: leader.token, host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 443), agent };
+    this.heartbeat = setInterval(() => this.ask(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+    this.ask();
+  }
+
+  /** Whether writes may go to it now: it answered lately. */
+  healthy(): boolean {
+    return performance.now() - this.lastAnswer < STALE_MS;
+  }
+
+  answered(): void {
+    this.lastAnswer = performance.now();
+  }
+
+  /** Not reached, no longer leading, or gone mid-write: nothing more goes to it until it answers again. */
+  unanswered(): void {
+    this.lastAnswer = -Infinity;
+  }
+
+  /** Stops asking (a later term replaced it); its kept connections serve the writes still under way. */
+  retire(): void {
+    clearInterval(this.heartbeat);
+  }
+
+  close(): void {
+    this.retire();
+    this.agent.destroy();
+  }
+
+  private ask(): void {
+    if (this.asking) return;
+    this.asking = true;
+    const probe = httpsRequest({ host: this.host, port: this.port, path: '/livez', agent: this.agent, timeout: STALE_MS }, (answer) => {
+      answer.resume();
+      if (answer.statusCode === 200) this.answered();
+      answer.on('end', () => (this.asking = false));
+    });
+    probe.on('timeout', () => probe.destroy());
+    probe.on('error', () => (this.asking = false));
+    probe.end();
+  }
+}
+
+/** The connection to the current leader term, and the few before it. */
+class LeaderAgents {
+  private current?: LeaderConnection;
+  /** Earlier terms' connections, kept for their writes still under way (their idle connections time out). */
+  private readonly previous: LeaderConnection[] = [];
+
+  of(leader: WriteLeader): LeaderConnection {
+    if (this.current?.announced.token !== leader.token) {
+      if (this.current) {
+        this.current.retire();
+        this.previous.push(this.current);
+        if (this.previous.length > 4) this.previous.shift()!.close();
+      }
+      this.current = new LeaderConnection(leader);
+    }
     return this.current;
+  }
+
+  close(): void {
+    this.current?.close();
+    for (const connection of this.previous) connection.close();
   }
 }
 

@@ -19,7 +19,7 @@ import { registerUiRoutes } from '../browser/ui-routes';
 import { loadPolicyFile, policyFilePath } from '../authz/policy-file';
 import type { AppConfig } from '../config/app-config';
 import { authenticationHook } from '../kube-api/authentication.hook';
-import { writeForwardingHook } from '../kube-api/write-forwarding.hook';
+import { registerWriteForwarding } from '../kube-api/write-forwarding.hook';
 import { WRITE_LEADERSHIP, type WriteLeadership } from '../store/ports/write-leadership';
 import { MAX_BODY_BYTES } from '../kube-api/body-limits';
 import { registerContentTypeParsers } from '../kube-api/content-type-parsers';
@@ -133,12 +133,10 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   fastify.addHook('onRequest', authorizationHook(authorizer));
   if (config.mirror) fastify.addHook('onRequest', readOnlyHook());
   else
-    fastify.addHook(
-      'preParsing',
-      writeForwardingHook(
-        () => leadership ?? undefined,
-        (outcome) => metrics?.writesForwarded.inc({ outcome }),
-      ),
+    registerWriteForwarding(
+      fastify,
+      () => leadership ?? undefined,
+      (outcome) => metrics?.writesForwarded.inc({ outcome }),
     );
   registerUiRoutes(fastify, { assets: loadUiAssets(config.uiDistFolder), sessions, authenticator });
   let requestLog: { debug(fields: object, message: string): void; isLevelEnabled(level: string): boolean } | undefined;
@@ -182,9 +180,6 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `https://${host}:${address.port}`;
   const kubeconfigPath = await writeAdminKubeconfig(config.dataDir, url);
-  // A wildcard address names no replica the others could reach: such a replica only follows.
-  const replicaUrl = config.replicaUrl || (WILDCARD_ADDRESSES.has(address.address) ? '' : url);
-  leadership?.start(replicaUrl ? { url: replicaUrl, caCertificate: material.caCertPem, certificateSha256: new X509Certificate(material.servingCertPem).fingerprint256 } : undefined);
   const close = async () => {
     // Released once the app (and the database with it) is closed, so a successor never overlaps
     // it. On SIGTERM the process exits after closing, and the kernel drops the lock.
@@ -194,5 +189,14 @@ async function startServer(config: AppConfig, clock: Clock, ids: IdFactory, lock
       lock.release();
     }
   };
+  // --replica-url: this replica leads the writes or forwards them (store/ports/write-leadership.ts).
+  if (config.replicaUrl) {
+    if (config.replicaUrl === 'auto' && WILDCARD_ADDRESSES.has(address.address)) {
+      await close();
+      throw new Error(`--replica-url auto needs an address the other replicas can reach, and ${url} names every address: give the URL (https://POD_IP:PORT)`);
+    }
+    const self = config.replicaUrl === 'auto' ? url : config.replicaUrl;
+    leadership?.start({ url: self, caCertificate: material.caCertPem, certificateSha256: new X509Certificate(material.servingCertPem).fingerprint256 });
+  }
   return { app, url, kubeconfigPath, warnings: [...material.warnings, ...policy.warnings, ...clusterWarnings], close };
 }

@@ -56,7 +56,7 @@ describePrivatePostgres('replicas that forward their writes to the write leader'
     const ca = readFileSync(join(root, 'a', 'ca.crt'), 'utf8');
     const token = readFileSync(join(root, 'a', 'tokens.csv'), 'utf8').split(',')[0];
     for (const name of ['a', 'b', 'c']) {
-      const process = await startServerProcess(['--data-dir', join(root, name), '--storage', database().url, '--log-level', 'warn']);
+      const process = await startServerProcess(['--data-dir', join(root, name), '--storage', database().url, '--log-level', 'warn', '--replica-url', 'auto']);
       replicas.push({ name, process, client: new HttpsClient(process.url, { ca, token }) });
     }
     db = new Client({ connectionString: database().url });
@@ -127,6 +127,33 @@ describePrivatePostgres('replicas that forward their writes to the write leader'
     const { 'x-svctrail-replica-token': _token, ...identityOnly } = forged;
     expect((await lead.client.post(NS, svc('forged'), { headers: identityOnly, token: null })).status).toBe(401);
     expect((await lead.client.get(`${NS}/forged`)).status).toBe(404);
+  });
+
+  it('when the leader is frozen, the others write by themselves within a second, and forward to it again once it answers', async () => {
+    const lead = await leader();
+    const followers = replicas.filter((r) => r !== lead);
+    for (const follower of followers) await until(async () => ((await answeredAfterWrite(follower, 'warm')) > 0 ? true : undefined));
+    lead.process.child.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    const outcomes: string[] = [];
+    try {
+      // A write sent before the leader is suspect waits for it (the client gives up: outcome
+      // unknown); those after it are written by the follower itself.
+      for (let i = 0; Date.now() - frozenAt < 7_000; i++) {
+        const created = await followers[i % 2].client.post(NS, svc(`frozen-${i}`), { timeoutMs: 2_500 }).catch(() => undefined);
+        outcomes.push(created === undefined ? 'no answer' : String(created.status));
+      }
+    } finally {
+      lead.process.child.kill('SIGCONT');
+    }
+    expect([outcomes.filter((o) => o === 'no answer').length <= 2, outcomes]).toEqual([true, outcomes]);
+    expect(outcomes.filter((o) => o === '201').length).toBeGreaterThan(3);
+    expect(outcomes.every((o) => o === '201' || o === 'no answer')).toBe(true);
+    // Thawed, it answers the probe, and the followers forward to it again.
+    for (const follower of followers) {
+      const before = await answered(follower);
+      await until(async () => ((await answeredAfterWrite(follower, 'thawed')) > before ? true : undefined));
+    }
   });
 
   it('when the leader is killed, the others write again by themselves and one of them takes the lead', async () => {

@@ -18,17 +18,14 @@ export interface WriteLeader {
 export type LeaderCandidate = Omit<WriteLeader, 'token'>;
 
 export interface WriteLeadership {
-  /**
-   * Takes part once the server listens: tries to lead when `self` is given (a replica the others
-   * can reach), and follows whichever replica leads.
-   */
-  start(self: LeaderCandidate | undefined): void;
+  /** Takes part once the server listens at `self`: leads when it holds the lease, else follows the leader. */
+  start(self: LeaderCandidate): void;
   /** The token forwarded writes carry while this replica leads; undefined otherwise. */
   heldToken(): string | undefined;
-  /** Where this replica's writes go now; undefined: it writes them itself. */
+  /** The leader this replica's writes go to; undefined: it writes them itself (it leads, or none is known). */
   forwardTarget(): WriteLeader | undefined;
-  /** A forward to `leader` found it unreachable, or no longer leading: write locally for a while, and look again. */
-  failed(leader: WriteLeader): void;
+  /** A forward found the leader unreachable or no longer leading: look at the announcement again now. */
+  recheck(): void;
   stop(): Promise<void>;
 }
 

@@ -1,8 +1,8 @@
 // The write leader on PostgreSQL (ports/write-leadership.ts): the replica holding an advisory
 // lock announces itself in the one row of write_leader, written on the session that holds the
 // lock (so only a holder writes it), with a token new each time it takes the lock. Every replica
-// reads the row every `pollMs`, and at once after a forward failed; a forward that failed makes
-// this replica write locally for `avoidMs` unless a new leader is announced.
+// reads the row every `pollMs`, and at once after a forward failed. Whether the announced leader
+// answers is the forwarding's to judge (kube-api/write-forwarding.hook.ts).
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
@@ -21,7 +21,6 @@ export class PgWriteLeadership implements WriteLeadership, OnApplicationShutdown
   private self?: LeaderCandidate;
   private held?: { lease: HeldLease; token: string };
   private announced?: WriteLeader;
-  private avoided?: { token: string; until: number };
   private poll?: NodeJS.Timeout;
   private leading?: Promise<void>;
 
@@ -30,12 +29,11 @@ export class PgWriteLeadership implements WriteLeadership, OnApplicationShutdown
     private readonly lease: PgAdvisoryLease,
     private readonly clock: Clock,
     private readonly pollMs = 2_000,
-    private readonly avoidMs = 5_000,
   ) {}
 
-  start(self: LeaderCandidate | undefined): void {
+  start(self: LeaderCandidate): void {
     this.self = self;
-    if (self) this.leading = this.lead(self);
+    this.leading = this.lead(self);
     void this.refresh();
     this.poll = setInterval(() => void this.refresh(), this.pollMs);
     this.poll.unref();
@@ -47,13 +45,10 @@ export class PgWriteLeadership implements WriteLeadership, OnApplicationShutdown
 
   forwardTarget(): WriteLeader | undefined {
     const leader = this.announced;
-    if (this.held || !leader || leader.url === this.self?.url) return undefined;
-    if (this.avoided?.token === leader.token && performance.now() < this.avoided.until) return undefined;
-    return leader;
+    return this.held || !leader || leader.url === this.self?.url ? undefined : leader;
   }
 
-  failed(leader: WriteLeader): void {
-    this.avoided = { token: leader.token, until: performance.now() + this.avoidMs };
+  recheck(): void {
     void this.refresh();
   }
 
