@@ -91,6 +91,12 @@ describePrivatePostgres('replicas under faults: frozen, killed sessions, a resta
 
   const [a, b] = [0, 1].map((i) => () => replicas[i]);
 
+  /** Loads not stopped yet: a test that failed before stopping its load must not leave it running (after the replicas stop, its writers would spin on refused connections and keep jest from exiting). */
+  const running = new Set<{ stop(): Promise<void> }>();
+  afterEach(async () => {
+    for (const load of running) await load.stop();
+  });
+
   /** Status writers on `replica`, each on its own Service, until `stop()`; every answer kept. */
   function statusLoad(replica: Replica, ns: string, names: string[]) {
     const answers: { ip: string; verdict: ReturnType<typeof verdict> | 'no-answer'; rv?: number }[] = [];
@@ -111,13 +117,16 @@ describePrivatePostgres('replicas under faults: frozen, killed sessions, a resta
         answers.push({ ip, verdict: verdict(response), rv: response.status === 200 ? Number(response.json.metadata.resourceVersion) : undefined });
       }
     });
-    return {
+    const load = {
       answers,
       stop: async () => {
         stopped = true;
+        running.delete(load);
         await Promise.all(workers);
       },
     };
+    running.add(load);
+    return load;
   }
 
   /** Every stored answer is in the store at its resourceVersion; every "not stored" one is nowhere. */
