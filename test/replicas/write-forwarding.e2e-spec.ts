@@ -156,6 +156,33 @@ describePrivatePostgres('replicas that forward their writes to the write leader'
     }
   });
 
+  it('when the leader loses its lease but lives on (PostgreSQL ended its session), every write goes on, and a leader is announced again with a new token', async () => {
+    const lead = await leader();
+    const followers = replicas.filter((r) => r !== lead);
+    for (const follower of followers) await until(async () => ((await answeredAfterWrite(follower, 'leased')) > 0 ? true : undefined));
+    const announced = async () => (await db.query<{ token: string }>('SELECT token FROM write_leader WHERE id = 1')).rows[0].token;
+    const before = await announced();
+    // The session holding the write leader's advisory lock (a bigint key: its high and low halves in classid and objid).
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = 8319395769340735590`,
+    );
+    expect(Number(rows[0].n)).toBe(1);
+    // Every write goes on: refused unrun by the old leader (421) and written locally, or forwarded to the new one.
+    for (let i = 0; i < 20; i++) {
+      const created = await followers[i % 2].client.post(NS, svc(`relet-${i}`));
+      expect([i, created.status]).toEqual([i, 201]);
+    }
+    const after = await until(async () => {
+      const token = await announced();
+      return token !== before ? token : undefined;
+    });
+    expect(after).not.toBe(before);
+    for (const follower of followers) {
+      const count = await answered(follower);
+      await until(async () => ((await answeredAfterWrite(follower, 'relet')) > count ? true : undefined));
+    }
+  });
+
   it('when the leader is killed, the others write again by themselves and one of them takes the lead', async () => {
     const lead = await leader();
     const followers = replicas.filter((r) => r !== lead);
