@@ -11,6 +11,7 @@ describe('a forwarded write', () => {
         'impersonate-group': 'admins',
         connection: 'keep-alive',
         'transfer-encoding': 'chunked',
+        expect: '100-continue',
         host: 'follower:6443',
         'content-length': '999',
         'content-type': 'application/json',

@@ -14,8 +14,8 @@ const REQUEST_ID_HEADER = 'x-svctrail-forwarded-request-id';
 /** On the leader's refusal: this replica does not lead (any more); nothing was run. */
 export const NOT_LEADER_HEADER = 'x-svctrail-not-leader';
 
-/** Not sent on: hop-by-hop headers, and what the follower already decided (credentials, impersonation). */
-const DROPPED = /^(authorization|connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade|host|content-length|impersonate-.*|x-svctrail-.*)$/;
+/** Not sent on: hop-by-hop headers, `Expect` (the body is already read), and what the follower already decided (credentials, impersonation). */
+const DROPPED = /^(authorization|connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade|expect|host|content-length|impersonate-.*|x-svctrail-.*)$/;
 
 /** The headers a forwarded write carries: the client's own (less the dropped), who it is for, and the token. */
 export function forwardedHeaders(headers: IncomingHttpHeaders, identity: RequestIdentity, token: string, bodyLength: number): OutgoingHttpHeaders {
