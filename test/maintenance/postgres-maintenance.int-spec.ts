@@ -8,7 +8,7 @@ import { packRemainingEventData } from '../../src/maintenance/event-data-convers
 import { EventDataPacking } from '../../src/store/event-data-packing';
 import { decodeStoredText } from '../../src/store/stored-text-codec';
 import type { Logger } from 'pino';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { PgSqlWriter } from '../../src/store/postgres/pg-sql-writer';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ import { FixedClock } from '../../src/shared/clock';
 import type { DatabaseHandle } from '../../src/store/database';
 import { PgServiceReadStore } from '../../src/store/postgres/pg-service-read-store';
 import { PgServiceWriteStore } from '../../src/store/postgres/pg-service-write-store';
-import { openPostgres, type PostgresHandle } from '../../src/store/postgres/postgres-database';
+import { openPostgres, POSTGRES_MIGRATIONS_FOLDER, type PostgresHandle } from '../../src/store/postgres/postgres-database';
 import { SERVICE_READ_STORE } from '../../src/store/ports/service-read-store';
 import type { ServiceReadStore, ServiceReads } from '../../src/store/ports/service-read-store';
 import { DATABASE } from '../../src/store/ports/store.tokens';
@@ -52,6 +52,11 @@ import { PgKubeEventWriteStore } from '../../src/store/postgres/pg-kube-event-wr
 import { KubeEventWriteRunner } from '../../src/kube-events/commands/kube-event-write-runner';
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { decideKubeEventCreate, decideKubeEventDelete, decideKubeEventReplace } from '../../src/domain/kube-event/kube-event.decider';
+
+/** When migrations/postgres/0012_dense_events was made (its journal entry), the first migration the older store lacks. */
+const DENSE_EVENTS_MIGRATION_WHEN = (JSON.parse(readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] }).entries.find(
+  (e) => e.tag === '0012_dense_events',
+)!.when;
 
 async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;
@@ -323,6 +328,8 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
   });
 
   it('converts a store written before packed event data, in batches, resumably, to the same export', async () => {
+    // Migration 0012 (dense events) and every later one are undone below, their tables dropped:
+    // drizzle applies the migrations newer than the newest recorded.
     const other = await createTestDatabase();
     others.push(other);
     await importPgEvents({ url: other.url, lines: linesOf(exported), progress: silentProgress });
@@ -338,7 +345,8 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       await old.query(`DROP INDEX events_unpacked; ALTER TABLE events DROP COLUMN packed_data, DROP COLUMN actor_groups_id, DROP COLUMN user_agent_id, DROP COLUMN field_manager_id;
         DROP TABLE repeated_texts; DROP FUNCTION repeated_texts_append_only(); DROP FUNCTION svctrail_text_id(text); ALTER TABLE events ENABLE TRIGGER events_no_update;
         CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RAISE EXCEPTION 'events are append-only'; END $f$;
-        DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)`);
+        DROP TABLE write_leader;
+        DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= ${DENSE_EVENTS_MIGRATION_WHEN}`);
     } finally {
       await old.end();
     }

@@ -66,6 +66,7 @@ describePostgres('PostgreSQL event store', (database) => {
       'service_lifetimes',
       'service_revisions',
       'services',
+      'write_leader',
     ]);
   });
 
