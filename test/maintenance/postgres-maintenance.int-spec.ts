@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { PgSqlWriter } from '../../src/store/postgres/pg-sql-writer';
+import { openReadOnlyStore } from '../../src/cli/read-only-store';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceWriteRunner } from '../../src/commands/service-write-runner';
@@ -350,6 +351,8 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     } finally {
       await old.end();
     }
+    // A read command, which migrates nothing, refuses it with what to do (no stand-in is possible in a read-only session).
+    await expect(openReadOnlyStore({ engine: 'postgres', url: other.url })).rejects.toThrow(/written by an older svctrail .*start this version's server on it/);
     // Opened (migration 0012), two batches packed, then stopped; a command packs the rest.
     const handle = await openPostgres(other.url);
     try {
