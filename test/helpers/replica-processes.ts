@@ -18,8 +18,8 @@ export interface ReplicaSet {
   stop(): Promise<void>;
 }
 
-/** Starts one replica per name on `storageUrl` (the app built with buildDist() beforehand). */
-export async function startReplicas(storageUrl: string, names: string[]): Promise<ReplicaSet> {
+/** Starts one replica per name on `storageUrl` (the app built with buildDist() beforehand), each with `args` besides. */
+export async function startReplicas(storageUrl: string, names: string[], args: string[] = []): Promise<ReplicaSet> {
   const root = mkdtempSync(join(tmpdir(), 'svctrail-replicas-'));
   await ensureDataDir({ dataDir: join(root, names[0]), now: () => new Date() });
   for (const name of names.slice(1)) cpSync(join(root, names[0]), join(root, name), { recursive: true });
@@ -39,7 +39,7 @@ export async function startReplicas(storageUrl: string, names: string[]): Promis
   try {
     // One after the other: the first applies the migrations.
     for (const name of names) {
-      const process = await startServerProcess(['--data-dir', join(root, name), '--storage', storageUrl, '--log-level', 'warn']);
+      const process = await startServerProcess(['--data-dir', join(root, name), '--storage', storageUrl, '--log-level', 'warn', ...args]);
       replicas.push({ name, process, client: new HttpsClient(process.url, { ca, token }) });
     }
   } catch (error) {

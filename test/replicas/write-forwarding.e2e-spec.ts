@@ -3,20 +3,12 @@
 // answered as the leader answers it, recorded as the client's own (user, request id), and only the
 // leader appends. Nobody else can use the forwarding headers. When the leader is killed, the
 // others write again by themselves, and one of them takes the lead.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { ensureDataDir } from '../../src/tls/data-dir';
-import { HttpsClient } from '../helpers/https-client';
 import { describePrivatePostgres } from '../helpers/postgres-cluster';
-import { buildDist, removeBuild, type ServerProcess, startServerProcess } from '../helpers/server-process';
+import { type ReplicaProcess, type ReplicaSet, startReplicas } from '../helpers/replica-processes';
+import { buildDist, removeBuild } from '../helpers/server-process';
 
-interface Replica {
-  name: string;
-  process: ServerProcess;
-  client: HttpsClient;
-}
+type Replica = ReplicaProcess;
 
 const svc = (name: string) => ({ metadata: { name }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
 const NS = '/api/v1/namespaces/forwarded/services';
@@ -41,8 +33,8 @@ const appended = (replica: Replica) => counter(replica, 'svctrail_events_appende
 const answered = (replica: Replica) => counter(replica, 'svctrail_writes_forwarded_total{outcome="answered"}');
 
 describePrivatePostgres('replicas that forward their writes to the write leader', (database) => {
-  const root = mkdtempSync(join(tmpdir(), 'svctrail-forwarding-'));
-  const replicas: Replica[] = [];
+  let set: ReplicaSet | undefined;
+  let replicas: Replica[] = [];
   let db: Client;
 
   const leaderUrl = async () => (await db.query<{ url: string }>('SELECT url FROM write_leader WHERE id = 1')).rows[0]?.url;
@@ -51,27 +43,15 @@ describePrivatePostgres('replicas that forward their writes to the write leader'
 
   beforeAll(async () => {
     buildDist();
-    await ensureDataDir({ dataDir: join(root, 'a'), now: () => new Date() });
-    for (const name of ['b', 'c']) cpSync(join(root, 'a'), join(root, name), { recursive: true });
-    const ca = readFileSync(join(root, 'a', 'ca.crt'), 'utf8');
-    const token = readFileSync(join(root, 'a', 'tokens.csv'), 'utf8').split(',')[0];
-    for (const name of ['a', 'b', 'c']) {
-      const process = await startServerProcess(['--data-dir', join(root, name), '--storage', database().url, '--log-level', 'warn', '--replica-url', 'auto']);
-      replicas.push({ name, process, client: new HttpsClient(process.url, { ca, token }) });
-    }
+    set = await startReplicas(database().url, ['a', 'b', 'c'], ['--replica-url', 'auto']);
+    replicas = set.replicas;
     db = new Client({ connectionString: database().url });
     await db.connect();
   }, 180_000);
 
   afterAll(async () => {
     await db?.end();
-    for (const replica of replicas) {
-      if (replica.process.child.exitCode === null && replica.process.child.signalCode === null) {
-        replica.process.child.kill('SIGTERM');
-        await replica.process.exited;
-      }
-    }
-    rmSync(root, { recursive: true, force: true });
+    await set?.stop();
     removeBuild();
   }, 60_000);
 
