@@ -10,6 +10,7 @@ import { ClusterHttpError } from '../cluster/cluster-http-error';
 import { Backoff } from '../mirror/backoff';
 import { AUTHENTICATION_CONFIG_MAP, ConfigMapFormatError, requestHeaderSettingsFromConfigMap } from './extension-apiserver-authentication';
 import type { RequestHeaderSettings } from './request-header-settings';
+import { pause } from '../shared/abortable-pause';
 
 interface ConfigMap {
   metadata?: { resourceVersion?: string };
@@ -89,7 +90,7 @@ export class AuthenticationConfigMapWatch {
         if (from === '') from = await this.list();
         // A cluster that does not serve ConfigMaps gave no resourceVersion to watch from.
         if (from === '') {
-          await this.pause(this.backoff.next());
+          await pause(this.backoff.next(), this.stopping.signal);
           continue;
         }
         from = await this.watch(from);
@@ -102,7 +103,7 @@ export class AuthenticationConfigMapWatch {
         }
         this.log.warn(`watching ${AUTHENTICATION_CONFIG_MAP.namespace}/${AUTHENTICATION_CONFIG_MAP.name}: ${(error as Error).message}`);
         from = '';
-        await this.pause(this.backoff.next());
+        await pause(this.backoff.next(), this.stopping.signal);
       }
     }
   }
@@ -155,19 +156,6 @@ export class AuthenticationConfigMapWatch {
       `request-header settings from ${AUTHENTICATION_CONFIG_MAP.namespace}/${AUTHENTICATION_CONFIG_MAP.name}: ${next.clientCas.length} CA certificate(s), allowed names [${next.allowedNames.join(', ')}]`,
     );
     for (const listener of this.listeners) listener(next);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const signal = this.stopping.signal;
-      signal.addEventListener('abort', done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-    });
   }
 }
 

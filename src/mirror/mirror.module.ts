@@ -8,6 +8,7 @@ import { CLOCK } from '../shared/clock';
 import type { Clock } from '../shared/clock';
 import { ID_FACTORY } from '../shared/ids';
 import type { IdFactory } from '../shared/ids';
+import { whenAborted } from '../shared/abortable-pause';
 import { MIRROR_ACTORS, MIRROR_OBSERVATIONS, MIRROR_SOURCE_STORE, MirrorSourceMismatchError } from '../store/ports/mirror-source-store';
 import type { MirrorSourceStore } from '../store/ports/mirror-source-store';
 import { KUBE_EVENTS } from '../store/ports/kube-events';
@@ -71,8 +72,7 @@ class MirrorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
       this.status.lead(true);
       this.logger.log('this replica records the source');
       for (const reflector of reflectors) reflector.start();
-      const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      await Promise.race([held.lost, stopped]);
+      await Promise.race([held.lost, whenAborted(signal)]);
       // Before the store closes or another replica takes over: the writes in flight finish (or fail) first.
       await Promise.all(reflectors.map((reflector) => reflector.stop()));
       this.status.lead(false);

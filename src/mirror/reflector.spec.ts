@@ -146,6 +146,33 @@ describe('Reflector', () => {
     expect(status.synced).toBe(true);
   });
 
+  it('given a stop while the last page is being answered, when the page arrives after it, then no watch is opened and stop() ends', async () => {
+    let answerPage: (page: unknown) => void = () => undefined;
+    let pageAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (pageAsked = resolve));
+    const watchSignals: AbortSignal[] = [];
+    const source: SourceApi = {
+      getJson: (path) => {
+        if (path.includes('/kubernetes')) return Promise.resolve(kubernetes);
+        pageAsked();
+        // An answer already on its way: the abort does not reach it.
+        return new Promise((resolve) => (answerPage = resolve));
+      },
+      // A source that honours its signal, as the cluster client does; one never aborted stays open.
+      watch: (_path, { signal }) => {
+        watchSignals.push(signal);
+        return { [Symbol.asyncIterator]: () => ({ next: () => openUntilAborted(signal) }) };
+      },
+    };
+    const { reflector } = harness(source);
+    reflector.start();
+    await asked;
+    const stopped = reflector.stop();
+    answerPage({ metadata: { resourceVersion: '10' }, items: [service('a', '3')] });
+    await stopped;
+    expect(watchSignals.filter((signal) => !signal.aborted)).toEqual([]);
+  });
+
   it('relists (via relist) when the watch answers 410 Expired, and only then', async () => {
     let lists = 0;
     let watches = 0;

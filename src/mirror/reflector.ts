@@ -20,6 +20,7 @@ import type { Observation, ObservationRecorder } from './observation';
 import type { ReflectedResource } from './reflected-resource';
 import type { ReflectorStatus } from './reflector-status';
 import { SourceExpiredError, isExpired } from './source-expired-error';
+import { pause } from '../shared/abortable-pause';
 
 /** What the reflector needs of the source API server. */
 export interface SourceApi {
@@ -117,7 +118,7 @@ export class Reflector<T> {
           expiredInARow = 0;
         } else {
           // A watch that ended before sending anything: never a busy loop against such a source.
-          await sleep(backoff.next(), this.abort.signal);
+          await pause(backoff.next(), this.abort.signal);
         }
       } catch (error) {
         if (this.abort.signal.aborted) return;
@@ -138,7 +139,7 @@ export class Reflector<T> {
             return;
           }
         }
-        await sleep(backoff.next(), this.abort.signal);
+        await pause(backoff.next(), this.abort.signal);
       }
     }
   }
@@ -216,6 +217,8 @@ export class Reflector<T> {
   private async watch(position: string): Promise<boolean> {
     const timeout = this.options.watchTimeoutSeconds ?? 300 + Math.floor(this.options.random() * 300);
     const path = this.path(`watch=true&resourceVersion=${encodeURIComponent(position)}&allowWatchBookmarks=true&timeoutSeconds=${timeout}`);
+    // Stopped while listing: the abort has fired already, and the listener below would never hear it.
+    if (this.abort.signal.aborted) return false;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     this.abort.signal.addEventListener('abort', onAbort);
@@ -349,17 +352,4 @@ function describe(error: unknown): string {
 /** Errors no retry can cure: the store belongs to another cluster. */
 function isFatal(error: unknown): boolean {
   return error instanceof MirrorSourceMismatchError;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 }

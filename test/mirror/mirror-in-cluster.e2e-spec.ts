@@ -134,18 +134,31 @@ describe('mirror mode with --mirror in-cluster', () => {
     buildDist();
     replaceFile(join(serviceAccountDir, 'token'), 'token-two\n');
     const dataDir = join(work, 'process');
-    const server = await startServerProcess(['--data-dir', dataDir, '--mirror', 'in-cluster', '--service-account-dir', serviceAccountDir, '--log-level', 'silent'], {
+    const started = Date.now();
+    const server = await startServerProcess(['--data-dir', dataDir, '--mirror', 'in-cluster', '--service-account-dir', serviceAccountDir, '--log-level', 'debug'], {
       env: { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: new URL(proxy.url).port, POD_NAMESPACE: 'svctrail' },
     });
+    const proxied = proxy.requests.length;
+    const log = () => `; the proxy saw ${JSON.stringify(proxy.requests.slice(proxied).map((r) => `${r.method} ${r.path} ${r.status} ${r.authorization}`))}\n${server.stdout()}\n${server.stderr()}`;
+    let recorded: unknown;
     try {
       const admin = readFileSync(join(dataDir, 'tokens.csv'), 'utf8').split(',')[0];
       const client = new HttpsClient(server.url, { ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: admin });
-      await until(async () => (await client.get('/api/v1/namespaces/a/services/web')).status === 200, 'the process to record the cluster');
-    } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      // Each look bounded too: a request the process never answers must fail here, with its log.
+      await until(async () => (await client.get('/api/v1/namespaces/a/services/web', { timeoutMs: 5_000 })).status === 200, 'the process to record the cluster', 20_000);
+    } catch (error) {
+      recorded = error;
     }
-  });
+    server.child.kill('SIGTERM');
+    const ended = await Promise.race([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))]);
+    if (!ended) server.child.kill('SIGKILL');
+    if (recorded) {
+      throw new Error(`${String(recorded)} (started ${Date.now() - started} ms ago)${log()}`, { cause: recorded });
+    }
+    if (!ended) throw new Error(`the process did not end within 10 s of SIGTERM${log()}`);
+    // Start (bounded at 30 s), the recording (20 s) and the stop (10 s): past jest's default, so
+    // that whichever fails reports itself with the process's log rather than jest's timeout.
+  }, 90_000);
 
   it("refuses to start outside a Pod, with client-go's words and the flag that asked", async () => {
     buildDist();

@@ -5,6 +5,7 @@
 // free for the next try. TCP keepalive bounds how long a holder cut off by the network keeps it.
 import type { Client, ClientConfig } from 'pg';
 import type { HeldLease, MirrorLease } from '../ports/mirror-lease';
+import { pause } from '../../shared/abortable-pause';
 
 /** The advisory lock keys (constants of svctrail's own): the mirror's reflector, the write leader. */
 export const MIRROR_LEASE_KEY = '8319395769340735589';
@@ -40,7 +41,7 @@ export class PgAdvisoryLease implements MirrorLease {
       }
       await client.end().catch(() => undefined);
       onWaiting?.();
-      await wait(this.retryMs, signal);
+      await pause(this.retryMs, signal);
     }
   }
 }
@@ -59,16 +60,4 @@ function held(client: Client): HeldLease {
       await client.end().catch(() => undefined);
     },
   };
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -7,6 +7,7 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Clock } from '../../shared/clock';
+import { whenAborted } from '../../shared/abortable-pause';
 import type { HeldLease } from '../ports/mirror-lease';
 import type { LeaderCandidate, WriteLeader, WriteLeadership } from '../ports/write-leadership';
 import type { PgAdvisoryLease } from './pg-advisory-lease';
@@ -77,7 +78,7 @@ export class PgWriteLeadership implements WriteLeadership, OnApplicationShutdown
         return; // stopping
       }
       this.held = { lease, token };
-      await Promise.race([lease.lost, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+      await Promise.race([lease.lost, whenAborted(signal)]);
       this.held = undefined;
       await lease.release();
     }
