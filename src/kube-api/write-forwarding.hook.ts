@@ -8,13 +8,13 @@
 //
 // A leader that stops answering (frozen, stalled, cut off) keeps its lease while its PostgreSQL
 // session lives, so each follower judges it itself: it asks the leader's /livez every
-// HEARTBEAT_MS, and sends writes only while the leader answered within STALE_MS; a leader not
+// HEARTBEAT_MS (leader-connection.ts), and sends writes only while it answered within STALE_MS; a leader not
 // reached, or no longer leading, is not written to until it answers again (or another is
 // announced). Only the writes already sent to a leader that stopped answering wait for it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { Agent, request as httpsRequest } from 'node:https';
-import type { PeerCertificate, TLSSocket } from 'node:tls';
+import { request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { Readable } from 'node:stream';
 import { requestAttributes } from '../authz/request-attributes';
 import { InternalServerError } from '../domain/errors/domain-errors';
@@ -24,17 +24,8 @@ import { forwardedHeaders, NOT_LEADER_HEADER, REPLICA_TOKEN_HEADER } from './for
 import { sendStatus } from './kube-response';
 import { statusForError } from './kube-status';
 import { isRecordedWrite } from './recorded-writes';
+import { LeaderConnection, SILENCE_MS } from './leader-connection';
 import { identityOf, isUiRequest } from './request-identity';
-
-/**
- * How long a connection to the leader may stay silent: a forwarded write without an answer for
- * that long counts as lost, and an idle connection is closed, before the leader's own keep-alive
- * timeout (Fastify's 72 s), so a kept connection is never one the leader is closing.
- */
-const SILENCE_MS = 60_000;
-/** How often a follower asks the leader whether it is alive (/livez), and how old its last answer may be. */
-const HEARTBEAT_MS = 100;
-const STALE_MS = 400;
 
 /** Not relayed from the leader's answer: hop-by-hop headers. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade']);
@@ -121,6 +112,8 @@ function forward(leader: LeaderConnection, request: FastifyRequest, body: Buffer
     upstream.on('response', (answer) => {
       leader.answered();
       if (answer.statusCode === 421 && answer.headers[NOT_LEADER_HEADER] !== undefined) {
+        // A body cut off is no error here: the answer was the status (an 'error' unheard would end the process).
+        answer.on('error', () => undefined);
         answer.resume();
         resolve({ notRun: true });
       } else resolve({ answer });
@@ -141,72 +134,6 @@ function relay(reply: FastifyReply, answer: IncomingMessage): void {
   // The leader went away mid-answer: the client sees its connection end, as it would from the leader.
   answer.on('error', () => reply.raw.destroy());
   answer.on('aborted', () => reply.raw.destroy());
-}
-
-/** Kept-alive connections to one leader term (its CA trusted, its certificate pinned), and whether it answers. */
-class LeaderConnection {
-  readonly host: string;
-  readonly port: number;
-  readonly agent: Agent;
-  /** Not written to until a first answer. */
-  private lastAnswer = -Infinity;
-  private asking = false;
-  private readonly heartbeat: NodeJS.Timeout;
-
-  constructor(readonly announced: WriteLeader) {
-    const url = new URL(announced.url);
-    this.host = url.hostname.replace(/^\[|\]$/g, '');
-    this.port = Number(url.port || 443);
-    this.agent = new Agent({
-      keepAlive: true,
-      timeout: SILENCE_MS,
-      ca: announced.caCertificate,
-      checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
-        certificate.fingerprint256 === announced.certificateSha256
-          ? undefined
-          : new Error(`the replica at ${announced.url} is not the write leader it announced (certificate ${certificate.fingerprint256})`),
-    });
-    this.heartbeat = setInterval(() => this.ask(), HEARTBEAT_MS);
-    this.heartbeat.unref();
-    this.ask();
-  }
-
-  /** Whether writes may go to it now: it answered lately. */
-  healthy(): boolean {
-    return performance.now() - this.lastAnswer < STALE_MS;
-  }
-
-  answered(): void {
-    this.lastAnswer = performance.now();
-  }
-
-  /** Not reached, no longer leading, or gone mid-write: nothing more goes to it until it answers again. */
-  unanswered(): void {
-    this.lastAnswer = -Infinity;
-  }
-
-  /** Stops asking (a later term replaced it); its kept connections serve the writes still under way. */
-  retire(): void {
-    clearInterval(this.heartbeat);
-  }
-
-  close(): void {
-    this.retire();
-    this.agent.destroy();
-  }
-
-  private ask(): void {
-    if (this.asking) return;
-    this.asking = true;
-    const probe = httpsRequest({ host: this.host, port: this.port, path: '/livez', agent: this.agent, timeout: STALE_MS }, (answer) => {
-      answer.resume();
-      if (answer.statusCode === 200) this.answered();
-      answer.on('end', () => (this.asking = false));
-    });
-    probe.on('timeout', () => probe.destroy());
-    probe.on('error', () => (this.asking = false));
-    probe.end();
-  }
 }
 
 /** The connection to the current leader term, and the few before it. */

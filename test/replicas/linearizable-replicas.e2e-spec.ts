@@ -470,6 +470,11 @@ for (const writeLeader of [false, true])
                 history.push({ type: 'read', key, client: 'final', invokedAt, completedAt, outcome: 'ok', value: answer.json?.metadata?.annotations?.[ANNOTATION], note: note(replica, answer) });
               } else anomalies.push(`final GET ${key} on ${note(replica, answer)}: ${'status' in answer ? answer.text.slice(0, 300) : ''}`);
             }
+          // A replica that is gone says why: its exit and the end of what it logged (warnings and errors).
+          for (const replica of replicas) {
+            const exit = replica.process.child.exitCode ?? replica.process.child.signalCode;
+            if (exit !== null) anomalies.push(`${replica.name} exited (${exit}) during the run; its log ends: ${replica.process.stdout().slice(-1500)} ${replica.process.stderr().slice(-1500)}`);
+          }
           const runMs = now();
 
           const checkStarted = performance.now();
