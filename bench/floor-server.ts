@@ -143,9 +143,9 @@ function storageWrites(prepare: (sql: string) => LazyStatement) {
     insertEvent: prepare(
       `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
          recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data,
-         actor_groups_id, user_agent_id, field_manager_id)
+         actor_user_id, actor_groups_id, user_agent_id, field_manager_id)
        VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
-         @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
+         @recordedAt, '', '', '', '', @requestId, @verb, @subresource, @packedData, @actorUserId, @actorGroupsId, @userAgentId, @fieldManagerId)`,
     ),
     textId: textIds(prepare),
     updateService: prepare(
@@ -297,7 +297,7 @@ function main(): void {
   // Each row carries its write's stored patch (svctrail stores one per revision; a primary-key
   // lookup): read on the write's last event only, where the group is assembled.
   const EVENT_COLUMNS = `position, resource_version AS rv, stream_id AS uid, namespace, name, type, data, packed_data AS packed, recorded_at AS recordedAt,
-    actor_user AS user, actor_groups AS groups, actor_groups_id AS groupsId, user_agent AS userAgent, user_agent_id AS userAgentId, field_manager AS fieldManager,
+    actor_user AS user, actor_user_id AS userId, actor_groups AS groups, actor_groups_id AS groupsId, user_agent AS userAgent, user_agent_id AS userAgentId, field_manager AS fieldManager,
     field_manager_id AS fieldManagerId, request_id AS requestId, verb, subresource,
     CASE WHEN position = resource_version THEN (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version) END AS patch`;
   const changesOf = resolvingTexts(prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE namespace = ? AND name = ? AND position > ? ORDER BY namespace, name, position`), prepare);
@@ -306,7 +306,7 @@ function main(): void {
     prepare(
       `SELECT t.id, t.resource_version AS rv, t.uid, t.namespace, t.name, t.condition_type AS conditionType, t.from_status AS fromStatus,
        t.to_status AS toStatus, t.reason, t.message, t.observed_generation AS observedGeneration, t.last_transition_time AS lastTransitionTime,
-       t.recorded_at AS recordedAt, t.actor_user AS user, e.actor_groups AS groups, e.actor_groups_id AS groupsId, e.user_agent AS userAgent, e.user_agent_id AS userAgentId,
+       t.recorded_at AS recordedAt, t.actor_user AS user, NULL AS userId, e.actor_groups AS groups, e.actor_groups_id AS groupsId, e.user_agent AS userAgent, e.user_agent_id AS userAgentId,
        e.field_manager AS fieldManager, e.field_manager_id AS fieldManagerId,
        e.request_id AS requestId
      FROM condition_transitions t JOIN events e ON e.position = t.resource_version
@@ -481,7 +481,7 @@ function main(): void {
     const clock = new Date().toISOString();
     const now = clock < lastRecordedAt ? lastRecordedAt : clock;
     const requestId = randomUUID();
-    const texts = { actorGroupsId: st.textId(w.groups), userAgentId: st.textId(w.userAgent), fieldManagerId: st.textId(w.fieldManager) };
+    const texts = { actorUserId: st.textId(w.user), actorGroupsId: st.textId(w.groups), userAgentId: st.textId(w.userAgent), fieldManagerId: st.textId(w.fieldManager) };
     events.forEach((e, i) => {
       st.insertEvent.run({
         position: head + i + 1,
@@ -493,7 +493,6 @@ function main(): void {
         type: e.type,
         packedData: packEventData(JSON.stringify(e.data)),
         recordedAt: now,
-        actorUser: w.user,
         ...texts,
         requestId,
         verb: 'update',

@@ -205,7 +205,7 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
   const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'events'`).all() as { name: string; sql: string }[];
   for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
   // svctrail's table: the data packed as svctrail's import stores it.
-  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   // Its repeated texts by id, as svctrail's import stores them.
   const findText = db.prepare('SELECT id FROM repeated_texts WHERE text = ?').pluck();
   const addText = db.prepare('INSERT INTO repeated_texts (text) VALUES (?)');
@@ -225,7 +225,7 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
       e.type,
       '',
       e.recordedAt,
-      e.actorUser,
+      '',
       '',
       '',
       '',
@@ -236,6 +236,7 @@ async function rawImportRebuild(file: string, out: string): Promise<{ events: nu
       textId(JSON.stringify(e.actorGroups)),
       textId(e.userAgent),
       textId(e.fieldManager),
+      textId(e.actorUser),
     );
     events++;
   }

@@ -126,9 +126,9 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
     ? prepare(
         `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
            recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data,
-           actor_groups_id, user_agent_id, field_manager_id)
+           actor_user_id, actor_groups_id, user_agent_id, field_manager_id)
          VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
-           @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
+           @recordedAt, '', '', '', '', @requestId, @verb, @subresource, @packedData, @actorUserId, @actorGroupsId, @userAgentId, @fieldManagerId)`,
       )
     : prepare(
         `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
@@ -225,8 +225,8 @@ export function floorKubeEvents(deps: FloorKubeEventsDeps): { write: (w: EventWr
       type,
       ...(full ? { packedData: packEventData(data) } : { data }),
       recordedAt: now,
-      actorUser: w.user,
-      ...(full ? { actorGroupsId: textId!(w.groups), userAgentId: textId!(w.userAgent), fieldManagerId: textId!(w.fieldManager), subresource: '' } : {}),
+      ...(full ? {} : { actorUser: w.user }),
+      ...(full ? { actorUserId: textId!(w.user), actorGroupsId: textId!(w.groups), userAgentId: textId!(w.userAgent), fieldManagerId: textId!(w.fieldManager), subresource: '' } : {}),
       requestId: full ? randomUUID() : `floor-${rv}`,
       verb: w.verb,
     });

@@ -1,5 +1,5 @@
 // The floor's few lines for svctrail's repeated texts (src/store/sqlite-repeated-texts.ts): an
-// actor's groups, a user agent and a field manager are stored once in repeated_texts and the events
+// actor's user and groups, a user agent and a field manager are stored once in repeated_texts and the events
 // refer to them by id, so floor-full's writes look each up (adding a new one) as svctrail does, and
 // every floor read of them resolves the id (a row not converted yet keeps its text).
 import type { LazyStatement } from './lazy-statement';
@@ -12,13 +12,15 @@ export function textIds(prepare: (sql: string) => LazyStatement): (text: string)
 }
 
 /** An events column's text, whether by id or not (`alias.` prefixed when given). */
-export function repeatedText(column: 'actor_groups' | 'user_agent' | 'field_manager', alias = ''): string {
+export function repeatedText(column: 'actor_user' | 'actor_groups' | 'user_agent' | 'field_manager', alias = ''): string {
   const a = alias ? `${alias}.` : '';
   return `coalesce((SELECT rt.text FROM repeated_texts rt WHERE rt.id = ${a}${column}_id), ${a}${column})`;
 }
 
 /** The repeated-text columns of a floor read: ids as svctrail stores them, texts in a row not converted. */
 interface TextColumns {
+  user: string;
+  userId: number | null;
   groups: string;
   groupsId: number | null;
   userAgent: string;
@@ -44,6 +46,7 @@ export function resolvingTexts(statement: LazyStatement, prepare: (sql: string) 
     return found;
   };
   const resolve = (row: TextColumns) => {
+    row.user = text(row.userId, row.user);
     row.groups = text(row.groupsId, row.groups);
     row.userAgent = text(row.userAgentId, row.userAgent);
     row.fieldManager = text(row.fieldManagerId, row.fieldManager);

@@ -20,7 +20,7 @@ export const EVENT_TABLE_COLUMNS: readonly { key: keyof EventTableRow; column: s
   column: column.name,
 }));
 
-const STORED_ONLY = new Set<string>(['packedData', 'actorGroupsId', 'userAgentId', 'fieldManagerId']);
+const STORED_ONLY = new Set<string>(['packedData', 'actorUserId', 'actorGroupsId', 'userAgentId', 'fieldManagerId']);
 export const EVENT_KEYS: readonly EventKey[] = EVENT_TABLE_COLUMNS.flatMap(({ key }): EventKey[] => (STORED_ONLY.has(key) ? [] : key === 'plainData' ? ['data'] : [key as EventKey]));
 
 /** `SELECT` list of every column as stored (column AS key, quoted: PostgreSQL folds a bare alias). */
@@ -31,14 +31,16 @@ export const EVENT_TABLE_INSERT = `INSERT INTO events (${EVENT_TABLE_COLUMNS.map
 
 /** A fact as this version stores it: its data packed, its repeated texts by id (`textId`: the store's id of a text, added when new). */
 export function eventTableRowOf(row: EventRow, textId: (text: string) => number): EventTableRow {
-  const { data, actorGroups, userAgent, fieldManager, ...rest } = row;
+  const { data, actorUser, actorGroups, userAgent, fieldManager, ...rest } = row;
   return {
     ...rest,
     plainData: '',
     packedData: packEventData(data),
+    actorUser: '',
     actorGroups: '',
     userAgent: '',
     fieldManager: '',
+    actorUserId: textId(actorUser),
     actorGroupsId: textId(actorGroups),
     userAgentId: textId(userAgent),
     fieldManagerId: textId(fieldManager),

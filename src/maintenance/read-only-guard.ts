@@ -18,7 +18,7 @@ const MIRROR_WRITES = [
 
 export function makeReadOnly(handle: DatabaseHandle): void {
   handle.sqlite.exec(`CREATE TRIGGER point_in_time_read_only BEFORE INSERT ON events
-    WHEN NOT (NEW.request_id = 'bootstrap' AND NEW.actor_user = 'system:apiserver')
+    WHEN NOT (NEW.request_id = 'bootstrap' AND coalesce((SELECT text FROM repeated_texts WHERE id = NEW.actor_user_id), NEW.actor_user) = 'system:apiserver')
     BEGIN SELECT RAISE(ABORT, '${READ_ONLY_MESSAGE}'); END`);
   for (const [table, operation] of MIRROR_WRITES) {
     handle.sqlite.exec(`CREATE TRIGGER point_in_time_read_only_${table}_${operation.toLowerCase()} BEFORE ${operation} ON ${table}

@@ -11,7 +11,7 @@ const inSchema = (source: LogSource, name: string) => (source.schema ? `${source
 /** The columns, the repeated texts read from the same schema's repeated_texts. */
 const columns = (source: LogSource) => {
   const texts = inSchema(source, 'repeated_texts');
-  return `position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
+  return `position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, ${repeatedText('actor_user', '', texts)},
   ${repeatedText('actor_groups', '', texts)}, ${repeatedText('user_agent', '', texts)}, ${repeatedText('field_manager', '', texts)}, request_id, verb, subresource, packed_data`;
 };
 

@@ -79,21 +79,45 @@ const FEED = `SELECT ${eventColumns('e')}, coalesce(r.patch, f.patch) AS patch F
   LEFT JOIN revision_facts f ON e.position = e.resource_version AND f.uid = e.stream_id AND f.resource_version = e.resource_version
   WHERE e.position > $1 AND e.position <= $2 ORDER BY e.position LIMIT ${FEED_EVENTS}`;
 
+/** Whether any event still names its actor user by text (not converted yet): a seek of events_actor_position's NULL key. */
+const ANY_ACTOR_BY_TEXT = 'SELECT 1 AS found FROM events WHERE actor_user_id IS NULL AND position > 0 LIMIT 1';
+/** The id of a text in repeated_texts. */
+const TEXT_ID = 'SELECT id FROM repeated_texts WHERE text = $1';
+
 /** Rows read per round while collecting distinct writes, at most. */
 const BATCH = 500;
 
 export class ChangeHistoryRepository implements ChangeHistory {
   private readonly texts: RepeatedTextCache;
+  private allActorsById = false;
 
   constructor(private readonly db: SqlReader) {
     this.texts = new RepeatedTextCache(db);
   }
 
   /**
-   * The SQL of one round over a range: $1 fromPosition, $2 toRv, $3 fromRv, $4 the batch, then
-   * the filters' values (in `params`, which holds the four first).
+   * How an actor filter reads: the id of the actor's text, through events_actor_position, once
+   * every event refers to its actor user by id (no row is left for the conversion,
+   * event-data-packing.ts; once so, so for good: every row written since does); null when no event
+   * names that actor; undefined (each row's text, in the range's order) until then. The id is
+   * looked up first, not in a subquery: PostgreSQL plans with the value and its statistics, so a
+   * rare actor is read through the index.
    */
-  rangeSql(range: ChangeFilters, params: SqlParams, columns = 'position, resource_version AS rv'): string {
+  private async actorIdOf(range: ChangeFilters): Promise<number | null | undefined> {
+    if (range.actor === undefined) return undefined;
+    if (!this.allActorsById) {
+      this.allActorsById = (await this.db.all(ANY_ACTOR_BY_TEXT)).length === 0;
+      if (!this.allActorsById) return undefined;
+    }
+    const found = await this.db.one<{ id: number | string }>(TEXT_ID, [range.actor]);
+    return found === undefined ? null : Number(found.id);
+  }
+
+  /**
+   * The SQL of one round over a range: $1 fromPosition, $2 toRv, $3 fromRv, $4 the batch, then
+   * the filters' values (in `params`, which holds the four first). `actorId`: see actorIdOf().
+   */
+  rangeSql(range: ChangeFilters, params: SqlParams, columns = 'position, resource_version AS rv', actorId?: number): string {
     // A Service's change log: an Event's facts (same namespace, maybe the same name) are not its changes.
     const where = ['position >= $1', 'position <= $2', 'resource_version >= $3', serviceRowsOnly()];
     let index: string;
@@ -101,13 +125,14 @@ export class ChangeHistoryRepository implements ChangeHistory {
     if (range.uid !== undefined) index = 'events_stream_version_unique';
     else if (range.name !== undefined) index = 'events_name_position';
     else if (range.namespace !== undefined) index = 'events_namespace_position';
-    else if (range.actor !== undefined) index = 'events_actor_position';
+    else if (range.actor !== undefined) index = actorId === undefined ? '' : 'events_actor_position';
     else if (range.eventType !== undefined) index = 'events_type_position';
     else index = '';
     if (range.uid !== undefined) where.push(`stream_id = ${params.param(range.uid)}`);
     if (range.namespace !== undefined) where.push(`namespace = ${params.param(range.namespace)}`);
     if (range.name !== undefined) where.push(`name = ${params.param(range.name)}`);
-    if (range.actor !== undefined) where.push(`actor_user = ${params.param(range.actor)}`);
+    if (range.actor !== undefined && actorId !== undefined) where.push(`actor_user_id = ${params.param(actorId)}`);
+    else if (range.actor !== undefined) where.push(`${repeatedText('actor_user')} = ${params.param(range.actor)}`);
     if (range.eventType !== undefined) where.push(`type = ${params.param(range.eventType)}`);
     if (range.fieldManager !== undefined) where.push(`${repeatedText('field_manager')} = ${params.param(range.fieldManager)}`);
     const from = index ? `events${this.db.dialect.indexedBy(index)}` : 'events';
@@ -119,11 +144,11 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * The SQL that reads whole writes of a range: every event row with, on a write's last event
    * (the one at its resourceVersion), the patch its revision stores.
    */
-  storedWritesSql(range: ChangeFilters, params: SqlParams): string {
+  storedWritesSql(range: ChangeFilters, params: SqlParams, actorId?: number): string {
     const patch = `CASE WHEN position = resource_version THEN coalesce(
       (SELECT r.patch FROM service_revisions r WHERE r.uid = events.stream_id AND r.resource_version = events.resource_version),
       (SELECT f.patch FROM revision_facts f WHERE f.uid = events.stream_id AND f.resource_version = events.resource_version)) END AS patch`;
-    return this.rangeSql(range, params, `${eventColumns()}, ${patch}`);
+    return this.rangeSql(range, params, `${eventColumns()}, ${patch}`, actorId);
   }
 
   /**
@@ -135,7 +160,9 @@ export class ChangeHistoryRepository implements ChangeHistory {
   async matchingStoredWrites(range: ChangeRange, limit: number): Promise<StoredWrite[]> {
     if (!filtersWholeWrites(range)) throw new Error('matchingStoredWrites needs filters that keep writes whole');
     const params = new SqlParams(0, 0, 0, 0);
-    const sql = this.storedWritesSql(range, params);
+    const actorId = await this.actorIdOf(range);
+    if (actorId === null) return [];
+    const sql = this.storedWritesSql(range, params, actorId);
     return this.wholeWrites<EventRow & { patch: StoredText | null }, StoredWrite>(sql, range, params, limit, (rows) => this.withPatch(rows, rows[rows.length - 1].patch));
   }
 
@@ -143,8 +170,8 @@ export class ChangeHistoryRepository implements ChangeHistory {
    * The SQL that reads whole writes of a range for field ownership: every event row with, on a
    * write's last event, the managedFields of the revisions before and after it (OWNERSHIP_COLUMNS).
    */
-  private ownershipWritesSql(range: ChangeFilters, params: SqlParams): string {
-    return this.rangeSql(range, params, `${eventColumns()},\n  ${OWNERSHIP_COLUMNS}`);
+  private ownershipWritesSql(range: ChangeFilters, params: SqlParams, actorId: number | undefined): string {
+    return this.rangeSql(range, params, `${eventColumns()},\n  ${OWNERSHIP_COLUMNS}`, actorId);
   }
 
   /**
@@ -155,7 +182,10 @@ export class ChangeHistoryRepository implements ChangeHistory {
   async managedFieldsWrites(range: ChangeRange, limit: number): Promise<OwnershipWrite[]> {
     if (!filtersWholeWrites(range)) throw new Error('managedFieldsWrites needs filters that keep writes whole');
     const params = new SqlParams(0, 0, 0, 0);
-    return this.wholeWrites<OwnershipRow, OwnershipWrite>(this.ownershipWritesSql(range, params), range, params, limit, (rows) => {
+    const actorId = await this.actorIdOf(range);
+    if (actorId === null) return [];
+    const sql = this.ownershipWritesSql(range, params, actorId);
+    return this.wholeWrites<OwnershipRow, OwnershipWrite>(sql, range, params, limit, (rows) => {
       const first = rows[0];
       const last = rows[rows.length - 1];
       return {
@@ -203,7 +233,9 @@ export class ChangeHistoryRepository implements ChangeHistory {
   /** The resourceVersions of up to `limit` matching writes, oldest first. */
   async matchingWrites(range: ChangeRange, limit: number): Promise<number[]> {
     const params = new SqlParams(0, 0, 0, 0);
-    const sql = this.rangeSql(range, params);
+    const actorId = await this.actorIdOf(range);
+    if (actorId === null) return [];
+    const sql = this.rangeSql(range, params, undefined, actorId);
     const out: number[] = [];
     let fromPosition = range.fromPosition;
     // A write has one event or a few: a first round of twice the page reads about what the page

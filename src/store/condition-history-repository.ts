@@ -11,7 +11,7 @@ const COLUMNS = `t.id, t.resource_version AS "resourceVersion", t.uid, t.namespa
   t.from_status AS "fromStatus", t.to_status AS "toStatus", t.reason, t.message, t.observed_generation AS "observedGeneration",
   t.last_transition_time AS "lastTransitionTime", t.recorded_at AS "recordedAt", t.actor_user AS "actorUser",
   e.actor_groups AS "actorGroups", e.user_agent AS "userAgent", e.field_manager AS "fieldManager", e.request_id AS "requestId",
-  e.actor_groups_id AS "actorGroupsId", e.user_agent_id AS "userAgentId", e.field_manager_id AS "fieldManagerId"`;
+  NULL AS "actorUserId", e.actor_groups_id AS "actorGroupsId", e.user_agent_id AS "userAgentId", e.field_manager_id AS "fieldManagerId"`;
 
 /** What a summary folds, and nothing else: no message, no actor (so no join with the events). */
 const SUMMARY_ROWS = (indexedBy: string) => `SELECT condition_type AS "conditionType", from_status AS "fromStatus", to_status AS "toStatus", recorded_at AS "recordedAt"

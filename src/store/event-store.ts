@@ -32,9 +32,9 @@ export class SqliteEventStore {
     this.insert = handle.sqlite.prepare(
       `INSERT INTO events (position, resource_version, stream_id, stream_version, namespace, name, type, data,
          recorded_at, actor_user, actor_groups, user_agent, field_manager, request_id, verb, subresource, packed_data,
-         actor_groups_id, user_agent_id, field_manager_id)
+         actor_user_id, actor_groups_id, user_agent_id, field_manager_id)
        VALUES (@position, @resourceVersion, @streamId, @streamVersion, @namespace, @name, @type, '',
-         @recordedAt, @actorUser, '', '', '', @requestId, @verb, @subresource, @packedData, @actorGroupsId, @userAgentId, @fieldManagerId)`,
+         @recordedAt, '', '', '', '', @requestId, @verb, @subresource, @packedData, @actorUserId, @actorGroupsId, @userAgentId, @fieldManagerId)`,
     );
     this.texts = new SqliteRepeatedTexts(handle.sqlite);
     this.streamEvents = handle.sqlite.prepare(`SELECT ${resolvedEventColumns()} FROM events WHERE stream_id = ? ORDER BY stream_version`);
@@ -66,6 +66,7 @@ export class SqliteEventStore {
     const recorded = numberedEvents(request, this.head() + 1);
     const m = request.metadata;
     // The write's repeated texts, stored once (repeated_texts) and referred to by id.
+    const actorUserId = this.texts.idOf(m.user);
     const actorGroupsId = this.texts.idOf(JSON.stringify(m.groups));
     const userAgentId = this.texts.idOf(m.userAgent);
     const fieldManagerId = this.texts.idOf(m.fieldManager);
@@ -81,7 +82,7 @@ export class SqliteEventStore {
           type: r.event.type,
           packedData: packEventData(JSON.stringify(r.event.data)),
           recordedAt: m.recordedAt,
-          actorUser: m.user,
+          actorUserId,
           actorGroupsId,
           userAgentId,
           fieldManagerId,

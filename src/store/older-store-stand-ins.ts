@@ -48,13 +48,15 @@ function standInForKubeEvents(sqlite: Database.Database): void {
 }
 
 /**
- * Before dense events (migration 0014) every event held its data and repeated texts as text: a
- * view adds the columns of the dense form, empty, so each row reads as one not yet converted, and
- * an empty table of repeated texts.
+ * Before dense events (migration 0014) every event held its data and repeated texts as text, and
+ * before dense actors (0015) its actor user: a view adds the columns of the dense form the store
+ * lacks, empty, so each row reads as one not yet converted (and, before 0014, an empty table of
+ * repeated texts).
  */
 function standInForDenseEvents(sqlite: Database.Database): void {
   const columns = sqlite.prepare("SELECT name FROM pragma_table_info('events', 'main')").pluck().all() as string[];
-  if (columns.includes('packed_data')) return;
-  sqlite.exec(`CREATE TEMP VIEW events AS SELECT *, NULL AS packed_data, NULL AS actor_groups_id, NULL AS user_agent_id, NULL AS field_manager_id FROM main.events`);
-  sqlite.exec('CREATE TEMP TABLE repeated_texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  if (columns.includes('actor_user_id')) return;
+  const missing = columns.includes('packed_data') ? [] : ['packed_data', 'actor_groups_id', 'user_agent_id', 'field_manager_id'];
+  sqlite.exec(`CREATE TEMP VIEW events AS SELECT *, ${[...missing, 'actor_user_id'].map((column) => `NULL AS ${column}`).join(', ')} FROM main.events`);
+  if (!columns.includes('packed_data')) sqlite.exec('CREATE TEMP TABLE repeated_texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
 }

@@ -17,7 +17,9 @@ function table(texts: Record<number, string>) {
   return { reader, reads };
 }
 
-const row = (groups: number | null, agent: number | null, manager: number | null): RepeatedTextFields => ({
+const row = (groups: number | null, agent: number | null, manager: number | null, user: number | null = null): RepeatedTextFields => ({
+  actorUser: user === null ? 'old-user' : '',
+  actorUserId: user,
   actorGroups: groups === null ? '["old"]' : '',
   actorGroupsId: groups,
   userAgent: agent === null ? 'old-agent' : '',
@@ -28,23 +30,23 @@ const row = (groups: number | null, agent: number | null, manager: number | null
 
 describe('the repeated-text cache', () => {
   it('given rows with text ids, when resolved, then each id is its text, read once for the range of the ids not kept yet', async () => {
-    const { reader, reads } = table({ 1: '["system:masters"]', 2: 'kubectl/v1.33', 3: 'kubectl-client-side-apply', 4: 'metallb', 9: 'unused' });
+    const { reader, reads } = table({ 1: '["system:masters"]', 2: 'kubectl/v1.33', 3: 'kubectl-client-side-apply', 4: 'metallb', 5: 'kubernetes-admin', 9: 'unused' });
     const cache = new RepeatedTextCache(reader);
-    const rows = await cache.resolve([row(1, 2, 3), row(1, 4, 3)]);
-    expect(rows.map((r) => [r.actorGroups, r.userAgent, r.fieldManager])).toEqual([
-      ['["system:masters"]', 'kubectl/v1.33', 'kubectl-client-side-apply'],
-      ['["system:masters"]', 'metallb', 'kubectl-client-side-apply'],
+    const rows = await cache.resolve([row(1, 2, 3, 5), row(1, 4, 3, 5)]);
+    expect(rows.map((r) => [r.actorUser, r.actorGroups, r.userAgent, r.fieldManager])).toEqual([
+      ['kubernetes-admin', '["system:masters"]', 'kubectl/v1.33', 'kubectl-client-side-apply'],
+      ['kubernetes-admin', '["system:masters"]', 'metallb', 'kubectl-client-side-apply'],
     ]);
-    expect(reads).toEqual([[1, 4]]);
+    expect(reads).toEqual([[1, 5]]);
     // Kept: the same ids again read nothing.
-    await cache.resolve([row(4, 2, 1)]);
-    expect(reads).toEqual([[1, 4]]);
+    await cache.resolve([row(4, 2, 1, 3)]);
+    expect(reads).toEqual([[1, 5]]);
   });
 
   it('given a row not converted yet (no ids), when resolved, then its own texts stand and nothing is read', async () => {
     const { reader, reads } = table({});
     const [resolved] = await new RepeatedTextCache(reader).resolve([row(null, null, null)]);
-    expect([resolved.actorGroups, resolved.userAgent, resolved.fieldManager]).toEqual(['["old"]', 'old-agent', 'old-manager']);
+    expect([resolved.actorUser, resolved.actorGroups, resolved.userAgent, resolved.fieldManager]).toEqual(['old-user', '["old"]', 'old-agent', 'old-manager']);
     expect(reads).toEqual([]);
   });
 

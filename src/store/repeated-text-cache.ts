@@ -1,6 +1,6 @@
-// A reader's texts of repeated_texts by id (an actor's groups, a user agent, a field manager:
-// stored once, referred to by id from the events), kept in memory: resolving a row's three ids is
-// three Map look-ups where SQL cost a subquery each (a third of the time a history page spends
+// A reader's texts of repeated_texts by id (an actor's user and groups, a user agent, a field manager:
+// stored once, referred to by id from the events), kept in memory: resolving a row's four ids is
+// four Map look-ups where SQL cost a subquery each (a third of the time a history page spends
 // reading its rows). A text's id never changes once committed, and a reader only sees committed
 // rows (PostgreSQL: other replicas' included), so a kept text is right for good; an id not kept
 // yet is read, with the others of the range it falls in. Bounded: past MAX_TEXTS, it starts over.
@@ -22,7 +22,7 @@ export class RepeatedTextCache {
     let low = Infinity;
     let high = -Infinity;
     for (const row of rows) {
-      for (const id of [row.actorGroupsId, row.userAgentId, row.fieldManagerId]) {
+      for (const id of [row.actorUserId, row.actorGroupsId, row.userAgentId, row.fieldManagerId]) {
         if (id === null || this.texts.has(Number(id))) continue;
         low = Math.min(low, Number(id));
         high = Math.max(high, Number(id));
@@ -30,6 +30,7 @@ export class RepeatedTextCache {
     }
     if (low <= high) await this.load(low, high);
     for (const row of rows) {
+      if (row.actorUserId !== null) row.actorUser = this.text(row.actorUserId);
       if (row.actorGroupsId !== null) row.actorGroups = this.text(row.actorGroupsId);
       if (row.userAgentId !== null) row.userAgent = this.text(row.userAgentId);
       if (row.fieldManagerId !== null) row.fieldManager = this.text(row.fieldManagerId);

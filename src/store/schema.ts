@@ -40,6 +40,11 @@ export const events = sqliteTable(
     actorGroupsId: integer('actor_groups_id'),
     userAgentId: integer('user_agent_id'),
     fieldManagerId: integer('field_manager_id'),
+    /**
+     * The actor's user, the same way (migration 0015): the id of its text in repeated_texts, ''
+     * in actor_user; NULL in a row not converted yet. Its index is of ids, not texts.
+     */
+    actorUserId: integer('actor_user_id'),
   },
   (t) => [
     // The optimistic-concurrency guard, and a stream's events in order (stream_version grows
@@ -51,13 +56,10 @@ export const events = sqliteTable(
     // nor by recorded_at (it grows with position: a binary search on the primary key).
     index('events_name_position').on(t.namespace, t.name, t.position),
     index('events_namespace_position').on(t.namespace, t.position),
-    index('events_actor_position').on(t.actorUser, t.position),
+    // Also the conversion's list of the rows still to convert (event-data-packing.ts): those
+    // without an actor user id, under the NULL key in position order (none once converted).
+    index('events_actor_position').on(t.actorUserId, t.position),
     index('events_type_position').on(t.type, t.position),
-    // Only rows still waiting for their data to be packed (none once converted): the conversion
-    // finds them without reading the table, and writes never touch it (a new row is packed).
-    index('events_unpacked')
-      .on(t.position)
-      .where(sql`${t.packedData} IS NULL`),
   ],
 );
 

@@ -3,7 +3,7 @@
 // interrupted conversion resumes (here: two batches by a command, the rest by a starting
 // server), and afterwards the store verifies, exports the same NDJSON byte for byte and has the
 // same facts checksum as the store it was made from.
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -17,7 +17,8 @@ import { verifyProjections } from '../../src/maintenance/projection-verifier';
 import { FixedClock } from '../../src/shared/clock';
 import { openDatabase } from '../../src/store/database';
 import { EventDataPacker } from '../../src/store/event-data-packer';
-import { EventDataPacking } from '../../src/store/event-data-packing';
+import { EventDataPacking, UNCONVERTED } from '../../src/store/event-data-packing';
+import { ChangeHistoryRepository } from '../../src/store/change-history-repository';
 import { factsChecksum } from '../../src/store/facts-checksum';
 import { decodeStoredText } from '../../src/store/stored-text-codec';
 import { SqliteSqlReader } from '../../src/store/sqlite-sql-reader';
@@ -34,18 +35,40 @@ async function exportText(dataDir: string): Promise<string> {
   return text;
 }
 
-/** The store at `path` as svctrail wrote it before migration 0014: every event's data and repeated texts as text, no repeated_texts, the old trigger. */
-function unconvert(path: string): void {
+/** An era of older stores: before packed event data (migration 0014), or before dense actors (0015). */
+type Era = 14 | 15;
+
+/** 0014's events_no_update trigger, as a store of that era has it. */
+const TRIGGER_0014 = (() => {
+  const sql = readFileSync(join(MIGRATIONS, '0014_dense_events.sql'), 'utf8');
+  const from = sql.indexOf('CREATE TRIGGER events_no_update');
+  return sql.slice(from, sql.indexOf('END;', from) + 'END;'.length);
+})();
+
+/**
+ * The store at `path` as svctrail wrote it before migration `era`: before 0014, every event's data
+ * and repeated texts as text, no repeated_texts, the old trigger; before 0015, the actor user as
+ * text (the rest dense), 0014's trigger and conversion index.
+ */
+function unconvert(path: string, era: Era): void {
   const db = new Database(path);
   try {
     db.function('unpacked', (packed: Buffer | null, data: string) => (packed === null ? data : decodeStoredText(packed)));
+    const text = (column: string) => `${column} = coalesce((SELECT text FROM repeated_texts WHERE id = ${column}_id), ${column})`;
     db.exec(`
       DROP TRIGGER events_no_update;
-      UPDATE events SET data = unpacked(packed_data, data),
-        actor_groups = coalesce((SELECT text FROM repeated_texts WHERE id = actor_groups_id), actor_groups),
-        user_agent = coalesce((SELECT text FROM repeated_texts WHERE id = user_agent_id), user_agent),
-        field_manager = coalesce((SELECT text FROM repeated_texts WHERE id = field_manager_id), field_manager);
-      DROP INDEX events_unpacked;
+      UPDATE events SET ${text('actor_user')};
+      DROP INDEX events_actor_position;
+      ALTER TABLE events DROP COLUMN actor_user_id;
+      CREATE INDEX events_actor_position ON events (actor_user, position);
+      DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations);
+    `);
+    if (era === 15) {
+      db.exec(`CREATE INDEX events_unpacked ON events (position) WHERE packed_data IS NULL; ${TRIGGER_0014} VACUUM;`);
+      return;
+    }
+    db.exec(`
+      UPDATE events SET data = unpacked(packed_data, data), ${text('actor_groups')}, ${text('user_agent')}, ${text('field_manager')};
       ALTER TABLE events DROP COLUMN packed_data;
       ALTER TABLE events DROP COLUMN actor_groups_id;
       ALTER TABLE events DROP COLUMN user_agent_id;
@@ -60,7 +83,10 @@ function unconvert(path: string): void {
   }
 }
 
-describe('packing the event data of a store written before it', () => {
+describe.each([
+  ['before packed event data (migration 0014)', 14],
+  ['before dense actors (migration 0015)', 15],
+] as [string, Era][])('converting a store written %s', (_era, era) => {
   let ctx: AppContext;
   let oldDir: string;
   let original: { exported: string; checksum: string; events: number };
@@ -86,7 +112,7 @@ describe('packing the event data of a store written before it', () => {
         // (Not every data directory holds every file.)
       }
     }
-    unconvert(join(oldDir, 'svctrail.db'));
+    unconvert(join(oldDir, 'svctrail.db'), era);
   });
   afterAll(async () => {
     await ctx.close();
@@ -110,7 +136,7 @@ describe('packing the event data of a store written before it', () => {
     const changes = (JSON.parse(lines.join('\n')).items as { kind: string }[]).filter((i) => i.kind === 'ServiceChange');
     expect(changes).toHaveLength(busiest.writes);
     // Still the older store: nothing migrated, nothing converted.
-    expect(db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all()).not.toContain('packed_data');
+    expect(db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all()).not.toContain(era === 14 ? 'packed_data' : 'actor_user_id');
     db.close();
     expect(statSync(path).size).toBe(bytes);
   });
@@ -118,9 +144,21 @@ describe('packing the event data of a store written before it', () => {
   it('given the older store, when opened, then it migrates and is converted in batches, resumably, to the same facts', async () => {
     const path = join(oldDir, 'svctrail.db');
     const before = new Database(path, { readonly: true });
-    expect((before.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('events') as string[]).includes('packed_data')).toBe(false);
-    expect((before.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('events') as string[]).includes('user_agent_id')).toBe(false);
+    const columns = before.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('events') as string[];
+    expect([columns.includes('packed_data'), columns.includes('user_agent_id'), columns.includes('actor_user_id')]).toEqual(era === 14 ? [false, false, false] : [true, true, false]);
+    // Who wrote what, as the older store names them: the change log's ?actor= must find the same writes in every form.
+    const byActor = before.prepare('SELECT DISTINCT actor_user AS actor, resource_version AS rv FROM events WHERE stream_id IN (SELECT uid FROM services) ORDER BY rv').all() as {
+      actor: string;
+      rv: number;
+    }[];
+    const actor = byActor[byActor.length - 1].actor;
+    const actorWrites = byActor.filter((w) => w.actor === actor).map((w) => w.rv);
     before.close();
+    const writesOf = async (db: Database.Database) =>
+      new ChangeHistoryRepository(new SqliteSqlReader({ sqlite: db, statement: (sql: string) => db.prepare(sql) })).matchingWrites(
+        { fromRv: 1, toRv: original.events, fromPosition: 1, actor, uid: undefined },
+        1000,
+      );
 
     // A command opens it (migration 0014) and packs two small batches, then stops (interrupted).
     const handle = openDatabase({ path, migrationsFolder: MIGRATIONS, synchronous: 'NORMAL' });
@@ -131,6 +169,7 @@ describe('packing the event data of a store written before it', () => {
     expect(await packing.remaining()).toBe(original.events - 7);
     // Half converted, the store reads the same: every reader takes both forms.
     expect(await exportText(oldDir)).toBe(original.exported);
+    expect(await writesOf(handle.sqlite)).toEqual(actorWrites);
     // The log is still append-only but for the packing: any other change is refused.
     expect(() => handle.sqlite.prepare(`UPDATE events SET type = 'x' WHERE position = 1`).run()).toThrow(/append-only/);
     expect(() => handle.sqlite.prepare(`UPDATE events SET packed_data = x'00', data = '' WHERE position = 1`).run()).toThrow(/append-only/);
@@ -150,17 +189,19 @@ describe('packing the event data of a store written before it', () => {
     const after = new Database(path, { readonly: true });
     try {
       expect(after.prepare('SELECT count(*) FROM events WHERE packed_data IS NULL').pluck().get()).toBe(0);
-      expect(after.prepare(`SELECT count(*) FROM events WHERE data <> '' OR actor_groups <> '' OR user_agent <> '' OR field_manager <> ''`).pluck().get()).toBe(0);
-      expect(after.prepare('SELECT count(*) FROM events WHERE actor_groups_id IS NULL OR user_agent_id IS NULL OR field_manager_id IS NULL').pluck().get()).toBe(0);
+      expect(after.prepare(`SELECT count(*) FROM events WHERE data <> '' OR actor_user <> '' OR actor_groups <> '' OR user_agent <> '' OR field_manager <> ''`).pluck().get()).toBe(0);
+      expect(after.prepare('SELECT count(*) FROM events WHERE actor_user_id IS NULL OR actor_groups_id IS NULL OR user_agent_id IS NULL OR field_manager_id IS NULL').pluck().get()).toBe(0);
+      // Converted, ?actor= reads the actor index by id.
+      expect(await writesOf(after)).toEqual(actorWrites);
       // Each text once, however many events repeat it.
       expect(after.prepare('SELECT count(*) FROM repeated_texts').pluck().get()).toBeLessThan(original.events / 2);
-      // The conversion's reader is the partial index, empty once done.
+      // The conversion's reader is the actor index's NULL key, empty once done.
       expect(
         after
-          .prepare('EXPLAIN QUERY PLAN SELECT position, data FROM events WHERE packed_data IS NULL AND position > ? ORDER BY position LIMIT ?')
+          .prepare(`EXPLAIN QUERY PLAN ${UNCONVERTED.replace(/\$\d/g, '?')}`)
           .all(0, 10)
           .map((r: any) => r.detail),
-      ).toEqual(['SEARCH events USING INDEX events_unpacked (position>?)']);
+      ).toEqual(['SEARCH events USING INDEX events_actor_position (actor_user_id=? AND position>?)']);
       const checksum = await factsChecksum(new SqliteSqlReader({ sqlite: after, statement: (sql: string) => after.prepare(sql) }), { after: 0, through: original.events }, null);
       expect(checksum).toBe(original.checksum);
     } finally {

@@ -341,9 +341,10 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       await old.query('ALTER TABLE events DISABLE TRIGGER events_no_update');
       const { rows } = await old.query<{ position: number; packed_data: Buffer }>('SELECT position, packed_data FROM events ORDER BY position');
       for (const row of rows) await old.query('UPDATE events SET data = $1, packed_data = NULL WHERE position = $2', [decodeStoredText(row.packed_data), row.position]);
-      await old.query(`UPDATE events SET actor_groups = (SELECT text FROM repeated_texts WHERE id = actor_groups_id),
+      await old.query(`UPDATE events SET actor_user = (SELECT text FROM repeated_texts WHERE id = actor_user_id), actor_groups = (SELECT text FROM repeated_texts WHERE id = actor_groups_id),
         user_agent = (SELECT text FROM repeated_texts WHERE id = user_agent_id), field_manager = (SELECT text FROM repeated_texts WHERE id = field_manager_id)`);
-      await old.query(`DROP INDEX events_unpacked; ALTER TABLE events DROP COLUMN packed_data, DROP COLUMN actor_groups_id, DROP COLUMN user_agent_id, DROP COLUMN field_manager_id;
+      await old.query(`DROP INDEX events_actor_position; CREATE INDEX events_actor_position ON events (actor_user, position);
+        ALTER TABLE events DROP COLUMN packed_data, DROP COLUMN actor_user_id, DROP COLUMN actor_groups_id, DROP COLUMN user_agent_id, DROP COLUMN field_manager_id;
         DROP TABLE repeated_texts; DROP FUNCTION repeated_texts_append_only(); DROP FUNCTION svctrail_text_id(text); ALTER TABLE events ENABLE TRIGGER events_no_update;
         CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RAISE EXCEPTION 'events are append-only'; END $f$;
         DROP TABLE write_leader;
@@ -365,7 +366,13 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
       expect(await pgExport(other.url)).toBe(exported);
       await expect(handle.pool.query(`UPDATE events SET packed_data = '\\x00', data = '', actor_user = 'x' WHERE position = 20`)).rejects.toThrow(/append-only/);
       expect(await packRemainingEventData(new PgSqlWriter(handle.pool), silentProgress)).toBe(events - 7);
-      expect((await handle.pool.query(`SELECT count(*)::int AS n FROM events WHERE packed_data IS NULL OR data <> '' OR actor_groups <> '' OR user_agent_id IS NULL`)).rows[0].n).toBe(0);
+      expect(
+        (
+          await handle.pool.query(
+            `SELECT count(*)::int AS n FROM events WHERE packed_data IS NULL OR data <> '' OR actor_user <> '' OR actor_groups <> '' OR user_agent_id IS NULL OR actor_user_id IS NULL`,
+          )
+        ).rows[0].n,
+      ).toBe(0);
     } finally {
       await handle.close();
     }

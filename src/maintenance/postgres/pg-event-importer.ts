@@ -35,7 +35,7 @@ export interface PgImportOptions {
   progress: Progress;
 }
 
-const INTEGER_KEYS = new Set<string>(['position', 'resourceVersion', 'streamVersion', 'actorGroupsId', 'userAgentId', 'fieldManagerId']);
+const INTEGER_KEYS = new Set<string>(['position', 'resourceVersion', 'streamVersion', 'actorUserId', 'actorGroupsId', 'userAgentId', 'fieldManagerId']);
 const EVENT_TYPES: [string, ColumnType][] = EVENT_TABLE_COLUMNS.map((c) => [c.column, INTEGER_KEYS.has(c.key) ? 'bigint' : c.key === 'packedData' ? 'bytea' : 'text']);
 const BATCH = 5000;
 
@@ -64,7 +64,7 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
       // The ids of the repeated texts (the import is one transaction: an id read here stays its text's).
       const textIds = new Map<string, number>();
       const insertEvents = async (rows: EventRow[]) => {
-        const unknown = [...new Set(rows.flatMap((row) => [row.actorGroups, row.userAgent, row.fieldManager]))].filter((text) => !textIds.has(text));
+        const unknown = [...new Set(rows.flatMap((row) => [row.actorUser, row.actorGroups, row.userAgent, row.fieldManager]))].filter((text) => !textIds.has(text));
         if (unknown.length) {
           const { rows: ids } = await client.query<{ text: string; id: number | string }>('SELECT t AS text, svctrail_text_id(t) AS id FROM unnest($1::text[]) t', [unknown]);
           for (const { text, id } of ids) textIds.set(text, Number(id));

@@ -32,6 +32,8 @@ export interface StoredEventData {
 
 /** The repeated-text columns of an events row as read: the id (store/repeated-text-cache.ts resolves it), or in a row not converted yet the text. */
 export interface RepeatedTextFields {
+  actorUser: string;
+  actorUserId: number | null;
   actorGroups: string;
   actorGroupsId: number | null;
   userAgent: string;
@@ -42,7 +44,7 @@ export interface RepeatedTextFields {
 
 /**
  * One event as the log stores it: its data packed, or not yet (packed-event-data.ts); its actor's
- * groups, user agent and field manager by the id of their text in repeated_texts (the text
+ * user, groups, user agent and field manager by the id of their text in repeated_texts (the text
  * column '' then), or not yet (the id null).
  */
 export type StoredEventRow = Omit<EventRow, 'data'> & StoredEventData & RepeatedTextFields;

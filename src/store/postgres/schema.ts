@@ -55,16 +55,14 @@ export const events = pgTable(
     actorGroupsId: counter('actor_groups_id'),
     userAgentId: counter('user_agent_id'),
     fieldManagerId: counter('field_manager_id'),
+    actorUserId: counter('actor_user_id'),
   },
   (t) => [
     uniqueIndex('events_stream_version_unique').on(t.streamId, t.streamVersion),
     index('events_name_position').on(t.namespace, t.name, t.position),
     index('events_namespace_position').on(t.namespace, t.position),
-    index('events_actor_position').on(t.actorUser, t.position),
+    index('events_actor_position').on(t.actorUserId, t.position),
     index('events_type_position').on(t.type, t.position),
-    index('events_unpacked')
-      .on(t.position)
-      .where(sql`${t.packedData} IS NULL`),
   ],
 );
 

@@ -8,7 +8,7 @@ import { eventDataText } from '../packed-event-data';
 export type { EventRow, StoredEventRow };
 
 /** The events columns whose texts are stored once, in repeated_texts, each referred to by `<column>_id`. */
-export const REPEATED_TEXT_COLUMNS = ['actor_groups', 'user_agent', 'field_manager'] as const;
+export const REPEATED_TEXT_COLUMNS = ['actor_user', 'actor_groups', 'user_agent', 'field_manager'] as const;
 export type RepeatedTextColumn = (typeof REPEATED_TEXT_COLUMNS)[number];
 
 // The schema's row and the port's are the same type: a column added to one and not the other fails to compile.
@@ -32,7 +32,7 @@ export function repeatedText(column: RepeatedTextColumn, alias = '', texts = 're
 function storedEventColumns(alias: string, text: (column: RepeatedTextColumn) => string, ids: string): string {
   const a = alias ? `${alias}.` : '';
   return `${a}position, ${a}resource_version AS "resourceVersion", ${a}stream_id AS "streamId", ${a}stream_version AS "streamVersion", ${a}namespace,
-  ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${a}actor_user AS "actorUser",
+  ${a}name, ${a}type, ${a}data AS "plainData", ${a}packed_data AS "packedData", ${a}recorded_at AS "recordedAt", ${text('actor_user')} AS "actorUser",
   ${text('actor_groups')} AS "actorGroups", ${text('user_agent')} AS "userAgent", ${text('field_manager')} AS "fieldManager", ${a}request_id AS "requestId",
   ${a}verb, ${a}subresource, ${ids}, NULL AS "data"`;
 }
@@ -43,7 +43,11 @@ function storedEventColumns(alias: string, text: (column: RepeatedTextColumn) =>
  */
 export function eventColumns(alias = ''): string {
   const a = alias ? `${alias}.` : '';
-  return storedEventColumns(alias, (column) => `${a}${column}`, `${a}actor_groups_id AS "actorGroupsId", ${a}user_agent_id AS "userAgentId", ${a}field_manager_id AS "fieldManagerId"`);
+  return storedEventColumns(
+    alias,
+    (column) => `${a}${column}`,
+    `${a}actor_user_id AS "actorUserId", ${a}actor_groups_id AS "actorGroupsId", ${a}user_agent_id AS "userAgentId", ${a}field_manager_id AS "fieldManagerId"`,
+  );
 }
 
 /**
@@ -51,7 +55,7 @@ export function eventColumns(alias = ''): string {
  * for the synchronous bulk readers on SQLite (replay's and verify's folds), which keep no cache.
  */
 export function resolvedEventColumns(alias = ''): string {
-  return storedEventColumns(alias, (column) => repeatedText(column, alias), 'NULL AS "actorGroupsId", NULL AS "userAgentId", NULL AS "fieldManagerId"');
+  return storedEventColumns(alias, (column) => repeatedText(column, alias), 'NULL AS "actorUserId", NULL AS "actorGroupsId", NULL AS "userAgentId", NULL AS "fieldManagerId"');
 }
 
 /**
