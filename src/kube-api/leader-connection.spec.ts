@@ -11,7 +11,7 @@ async function startLeader(): Promise<{ server: Server; url: string; caPem: stri
   const serving = await issueServingCertificate(ca, {}, now);
   const cut = { on: true };
   let asked = 0;
-  const server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+  const server = createServer({ cert: serving.certPem, key: serving.keyPem }, (_req, res) => {
     asked++;
     if (cut.on) {
       // Headers and part of the body, then the connection ends: the answer errors on the follower.
