@@ -206,6 +206,8 @@ export const WHO_HAD_CASES: CaseDef[] = [
   },
 ];
 
+const CHANGE_ACTORS = ['system:serviceaccount:metallb-system:controller', 'system:serviceaccount:kube-system:cloud-controller-manager', 'alice', 'bob', 'carol', 'admin'];
+
 export const HISTORY_CASES: CaseDef[] = [
   ...['changes', 'conditiontransitions', 'conditionsummaries', 'ingressintervals'].map((kind): LoadCase => ({
     kind: 'load',
@@ -218,6 +220,15 @@ export const HISTORY_CASES: CaseDef[] = [
     },
     probe: (f) => `${HISTORY}/namespaces/${f.hot.ns}/services/${f.hot.name}/${kind}?limit=1`,
   })),
+  {
+    kind: 'load',
+    id: 'history-changes-actor-10',
+    title: 'history: changes across the cluster by one actor (?actor=, limit 50), 10 conn',
+    connections: 10,
+    // The generator's actors (bench/generate-data.ts): two controllers and four people.
+    next: (rng) => get(`${HISTORY}/changes?actor=${encodeURIComponent(CHANGE_ACTORS[rng.int(CHANGE_ACTORS.length)])}&limit=50`),
+    probe: () => `${HISTORY}/changes?actor=alice&limit=1`,
+  },
   {
     kind: 'load',
     id: 'history-ingressconflicts-10',

@@ -1,4 +1,4 @@
-// The ids of repeated texts on SQLite (repeated_texts: an actor's groups, a user agent, a field
+// The ids of repeated texts on SQLite (repeated_texts: an actor's user and groups, a user agent, a field
 // manager, each stored once): looked up, and added when new, inside the caller's transaction, so a
 // text added by a write that is rolled back goes with it. No id is kept between transactions: a
 // look-up is one seek of a small index, and an id read in a transaction that then rolls back

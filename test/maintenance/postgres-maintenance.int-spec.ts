@@ -59,6 +59,16 @@ const DENSE_EVENTS_MIGRATION_WHEN = (JSON.parse(readFileSync(join(POSTGRES_MIGRA
   (e) => e.tag === '0012_dense_events',
 )!.when;
 
+/** The same for migrations/postgres/0014_dense_actors, and 0012's append-only trigger function (what a store between them has). */
+const DENSE_ACTORS_MIGRATION_WHEN = (JSON.parse(readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] }).entries.find(
+  (e) => e.tag === '0014_dense_actors',
+)!.when;
+const APPEND_ONLY_0012 = (() => {
+  const sql = readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, '0012_dense_events.sql'), 'utf8');
+  const from = sql.indexOf('CREATE OR REPLACE FUNCTION events_append_only()');
+  return sql.slice(from, sql.indexOf('$$;', from) + 3);
+})();
+
 async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;
 }
@@ -373,6 +383,44 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
           )
         ).rows[0].n,
       ).toBe(0);
+    } finally {
+      await handle.close();
+    }
+    expect(await pgExport(other.url)).toBe(exported);
+    expect((await verify(other.url)).differences).toBe(0);
+  });
+
+  it('converts a store written before dense actors (its data packed, its actor users as text), resumably, to the same export', async () => {
+    const other = await createTestDatabase();
+    others.push(other);
+    await importPgEvents({ url: other.url, lines: linesOf(exported), progress: silentProgress });
+    // The store as svctrail wrote it between migrations 0012 and 0014: every actor user as text, 0012's trigger and conversion index.
+    const old = new Client({ connectionString: other.url });
+    await old.connect();
+    try {
+      await old.query('ALTER TABLE events DISABLE TRIGGER events_no_update');
+      await old.query('UPDATE events SET actor_user = (SELECT text FROM repeated_texts WHERE id = actor_user_id)');
+      await old.query(`DROP INDEX events_actor_position; CREATE INDEX events_actor_position ON events (actor_user, position);
+        CREATE INDEX events_unpacked ON events (position) WHERE packed_data IS NULL; ALTER TABLE events DROP COLUMN actor_user_id;
+        ALTER TABLE events ENABLE TRIGGER events_no_update;
+        DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= ${DENSE_ACTORS_MIGRATION_WHEN}`);
+      await old.query(APPEND_ONLY_0012);
+    } finally {
+      await old.end();
+    }
+    const handle = await openPostgres(other.url);
+    try {
+      const packing = new EventDataPacking(new PgSqlWriter(handle.pool));
+      const events = await packing.remaining();
+      expect(events).toBe(exported.trimEnd().split('\n').length);
+      expect(await packing.step(5)).toBe(5);
+      // Half converted, and converted: the same export.
+      expect(await pgExport(other.url)).toBe(exported);
+      // Each move on its own; nothing else.
+      await expect(handle.pool.query(`UPDATE events SET actor_user = '' WHERE position = 20`)).rejects.toThrow(/append-only/);
+      await expect(handle.pool.query(`UPDATE events SET verb = 'x' WHERE position = 2`)).rejects.toThrow(/append-only/);
+      expect(await packRemainingEventData(new PgSqlWriter(handle.pool), silentProgress)).toBe(events - 5);
+      expect((await handle.pool.query(`SELECT count(*)::int AS n FROM events WHERE actor_user <> '' OR actor_user_id IS NULL OR packed_data IS NULL`)).rows[0].n).toBe(0);
     } finally {
       await handle.close();
     }
