@@ -9,7 +9,7 @@
 // - A server reports those two whenever they change: a session whose server turned read-only
 //   (or whose proxy now leads to another server, which ends the session anyway) is dropped.
 // - A connection lost without our asking tells the locator, so the next one finds the primary
-//   again (a failover ends every session of the old primary).
+//   again (a failover ends every session of the old primary), and never ends the process.
 import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type ClientConfig } from 'pg';
@@ -27,6 +27,11 @@ export function writableClientClass(locator: PrimaryLocator, readOnly = false): 
 
     constructor(config?: string | ClientConfig) {
       super(config);
+      // A backend ended while nobody waits on the connection (terminated between two queries, or
+      // right after connecting, before the pool listens) is an 'error' event, and one nobody
+      // hears ends the process: heard here always. The connection ends with it ('end' below), its
+      // next query fails on its own, and the pool drops it.
+      this.on('error', () => undefined);
       const connection = this.connection as unknown as ProtocolConnection;
       connection.on('parameterStatus', (m: { parameterName: string; parameterValue: string }) => {
         (this.reported as Record<string, string>)[m.parameterName] = m.parameterValue;
