@@ -58,7 +58,7 @@ describe('authentication', () => {
     const created = await client.post('/api/v1/namespaces/certs/services', { metadata: { name: 'by-alice' }, spec: { ports: [{ port: 80 }] } });
     expect(created.status).toBe(201);
     const db = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
-    const row = db.prepare(`SELECT actor_user, ${repeatedText('actor_groups')} AS actor_groups, verb FROM events WHERE name = 'by-alice'`).get();
+    const row = db.prepare(`SELECT ${repeatedText('actor_user')} AS actor_user, ${repeatedText('actor_groups')} AS actor_groups, verb FROM events WHERE name = 'by-alice'`).get();
     db.close();
     expect(row).toEqual({ actor_user: 'alice', actor_groups: JSON.stringify(['system:masters', 'devs', 'system:authenticated']), verb: 'create' });
   });

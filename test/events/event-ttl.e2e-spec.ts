@@ -2,6 +2,7 @@
 // renews its lease, as kube-apiserver's etcd lease per write does); watchers see DELETED; the
 // log keeps every fact, the expiry included.
 import Database from 'better-sqlite3';
+import { repeatedText } from '../../src/store/sql/event-columns';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
@@ -45,7 +46,7 @@ describe('core/v1 Events expire --event-ttl after their last write', () => {
     expect((await t.client.get(EVENTS)).json.items.map((e: any) => e.metadata.name)).not.toContain('web.1800000000000001');
     const db = new Database(join(t.dataDir, 'svctrail.db'), { readonly: true });
     try {
-      const facts = db.prepare('SELECT type, actor_user AS user, position FROM events WHERE stream_id = ? ORDER BY position').all(created.json.metadata.uid);
+      const facts = db.prepare(`SELECT type, ${repeatedText('actor_user')} AS user, position FROM events WHERE stream_id = ? ORDER BY position`).all(created.json.metadata.uid);
       expect(facts).toEqual([
         { type: 'KubeEventCreated', user: 'admin', position: Number(created.json.metadata.resourceVersion) },
         { type: 'KubeEventExpired', user: 'system:apiserver', position: Number(deleted.object.metadata.resourceVersion) },

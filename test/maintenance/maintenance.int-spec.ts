@@ -591,7 +591,7 @@ describe('maintenance on a live store', () => {
         pit
           .prepare(
             `INSERT INTO events SELECT position + 1000, resource_version + 1000, stream_id, stream_version + 1000, namespace, name, type, data,
-        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource, packed_data, actor_groups_id, user_agent_id, field_manager_id FROM events WHERE position = 1`,
+        recorded_at, actor_user, actor_groups, user_agent, field_manager, 'x', verb, subresource, packed_data, actor_groups_id, user_agent_id, field_manager_id, actor_user_id FROM events WHERE position = 1`,
           )
           .run(),
       ).toThrow(READ_ONLY_MESSAGE);

@@ -132,7 +132,7 @@ describePostgres('core/v1 Events on three replicas of one PostgreSQL database', 
     await db.connect();
     try {
       const { rows } = await db.query<{ name: string; facts: string[]; users: string[] }>(
-        `SELECT name, array_agg(type ORDER BY position) AS facts, array_agg(actor_user ORDER BY position) AS users FROM events WHERE namespace = 'ev-ttl' GROUP BY name ORDER BY name`,
+        `SELECT name, array_agg(type ORDER BY position) AS facts, array_agg((SELECT text FROM repeated_texts WHERE id = actor_user_id) ORDER BY position) AS users FROM events WHERE namespace = 'ev-ttl' GROUP BY name ORDER BY name`,
       );
       expect(rows).toEqual(names.map((name) => ({ name, facts: ['KubeEventCreated', 'KubeEventExpired'], users: ['admin', 'system:apiserver'] })));
       const { rows: live } = await db.query(`SELECT name FROM kube_events WHERE namespace = 'ev-ttl'`);

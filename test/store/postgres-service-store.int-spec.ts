@@ -227,7 +227,7 @@ describePostgres('PostgreSQL service stores', (database) => {
     it('projects the same rows', async () => {
       const handle = sqlite.app.get<DatabaseHandle>(DATABASE);
       const queries: Record<string, string> = {
-        events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, actor_user,
+        events: `SELECT position, resource_version, stream_id, stream_version, namespace, name, type, data, recorded_at, ${repeatedText('actor_user')} AS actor_user,
                    ${repeatedText('actor_groups')} AS actor_groups, ${repeatedText('user_agent')} AS user_agent, ${repeatedText('field_manager')} AS field_manager,
              request_id, verb, subresource, packed_data FROM events ORDER BY position`,
         services: 'SELECT namespace, name, uid, resource_version, stream_version, object FROM services ORDER BY namespace, name',
