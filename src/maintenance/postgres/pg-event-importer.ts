@@ -74,7 +74,12 @@ export async function importPgEvents(options: PgImportOptions): Promise<ImportRe
           'events',
           EVENT_TYPES,
           rows.map((row) => {
-            const stored = eventTableRowOf(row, (text) => textIds.get(text)!);
+            const stored = eventTableRowOf(row, (text) => {
+              // Every repeated text of the rows was looked up above: a miss is this code's bug, never a NULL id.
+              const id = textIds.get(text);
+              if (id === undefined) throw new Error(`import: no id looked up for the repeated text ${JSON.stringify(text)} of event ${row.position}`);
+              return id;
+            });
             return EVENT_TABLE_COLUMNS.map((c) => stored[c.key]);
           }),
         );
