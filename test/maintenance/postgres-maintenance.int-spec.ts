@@ -54,15 +54,12 @@ import { KubeEventWriteRunner } from '../../src/kube-events/commands/kube-event-
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { decideKubeEventCreate, decideKubeEventDelete, decideKubeEventReplace } from '../../src/domain/kube-event/kube-event.decider';
 
-/** When migrations/postgres/0012_dense_events was made (its journal entry), the first migration the older store lacks. */
-const DENSE_EVENTS_MIGRATION_WHEN = (JSON.parse(readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] }).entries.find(
-  (e) => e.tag === '0012_dense_events',
-)!.when;
-
-/** The same for migrations/postgres/0014_dense_actors, and 0012's append-only trigger function (what a store between them has). */
-const DENSE_ACTORS_MIGRATION_WHEN = (JSON.parse(readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] }).entries.find(
-  (e) => e.tag === '0014_dense_actors',
-)!.when;
+/** When a PostgreSQL migration was made (its journal entry): an older store lacks it and every later one. */
+const migrationWhen = (tag: string) =>
+  (JSON.parse(readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] }).entries.find((e) => e.tag === tag)!.when;
+const DENSE_EVENTS_MIGRATION_WHEN = migrationWhen('0012_dense_events');
+const DENSE_ACTORS_MIGRATION_WHEN = migrationWhen('0014_dense_actors');
+/** 0012's append-only trigger function (what a store between 0012 and 0014 has). */
 const APPEND_ONLY_0012 = (() => {
   const sql = readFileSync(join(POSTGRES_MIGRATIONS_FOLDER, '0012_dense_events.sql'), 'utf8');
   const from = sql.indexOf('CREATE OR REPLACE FUNCTION events_append_only()');
@@ -338,16 +335,26 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
     expect(report.tables.find((t) => t.table === 'kube_event_occurrences')!.liveRows).toBe(9);
   });
 
-  it('converts a store written before packed event data, in batches, resumably, to the same export', async () => {
-    // Migration 0012 (dense events) and every later one are undone below, their tables dropped:
-    // drizzle applies the migrations newer than the newest recorded.
+  /** A new database holding the exported store, then made older by `undo` (run on a session of its own). */
+  const olderStore = async (undo: (old: Client) => Promise<void>) => {
     const other = await createTestDatabase();
     others.push(other);
     await importPgEvents({ url: other.url, lines: linesOf(exported), progress: silentProgress });
-    // The store as svctrail wrote it before migration 0012: every event's data JSON text, no packed_data column.
     const old = new Client({ connectionString: other.url });
     await old.connect();
     try {
+      await undo(old);
+    } finally {
+      await old.end();
+    }
+    return other;
+  };
+
+  it('converts a store written before packed event data, in batches, resumably, to the same export', async () => {
+    // Migration 0012 (dense events) and every later one are undone below, their tables dropped:
+    // drizzle applies the migrations newer than the newest recorded.
+    // The store as svctrail wrote it before migration 0012: every event's data JSON text, no packed_data column.
+    const other = await olderStore(async (old) => {
       await old.query('ALTER TABLE events DISABLE TRIGGER events_no_update');
       const { rows } = await old.query<{ position: number; packed_data: Buffer }>('SELECT position, packed_data FROM events ORDER BY position');
       for (const row of rows) await old.query('UPDATE events SET data = $1, packed_data = NULL WHERE position = $2', [decodeStoredText(row.packed_data), row.position]);
@@ -359,9 +366,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
         CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RAISE EXCEPTION 'events are append-only'; END $f$;
         DROP TABLE write_leader;
         DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= ${DENSE_EVENTS_MIGRATION_WHEN}`);
-    } finally {
-      await old.end();
-    }
+    });
     // A read command, which migrates nothing, refuses it with what to do (no stand-in is possible in a read-only session).
     await expect(openReadOnlyStore({ engine: 'postgres', url: other.url })).rejects.toThrow(/written by an older svctrail .*start this version's server on it/);
     // Opened (migration 0012), two batches packed, then stopped; a command packs the rest.
@@ -391,13 +396,8 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
   });
 
   it('converts a store written before dense actors (its data packed, its actor users as text), resumably, to the same export', async () => {
-    const other = await createTestDatabase();
-    others.push(other);
-    await importPgEvents({ url: other.url, lines: linesOf(exported), progress: silentProgress });
     // The store as svctrail wrote it between migrations 0012 and 0014: every actor user as text, 0012's trigger and conversion index.
-    const old = new Client({ connectionString: other.url });
-    await old.connect();
-    try {
+    const other = await olderStore(async (old) => {
       await old.query('ALTER TABLE events DISABLE TRIGGER events_no_update');
       await old.query('UPDATE events SET actor_user = (SELECT text FROM repeated_texts WHERE id = actor_user_id)');
       await old.query(`DROP INDEX events_actor_position; CREATE INDEX events_actor_position ON events (actor_user, position);
@@ -405,9 +405,7 @@ describePostgres('moving a store between SQLite and PostgreSQL; verify and repla
         ALTER TABLE events ENABLE TRIGGER events_no_update;
         DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= ${DENSE_ACTORS_MIGRATION_WHEN}`);
       await old.query(APPEND_ONLY_0012);
-    } finally {
-      await old.end();
-    }
+    });
     const handle = await openPostgres(other.url);
     try {
       const packing = new EventDataPacking(new PgSqlWriter(handle.pool));
